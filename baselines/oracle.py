@@ -1,0 +1,67 @@
+"""The oracle agent: follows a task's gold plan, asking the user to perform the user's steps.
+
+An upper bound and a test fixture. Agent steps become tool calls; consecutive user steps
+become one message carrying a structured request (and plain-text instructions for LLM users);
+at the end it tells the user every ``communicate_info`` string and, after a transfer, the
+reference's transfer announcement.
+"""
+
+from __future__ import annotations
+
+from tau_env.actions import Action, CallTool, SendMessage, Stop
+from tau_env.env.aec import SideContext
+from tau_env.env.conversation import SideView
+from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.tasks.model import GoldAction, Task
+
+__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent"]
+
+TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+
+
+class OracleAgent:
+    """Plays the agent side of one episode by following the task's gold actions.
+
+    Args:
+        task: The task whose gold plan to follow.
+    """
+
+    def __init__(self, task: Task) -> None:
+        self.plan: list[GoldAction] = task.gold_actions
+        criteria = task.evaluation_criteria
+        self.to_communicate: list[str] = list((criteria.communicate_info if criteria else None) or [])
+        self.next_step = 0
+        self.finished = False
+
+    def act(self, view: SideView, context: SideContext) -> Action:
+        """Next gold step, a request for the user's steps, or the closing message."""
+        if self.next_step < len(self.plan):
+            step = self.plan[self.next_step]
+            if step.requestor == "assistant":
+                self.next_step += 1
+                return CallTool(name=step.name, arguments=dict(step.arguments))
+            return self._request_user_steps()
+        if self.finished:
+            return Stop()
+        self.finished = True
+        return SendMessage(content=self._closing())
+
+    def _request_user_steps(self) -> SendMessage:
+        steps: list[GoldAction] = []
+        while self.next_step < len(self.plan) and self.plan[self.next_step].requestor == "user":
+            steps.append(self.plan[self.next_step])
+            self.next_step += 1
+        lines = [f"- {step.call_text()}" for step in steps]
+        text = "Please do the following on your side, then tell me when it is done:\n"
+        request = UserRequest(
+            tool_calls=[RequestedToolCall(name=s.name, arguments=dict(s.arguments)) for s in steps]
+        )
+        return SendMessage(content=text + "\n".join(lines), request=request)
+
+    def _closing(self) -> str:
+        parts = ["Everything you asked for is done."]
+        if self.to_communicate:
+            parts.append("For your records: " + "; ".join(self.to_communicate) + ".")
+        if any(step.name == "transfer_to_human_agents" for step in self.plan):
+            parts = [TRANSFER_ANNOUNCEMENT]
+        return " ".join(parts)

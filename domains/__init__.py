@@ -1,0 +1,1 @@
+"""The τ²-bench domains: one package per domain, same file names in each."""

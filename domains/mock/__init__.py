@@ -1,0 +1,71 @@
+"""The mock domain: a tiny to-do service used to test the framework.
+
+Description:
+    The agent manages users' to-do tasks; the user has a notification inbox on their side.
+    Four agent tools (create_task, get_users, update_task_status, transfer_to_human_agents)
+    and two user tools (check_notifications, dismiss_notification), as in the reference.
+
+Registered IDs:
+    ``tau/mock-v0``.
+
+Version History:
+    v0: first release (built-in data written by tau_env; official data from a folder).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tau_env.domains.mock.data_model import MockDB
+from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
+from tau_env.domains.mock.user_data_model import MockUserDB
+from tau_env.domains.mock.user_tools import USER_ENV_FUNCTIONS, USER_TOOLS
+from tau_env.data_files import (
+    load_builtin_data,
+    load_official_data,
+    official_folder,
+    official_guidelines,
+    read_text,
+)
+from tau_env.domain import DomainData, DomainDefinition
+from tau_env.state import Toolbox
+from tau_env.tools import ToolSet
+
+__all__ = ["DEFINITION"]
+
+TOOLBOX = Toolbox(
+    agent_tools=ToolSet("agent", AGENT_TOOLS),
+    user_tools=ToolSet("user", USER_TOOLS),
+    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
+    user_env_functions=ToolSet("user", USER_ENV_FUNCTIONS),
+)
+
+
+def load_builtin() -> DomainData:
+    """The mock data written by tau_env (shipped in ``data/``)."""
+    return load_builtin_data(__name__, agent_db=MockDB, user_db=MockUserDB)
+
+
+def load_official(data_dir: Path) -> DomainData:
+    """The reference's mock data from ``<data_dir>/domains/mock/``."""
+    folder = official_folder(data_dir, "mock")
+    return load_official_data(
+        folder,
+        agent_db=MockDB,
+        agent_db_file="db.json",
+        user_db=MockUserDB,
+        user_db_file="user_db.json",
+        policy=read_text(folder / "policy.md"),
+        guidelines=official_guidelines(data_dir),
+    )
+
+
+DEFINITION = DomainDefinition(
+    name="mock",
+    version=0,
+    toolbox=TOOLBOX,
+    agent_db=MockDB,
+    user_db=MockUserDB,
+    load_builtin=load_builtin,
+    load_official=load_official,
+)

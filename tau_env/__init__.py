@@ -1,0 +1,60 @@
+"""tau_env: τ²-bench as a dual-control reinforcement-learning environment.
+
+Each domain is a PettingZoo AEC environment with two agents, ``"agent"`` and ``"user"``::
+
+    import tau_env
+
+    env = tau_env.make_env("mock")
+    env.reset(seed=0)
+    for side in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        ...
+
+Importing this package loads nothing heavy: names resolve on first use.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "make_env": "tau_env.registry",
+    "make": "tau_env.registry",
+    "load_tasks": "tau_env.registry",
+    "register": "tau_env.registry",
+    "registry": "tau_env.registry",
+    "load_domain": "tau_env.domain",
+    "TauEnv": "tau_env.env.aec",
+    "SendMessage": "tau_env.actions",
+    "CallTool": "tau_env.actions",
+    "Stop": "tau_env.actions",
+    "Task": "tau_env.tasks.model",
+    "TaskGrader": "tau_env.grading.grader",
+    "Grade": "tau_env.grading.outcome",
+    "TerminationReason": "tau_env.grading.outcome",
+    "pass_hat_k": "tau_env.metrics",
+}
+
+__all__ = [*_EXPORTS, "__version__"]
+
+if TYPE_CHECKING:
+    from tau_env.actions import CallTool, SendMessage, Stop
+    from tau_env.domain import load_domain
+    from tau_env.env.aec import TauEnv
+    from tau_env.grading.grader import TaskGrader
+    from tau_env.grading.outcome import Grade, TerminationReason
+    from tau_env.metrics import pass_hat_k
+    from tau_env.registry import load_tasks, make, make_env, register, registry
+    from tau_env.tasks.model import Task
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tau_env' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

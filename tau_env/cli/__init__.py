@@ -1,0 +1,1 @@
+"""The ``tau-env`` command line."""

@@ -1,0 +1,79 @@
+"""``tau-env validate``: replay every task's gold actions through the env and grade them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tau_env.baselines.oracle import OracleAgent
+from tau_env.cli.common import add_data_arguments
+from tau_env.episode_runner import EpisodeResult, run_episode
+from tau_env.grading.outcome import Grade
+from tau_env.registry import make_env
+from tau_env.wrappers.users import GoldUser
+
+__all__ = ["add_parser", "describe_failure"]
+
+
+def add_parser(commands: Any) -> None:
+    """Register the subcommand."""
+    parser = commands.add_parser(
+        "validate",
+        help="replay gold actions of every task and report which reach reward 1.0",
+        description=(
+            "Plays every task with the oracle agent (gold agent actions) and the gold user "
+            "(gold user actions, then a stop). NL assertions are reported as not judged."
+        ),
+    )
+    add_data_arguments(parser, default_domain=None)
+    parser.set_defaults(handler=handle)
+
+
+def describe_failure(grade: Grade) -> str:
+    """Which checks failed, and on what."""
+    if grade.reward_basis is None:
+        return grade.note or grade.termination.value
+    parts = []
+    for component in grade.failed_components():
+        check = grade.checks[component]
+        misses = [d for d in check.details if not d.get("met", True) or "different" in d]
+        shown = ", ".join(_describe_detail(d) for d in misses[:3]) or "failed"
+        parts.append(f"{component} ({shown})")
+    return "; ".join(parts)
+
+
+def _describe_detail(detail: dict[str, Any]) -> str:
+    if "different" in detail:
+        return f"differs at {detail['different']}"
+    if "assertion" in detail:
+        args = ", ".join(f"{k}={v!r}" for k, v in detail.get("arguments", {}).items())
+        outcome = detail.get("error") or f"returned {detail.get('returned')!r}"
+        return f"{detail['assertion']}({args}) {outcome}"
+    if "info" in detail:
+        return f"never said {detail['info']!r}"
+    if "action_id" in detail:
+        return f"action {detail['action_id']} not performed"
+    return str(detail)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the subcommand; exit code 0 when every task reaches 1.0, else 1."""
+    env = make_env(args.domain, data_dir=args.data_dir, split=args.split)
+    task_ids = [t.id for t in env.unwrapped.tasks]
+    if args.tasks:
+        task_ids = args.tasks.split(",")
+    results: list[EpisodeResult] = [
+        run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0) for task_id in task_ids
+    ]
+    passed = 0
+    unjudged = 0
+    for result in results:
+        if result.grade.not_judged:
+            unjudged += 1
+        if result.grade.success:
+            passed += 1
+        else:
+            print(f"FAIL {result.task_id}: reward {result.reward:.1f}: {describe_failure(result.grade)}")
+    note = f" ({unjudged} with NL assertions not judged)" if unjudged else ""
+    print(f"{passed}/{len(results)} tasks reach reward 1.0{note}")
+    return 0 if passed == len(results) else 1

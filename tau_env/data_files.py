@@ -1,0 +1,169 @@
+"""Reading domain data: official files from a folder the user names, built-in files from the package.
+
+An official data folder is laid out like the reference's ``data/tau2``: each domain lives in
+``<data_dir>/domains/<domain>/``. Every error names the file it concerns.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tau_env.domain import DomainData
+from tau_env.errors import DataError
+from tau_env.state.database import Database
+from tau_env.tasks.loading import parse_tasks, read_json, read_splits
+
+__all__ = [
+    "builtin_text",
+    "official_guidelines",
+    "load_builtin_data",
+    "load_official_data",
+    "official_folder",
+    "read_data_file",
+    "read_text",
+]
+
+
+def official_folder(data_dir: Path, domain: str) -> Path:
+    """``<data_dir>/domains/<domain>``, which must exist.
+
+    Raises:
+        DataError: The folder is missing.
+    """
+    folder = data_dir / "domains" / domain
+    if not folder.is_dir():
+        raise DataError(f"{folder}: domain folder not found (expected <data_dir>/domains/{domain}/)")
+    return folder
+
+
+def read_text(path: Path) -> str:
+    """A text file's content.
+
+    Raises:
+        DataError: The file is missing or unreadable.
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{path}: file not found") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot read: {error}") from None
+
+
+def read_data_file(path: Path) -> Any:
+    """A JSON or TOML file's content, by suffix.
+
+    Raises:
+        DataError: The file is missing or malformed.
+    """
+    if path.suffix == ".toml":
+        try:
+            return tomllib.loads(read_text(path))
+        except tomllib.TOMLDecodeError as error:
+            raise DataError(f"{path}: invalid TOML: {error}") from None
+    return read_json(path)
+
+
+def _snapshot(db_type: type[Database], raw: Any, source: str) -> Any:
+    if not isinstance(raw, Mapping):
+        raise DataError(f"{source}: expected an object at the top level")
+    return db_type.load_snapshot(raw, source=source)
+
+
+def load_official_data(
+    folder: Path,
+    *,
+    agent_db: type[Database],
+    agent_db_file: str,
+    user_db: type[Database] | None = None,
+    user_db_file: str | None = None,
+    policy: str,
+    tasks_file: str = "tasks.json",
+    splits_file: str = "split_tasks.json",
+    guidelines: Mapping[str, str] | None = None,
+) -> DomainData:
+    """Read the standard files of an official domain folder.
+
+    Args:
+        folder: The domain folder (see `official_folder`).
+        agent_db: Database class of the agent side.
+        agent_db_file: Its file name (``db.json``, ``db.toml``).
+        user_db: Database class of the user side, if any.
+        user_db_file: Its file name.
+        policy: The policy text (domains assemble it from one or more files).
+        tasks_file: The task list.
+        splits_file: The split file; when absent, the only split is ``base`` = every task.
+        guidelines: User-simulation guidelines from the data folder, by name.
+    """
+    path = folder / agent_db_file
+    agent_snapshot = _snapshot(agent_db, read_data_file(path), str(path))
+    user_snapshot = None
+    if user_db is not None and user_db_file is not None:
+        path = folder / user_db_file
+        user_snapshot = _snapshot(user_db, read_data_file(path), str(path))
+    path = folder / tasks_file
+    tasks = parse_tasks(read_json(path), source=str(path))
+    split_path = folder / splits_file
+    splits = read_splits(split_path) if split_path.exists() else {"base": [t.id for t in tasks]}
+    return DomainData(
+        policy=policy,
+        agent_snapshot=agent_snapshot,
+        user_snapshot=user_snapshot,
+        tasks=tuple(tasks),
+        splits={name: tuple(ids) for name, ids in splits.items()},
+        source=str(folder),
+        guidelines=dict(guidelines or {}),
+    )
+
+
+def official_guidelines(data_dir: Path) -> dict[str, str]:
+    """The reference's user-simulation guidelines, when the data folder has them."""
+    folder = data_dir / "user_simulator"
+    found = {}
+    for name in ("simulation_guidelines.md", "simulation_guidelines_tools.md"):
+        if (folder / name).is_file():
+            found[name.removesuffix(".md")] = read_text(folder / name)
+    return found
+
+
+def builtin_text(package: str, name: str) -> str:
+    """A text file shipped inside a domain package."""
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def load_builtin_data(
+    package: str,
+    *,
+    agent_db: type[Database],
+    user_db: type[Database] | None = None,
+    policy_file: str = "policy.md",
+) -> DomainData:
+    """Read the built-in data a domain package ships in its ``data/`` folder.
+
+    Expects ``data/db.json``, ``data/tasks.json``, ``data/split_tasks.json`` and, with a user
+    database, ``data/user_db.json``.
+    """
+    import json
+
+    def load(name: str) -> Any:
+        return json.loads(builtin_text(package, f"data/{name}"))
+
+    source = f"built-in {package}"
+    agent_snapshot = _snapshot(agent_db, load("db.json"), f"{source}/data/db.json")
+    user_snapshot = None
+    if user_db is not None:
+        user_snapshot = _snapshot(user_db, load("user_db.json"), f"{source}/data/user_db.json")
+    tasks = parse_tasks(load("tasks.json"), source=f"{source}/data/tasks.json")
+    splits = load("split_tasks.json")
+    return DomainData(
+        policy=builtin_text(package, policy_file),
+        agent_snapshot=agent_snapshot,
+        user_snapshot=user_snapshot,
+        tasks=tuple(tasks),
+        splits={name: tuple(ids) for name, ids in splits.items()},
+        source="built-in",
+    )

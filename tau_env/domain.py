@@ -1,0 +1,263 @@
+"""A domain with one data source, loaded once per process.
+
+A domain package (``tau_env.domains.<name>``) exposes a `DomainDefinition`: its code (tools,
+database classes) and two loaders, one for the built-in data written by this project and one
+for a reference data folder. `load_domain` pairs the definition with data, validates every
+task against the registered functions, and caches the result, so no file is parsed twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from tau_env.errors import DataError, UnregisteredEnv
+from tau_env.state.database import Database, Snapshot
+from tau_env.state.journal import Journal
+from tau_env.state.world import Toolbox, World
+from tau_env.tasks.loading import select_split
+from tau_env.tasks.model import Task
+
+__all__ = [
+    "Domain",
+    "DomainData",
+    "DomainDefinition",
+    "PreparedTask",
+    "load_domain",
+    "register_domain",
+    "registered_domains",
+]
+
+
+@dataclass(frozen=True)
+class DomainData:
+    """What a loader reads: the policy, the two databases, the tasks and their splits.
+
+    Attributes:
+        policy: The policy text the agent receives.
+        agent_snapshot: Parsed agent database.
+        user_snapshot: Parsed user database, or None when the user has no tools.
+        tasks: Every task of the data source, in file order.
+        splits: Split name -> task ids.
+        source: ``"built-in"`` or the folder the data came from (for messages).
+        guidelines: User-simulation guidelines shipped with the data (official data only).
+    """
+
+    policy: str
+    agent_snapshot: Snapshot
+    user_snapshot: Snapshot | None
+    tasks: tuple[Task, ...]
+    splits: Mapping[str, tuple[str, ...]]
+    source: str
+    guidelines: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DomainDefinition:
+    """The code of a domain: tools, database classes and data loaders.
+
+    Attributes:
+        name: Registry name (``"mock"``, ``"airline"``...).
+        version: Bumped whenever tools, data, policy, tasks or grading change.
+        toolbox: Tools and env functions of both sides, and the sync rule.
+        agent_db: Database class of the agent side.
+        user_db: Database class of the user side, or None.
+        load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
+        load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
+    """
+
+    name: str
+    version: int
+    toolbox: Toolbox
+    agent_db: type[Database]
+    user_db: type[Database] | None
+    load_builtin: Callable[[], DomainData]
+    load_official: Callable[[Path], DomainData]
+
+
+@dataclass
+class PreparedTask:
+    """A task's starting world (after patches, setup calls and history replay), built once."""
+
+    task: Task
+    initial_world: World
+    _expected: World | None = None
+
+
+class Domain:
+    """A domain definition paired with loaded data; shared by every env of the process."""
+
+    def __init__(self, definition: DomainDefinition, data: DomainData) -> None:
+        self.definition = definition
+        self.data = data
+        self.name = definition.name
+        self.toolbox = definition.toolbox
+        self.policy = data.policy
+        self.tasks: tuple[Task, ...] = data.tasks
+        self._by_id = {task.id: task for task in data.tasks}
+        self._prepared: dict[str, PreparedTask] = {}
+        self._lock = threading.Lock()
+        _check_task_functions(self)
+
+    def __repr__(self) -> str:
+        return f"Domain({self.name!r}, source={self.data.source!r}, tasks={len(self.tasks)})"
+
+    @property
+    def env_id(self) -> str:
+        """The versioned id, e.g. ``tau/mock-v0``."""
+        return f"tau/{self.name}-v{self.definition.version}"
+
+    def task(self, task_id: str) -> Task:
+        """The task with that id.
+
+        Raises:
+            KeyError: No such task; the message lists how to find the known ids.
+        """
+        try:
+            return self._by_id[task_id]
+        except KeyError:
+            raise KeyError(
+                f"no task {task_id!r} in domain {self.name!r} ({self.data.source}); "
+                f"`tau-env tasks --domain {self.name}` lists them"
+            ) from None
+
+    def split(self, split: str | None) -> list[Task]:
+        """The tasks of a split (None: ``base`` if defined, else all)."""
+        splits = {name: list(ids) for name, ids in self.data.splits.items()}
+        return select_split(self.tasks, splits, split, source=self.data.source)
+
+    def new_world(self, rng: np.random.Generator | None = None) -> World:
+        """A world holding the domain's untouched databases."""
+        generator = rng if rng is not None else np.random.default_rng(0)
+        journal = Journal()
+        user_db = None
+        if self.definition.user_db is not None and self.data.user_snapshot is not None:
+            user_db = self.definition.user_db(self.data.user_snapshot, journal, generator)
+        agent_db = self.definition.agent_db(self.data.agent_snapshot, journal, generator)
+        return World(self.toolbox, agent_db, user_db, journal, generator)
+
+    def prepare(self, task: Task) -> PreparedTask:
+        """The task's starting world, built on first use and cached.
+
+        Raises:
+            DataError: The task's initial state cannot be applied; the message names the
+                source, the task and the field.
+        """
+        prepared = self._prepared.get(task.id)
+        if prepared is not None and prepared.task is task:
+            return prepared
+        from tau_env.tasks.setup import build_initial_world  # setup imports Domain types
+
+        with self._lock:
+            prepared = self._prepared.get(task.id)
+            if prepared is None or prepared.task is not task:
+                world = build_initial_world(self, task)
+                prepared = PreparedTask(task, world)
+                self._prepared[task.id] = prepared
+        return prepared
+
+    def expected_world(self, task: Task) -> World:
+        """The world after the task's gold actions: the DB check's target, computed once."""
+        prepared = self.prepare(task)
+        if prepared._expected is None:
+            from tau_env.grading.expected import replay_gold_actions
+
+            expected = replay_gold_actions(prepared.initial_world, task.gold_actions)
+            with self._lock:
+                if prepared._expected is None:
+                    prepared._expected = expected
+        return prepared._expected
+
+
+def _check_task_functions(domain: Domain) -> None:
+    """Reject tasks that name functions the domain did not register (never run arbitrary code)."""
+    toolbox = domain.toolbox
+    for task in domain.tasks:
+        calls: list[tuple[str, str, str]] = []
+        if task.initial_state and task.initial_state.initialization_actions:
+            for i, call in enumerate(task.initial_state.initialization_actions):
+                path = f"initial_state.initialization_actions[{i}].func_name"
+                calls.append((path, call.env_type, call.func_name))
+        criteria = task.evaluation_criteria
+        if criteria and criteria.env_assertions:
+            for i, assertion in enumerate(criteria.env_assertions):
+                path = f"evaluation_criteria.env_assertions[{i}].func_name"
+                calls.append((path, assertion.env_type, assertion.func_name))
+        for path, requestor, name in calls:
+            side = "agent" if requestor == "assistant" else "user"
+            if name not in toolbox.env_functions(side) and name not in toolbox.tools(side):
+                raise DataError(
+                    f"{domain.data.source}: task {task.id!r}: field {path!r}: "
+                    f"{name!r} is not a registered {side} env function or tool"
+                )
+
+
+# -- registry ----------------------------------------------------------------------------------
+
+_DEFINITIONS: dict[str, str] = {}
+
+
+def register_domain(name: str, entry_point: str) -> None:
+    """Register a domain lazily: ``entry_point`` is ``"package.module:ATTRIBUTE"``.
+
+    Nothing is imported until the domain is first used.
+    """
+    _DEFINITIONS[name] = entry_point
+
+
+def registered_domains() -> list[str]:
+    """Names of every registered domain."""
+    return sorted(_DEFINITIONS)
+
+
+def _definition(name: str) -> DomainDefinition:
+    entry_point = _DEFINITIONS.get(name)
+    if entry_point is None:
+        raise UnregisteredEnv(
+            f"unknown domain {name!r}; registered domains: {', '.join(registered_domains())}"
+        )
+    module_name, _, attribute = entry_point.partition(":")
+    definition = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(definition, DomainDefinition):
+        raise TypeError(f"{entry_point} is not a DomainDefinition")
+    return definition
+
+
+def load_domain(name: str, data_dir: str | Path | None = None) -> Domain:
+    """The domain `name` with built-in data (``data_dir=None``) or a reference data folder.
+
+    Cached per process: the second call with the same arguments parses nothing.
+
+    Args:
+        name: A registered domain name.
+        data_dir: A folder laid out like the reference's ``data/tau2`` (``domains/<name>/``).
+
+    Raises:
+        UnregisteredEnv: Unknown domain name.
+        DataError: Missing or malformed files; the message names the file.
+    """
+    folder = None if data_dir is None else str(Path(data_dir).expanduser().resolve())
+    return _load_domain(name, folder)
+
+
+@lru_cache(maxsize=None)
+def _load_domain(name: str, folder: str | None) -> Domain:
+    definition = _definition(name)
+    if folder is None:
+        data = definition.load_builtin()
+    else:
+        if not Path(folder).is_dir():
+            raise DataError(f"{folder}: data folder not found")
+        data = definition.load_official(Path(folder))
+    return Domain(definition, data)
+
+
+def split_names(domain: Domain) -> Sequence[str]:
+    """The split names a domain's data defines."""
+    return sorted(domain.data.splits)

@@ -1,0 +1,305 @@
+"""`TauEnv`: a τ²-bench domain as a two-agent PettingZoo AEC environment."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from tau_env.actions import Action, decode_action
+from tau_env.domain import Domain
+from tau_env.env.conversation import Conversation, SideView
+from tau_env.env.spaces import action_space, observation_space
+from tau_env.errors import InvalidAction, ResetNeeded
+from tau_env.grading.context import Episode
+from tau_env.grading.grader import TaskGrader
+from tau_env.grading.outcome import Grade, TerminationReason
+from tau_env.messages import Side
+from tau_env.tasks.model import Task
+
+__all__ = ["SideContext", "TauEnv"]
+
+SIDES: tuple[Side, Side] = ("agent", "user")
+
+
+@dataclass(frozen=True)
+class SideContext:
+    """A side's standing information for one episode.
+
+    Attributes:
+        side: ``"agent"`` or ``"user"``.
+        instructions: The policy (agent) or the user scenario (user).
+        tools: OpenAI function schemas of the side's tools.
+        tool_names: The tools' names, in the order of the action space's ``tool`` index.
+        task_id: The task being played (an id only: the task's content stays hidden).
+    """
+
+    side: Side
+    instructions: str
+    tools: list[dict[str, Any]]
+    tool_names: tuple[str, ...]
+    task_id: str
+
+
+class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """A customer-service conversation between an agent and a user over one shared world.
+
+    Description:
+        One episode plays one task of a τ²-bench domain. The agent has tools on the company's
+        database; the user (in telecom) has tools on their own phone; both change the world.
+        Either side acts in turn: a tool call keeps the floor, a message passes it.
+
+    Agents:
+        ``"agent"`` and ``"user"``: a cooperative Dec-POMDP in which each side observes only
+        its own view (no side sees the other's tool traffic; the user never sees the policy;
+        the agent never sees the user's scenario).
+
+    Observation:
+        ``Dict(messages, instructions, step)``, see `tau_env.env.spaces.observation_space`.
+        The full history of a side is `view(side).history`.
+
+    Action (tools):
+        ``Dict(kind, content, tool, arguments)``, or the models `SendMessage`, `CallTool`,
+        `Stop`. Malformed tool calls give an ``Error: ...`` result and change nothing; objects
+        that are not actions raise `InvalidAction` and change nothing.
+
+    Reward/Grading:
+        0 on every step but the last; at the end both agents receive the grade of the task
+        (product of its reward-basis checks; 0 for any ending other than a stop). The
+        breakdown is in ``infos[agent]["grade"]``.
+
+    Termination:
+        A stop (action or stop token) or ``max_errors`` cumulative tool errors terminate; an
+        empty message terminates as that side's error; ``max_steps`` truncates.
+
+    Registered IDs:
+        ``tau/<domain>-v<version>``, see `tau_env.registry`.
+
+    Version History:
+        v0: first release.
+
+    Args:
+        domain: The loaded domain.
+        tasks: Tasks to play; reset cycles through them in order (default: the domain's
+            default split). ``reset(options={"task_id": ...})`` picks one.
+        grader: Grades finished episodes (default: `TaskGrader()` without an NL judge).
+        max_steps: Step limit (truncation).
+        max_errors: Cumulative tool-error limit (termination).
+        render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it).
+        max_text_length: Upper bound of the text spaces.
+    """
+
+    metadata = {"name": "tau_env", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        domain: Domain,
+        tasks: Sequence[Task] | None = None,
+        *,
+        grader: TaskGrader | None = None,
+        max_steps: int = 200,
+        max_errors: int = 10,
+        render_mode: str | None = None,
+        max_text_length: int = 1 << 20,
+    ) -> None:
+        super().__init__()
+        if max_steps < 1 or max_errors < 1:
+            raise ValueError(f"max_steps and max_errors must be >= 1, actually: {max_steps}, {max_errors}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.domain = domain
+        self.tasks: tuple[Task, ...] = tuple(tasks) if tasks is not None else tuple(domain.split(None))
+        if not self.tasks:
+            raise ValueError(f"no tasks to play in {domain!r}")
+        self.grader = grader or TaskGrader()
+        self.max_steps = max_steps
+        self.max_errors = max_errors
+        self.render_mode = render_mode
+        self.possible_agents: list[Side] = list(SIDES)
+        self._tool_names = {side: domain.toolbox.tools(side).names for side in SIDES}
+        obs_space = observation_space(max_text_length, max_steps)
+        self._observation_spaces = {side: obs_space for side in SIDES}
+        self._action_spaces = {
+            side: action_space(len(self._tool_names[side]), max_text_length) for side in SIDES
+        }
+        self._tool_schemas = {side: domain.toolbox.tools(side).openai_schemas() for side in SIDES}
+        self._np_random = np.random.default_rng()
+        self._next_task = 0
+        self._conversation: Conversation | None = None
+        self._task: Task | None = None
+        self._contexts: dict[Side, SideContext] = {}
+        self.grade: Grade | None = None
+        self.episode_seed: int | None = None
+
+    # -- PettingZoo API ------------------------------------------------------------------------
+    def observation_space(self, agent: Side) -> spaces.Space[Any]:
+        """The (shared, identical) observation space of `agent`."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: Side) -> spaces.Space[Any]:
+        """The action space of `agent` (its tool count differs per side)."""
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode.
+
+        Args:
+            seed: Seeds the episode's random generator (ids invented by tools derive from it).
+            options: ``{"task_id": ...}`` plays that task; otherwise tasks are taken in order.
+        """
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        task = self._pick_task(options)
+        self.episode_seed = int(self._np_random.integers(0, 2**63 - 1))
+        world = self.domain.prepare(task).initial_world.fork(np.random.default_rng(self.episode_seed))
+        history = task.initial_state.message_history if task.initial_state else None
+        self._conversation = Conversation(
+            world, history, max_steps=self.max_steps, max_errors=self.max_errors
+        )
+        self._task = task
+        self._contexts = {side: self._context(side, task) for side in SIDES}
+        self.grade = None
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {side: {} for side in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self._conversation.turn
+        if self._conversation.done:  # a history that already ends with a stop
+            self._finish()
+
+    def step(self, action: Any) -> None:
+        """Act for `agent_selection`; pass None for an agent that is done.
+
+        Raises:
+            InvalidAction: `action` is not an action (nothing changes).
+            ResetNeeded: Called before `reset`.
+        """
+        conversation = self._require_conversation()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise InvalidAction(f"the {agent} is not done; None is only valid for a finished side")
+        decoded: Action = decode_action(action, self._tool_names[agent])
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        conversation.act(decoded)
+        if conversation.done:
+            self._finish()
+        else:
+            self.agent_selection = conversation.turn
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: Side) -> dict[str, Any]:
+        """What `agent` observes now (see `tau_env.env.spaces.observation_space`)."""
+        conversation = self._require_conversation()
+        view = conversation.views[agent]
+        return {
+            "messages": tuple(view.inbox_entries),
+            "instructions": self._contexts[agent].instructions,
+            "step": min(conversation.step_count, self.max_steps + 1),
+        }
+
+    def render(self) -> str | None:
+        """The transcript as text (``ansi``), or print it (``human``)."""
+        if self._conversation is None:
+            return None
+        lines = []
+        for message in self._conversation.trajectory:
+            if message.role == "tool":
+                lines.append(f"tool[{message.requestor}]: {message.content}")
+            elif message.tool_calls:
+                calls = ", ".join(f"{c.name}({c.arguments})" for c in message.tool_calls)
+                lines.append(f"{message.role}: [calls] {calls}")
+            else:
+                lines.append(f"{message.role}: {message.content}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release; present because `render` is overridden."""
+
+    # -- tau_env API ---------------------------------------------------------------------------
+    @property
+    def task(self) -> Task:
+        """The task of the current episode (privileged: for oracles, graders and logging)."""
+        if self._task is None:
+            raise ResetNeeded("call reset() first")
+        return self._task
+
+    @property
+    def conversation(self) -> Conversation:
+        """The current episode's protocol state (trajectory, counters, termination)."""
+        return self._require_conversation()
+
+    def view(self, side: Side) -> SideView:
+        """Everything `side` has seen: full history and what is new since it last acted."""
+        return self._require_conversation().views[side]
+
+    def context(self, side: Side) -> SideContext:
+        """`side`'s instructions and tool schemas for the current episode."""
+        self._require_conversation()
+        return self._contexts[side]
+
+    def _context(self, side: Side, task: Task) -> SideContext:
+        instructions = self.domain.policy if side == "agent" else str(task.user_scenario)
+        tools = self._tool_schemas[side]
+        names = self._tool_names[side]
+        if side == "user" and task.user_tools is not None:
+            allowed = set(task.user_tools)
+            tools = [t for t in tools if t["function"]["name"] in allowed]
+        return SideContext(side, instructions, tools, names, task.id)
+
+    def _pick_task(self, options: dict[str, Any] | None) -> Task:
+        task_id = (options or {}).get("task_id")
+        if task_id is not None:
+            if not isinstance(task_id, str):
+                raise ValueError(f"options['task_id'] must be a string, actually: {task_id!r}")
+            return self.domain.task(task_id)
+        task = self.tasks[self._next_task % len(self.tasks)]
+        self._next_task += 1
+        return task
+
+    def _require_conversation(self) -> Conversation:
+        if self._conversation is None:
+            raise ResetNeeded("call reset() before using the environment")
+        return self._conversation
+
+    def _finish(self) -> None:
+        conversation = self._require_conversation()
+        task = self.task
+        termination = conversation.termination or TerminationReason.AGENT_ERROR
+        episode = Episode(
+            task=task,
+            trajectory=conversation.trajectory,
+            world=conversation.world,
+            termination=termination,
+            expected_world_factory=lambda: self.domain.expected_world(task),
+        )
+        self.grade = self.grader.grade(episode)
+        truncated = conversation.truncated
+        info = {
+            "grade": self.grade.model_dump(mode="json"),
+            "termination": termination.value,
+            "task_id": task.id,
+        }
+        if conversation.error_note:
+            info["error"] = conversation.error_note
+        for side in self.agents:
+            self.rewards[side] = self.grade.reward
+            self.terminations[side] = not truncated
+            self.truncations[side] = truncated
+            self.infos[side] = dict(info)

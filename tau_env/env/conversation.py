@@ -1,0 +1,272 @@
+"""The turn protocol of one episode (spec §4), free of any RL API.
+
+The agent's fixed greeting opens (unless the task supplies a history); a tool call keeps the
+floor for the caller, who alone sees the result; a message passes the floor; a stop, or a stop
+token in a message, ends the conversation. Tool errors accumulate towards ``max_errors``
+(termination) and steps towards ``max_steps`` (truncation). Steps are counted as the reference
+counts them: each message one, each tool call two (the call and its result).
+
+Each side's view (`SideView`) grows by appending; nothing is rebuilt per step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tau_env.actions import Action, CallTool, SendMessage, Stop, parse_arguments
+from tau_env.env.spaces import ROLE_INDEX
+from tau_env.grading.outcome import TerminationReason
+from tau_env.messages import (
+    STOP_TOKENS,
+    AssistantMessage,
+    Message,
+    Side,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+    has_text,
+    requestor_of,
+)
+from tau_env.state.world import World
+
+__all__ = ["GREETING", "Conversation", "SideView"]
+
+GREETING = "Hi! How can I help you today?"
+"""The agent's fixed first message (not an action)."""
+
+_OTHER: dict[Side, Side] = {"agent": "user", "user": "agent"}
+
+
+@dataclass
+class SideView:
+    """Everything one side has seen.
+
+    Attributes:
+        history: Every message visible to this side, in order (append-only; do not modify).
+        inbox: The messages that arrived since this side last acted.
+        inbox_entries: `inbox` as observation-space entries (built once per message).
+    """
+
+    history: list[Message] = field(default_factory=list)
+    inbox: list[Message] = field(default_factory=list)
+    inbox_entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def deliver(self, message: Message, entry: dict[str, Any] | None) -> None:
+        """Add a message to this side's view; entry None: it is this side's own message."""
+        self.history.append(message)
+        if entry is not None:
+            self.inbox.append(message)
+            self.inbox_entries.append(entry)
+
+    def consume(self) -> None:
+        """The side acts: what it had not yet seen is now seen."""
+        if self.inbox:
+            self.inbox = []
+            self.inbox_entries = []
+
+
+def observation_entry(message: Message) -> dict[str, Any]:
+    """A message in the observation space's layout."""
+    if isinstance(message, ToolMessage):
+        return {
+            "role": ROLE_INDEX["tool"],
+            "content": message.content or "",
+            "tool_name": message.name or "",
+            "error": int(message.error),
+        }
+    return {
+        "role": ROLE_INDEX[message.role],
+        "content": message.content or "",
+        "tool_name": "",
+        "error": 0,
+    }
+
+
+class Conversation:
+    """One episode's dialogue state: whose turn it is, what each side saw, how it ended.
+
+    Args:
+        world: The episode's world (already in the task's initial state).
+        history: The task's message history (None or empty: the greeting opens).
+        max_steps: Steps after which the episode is truncated.
+        max_errors: Cumulative tool errors (both sides) after which it terminates.
+    """
+
+    def __init__(
+        self,
+        world: World,
+        history: Sequence[Message] | None,
+        *,
+        max_steps: int,
+        max_errors: int,
+    ) -> None:
+        self.world = world
+        self.max_steps = max_steps
+        self.max_errors = max_errors
+        self.trajectory: list[Message] = []
+        self.views: dict[Side, SideView] = {"agent": SideView(), "user": SideView()}
+        self.step_count = 0
+        self.num_errors = 0
+        self.termination: TerminationReason | None = None
+        self.error_note: str | None = None
+        self._calls = 0
+        self.turn: Side = "user"
+        if history:
+            self._load_history(history)
+        else:
+            self._append(AssistantMessage(content=GREETING), sender="agent", receiver="user")
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        """True once the episode has ended, for whatever reason."""
+        return self.termination is not None
+
+    @property
+    def truncated(self) -> bool:
+        """True when the step limit ended the episode."""
+        return self.termination is TerminationReason.MAX_STEPS
+
+    # -- acting --------------------------------------------------------------------------------
+    def act(self, action: Action) -> None:
+        """Apply the action of the side whose turn it is.
+
+        Raises:
+            RuntimeError: The conversation has already ended.
+        """
+        if self.done:
+            raise RuntimeError("the conversation has ended")
+        side = self.turn
+        self.views[side].consume()
+        if isinstance(action, CallTool):
+            self._call_tool(side, action)
+        elif isinstance(action, SendMessage):
+            self._send(side, action)
+        else:
+            self._stop(side, action)
+        self._check_limits()
+
+    def _call_tool(self, side: Side, action: CallTool) -> None:
+        self._calls += 1
+        call_id = action.call_id or f"call_{self._calls}"
+        try:
+            arguments: dict[str, Any] | str = parse_arguments(action.arguments)
+            recorded = arguments
+        except ValueError:
+            arguments = action.arguments
+            recorded = {"_raw_arguments": action.arguments}
+        call = ToolCall(id=call_id, name=action.name, arguments=recorded, requestor=requestor_of(side))
+        message_type = AssistantMessage if side == "agent" else UserMessage
+        self._append(message_type(tool_calls=[call]), sender=side, receiver=None)
+        result = self.world.call_tool(side, action.name, arguments)
+        reply = ToolMessage(
+            id=call_id,
+            content=result.content,
+            requestor=requestor_of(side),
+            error=result.error,
+            name=action.name,
+        )
+        self.trajectory.append(reply)
+        self.views[side].deliver(reply, observation_entry(reply))
+        self.step_count += 2
+        self.num_errors += int(result.error)
+
+    def _send(self, side: Side, action: SendMessage) -> None:
+        if not has_text(action.content):
+            self.termination = (
+                TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
+            )
+            self.error_note = f"the {side} sent a message without text"
+            return
+        message: Message
+        if side == "agent":
+            message = AssistantMessage(content=action.content, request=action.request)
+        else:
+            message = UserMessage(content=action.content)
+        self._append(message, sender=side, receiver=_OTHER[side])
+        self.step_count += 1
+        if any(token in action.content for token in STOP_TOKENS.values()):
+            self._end_by(side)
+        else:
+            self.turn = _OTHER[side]
+
+    def _stop(self, side: Side, action: Stop) -> None:
+        token = STOP_TOKENS[action.reason]
+        message: Message = (
+            AssistantMessage(content=token) if side == "agent" else UserMessage(content=token)
+        )
+        self._append(message, sender=side, receiver=_OTHER[side])
+        self.step_count += 1
+        self._end_by(side)
+
+    def _end_by(self, side: Side) -> None:
+        self.termination = (
+            TerminationReason.AGENT_STOP if side == "agent" else TerminationReason.USER_STOP
+        )
+
+    def _check_limits(self) -> None:
+        if self.done:
+            return
+        if self.num_errors >= self.max_errors:
+            self.termination = TerminationReason.TOO_MANY_ERRORS
+        elif self.step_count >= self.max_steps:
+            self.termination = TerminationReason.MAX_STEPS
+
+    def _append(self, message: Message, *, sender: Side, receiver: Side | None) -> None:
+        self.trajectory.append(message)
+        self.views[sender].deliver(message, None)
+        if receiver is not None:
+            self.views[receiver].deliver(message, observation_entry(message))
+
+    # -- history -------------------------------------------------------------------------------
+    def _load_history(self, history: Sequence[Message]) -> None:
+        """Give each side the history it could have seen, and the floor to the right side.
+
+        Agent: its own messages, user text, and results of its own calls. User: its own
+        messages, agent text, and results of its own calls (spec §4, initialize step 6).
+        """
+        for message in history:
+            self.trajectory.append(message)
+            for side in ("agent", "user"):
+                if _visible_to(message, side):
+                    own = _sent_by(message, side)
+                    self.views[side].deliver(message, None if own else observation_entry(message))
+        for side in ("agent", "user"):
+            self._trim_inbox(self.views[side], side)
+        last = history[-1]
+        if isinstance(last, ToolMessage):
+            self.turn = "agent" if last.requestor == "assistant" else "user"
+        elif isinstance(last, AssistantMessage):
+            self.turn = "user"
+        else:
+            self.turn = "agent"
+        if isinstance(last, AssistantMessage | UserMessage) and last.content and any(
+            token in last.content for token in STOP_TOKENS.values()
+        ):
+            self._end_by("agent" if isinstance(last, AssistantMessage) else "user")
+
+    @staticmethod
+    def _trim_inbox(view: SideView, side: Side) -> None:
+        """Keep in the inbox only what arrived after the side's own last message."""
+        last_own = max(
+            (i for i, m in enumerate(view.history) if _sent_by(m, side)), default=-1
+        )
+        unseen = [m for m in view.history[last_own + 1 :] if not _sent_by(m, side)]
+        view.inbox = unseen
+        view.inbox_entries = [observation_entry(m) for m in unseen]
+
+
+def _sent_by(message: Message, side: Side) -> bool:
+    if isinstance(message, ToolMessage):
+        return False
+    return (message.role == "assistant") == (side == "agent")
+
+
+def _visible_to(message: Message, side: Side) -> bool:
+    if isinstance(message, ToolMessage):
+        return message.requestor == requestor_of(side)
+    if _sent_by(message, side):
+        return True
+    return not message.tool_calls

@@ -1,0 +1,71 @@
+"""ACTION check: every gold action was performed by some tool call (spec §6)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tau_env.grading.context import Episode
+from tau_env.grading.outcome import Check
+from tau_env.messages import AssistantMessage, ToolCall, UserMessage
+from tau_env.tasks.model import GoldAction
+
+__all__ = ["ActionGrader", "matches"]
+
+
+class ActionGrader:
+    """A gold action matches if any call of either side does; order and count are ignored."""
+
+    component = "ACTION"
+
+    def check(self, episode: Episode) -> Check:
+        """Grade one episode."""
+        gold = episode.task.gold_actions
+        if not gold:
+            return Check(component="ACTION", reward=1.0)
+        calls = [
+            call
+            for message in episode.trajectory
+            if isinstance(message, AssistantMessage | UserMessage) and message.tool_calls
+            for call in message.tool_calls
+        ]
+        details = [
+            {"action_id": action.action_id, "name": action.name,
+             "met": any(matches(action, call) for call in calls)}
+            for action in gold
+        ]
+        reward = 1.0 if all(d["met"] for d in details) else 0.0
+        return Check(component="ACTION", reward=reward, details=details)
+
+
+def matches(action: GoldAction, call: ToolCall) -> bool:
+    """The reference's comparison of a gold action with a tool call.
+
+    Names must be equal; the requestor is not compared. With ``compare_args=None`` the keys
+    compared are the call's own keys; ``[]`` matches any arguments. Argument values that are
+    JSON text are compared as parsed JSON.
+    """
+    if action.name != call.name:
+        return False
+    keys = list(call.arguments) if action.compare_args is None else action.compare_args
+    if not keys:
+        return True
+    called = {k: _normalize(v) for k, v in call.arguments.items() if k in keys}
+    wanted = {k: _normalize(v) for k, v in action.arguments.items() if k in keys}
+    return called == wanted
+
+
+def _normalize(value: Any) -> Any:
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith(("{", "[")):
+            try:
+                return _normalize(json.loads(stripped))
+            except ValueError:
+                return value
+        return value
+    if isinstance(value, dict):
+        return {k: _normalize(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize(v) for v in value]
+    return value

@@ -1,0 +1,27 @@
+"""DB check: the final databases equal those the gold actions produce (spec §6)."""
+
+from __future__ import annotations
+
+from tau_env.grading.context import Episode
+from tau_env.grading.outcome import Check
+
+__all__ = ["DBGrader"]
+
+
+class DBGrader:
+    """Compares the final world with the expected world, both sides.
+
+    Equivalent to comparing the reference's database hashes, but it looks only at records that
+    either world changed, so its cost does not grow with the database.
+    """
+
+    component = "DB"
+
+    def check(self, episode: Episode) -> Check:
+        """Grade one episode."""
+        criteria = episode.task.evaluation_criteria
+        if criteria is None or (criteria.actions is None and criteria.env_assertions is None):
+            return Check(component="DB", reward=1.0)
+        differences = episode.world.differences(episode.expected_world)
+        details = [{"different": path} for path in differences]
+        return Check(component="DB", reward=0.0 if differences else 1.0, details=details)

@@ -1,0 +1,38 @@
+"""ENV_ASSERTION check: registered assertion functions hold on the final world."""
+
+from __future__ import annotations
+
+from tau_env.errors import ToolError
+from tau_env.grading.context import Episode
+from tau_env.grading.outcome import Check
+from tau_env.messages import side_of
+
+__all__ = ["EnvAssertionGrader"]
+
+
+class EnvAssertionGrader:
+    """Runs each assertion on a fork of the final world; the reward is their product."""
+
+    component = "ENV_ASSERTION"
+
+    def check(self, episode: Episode) -> Check:
+        """Grade one episode."""
+        criteria = episode.task.evaluation_criteria
+        assertions = (criteria.env_assertions if criteria else None) or []
+        if not assertions:
+            return Check(component="ENV_ASSERTION", reward=1.0)
+        world = episode.world.fork()  # assertions must not change the graded world
+        details = []
+        for assertion in assertions:
+            side = side_of(assertion.env_type)
+            try:
+                value = world.run_env_function(side, assertion.func_name, assertion.arguments)
+                met = value == assertion.assert_value
+                detail = {"assertion": assertion.func_name, "met": met, "returned": value}
+            except (ToolError, ValueError, KeyError) as error:
+                met = False
+                detail = {"assertion": assertion.func_name, "met": False, "error": str(error)}
+            detail["arguments"] = assertion.arguments
+            details.append(detail)
+        reward = 1.0 if all(d["met"] for d in details) else 0.0
+        return Check(component="ENV_ASSERTION", reward=reward, details=details)

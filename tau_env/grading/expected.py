@@ -1,0 +1,24 @@
+"""The expected world of a task: its starting world after the gold actions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tau_env.messages import side_of
+from tau_env.state.world import World
+from tau_env.tasks.model import GoldAction
+
+__all__ = ["replay_gold_actions"]
+
+
+def replay_gold_actions(initial: World, actions: Sequence[GoldAction]) -> World:
+    """Apply gold actions to a fork of `initial` and return the result.
+
+    Each action runs through the same path as a live call, including the domain's sync rule
+    (the reference skips sync between gold actions, which makes its telecom DB targets differ
+    from any live run). Failing gold calls leave no change, as in a live run.
+    """
+    world = initial.fork()
+    for action in actions:
+        world.call_tool(side_of(action.requestor), action.name, action.arguments)
+    return world

@@ -1,0 +1,129 @@
+"""Trajectory messages, compatible with the reference's message files.
+
+These are the records of an episode: what each side said, which tools it called and what the
+tools answered. Field names follow the reference (`role`, `content`, `tool_calls`, `id`,
+`requestor`, `error`) so that recorded trajectories and the ``message_history`` of task files
+load unchanged. Fields the reference has for audio, streaming or telemetry are left out; unknown
+keys in loaded messages are ignored.
+
+The env's two sides are called ``"agent"`` and ``"user"``; in messages the agent's role is
+``"assistant"`` as in the reference. `side_of` and `requestor_of` translate.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "STOP_TOKENS",
+    "AssistantMessage",
+    "Message",
+    "Requestor",
+    "Side",
+    "ToolCall",
+    "ToolMessage",
+    "UserMessage",
+    "UserRequest",
+    "has_text",
+    "requestor_of",
+    "side_of",
+]
+
+Side = Literal["agent", "user"]
+"""The two PettingZoo agents of every tau_env environment."""
+
+Requestor = Literal["assistant", "user"]
+"""Who issued a tool call, in the reference's vocabulary."""
+
+STOP_TOKENS: dict[str, str] = {
+    "done": "###STOP###",
+    "transfer": "###TRANSFER###",
+    "out_of_scope": "###OUT-OF-SCOPE###",
+}
+"""Stop reason -> the token that signals it inside message text."""
+
+
+def requestor_of(side: Side) -> Requestor:
+    """The reference's requestor name for an env side."""
+    return "assistant" if side == "agent" else "user"
+
+
+def side_of(requestor: Requestor) -> Side:
+    """The env side for a reference requestor name."""
+    return "agent" if requestor == "assistant" else "user"
+
+
+def has_text(content: str | None) -> bool:
+    """True when `content` holds something other than whitespace (the reference's rule)."""
+    return content is not None and content.strip() != ""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ToolCall(_Record):
+    """One call of a tool, as recorded in a trajectory."""
+
+    id: str = Field(default="", description="Call id; the matching ToolMessage carries it.")
+    name: str = Field(description="Tool name.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments.")
+    requestor: Requestor = Field(default="assistant", description="Side that made the call.")
+
+
+class RequestedToolCall(_Record):
+    """A user-side tool call that the agent asks the user to perform."""
+
+    name: str = Field(description="User tool name.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments.")
+
+
+class UserRequest(_Record):
+    """Machine-readable content of an agent message, for programmatic agents and scripted users.
+
+    Seen by the user side only (it travels with the agent's message). LLM users ignore it and
+    read the text; the scripted user acts on it exactly.
+    """
+
+    tool_calls: list[RequestedToolCall] = Field(
+        default_factory=list, description="User tool calls the agent asks the user to perform."
+    )
+    facts: list[str] = Field(
+        default_factory=list, description="Keys of facts the agent asks the user for."
+    )
+
+
+class AssistantMessage(_Record):
+    """A message of the agent side: text, or tool calls (text alongside calls reaches no one)."""
+
+    role: Literal["assistant"] = "assistant"
+    content: str | None = Field(default=None, description="Text sent to the user.")
+    tool_calls: list[ToolCall] | None = Field(default=None, description="Tool calls made.")
+    request: UserRequest | None = Field(
+        default=None, description="Structured request for the user (tau_env extension)."
+    )
+
+
+class UserMessage(_Record):
+    """A message of the user side: text, or calls of the user's own tools."""
+
+    role: Literal["user"] = "user"
+    content: str | None = Field(default=None, description="Text sent to the agent.")
+    tool_calls: list[ToolCall] | None = Field(default=None, description="Tool calls made.")
+
+
+class ToolMessage(_Record):
+    """The result of one tool call, seen only by the side that made the call."""
+
+    role: Literal["tool"] = "tool"
+    id: str = Field(default="", description="Id of the tool call this answers.")
+    content: str | None = Field(default=None, description="Serialized result or Error text.")
+    requestor: Requestor = Field(default="assistant", description="Side that made the call.")
+    error: bool = Field(default=False, description="True when the call failed.")
+    name: str | None = Field(default=None, description="Tool name (tau_env extension).")
+
+
+Message = Annotated[AssistantMessage | UserMessage | ToolMessage, Field(discriminator="role")]
+"""Any trajectory message; pydantic picks the class from `role`."""

@@ -1,0 +1,65 @@
+"""An undo log that makes each tool call a transaction over copy-on-write tables."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+__all__ = ["Journal", "Undoable"]
+
+
+class Undoable(Protocol):
+    """A container whose changes the journal can take back."""
+
+    def undo(self, key: str, previous: object) -> None:
+        """Put `previous` back as the entry for `key`."""
+
+    def end_transaction(self) -> None:
+        """Forget which entries were copied in the transaction that just ended."""
+
+
+class Journal:
+    """Records the previous entry of every change so an unfinished write can be undone.
+
+    One journal serves all tables of one world (both sides), so a write that touches several
+    tables is undone as a whole.
+    """
+
+    def __init__(self) -> None:
+        self._undo: list[tuple[Undoable, str, object]] = []
+        self._touched: list[Undoable] = []
+
+    def remember(self, container: Undoable, key: str, previous: object) -> None:
+        """Record that `container[key]` is about to change from `previous`."""
+        if not self._undo or self._undo[-1][0] is not container:
+            self._touched.append(container)
+        self._undo.append((container, key, previous))
+
+    def commit(self) -> None:
+        """Keep every change made since the last commit."""
+        for container in self._touched:
+            container.end_transaction()
+        self._undo.clear()
+        self._touched.clear()
+
+    def rollback(self) -> None:
+        """Undo every change made since the last commit, newest first."""
+        for container, key, previous in reversed(self._undo):
+            container.undo(key, previous)
+        self.commit()
+
+    @property
+    def pending(self) -> bool:
+        """True while changes are recorded but not yet committed or rolled back."""
+        return bool(self._undo)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Commit what the block changed, or undo all of it if the block raises."""
+        try:
+            yield
+        except BaseException:
+            self.rollback()
+            raise
+        self.commit()

@@ -1,0 +1,194 @@
+"""Tasks, in the layout of the reference's task files (spec §1.2).
+
+Official ``tasks.json`` files load into these models unchanged; keys the reference ignores
+(``annotations``, ``description.info``) are ignored here too. Built-in tasks may also carry a
+``user_script``: the machine-readable scenario that the offline scripted user follows.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_env.messages import Message, Requestor
+
+__all__ = [
+    "Description",
+    "EnvAssertion",
+    "EnvFunctionCall",
+    "EvaluationCriteria",
+    "GoldAction",
+    "InitialState",
+    "InitializationData",
+    "RewardType",
+    "StructuredUserInstructions",
+    "Task",
+    "UserScenario",
+    "UserScript",
+]
+
+RewardType = Literal["DB", "ENV_ASSERTION", "NL_ASSERTION", "ACTION", "COMMUNICATE"]
+"""Grading components a task's ``reward_basis`` can multiply together."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class StructuredUserInstructions(_Model):
+    """What the simulated user knows and wants; seen by the user side only."""
+
+    domain: str = Field(description="Domain name.")
+    reason_for_call: str = Field(description="Why the user calls; the opening of the talk.")
+    known_info: str | None = Field(default=None, description="Facts the user can give.")
+    unknown_info: str | None = Field(default=None, description="Facts the user does not know.")
+    task_instructions: str = Field(description="How the user should behave.")
+
+    def __str__(self) -> str:
+        lines = [
+            f"Domain: {self.domain}",
+            f"Reason for call:\n{_indent(self.reason_for_call)}",
+        ]
+        if self.known_info is not None:
+            lines.append(f"Known info:\n{_indent(self.known_info)}")
+        if self.unknown_info is not None:
+            lines.append(f"Unknown info:\n{_indent(self.unknown_info)}")
+        lines.append(f"Task instructions:\n{_indent(self.task_instructions)}")
+        return "\n".join(lines)
+
+
+class UserScenario(_Model):
+    """The user simulator's whole brief. ``str()`` gives the text an LLM user receives."""
+
+    persona: str | None = Field(default=None, description="Who the user is, in general.")
+    instructions: StructuredUserInstructions | str = Field(description="The situation.")
+
+    def __str__(self) -> str:
+        lines = []
+        if self.persona is not None:
+            lines += ["Persona:", _indent(self.persona)]
+        lines += ["Instructions:", _indent(str(self.instructions))]
+        return "\n".join(lines)
+
+
+def _indent(text: str) -> str:
+    return textwrap.indent(text, "\t")
+
+
+class Description(_Model):
+    """Documentation of a task for reviewers; never shown to either side."""
+
+    purpose: str | None = None
+    relevant_policies: str | None = None
+    notes: str | None = None
+
+
+class EnvFunctionCall(_Model):
+    """A call of a registered setup helper or tool, named by a task file."""
+
+    env_type: Requestor = Field(description="Which side's database the function works on.")
+    func_name: str = Field(description="A tool or env function the domain registered.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments.")
+
+
+class EnvAssertion(EnvFunctionCall):
+    """A check on the final world: passes when the function returns `assert_value`."""
+
+    assert_value: bool = Field(default=True, description="Expected return value.")
+    message: str | None = Field(default=None, description="Shown when the check fails.")
+
+
+class InitializationData(_Model):
+    """Deep-merge patches applied to the databases before the episode starts."""
+
+    agent_data: dict[str, Any] | None = None
+    user_data: dict[str, Any] | None = None
+
+
+class InitialState(_Model):
+    """How a task's world and conversation differ from the domain's defaults."""
+
+    initialization_data: InitializationData | None = None
+    initialization_actions: list[EnvFunctionCall] | None = None
+    message_history: list[Message] | None = Field(
+        default=None, description="Conversation so far; its writes are replayed at reset."
+    )
+
+
+class GoldAction(_Model):
+    """One step of the reference solution (the reference's ``Action``)."""
+
+    action_id: str = Field(description="Unique within the task.")
+    requestor: Requestor = Field(default="assistant", description="Side that performs it.")
+    name: str = Field(description="Tool name.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments.")
+    info: str | None = Field(default=None, description="Why this step is taken.")
+    compare_args: list[str] | None = Field(
+        default=None,
+        description="Arguments the ACTION check compares; None: the call's own keys; []: none.",
+    )
+
+    def call_text(self) -> str:
+        """The step as ``name(k=v, ...)`` with unquoted values (the oracle plan's format)."""
+        rendered = ", ".join(f"{key}={value}" for key, value in self.arguments.items())
+        return f"{self.name}({rendered})"
+
+    def __str__(self) -> str:
+        return f"{self.name} {json.dumps(self.arguments, sort_keys=True)}"
+
+
+class EvaluationCriteria(_Model):
+    """What the grader checks; `reward_basis` says which checks gate the reward."""
+
+    actions: list[GoldAction] | None = None
+    env_assertions: list[EnvAssertion] | None = None
+    communicate_info: list[str] | None = None
+    nl_assertions: list[str] | None = None
+    reward_basis: list[RewardType] = Field(default_factory=lambda: ["DB", "COMMUNICATE"])
+
+
+class UserScript(_Model):
+    """Machine-readable scenario for the offline scripted user (tau_env extension).
+
+    Attributes:
+        opening: The user's first message: why they are calling.
+        facts: What the user knows and will tell when asked, by key (``user_id``, ``zip``...).
+        accepted_tools: User tools the user agrees to run when the agent asks; None: any.
+        closing: What the user says when ending the conversation satisfied.
+    """
+
+    opening: str
+    facts: dict[str, str] = Field(default_factory=dict)
+    accepted_tools: list[str] | None = None
+    closing: str = "Thank you, that is all I needed."
+
+
+class Task(_Model):
+    """One benchmark task: the user's brief, the starting state and the grading criteria."""
+
+    id: str = Field(description="Unique within the domain.")
+    description: Description | None = None
+    user_scenario: UserScenario = Field(description="Seen by the user side only.")
+    ticket: str | None = Field(default=None, description="Problem statement for No-User mode.")
+    initial_state: InitialState | None = None
+    evaluation_criteria: EvaluationCriteria | None = None
+    user_tools: list[str] | None = Field(
+        default=None, description="Restricts the user's tools (None: all)."
+    )
+    user_script: UserScript | None = Field(
+        default=None, description="Scenario for the scripted user (built-in tasks)."
+    )
+
+    @property
+    def gold_actions(self) -> list[GoldAction]:
+        """The reference solution (empty when the task has none)."""
+        criteria = self.evaluation_criteria
+        return list(criteria.actions or []) if criteria else []
+
+    @property
+    def reward_basis(self) -> list[RewardType]:
+        """The checks that gate the reward (empty: the task always scores 1)."""
+        return list(self.evaluation_criteria.reward_basis) if self.evaluation_criteria else []

@@ -1,0 +1,217 @@
+"""Declaring tools and env functions: one typed function, one Google docstring.
+
+A tool is a plain function whose first parameter is the calling side's database view (injected
+by the world, hidden from the schema) and whose other parameters are the tool's arguments::
+
+    @tool(side="agent", kind="write")
+    def create_task(db: MockDB, user_id: str, title: str) -> Task:
+        \"\"\"Create a task for a user.
+
+        Args:
+            user_id: The user who owns the task.
+            title: The task's title.
+        \"\"\"
+
+From the signature and the docstring the decorator builds, once, the OpenAI function schema and
+a pydantic model that validates call arguments. Env functions (`env_function`) are the setup
+and assertion helpers that task files may call by name; they share the machinery but are never
+offered to a model.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from tau_env.errors import ToolDefinitionError
+from tau_env.messages import Side
+from tau_env.tools.docstring import parse_docstring
+
+__all__ = [
+    "FunctionSpec",
+    "ToolKind",
+    "env_function",
+    "format_validation_error",
+    "function_spec",
+    "tool",
+]
+
+ToolKind = Literal["read", "write", "generic", "think", "env"]
+"""read/write/generic/think as in the reference; ``env`` marks setup and assertion helpers."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SPEC_ATTRIBUTE = "__tau_function_spec__"
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    """Everything the world needs to expose and call one tool or env function.
+
+    Attributes:
+        name: The name models and task files use.
+        side: Which side's database the function works on.
+        kind: read, write, generic, think, or env (setup/assertion helper).
+        mutates_state: Whether a call can change state; only such calls are re-executed when a
+            recorded trajectory is replayed.
+        function: The plain Python function.
+        description: Summary plus long description from the docstring.
+        arguments_model: Validates call arguments (unknown arguments are rejected).
+    """
+
+    name: str
+    side: Side
+    kind: ToolKind
+    mutates_state: bool
+    function: Callable[..., Any]
+    description: str
+    arguments_model: type[BaseModel]
+
+    @property
+    def parameter_names(self) -> tuple[str, ...]:
+        """The argument names, in signature order."""
+        return tuple(self.arguments_model.model_fields)
+
+    def openai_schema(self) -> dict[str, Any]:
+        """The tool as an OpenAI function definition (the reference's layout)."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.arguments_model.model_json_schema(),
+            },
+        }
+
+    def validate_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Check arguments against the signature and return them as keyword arguments.
+
+        Raises:
+            ValueError: An argument is missing, unknown or of the wrong type; the message
+                names each offending argument.
+        """
+        try:
+            validated = self.arguments_model.model_validate(arguments)
+        except ValidationError as error:
+            raise ValueError(format_validation_error(error)) from None
+        return {name: getattr(validated, name) for name in self.parameter_names}
+
+
+def format_validation_error(error: ValidationError) -> str:
+    """One line per problem, naming the argument: ``'title': Field required``."""
+    problems = []
+    for detail in error.errors():
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        message = "unexpected argument" if detail["type"] == "extra_forbidden" else detail["msg"]
+        problems.append(f"'{where}': {message}")
+    return "; ".join(problems)
+
+
+def function_spec(function: Callable[..., Any]) -> FunctionSpec:
+    """The spec attached to a function by `tool` or `env_function`.
+
+    Raises:
+        ToolDefinitionError: The function was not decorated.
+    """
+    spec = getattr(function, _SPEC_ATTRIBUTE, None)
+    if not isinstance(spec, FunctionSpec):
+        raise ToolDefinitionError(f"{function!r} is not declared with @tool or @env_function")
+    return spec
+
+
+def tool(
+    *, side: Side = "agent", kind: ToolKind, mutates_state: bool | None = None
+) -> Callable[[F], F]:
+    """Declare a function as a tool of one side.
+
+    Args:
+        side: ``"agent"`` for the company's tools, ``"user"`` for the user's own device tools.
+        kind: ``"read"``, ``"write"``, ``"generic"`` or ``"think"``.
+        mutates_state: Whether calls change state; defaults to ``kind == "write"``.
+
+    Returns:
+        A decorator that attaches the spec and returns the function unchanged.
+    """
+    if kind == "env":
+        raise ToolDefinitionError("use @env_function for setup and assertion helpers")
+
+    def decorate(function: F) -> F:
+        mutates = kind == "write" if mutates_state is None else mutates_state
+        spec = _build_spec(function, side, kind, mutates, require_descriptions=True)
+        setattr(function, _SPEC_ATTRIBUTE, spec)
+        return function
+
+    return decorate
+
+
+def env_function(*, side: Side = "agent", mutates_state: bool = True) -> Callable[[F], F]:
+    """Declare a setup or assertion helper that task files may call by name.
+
+    Args:
+        side: Which side's database the helper works on.
+        mutates_state: False for assertions and other pure checks.
+
+    Returns:
+        A decorator that attaches the spec and returns the function unchanged.
+    """
+
+    def decorate(function: F) -> F:
+        spec = _build_spec(function, side, "env", mutates_state, require_descriptions=False)
+        setattr(function, _SPEC_ATTRIBUTE, spec)
+        return function
+
+    return decorate
+
+
+def _build_spec(
+    function: Callable[..., Any],
+    side: Side,
+    kind: ToolKind,
+    mutates_state: bool,
+    *,
+    require_descriptions: bool,
+) -> FunctionSpec:
+    name = function.__name__
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception as error:
+        raise ToolDefinitionError(f"{name}: cannot resolve type hints: {error}") from error
+    parameters = list(inspect.signature(function).parameters.values())
+    if not parameters:
+        raise ToolDefinitionError(f"{name}: the first parameter must be the database view")
+    docstring = parse_docstring(function.__doc__)
+    problems: list[str] = []
+    if require_descriptions and not docstring.summary:
+        problems.append("no docstring summary")
+    fields: dict[str, Any] = {}
+    for parameter in parameters[1:]:
+        if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            problems.append(f"parameter {parameter.name!r}: *args/**kwargs are not supported")
+            continue
+        if parameter.name not in hints:
+            problems.append(f"parameter {parameter.name!r}: no type annotation")
+            continue
+        description = docstring.args.get(parameter.name)
+        if require_descriptions and not description:
+            problems.append(f"parameter {parameter.name!r}: no description in 'Args:'")
+        default = ... if parameter.default is parameter.empty else parameter.default
+        fields[parameter.name] = (hints[parameter.name], Field(default, description=description))
+    if problems:
+        raise ToolDefinitionError(f"{name}: " + "; ".join(problems))
+    arguments_model = create_model(  # type: ignore[call-overload]  # dynamic field definitions
+        "parameters", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    return FunctionSpec(
+        name=name,
+        side=side,
+        kind=kind,
+        mutates_state=mutates_state,
+        function=function,
+        description=docstring.description,
+        arguments_model=arguments_model,
+    )

@@ -1,0 +1,1 @@
+"""Utilities shipped with the package (the env checker)."""

@@ -1,0 +1,70 @@
+"""The gold user: the oracle agent's partner for gold replays.
+
+It states its request, performs exactly the user tool calls the agent's structured requests
+name, and ends the conversation when the agent replies without a request (``###TRANSFER###``
+after a transfer announcement, ``###STOP###`` otherwise). It never improvises, so a gold
+replay through the env is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from tau_env.actions import Action, CallTool, SendMessage, Stop
+from tau_env.env.aec import SideContext
+from tau_env.env.conversation import SideView
+from tau_env.messages import AssistantMessage, RequestedToolCall
+from tau_env.tasks.model import StructuredUserInstructions, Task
+
+__all__ = ["GoldUser", "opening_line"]
+
+
+def opening_line(task: Task) -> str:
+    """What the user says first: the script's opening, else the reason for calling."""
+    if task.user_script is not None:
+        return task.user_script.opening
+    instructions = task.user_scenario.instructions
+    if isinstance(instructions, StructuredUserInstructions):
+        return instructions.reason_for_call
+    return task.ticket or instructions
+
+
+class GoldUser:
+    """Plays the user side of one gold replay.
+
+    Args:
+        task: The task being replayed.
+    """
+
+    def __init__(self, task: Task) -> None:
+        self.opening = opening_line(task)
+        self.opened = False
+        self.pending: deque[RequestedToolCall] = deque()
+        self.performed_request = False
+
+    def act(self, view: SideView, context: SideContext) -> Action:
+        """Open, perform requested calls one by one, report back, or stop."""
+        if self.pending:
+            call = self.pending.popleft()
+            self.performed_request = True
+            return CallTool(name=call.name, arguments=dict(call.arguments))
+        if self.performed_request:
+            self.performed_request = False
+            return SendMessage(content="Done, I did that.")
+        latest = _latest_agent_message(view)
+        if not self.opened:
+            self.opened = True
+            return SendMessage(content=self.opening)
+        if latest is not None and latest.request is not None and latest.request.tool_calls:
+            self.pending.extend(latest.request.tool_calls)
+            return self.act(view, context)
+        if latest is not None and latest.content and "TRANSFERRED" in latest.content:
+            return Stop(reason="transfer")
+        return Stop()
+
+
+def _latest_agent_message(view: SideView) -> AssistantMessage | None:
+    for message in reversed(view.inbox):
+        if isinstance(message, AssistantMessage):
+            return message
+    return None
