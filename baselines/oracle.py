@@ -29,7 +29,9 @@ class OracleAgent:
     def __init__(self, task: Task) -> None:
         self.plan: list[GoldAction] = task.gold_actions
         criteria = task.evaluation_criteria
-        self.to_communicate: list[str] = list((criteria.communicate_info if criteria else None) or [])
+        self.to_communicate: list[str] = list(
+            (criteria.communicate_info if criteria else None) or []
+        )
         self.next_step = 0
         self.finished = False
 

@@ -38,7 +38,24 @@ _EXPORTS = {
     "pass_hat_k": "tau_env.metrics",
 }
 
-__all__ = [*_EXPORTS, "__version__"]
+__all__ = [
+    "CallTool",
+    "Grade",
+    "SendMessage",
+    "Stop",
+    "Task",
+    "TaskGrader",
+    "TauEnv",
+    "TerminationReason",
+    "__version__",
+    "load_domain",
+    "load_tasks",
+    "make",
+    "make_env",
+    "pass_hat_k",
+    "register",
+    "registry",
+]
 
 if TYPE_CHECKING:
     from tau_env.actions import CallTool, SendMessage, Stop

@@ -1,4 +1,4 @@
-"""Reading domain data: official files from a folder the user names, built-in files from the package.
+"""Reading domain data: official files from a folder the user names, built-in ones from the package.
 
 An official data folder is laid out like the reference's ``data/tau2``: each domain lives in
 ``<data_dir>/domains/<domain>/``. Every error names the file it concerns.
@@ -19,10 +19,10 @@ from tau_env.tasks.loading import parse_tasks, read_json, read_splits
 
 __all__ = [
     "builtin_text",
-    "official_guidelines",
     "load_builtin_data",
     "load_official_data",
     "official_folder",
+    "official_guidelines",
     "read_data_file",
     "read_text",
 ]
@@ -36,7 +36,9 @@ def official_folder(data_dir: Path, domain: str) -> Path:
     """
     folder = data_dir / "domains" / domain
     if not folder.is_dir():
-        raise DataError(f"{folder}: domain folder not found (expected <data_dir>/domains/{domain}/)")
+        raise DataError(
+            f"{folder}: domain folder not found (expected <data_dir>/domains/{domain}/)"
+        )
     return folder
 
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from tau_env.errors import DataError, UnregisteredEnv
+from tau_env.messages import Requestor, side_of
 from tau_env.state.database import Database, Snapshot
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
@@ -179,7 +180,7 @@ def _check_task_functions(domain: Domain) -> None:
     """Reject tasks that name functions the domain did not register (never run arbitrary code)."""
     toolbox = domain.toolbox
     for task in domain.tasks:
-        calls: list[tuple[str, str, str]] = []
+        calls: list[tuple[str, Requestor, str]] = []
         if task.initial_state and task.initial_state.initialization_actions:
             for i, call in enumerate(task.initial_state.initialization_actions):
                 path = f"initial_state.initialization_actions[{i}].func_name"
@@ -190,7 +191,7 @@ def _check_task_functions(domain: Domain) -> None:
                 path = f"evaluation_criteria.env_assertions[{i}].func_name"
                 calls.append((path, assertion.env_type, assertion.func_name))
         for path, requestor, name in calls:
-            side = "agent" if requestor == "assistant" else "user"
+            side = side_of(requestor)
             if name not in toolbox.env_functions(side) and name not in toolbox.tools(side):
                 raise DataError(
                     f"{domain.data.source}: task {task.id!r}: field {path!r}: "
@@ -213,10 +214,14 @@ def register_domain(name: str, entry_point: str) -> None:
 
 def registered_domains() -> list[str]:
     """Names of every registered domain."""
+    import tau_env.registry  # noqa: F401  # registers the built-in domains on first use
+
     return sorted(_DEFINITIONS)
 
 
 def _definition(name: str) -> DomainDefinition:
+    import tau_env.registry  # noqa: F401  # registers the built-in domains on first use
+
     entry_point = _DEFINITIONS.get(name)
     if entry_point is None:
         raise UnregisteredEnv(
@@ -246,7 +251,7 @@ def load_domain(name: str, data_dir: str | Path | None = None) -> Domain:
     return _load_domain(name, folder)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_domain(name: str, folder: str | None) -> Domain:
     definition = _definition(name)
     if folder is None:
@@ -256,8 +261,3 @@ def _load_domain(name: str, folder: str | None) -> Domain:
             raise DataError(f"{folder}: data folder not found")
         data = definition.load_official(Path(folder))
     return Domain(definition, data)
-
-
-def split_names(domain: Domain) -> Sequence[str]:
-    """The split names a domain's data defines."""
-    return sorted(domain.data.splits)

@@ -1,4 +1,4 @@
-"""Tool-result serialization, byte-compatible with the reference implementation.
+r"""Tool-result serialization, byte-compatible with the reference implementation.
 
 Recorded trajectories compare tool outputs as strings, so the conversion of a tool's return
 value to text must match the reference exactly (spec §2.2, ``to_json_str``):

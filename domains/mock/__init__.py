@@ -16,10 +16,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_env.domains.mock.data_model import MockDB
-from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
-from tau_env.domains.mock.user_data_model import MockUserDB
-from tau_env.domains.mock.user_tools import USER_ENV_FUNCTIONS, USER_TOOLS
 from tau_env.data_files import (
     load_builtin_data,
     load_official_data,
@@ -28,6 +24,10 @@ from tau_env.data_files import (
     read_text,
 )
 from tau_env.domain import DomainData, DomainDefinition
+from tau_env.domains.mock.data_model import MockDB
+from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
+from tau_env.domains.mock.user_data_model import MockUserDB
+from tau_env.domains.mock.user_tools import USER_ENV_FUNCTIONS, USER_TOOLS
 from tau_env.state import Toolbox
 from tau_env.tools import ToolSet
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tau_env.state import Database, Table
 
-__all__ = ["MockData", "MockDB", "TaskRecord", "TaskStatus", "UserRecord"]
+__all__ = ["MockDB", "MockData", "TaskRecord", "TaskStatus", "UserRecord"]
 
 TaskStatus = Literal["pending", "completed"]
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tau_env.state import Database, Table
 
-__all__ = ["MockUserData", "MockUserDB", "Notification", "NotificationStatus"]
+__all__ = ["MockUserDB", "MockUserData", "Notification", "NotificationStatus"]
 
 NotificationStatus = Literal["unread", "read"]
 

@@ -46,13 +46,22 @@ def handle(args: argparse.Namespace) -> int:
             result = run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=seed)
             rewards[task_id].append(result.reward)
             if args.json:
-                print(json.dumps({
-                    "task_id": task_id, "trial": trial, "seed": seed, "reward": result.reward,
-                    "termination": result.grade.termination.value,
-                }))
+                print(
+                    json.dumps(
+                        {
+                            "task_id": task_id,
+                            "trial": trial,
+                            "seed": seed,
+                            "reward": result.reward,
+                            "termination": result.grade.termination.value,
+                        }
+                    )
+                )
             else:
-                print(f"{task_id}\ttrial {trial}\treward {result.reward:.1f}\t"
-                      f"{result.grade.termination.value}")
+                print(
+                    f"{task_id}\ttrial {trial}\treward {result.reward:.1f}\t"
+                    f"{result.grade.termination.value}"
+                )
     curve = pass_hat_k_curve(rewards)
     summary = ", ".join(f"pass^{k}={value:.3f}" for k, value in curve.items())
     if args.json:

@@ -24,7 +24,11 @@ def handle(args: argparse.Namespace) -> int:
     """Print one task id per line (with its reward basis), or JSON."""
     tasks = load_tasks(args.domain, data_dir=args.data_dir, split=args.split)
     if args.json:
-        print(json.dumps([task.model_dump(mode="json", exclude_none=True) for task in tasks], indent=2))
+        print(
+            json.dumps(
+                [task.model_dump(mode="json", exclude_none=True) for task in tasks], indent=2
+            )
+        )
         return 0
     for task in tasks:
         print(f"{task.id}\t{','.join(task.reward_basis) or '-'}")

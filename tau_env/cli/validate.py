@@ -73,7 +73,8 @@ def handle(args: argparse.Namespace) -> int:
         if result.grade.success:
             passed += 1
         else:
-            print(f"FAIL {result.task_id}: reward {result.reward:.1f}: {describe_failure(result.grade)}")
+            reason = describe_failure(result.grade)
+            print(f"FAIL {result.task_id}: reward {result.reward:.1f}: {reason}")
     note = f" ({unjudged} with NL assertions not judged)" if unjudged else ""
     print(f"{passed}/{len(results)} tasks reach reward 1.0{note}")
     return 0 if passed == len(results) else 1

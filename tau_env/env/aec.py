@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -93,7 +93,11 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         max_text_length: Upper bound of the text spaces.
     """
 
-    metadata = {"name": "tau_env", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "tau_env",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": True,
+    }
 
     def __init__(
         self,
@@ -108,11 +112,15 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
     ) -> None:
         super().__init__()
         if max_steps < 1 or max_errors < 1:
-            raise ValueError(f"max_steps and max_errors must be >= 1, actually: {max_steps}, {max_errors}")
+            raise ValueError(
+                f"max_steps and max_errors must be >= 1, actually: {max_steps}, {max_errors}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.domain = domain
-        self.tasks: tuple[Task, ...] = tuple(tasks) if tasks is not None else tuple(domain.split(None))
+        self.tasks: tuple[Task, ...] = (
+            tuple(tasks) if tasks is not None else tuple(domain.split(None))
+        )
         if not self.tasks:
             raise ValueError(f"no tasks to play in {domain!r}")
         self.grader = grader or TaskGrader()
@@ -155,7 +163,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             self._np_random = np.random.default_rng(seed)
         task = self._pick_task(options)
         self.episode_seed = int(self._np_random.integers(0, 2**63 - 1))
-        world = self.domain.prepare(task).initial_world.fork(np.random.default_rng(self.episode_seed))
+        world = self.domain.prepare(task).initial_world.fork(
+            np.random.default_rng(self.episode_seed)
+        )
         history = task.initial_state.message_history if task.initial_state else None
         self._conversation = Conversation(
             world, history, max_steps=self.max_steps, max_errors=self.max_errors

@@ -37,6 +37,7 @@ GREETING = "Hi! How can I help you today?"
 """The agent's fixed first message (not an action)."""
 
 _OTHER: dict[Side, Side] = {"agent": "user", "user": "agent"}
+SIDES: tuple[Side, Side] = ("agent", "user")
 
 
 @dataclass
@@ -157,7 +158,9 @@ class Conversation:
         except ValueError:
             arguments = action.arguments
             recorded = {"_raw_arguments": action.arguments}
-        call = ToolCall(id=call_id, name=action.name, arguments=recorded, requestor=requestor_of(side))
+        call = ToolCall(
+            id=call_id, name=action.name, arguments=recorded, requestor=requestor_of(side)
+        )
         message_type = AssistantMessage if side == "agent" else UserMessage
         self._append(message_type(tool_calls=[call]), sender=side, receiver=None)
         result = self.world.call_tool(side, action.name, arguments)
@@ -229,11 +232,11 @@ class Conversation:
         """
         for message in history:
             self.trajectory.append(message)
-            for side in ("agent", "user"):
+            for side in SIDES:
                 if _visible_to(message, side):
                     own = _sent_by(message, side)
                     self.views[side].deliver(message, None if own else observation_entry(message))
-        for side in ("agent", "user"):
+        for side in SIDES:
             self._trim_inbox(self.views[side], side)
         last = history[-1]
         if isinstance(last, ToolMessage):
@@ -242,17 +245,17 @@ class Conversation:
             self.turn = "user"
         else:
             self.turn = "agent"
-        if isinstance(last, AssistantMessage | UserMessage) and last.content and any(
-            token in last.content for token in STOP_TOKENS.values()
+        if (
+            isinstance(last, AssistantMessage | UserMessage)
+            and last.content
+            and any(token in last.content for token in STOP_TOKENS.values())
         ):
             self._end_by("agent" if isinstance(last, AssistantMessage) else "user")
 
     @staticmethod
     def _trim_inbox(view: SideView, side: Side) -> None:
         """Keep in the inbox only what arrived after the side's own last message."""
-        last_own = max(
-            (i for i, m in enumerate(view.history) if _sent_by(m, side)), default=-1
-        )
+        last_own = max((i for i, m in enumerate(view.history) if _sent_by(m, side)), default=-1)
         unseen = [m for m in view.history[last_own + 1 :] if not _sent_by(m, side)]
         view.inbox = unseen
         view.inbox_entries = [observation_entry(m) for m in unseen]

@@ -108,5 +108,3 @@ def action_space(num_tools: int, max_text_length: int) -> spaces.Dict:
             "arguments": Unicode(max_text_length),
         }
     )
-
-

@@ -30,8 +30,11 @@ class ActionGrader:
             for call in message.tool_calls
         ]
         details = [
-            {"action_id": action.action_id, "name": action.name,
-             "met": any(matches(action, call) for call in calls)}
+            {
+                "action_id": action.action_id,
+                "name": action.name,
+                "met": any(matches(action, call) for call in calls),
+            }
             for action in gold
         ]
         reward = 1.0 if all(d["met"] for d in details) else 0.0

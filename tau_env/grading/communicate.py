@@ -28,7 +28,9 @@ class CommunicateGrader:
         said = [
             message.content.lower().replace(",", "")
             for message in episode.trajectory
-            if isinstance(message, AssistantMessage) and message.content and has_text(message.content)
+            if isinstance(message, AssistantMessage)
+            and message.content
+            and has_text(message.content)
         ]
         details = [
             {"info": info, "met": any(info.lower() in text for text in said)} for info in expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tau_env.grading.context import Episode
 from tau_env.grading.outcome import Check
@@ -45,16 +46,18 @@ class NLAssertionGrader:
         if not assertions:
             return Check(component="NL_ASSERTION", reward=1.0)
         if self.judge is None:
-            details = [{"assertion": text, "met": None} for text in assertions]
-            return Check(component="NL_ASSERTION", reward=None, details=details)
+            unjudged = [{"assertion": text, "met": None} for text in assertions]
+            return Check(component="NL_ASSERTION", reward=None, details=unjudged)
         verdicts = {v.assertion: v for v in self.judge(episode.trajectory, assertions)}
-        details = []
+        details: list[dict[str, Any]] = []
         for text in assertions:
             verdict = verdicts.get(text)
-            details.append({
-                "assertion": text,
-                "met": bool(verdict and verdict.met),
-                "justification": verdict.justification if verdict else "no verdict returned",
-            })
+            details.append(
+                {
+                    "assertion": text,
+                    "met": bool(verdict and verdict.met),
+                    "justification": verdict.justification if verdict else "no verdict returned",
+                }
+            )
         reward = 1.0 if all(d["met"] for d in details) else 0.0
         return Check(component="NL_ASSERTION", reward=reward, details=details)

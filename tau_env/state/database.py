@@ -59,9 +59,7 @@ class Snapshot:
     records: Mapping[str, Mapping[str, BaseModel]]
 
     @classmethod
-    def from_model(
-        cls, data: BaseModel, list_keys: Mapping[str, str] | None = None
-    ) -> Snapshot:
+    def from_model(cls, data: BaseModel, list_keys: Mapping[str, str] | None = None) -> Snapshot:
         """Index a validated file-schema instance by field and key."""
         layout = _layout_of(type(data), list_keys or {})
         records: dict[str, dict[str, BaseModel]] = {}
@@ -278,5 +276,3 @@ def _describe(error: ValidationError) -> str:
     where = ".".join(str(part) for part in detail["loc"])
     more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
     return f"field {where!r}: {detail['msg']}{more}"
-
-

@@ -22,7 +22,7 @@ from tau_env.state.database import Database
 from tau_env.state.journal import Journal
 from tau_env.tools.toolset import ToolSet
 
-__all__ = ["Toolbox", "ToolResult", "World"]
+__all__ = ["ToolResult", "Toolbox", "World"]
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,9 @@ class World:
         try:
             parsed = parse_arguments(arguments)
         except ValueError as error:
-            return ToolResult(f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True)
+            return ToolResult(
+                f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True
+            )
         try:
             kwargs = spec.validate_arguments(parsed)
         except ValueError as error:

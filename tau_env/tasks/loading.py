@@ -56,7 +56,8 @@ def parse_tasks(raw: Any, *, source: str) -> list[Task]:
             detail = error.errors()[0]
             field = ".".join(str(part) for part in detail["loc"]) or "task"
             more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-            raise DataError(f"{source}: task {label}: field {field!r}: {detail['msg']}{more}")
+            message = f"{source}: task {label}: field {field!r}: {detail['msg']}{more}"
+            raise DataError(message) from None
         if task.id in seen:
             raise DataError(f"{source}: task {label}: field 'id': duplicate task id")
         seen.add(task.id)

@@ -140,6 +140,10 @@ class GoldAction(_Model):
         return f"{self.name} {json.dumps(self.arguments, sort_keys=True)}"
 
 
+def _default_basis() -> list[RewardType]:
+    return ["DB", "COMMUNICATE"]
+
+
 class EvaluationCriteria(_Model):
     """What the grader checks; `reward_basis` says which checks gate the reward."""
 
@@ -147,7 +151,7 @@ class EvaluationCriteria(_Model):
     env_assertions: list[EnvAssertion] | None = None
     communicate_info: list[str] | None = None
     nl_assertions: list[str] | None = None
-    reward_basis: list[RewardType] = Field(default_factory=lambda: ["DB", "COMMUNICATE"])
+    reward_basis: list[RewardType] = Field(default_factory=_default_basis)
 
 
 class UserScript(_Model):

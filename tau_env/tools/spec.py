@@ -7,7 +7,7 @@ by the world, hidden from the schema) and whose other parameters are the tool's 
     def create_task(db: MockDB, user_id: str, title: str) -> Task:
         \"\"\"Create a task for a user.
 
-        Args:
+Args:
             user_id: The user who owns the task.
             title: The task's title.
         \"\"\"
@@ -203,9 +203,7 @@ def _build_spec(
         fields[parameter.name] = (hints[parameter.name], Field(default, description=description))
     if problems:
         raise ToolDefinitionError(f"{name}: " + "; ".join(problems))
-    arguments_model = create_model(  # type: ignore[call-overload]  # dynamic field definitions
-        "parameters", __config__=ConfigDict(extra="forbid"), **fields
-    )
+    arguments_model = create_model("parameters", __config__=ConfigDict(extra="forbid"), **fields)
     return FunctionSpec(
         name=name,
         side=side,

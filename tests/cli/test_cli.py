@@ -1,0 +1,49 @@
+import json
+import subprocess
+import sys
+
+from tau_env.cli.main import main
+
+
+def test_validate__official_mock_reaches_one_on_eight_of_ten(data_dir, capsys):
+    code = main(["validate", "--domain", "mock", "--data-dir", str(data_dir)])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 1
+    assert out[-1] == "8/10 tasks reach reward 1.0"
+    failures = sorted(line.split(":")[0] for line in out[:-1])
+    assert failures == [
+        "FAIL update_task_with_history_and_env_assertions",
+        "FAIL update_task_with_user_tools",
+    ]
+    assert all("ENV_ASSERTION" in line for line in out[:-1])
+    assert "assert_notification_status(notification_id='notif_1'" in "\n".join(out)
+
+
+def test_validate__builtin_mock_reaches_one_everywhere(capsys):
+    assert main(["validate", "--domain", "mock"]) == 0
+    assert capsys.readouterr().out.strip() == "10/10 tasks reach reward 1.0"
+
+
+def test_run__prints_rewards_and_pass_hat_k(capsys):
+    assert main(["run", "--domain", "mock", "--trials", "2", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    episodes, summary = lines[:-1], lines[-1]
+    assert len(episodes) == 20 and all(e["reward"] == 1.0 for e in episodes)
+    assert summary["pass_hat_k"] == {"1": 1.0, "2": 1.0}
+    assert len({(e["task_id"], e["trial"], e["seed"]) for e in episodes}) == 20
+
+
+def test_errors__are_one_line_with_exit_code_two(tmp_path, capsys):
+    assert main(["tasks", "--domain", "mock", "--data-dir", str(tmp_path)]) == 2
+    assert "domain folder not found" in capsys.readouterr().err
+    assert main(["tasks", "--domain", "bank"]) == 2
+
+
+def test_console_script__is_installed():
+    out = subprocess.run(
+        [sys.executable, "-m", "tau_env.cli.main", "tasks", "--domain", "mock"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.splitlines()[0] == "create_task\tDB,COMMUNICATE"

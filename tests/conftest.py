@@ -1,0 +1,45 @@
+"""Shared fixtures: the official data folder, and fresh mock environments."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import tau_env
+
+_REPO = Path(__file__).resolve().parents[1]
+
+
+def official_data_dir() -> Path | None:
+    """``TAU2_DATA_DIR``, else ``../shared/tau2-data`` next to the repository, else None."""
+    candidates = [os.environ.get("TAU2_DATA_DIR"), str(_REPO.parent / "shared" / "tau2-data")]
+    for candidate in candidates:
+        if candidate and (Path(candidate) / "domains").is_dir():
+            return Path(candidate)
+    return None
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The official τ²-bench data; skipped when absent, a failure under CI=true."""
+    found = official_data_dir()
+    if found is None:
+        reason = "official tau2 data not found (set TAU2_DATA_DIR or place ../shared/tau2-data)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
+
+
+@pytest.fixture
+def mock_env():
+    """A fresh wrapped env on the built-in mock data."""
+    return tau_env.make_env("mock")
+
+
+@pytest.fixture
+def raw_mock_env():
+    """A fresh bare TauEnv on the built-in mock data."""
+    return tau_env.make_env("mock").unwrapped

@@ -1,0 +1,206 @@
+"""The turn protocol: greeting, floor rules, visibility, stops, error and step limits."""
+
+import pytest
+
+import tau_env
+from tau_env import CallTool, SendMessage, Stop
+from tau_env.env.conversation import GREETING
+from tau_env.errors import InvalidAction
+from tau_env.messages import RequestedToolCall, UserRequest
+
+
+def play(env, *actions):
+    for action in actions:
+        env.step(action)
+
+
+def test_reset__the_greeting_opens_and_the_user_has_the_floor(raw_mock_env):
+    raw_mock_env.reset(seed=0)
+    assert raw_mock_env.agent_selection == "user"
+    observation = raw_mock_env.observe("user")
+    assert [m["content"] for m in observation["messages"]] == [GREETING]
+    assert observation["instructions"].startswith("Instructions:")
+    assert raw_mock_env.observe("agent")["messages"] == ()
+    assert "To-do service" in raw_mock_env.observe("agent")["instructions"]
+
+
+def test_tool_call__keeps_the_floor_and_only_the_caller_sees_the_result(raw_mock_env):
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
+    play(raw_mock_env, SendMessage(content="Please close task_1."))
+    assert raw_mock_env.agent_selection == "agent"
+    play(raw_mock_env, CallTool(name="get_users", arguments={}))
+    assert raw_mock_env.agent_selection == "agent"
+    agent_new = raw_mock_env.observe("agent")["messages"]
+    assert len(agent_new) == 1 and agent_new[0]["tool_name"] == "get_users"
+    assert "Ada Lovelace" in agent_new[0]["content"]
+    user_view = raw_mock_env.view("user")
+    assert all(m.role != "tool" and not getattr(m, "tool_calls", None) for m in user_view.history)
+
+
+def test_message__passes_the_floor_and_the_user_never_sees_agent_tool_traffic(raw_mock_env):
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_and_dismiss"})
+    play(
+        raw_mock_env,
+        SendMessage(content="Close task_1 please."),
+        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        SendMessage(
+            content="Done. Please dismiss notif_1.",
+            request=UserRequest(
+                tool_calls=[
+                    RequestedToolCall(
+                        name="dismiss_notification", arguments={"notification_id": "notif_1"}
+                    )
+                ]
+            ),
+        ),
+    )
+    assert raw_mock_env.agent_selection == "user"
+    user_new = raw_mock_env.view("user").inbox
+    assert [m.content for m in user_new] == ["Done. Please dismiss notif_1."]
+    assert user_new[0].request.tool_calls[0].name == "dismiss_notification"
+    play(
+        raw_mock_env,
+        CallTool(name="dismiss_notification", arguments={"notification_id": "notif_1"}),
+    )
+    assert raw_mock_env.agent_selection == "user"
+    agent_history = raw_mock_env.view("agent").history
+    assert not any(m.role == "tool" and m.requestor == "user" for m in agent_history)
+    assert not any(getattr(m, "tool_calls", None) and m.role == "user" for m in agent_history)
+    assert raw_mock_env.observe("user")["messages"][0]["tool_name"] == "dismiss_notification"
+
+
+def test_history__each_side_gets_the_part_it_could_have_seen(raw_mock_env):
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_after_history"})
+    assert raw_mock_env.agent_selection == "user"  # the history ends with agent text
+    user_history = raw_mock_env.view("user").history
+    assert [m.role for m in user_history] == ["assistant", "user", "assistant"]
+    agent_history = raw_mock_env.view("agent").history
+    assert [m.role for m in agent_history] == [
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+    assert [m.content for m in raw_mock_env.view("user").inbox] == [
+        "Done: 'Call the bank' is task_4 and is pending."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        ("###STOP###", "user_stop"),
+        ("###TRANSFER###", "user_stop"),
+        ("###OUT-OF-SCOPE###", "user_stop"),
+    ],
+)
+def test_stop_tokens_in_user_text_end_the_episode(raw_mock_env, token, reason):
+    raw_mock_env.reset(seed=0)
+    play(raw_mock_env, SendMessage(content=f"Thanks! {token}"))
+    assert all(raw_mock_env.terminations.values())
+    assert raw_mock_env.infos["agent"]["termination"] == reason
+
+
+def test_stop_action__ends_with_that_sides_stop_and_the_reward_goes_to_both(raw_mock_env):
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
+    play(
+        raw_mock_env,
+        SendMessage(content="close task_1"),
+        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        Stop(),
+    )
+    assert raw_mock_env.infos["user"]["termination"] == "agent_stop"
+    assert raw_mock_env._cumulative_rewards == {"agent": 1.0, "user": 1.0}
+    assert raw_mock_env.conversation.trajectory[-1].content == "###STOP###"
+
+
+def test_max_errors__cumulative_tool_errors_terminate_with_reward_zero():
+    env = tau_env.make_env("mock", task_id="reopen_task", max_errors=3).unwrapped
+    env.reset(seed=0)
+    play(
+        env,
+        SendMessage(content="hi"),
+        CallTool(name="nope"),
+        SendMessage(content="hmm"),
+        CallTool(name="nope"),
+    )
+    assert not any(env.terminations.values())
+    play(env, CallTool(name="nope"))  # the third error, counted across both sides' turns
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.infos["agent"]["termination"] == "too_many_errors"
+    assert env.rewards == {"agent": 0.0, "user": 0.0}
+
+
+def test_max_steps__truncates_with_reward_zero():
+    env = tau_env.make_env("mock", task_id="reopen_task", max_steps=4).unwrapped
+    env.reset(seed=0)
+    play(env, SendMessage(content="hi"), CallTool(name="get_users"))
+    assert not any(env.truncations.values())
+    play(env, SendMessage(content="anything else?"))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.infos["user"]["grade"]["reward"] == 0.0
+    assert env.infos["user"]["termination"] == "max_steps"
+
+
+def test_empty_message__ends_the_episode_as_that_sides_error(raw_mock_env):
+    raw_mock_env.reset(seed=0)
+    play(raw_mock_env, SendMessage(content="   "))
+    assert raw_mock_env.infos["agent"]["termination"] == "user_error"
+    assert "without text" in raw_mock_env.infos["agent"]["error"]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        3.5,
+        "text",
+        {"kind": "fly"},
+        {"kind": "tool_call"},
+        {"kind": 9, "content": "", "tool": 0, "arguments": ""},
+    ],
+)
+def test_invalid_actions__raise_and_change_nothing(raw_mock_env, bad):
+    raw_mock_env.reset(seed=0)
+    before = list(raw_mock_env.conversation.trajectory)
+    with pytest.raises(InvalidAction):
+        raw_mock_env.step(bad)
+    assert raw_mock_env.conversation.trajectory == before
+    assert raw_mock_env.agent_selection == "user"
+
+
+def test_space_samples__decode_into_actions(raw_mock_env):
+    raw_mock_env.reset(seed=0)
+    play(raw_mock_env, {"kind": 0, "content": "hello", "tool": 0, "arguments": ""})
+    play(raw_mock_env, {"kind": 1, "content": "", "tool": 1, "arguments": "{}"})  # get_users
+    result = raw_mock_env.view("agent").inbox[-1]
+    assert result.name == "get_users" and not result.error
+    play(raw_mock_env, {"kind": 1, "content": "", "tool": 0, "arguments": "{oops"})
+    assert raw_mock_env.view("agent").inbox[-1].error
+    recorded = raw_mock_env.conversation.trajectory[-2].tool_calls[0]
+    assert recorded.arguments == {"_raw_arguments": "{oops"}
+
+
+def test_reset__task_option_picks_a_task_and_otherwise_tasks_cycle_in_order(raw_mock_env):
+    ids = [t.id for t in raw_mock_env.tasks]
+    seen = []
+    for _ in range(3):
+        raw_mock_env.reset()
+        seen.append(raw_mock_env.task.id)
+    assert seen == ids[:3]
+    raw_mock_env.reset(options={"task_id": "delete_refused"})
+    assert raw_mock_env.task.id == "delete_refused"
+    with pytest.raises(KeyError, match="no task 'nope'"):
+        raw_mock_env.reset(options={"task_id": "nope"})
+
+
+def test_episodes__do_not_leak_state_into_each_other(raw_mock_env):
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
+    play(
+        raw_mock_env,
+        SendMessage(content="x"),
+        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+    )
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
+    assert raw_mock_env.conversation.world.agent_db.tasks["task_1"].status == "pending"

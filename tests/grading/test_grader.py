@@ -1,0 +1,141 @@
+import pytest
+
+from tau_env.grading import (
+    ActionGrader,
+    CommunicateGrader,
+    DBGrader,
+    EnvAssertionGrader,
+    NLAssertionGrader,
+    TaskGrader,
+    TerminationReason,
+    Verdict,
+)
+from tau_env.tasks import GoldAction
+from tests.grading.conftest import called, make_episode, said, task_with
+
+
+def test_premature_endings_score_zero_without_grading(domain):
+    task = domain.task("complete_task")
+    for reason in (
+        TerminationReason.MAX_STEPS,
+        TerminationReason.TOO_MANY_ERRORS,
+        TerminationReason.AGENT_ERROR,
+        TerminationReason.USER_ERROR,
+    ):
+        grade = TaskGrader().grade(make_episode(domain, task, termination=reason))
+        assert grade.reward == 0.0 and grade.reward_basis is None
+        assert reason.value in grade.note
+
+
+def test_db__matches_only_when_the_final_world_equals_the_gold_world(domain):
+    task = domain.task("complete_task")
+    untouched = make_episode(domain, task)
+    assert DBGrader().check(untouched).reward == 0.0
+    assert DBGrader().check(untouched).details == [{"different": "agent:tasks/task_1"}]
+    world = domain.prepare(task).initial_world.fork()
+    world.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    assert DBGrader().check(make_episode(domain, task, world=world)).reward == 1.0
+
+
+def test_db__user_side_changes_count_too(domain):
+    task = domain.task("complete_and_dismiss")
+    world = domain.prepare(task).initial_world.fork()
+    world.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    check = DBGrader().check(make_episode(domain, task, world=world))
+    assert check.reward == 0.0 and check.details == [{"different": "user:notifications/notif_1"}]
+
+
+def test_expected_world__is_computed_once_per_task(domain):
+    task = domain.task("reopen_task")
+    assert domain.expected_world(task) is domain.expected_world(task)
+
+
+def test_env_assertions__run_on_a_copy_and_report_each_assertion(domain):
+    task = domain.task("create_task_with_description")
+    episode = make_episode(domain, task)
+    check = EnvAssertionGrader().check(episode)
+    assert check.reward == 0.0
+    assert [d["met"] for d in check.details] == [False, False]
+    assert "Task task_4 not found" in check.details[1]["error"]
+
+
+def test_communicate__substring_case_insensitive_commas_removed_from_messages_only():
+    grader = CommunicateGrader()
+    task = task_with(communicate_info=["1000", "Task_4"], reward_basis=["COMMUNICATE"])
+    ok = make_episode(None, task, [said("The refund is 1,000 dollars for task_4.")], world=object())
+    assert grader.check(ok).reward == 1.0
+    task2 = task_with(communicate_info=["1,000"], reward_basis=["COMMUNICATE"])
+    assert grader.check(make_episode(None, task2, [said("1,000")], world=object())).reward == 0.0
+    user_said = make_episode(None, task, [called("x"), said("nothing")], world=object())
+    assert grader.check(user_said).details == [
+        {"info": "1000", "met": False},
+        {"info": "Task_4", "met": False},
+    ]
+
+
+def test_action__compare_args_rules_and_requestor_ignored():
+    grader = ActionGrader()
+    gold = [
+        GoldAction(action_id="a", name="refund", arguments={"id": "1", "amount": 5}),
+        GoldAction(action_id="b", name="transfer", arguments={"summary": "s"}, compare_args=[]),
+        GoldAction(
+            action_id="c",
+            name="note",
+            arguments={"text": '{"a": 1, "b": 2}'},
+            compare_args=["text"],
+        ),
+    ]
+    task = task_with(actions=[g.model_dump() for g in gold], reward_basis=["ACTION"])
+    trajectory = [
+        called("refund", id="1"),  # omitted gold args are not checked
+        called("transfer", requestor="user", summary="other words"),
+        called("note", text='{"b": 2,  "a": 1}'),
+    ]
+    check = grader.check(make_episode(None, task, trajectory, world=object()))
+    assert [d["met"] for d in check.details] == [True, True, True]
+    extra = make_episode(None, task, [called("refund", id="1", amount=5, note="x")], world=object())
+    assert grader.check(extra).details[0]["met"] is False  # extra call args are compared
+
+
+def test_nl_assertions__not_judged_without_a_judge_and_strict_with_one(domain):
+    task = task_with(
+        nl_assertions=["The agent was polite", "The task exists"], reward_basis=["NL_ASSERTION"]
+    )
+    episode = make_episode(None, task, [said("hello")], world=object())
+    unjudged = TaskGrader().grade(episode)
+    assert unjudged.not_judged == ["NL_ASSERTION"] and unjudged.breakdown == {}
+    seen = {}
+
+    def judge(trajectory, assertions):
+        seen["assertions"] = list(assertions)
+        return [Verdict("The agent was polite", True, "said hello")]
+
+    graded = TaskGrader(judge=judge).grade(episode)
+    assert seen["assertions"] == ["The agent was polite", "The task exists"]
+    assert graded.reward == 0.0  # a missing verdict is a failure, unlike the reference
+    assert NLAssertionGrader(lambda t, a: []).check(episode).reward == 0.0
+
+
+def test_reward__is_the_product_of_the_basis_and_other_checks_are_diagnostics(domain):
+    task = domain.task("create_task")  # basis DB x COMMUNICATE
+    world = domain.prepare(task).initial_world.fork()
+    world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "Renew passport"})
+    silent = TaskGrader().grade(make_episode(domain, task, world=world))
+    assert silent.breakdown == {"DB": 1.0, "COMMUNICATE": 0.0} and silent.reward == 0.0
+    assert silent.failed_components() == ["COMMUNICATE"]
+    assert "ACTION" in silent.checks  # computed as a diagnostic, not gating
+    told = TaskGrader().grade(make_episode(domain, task, [said("Created task_4.")], world=world))
+    assert told.reward == 1.0 and told.success
+
+
+def test_no_criteria__scores_one(domain):
+    from tau_env.tasks import Task
+
+    task = Task.model_validate({"id": "free", "user_scenario": {"instructions": "x"}})
+    assert TaskGrader().grade(make_episode(None, task, world=object())).reward == 1.0
+
+
+def test_basis_without_grader__is_a_clear_error():
+    task = task_with(reward_basis=["DB"])
+    with pytest.raises(ValueError, match=r"no grader for reward basis components \['DB'\]"):
+        TaskGrader(graders=[CommunicateGrader()]).grade(make_episode(None, task, world=object()))

@@ -1,0 +1,75 @@
+import hashlib
+import json
+
+import pytest
+
+import tau_env
+from tau_env.domains.mock.data_model import MockDB, TaskRecord
+from tau_env.errors import DataError
+from tau_env.state import Journal, deep_merge
+
+
+def test_reference_hash__is_sha256_of_the_sorted_json_dump(data_dir):
+    raw = json.loads((data_dir / "domains/mock/db.json").read_text())
+    expected = hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
+    world = tau_env.load_domain("mock", data_dir).new_world()
+    assert world.agent_db.reference_hash() == expected
+
+
+def test_differences__empty_iff_reference_hashes_equal():
+    domain = tau_env.load_domain("mock")
+    a, b = domain.new_world(), domain.new_world()
+    assert a.differences(b) == []
+    a.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    assert a.differences(b) == ["agent:tasks/task_1"]
+    assert a.agent_db.reference_hash() != b.agent_db.reference_hash()
+    b.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    assert a.differences(b) == []
+    assert a.agent_db.reference_hash() == b.agent_db.reference_hash()
+
+
+def test_differences__a_change_undone_by_another_counts_as_equal():
+    domain = tau_env.load_domain("mock")
+    a, b = domain.new_world(), domain.new_world()
+    a.call_tool("agent", "update_task_status", {"task_id": "task_2", "status": "pending"})
+    a.call_tool("agent", "update_task_status", {"task_id": "task_2", "status": "completed"})
+    assert a.differences(b) == []
+
+
+def test_deep_merge__dicts_merge_lists_and_scalars_replace():
+    base = {"a": {"x": 1, "y": [1, 2]}, "b": 2}
+    assert deep_merge(base, {"a": {"y": [3]}, "c": 4}) == {"a": {"x": 1, "y": [3]}, "b": 2, "c": 4}
+
+
+def test_apply_patch__merges_records_and_adds_new_ones():
+    db = tau_env.load_domain("mock").new_world().agent_db
+    assert isinstance(db, MockDB)
+    db.apply_patch(
+        {
+            "users": {"user_1": {"tasks": ["task_1"]}},
+            "tasks": {"task_9": {"task_id": "task_9", "title": "T", "status": "pending"}},
+        },
+        source="test",
+    )
+    assert db.users["user_1"].tasks == ["task_1"]
+    assert db.users["user_1"].name == "Ada Lovelace"
+    assert db.tasks["task_9"] == TaskRecord(task_id="task_9", title="T", status="pending")
+
+
+def test_apply_patch__invalid_patch_names_the_field_and_changes_nothing():
+    db = tau_env.load_domain("mock").new_world().agent_db
+    before = db.reference_hash()
+    with pytest.raises(DataError, match=r"patch\.users: field 'status'|'tasks'"):
+        db.apply_patch({"users": {"user_1": {"tasks": "not a list"}}}, source="patch")
+    with pytest.raises(DataError, match="unknown field 'flights'"):
+        db.apply_patch({"tasks": {"task_1": {"status": "completed"}}, "flights": {}}, source="p")
+    assert db.reference_hash() == before
+
+
+def test_fork__worlds_do_not_share_changes():
+    domain = tau_env.load_domain("mock")
+    world = domain.new_world()
+    fork = world.fork()
+    fork.call_tool("agent", "create_task", {"user_id": "user_1", "title": "x"})
+    assert "task_4" in fork.agent_db.tasks and "task_4" not in world.agent_db.tasks
+    assert isinstance(world.journal, Journal) and world.journal is not fork.journal

@@ -1,0 +1,133 @@
+import json
+
+import pytest
+
+import tau_env
+from tau_env.domains.mock import TOOLBOX
+from tau_env.domains.mock.data_model import MockDB
+from tau_env.errors import ToolError
+from tau_env.state import Toolbox
+from tau_env.tools import ToolSet, tool
+
+
+@tool(kind="write")
+def half_done(db: MockDB, user_id: str) -> str:
+    """Change two records, then fail.
+
+    Args:
+        user_id: The user to change.
+    """
+    db.users.edit(user_id).name = "Changed"
+    db.tasks.edit("task_1").status = "completed"
+    raise ToolError("failed halfway")
+
+
+@tool(kind="write")
+def buggy(db: MockDB, user_id: str) -> str:
+    """Change a record, then hit a bug.
+
+    Args:
+        user_id: The user to change.
+    """
+    db.users.edit(user_id).name = "Changed"
+    raise RuntimeError("a bug")
+
+
+@pytest.fixture
+def world():
+    return tau_env.load_domain("mock").new_world()
+
+
+def _hashes(world):
+    return world.agent_db.reference_hash(), world.user_db.reference_hash()
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        ("delete_task", {"task_id": "task_1"}, "Error: Tool 'delete_task' not found."),
+        ("create_task", {"user_id": "user_1"}, "'title': Field required"),
+        ("create_task", {"user_id": 7, "title": "x"}, "'user_id': Input should be a valid string"),
+        (
+            "create_task",
+            {"user_id": "user_1", "title": "x", "colour": 1},
+            "'colour': unexpected argument",
+        ),
+        ("update_task_status", {"task_id": "task_1", "status": "archived"}, "'status'"),
+        ("create_task", '{"user_id": "user_1", "title": ', "are not valid JSON"),
+        ("create_task", "[1, 2]", "must be a JSON object"),
+        ("create_task", {"user_id": "user_9", "title": "x"}, "Error: User user_9 not found"),
+    ],
+)
+def test_call_tool__bad_calls_give_an_error_result_and_change_nothing(
+    world, name, arguments, message
+):
+    before = _hashes(world)
+    result = world.call_tool("agent", name, arguments)
+    assert result.error
+    assert result.content.startswith("Error: ")
+    assert message in result.content
+    assert _hashes(world) == before
+
+
+def test_call_tool__a_write_that_fails_midway_leaves_no_partial_change(world):
+    toolbox = Toolbox(
+        ToolSet("agent", [*[s.function for s in TOOLBOX.agent_tools], half_done]),
+        TOOLBOX.user_tools,
+        TOOLBOX.agent_env_functions,
+        TOOLBOX.user_env_functions,
+    )
+    world.toolbox = toolbox
+    before = _hashes(world)
+    result = world.call_tool("agent", "half_done", {"user_id": "user_1"})
+    assert result == type(result)("Error: failed halfway", error=True)
+    assert _hashes(world) == before
+    assert world.agent_db.users["user_1"].name == "Ada Lovelace"
+
+
+def test_call_tool__a_bug_propagates_after_undoing_its_changes(world):
+    toolbox = Toolbox(
+        ToolSet("agent", [buggy]),
+        TOOLBOX.user_tools,
+        TOOLBOX.agent_env_functions,
+        TOOLBOX.user_env_functions,
+    )
+    world.toolbox = toolbox
+    before = _hashes(world)
+    with pytest.raises(RuntimeError, match="a bug"):
+        world.call_tool("agent", "buggy", {"user_id": "user_1"})
+    assert _hashes(world) == before
+
+
+def test_call_tool__results_are_serialized_like_the_reference(world):
+    result = world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "T"})
+    assert not result.error
+    assert json.loads(result.content) == {
+        "task_id": "task_4",
+        "title": "T",
+        "description": None,
+        "status": "pending",
+    }
+    assert world.call_tool("agent", "transfer_to_human_agents", {"summary": "s"}).content == (
+        "Transfer successful"
+    )
+
+
+def test_call_tool__each_side_reaches_only_its_own_tools(world):
+    assert world.call_tool("user", "create_task", {"user_id": "user_1", "title": "T"}).content == (
+        "Error: Tool 'create_task' not found."
+    )
+    assert world.call_tool("agent", "check_notifications", {}).error
+
+
+def test_run_env_function__only_registered_functions_are_reachable(world):
+    with pytest.raises(KeyError, match="no agent env function or tool named '__class__'"):
+        world.run_env_function("agent", "__class__", {})
+    with pytest.raises(KeyError):
+        world.run_env_function("agent", "reference_hash", {})
+    assert (
+        world.run_env_function(
+            "agent", "assert_task_status", {"task_id": "task_1", "expected_status": "pending"}
+        )
+        is True
+    )

@@ -1,0 +1,34 @@
+"""A writable data folder holding the built-in mock files in the official layout."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+import tau_env.domain
+
+
+@pytest.fixture
+def mock_folder(tmp_path: Path) -> Path:
+    """``<tmp>/domains/mock/`` holding the built-in files in the official layout."""
+    package = resources.files("tau_env.domains.mock")
+    folder = tmp_path / "domains" / "mock"
+    folder.mkdir(parents=True)
+    for name in ("db.json", "user_db.json", "tasks.json", "split_tasks.json"):
+        (folder / name).write_text(package.joinpath("data", name).read_text())
+    (folder / "policy.md").write_text(package.joinpath("policy.md").read_text())
+    yield tmp_path
+    tau_env.domain._load_domain.cache_clear()
+    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def edit_tasks(data_dir: Path, change) -> None:
+    """Rewrite tasks.json through `change(tasks)`."""
+    path = data_dir / "domains" / "mock" / "tasks.json"
+    tasks = json.loads(path.read_text())
+    change(tasks)
+    path.write_text(json.dumps(tasks))

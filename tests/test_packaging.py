@@ -1,0 +1,43 @@
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ROOTS = {
+    "tau_env": "tau_env",
+    "domains": "tau_env.domains",
+    "wrappers": "tau_env.wrappers",
+    "baselines": "tau_env.baselines",
+}
+
+
+def test_pyproject__lists_every_package_folder():
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = set()
+    for folder, prefix in ROOTS.items():
+        for init in (REPO / folder).rglob("__init__.py"):
+            relative = init.parent.relative_to(REPO / folder).parts
+            found.add(".".join((prefix, *relative)))
+    assert found - listed == set(), "folders missing from pyproject packages"
+    assert listed - found == set(), "pyproject lists packages that do not exist"
+
+
+def test_import__loads_neither_litellm_nor_torch_nor_domains():
+    code = (
+        "import sys, tau_env; tau_env.make_env; "
+        "print(','.join(m for m in ('litellm', 'torch', 'tau_env.domains.mock', 'pettingzoo') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"imported at import time: {out.stdout.strip()}"
+
+
+def test_make_env__does_not_import_litellm_or_torch():
+    code = (
+        "import sys, tau_env; env = tau_env.make_env('mock'); env.reset(seed=0); "
+        "print(','.join(m for m in ('litellm', 'torch') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
