@@ -15,11 +15,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import numpy as np
-
 from tau_env.errors import DataError, UnregisteredEnv
 from tau_env.messages import Requestor, side_of
-from tau_env.state.database import Database, Snapshot
+from tau_env.state.database import Database, SeedSource, Snapshot
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
@@ -133,15 +131,15 @@ class Domain:
         splits = {name: list(ids) for name, ids in self.data.splits.items()}
         return select_split(self.tasks, splits, split, source=self.data.source)
 
-    def new_world(self, rng: np.random.Generator | None = None) -> World:
+    def new_world(self, seed: int | None = 0) -> World:
         """A world holding the domain's untouched databases."""
-        generator = rng if rng is not None else np.random.default_rng(0)
+        source = SeedSource(seed)
         journal = Journal()
         user_db = None
         if self.definition.user_db is not None and self.data.user_snapshot is not None:
-            user_db = self.definition.user_db(self.data.user_snapshot, journal, generator)
-        agent_db = self.definition.agent_db(self.data.agent_snapshot, journal, generator)
-        return World(self.toolbox, agent_db, user_db, journal, generator)
+            user_db = self.definition.user_db(self.data.user_snapshot, journal, source)
+        agent_db = self.definition.agent_db(self.data.agent_snapshot, journal, source)
+        return World(self.toolbox, agent_db, user_db, journal, source)
 
     def prepare(self, task: Task) -> PreparedTask:
         """The task's starting world, built on first use and cached.

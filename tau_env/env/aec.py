@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
@@ -135,11 +135,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             side: action_space(len(self._tool_names[side]), max_text_length) for side in SIDES
         }
         self._tool_schemas = {side: domain.toolbox.tools(side).openai_schemas() for side in SIDES}
-        self._np_random = np.random.default_rng()
+        self._seeds = random.Random()
         self._next_task = 0
         self._conversation: Conversation | None = None
         self._task: Task | None = None
         self._contexts: dict[Side, SideContext] = {}
+        self._context_cache: dict[str, tuple[Task, dict[Side, SideContext]]] = {}
         self.grade: Grade | None = None
         self.episode_seed: int | None = None
 
@@ -160,18 +161,16 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             options: ``{"task_id": ...}`` plays that task; otherwise tasks are taken in order.
         """
         if seed is not None:
-            self._np_random = np.random.default_rng(seed)
+            self._seeds.seed(seed)
         task = self._pick_task(options)
-        self.episode_seed = int(self._np_random.integers(0, 2**63 - 1))
-        world = self.domain.prepare(task).initial_world.fork(
-            np.random.default_rng(self.episode_seed)
-        )
+        self.episode_seed = self._seeds.getrandbits(63)
+        world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
         self._conversation = Conversation(
             world, history, max_steps=self.max_steps, max_errors=self.max_errors
         )
         self._task = task
-        self._contexts = {side: self._context(side, task) for side in SIDES}
+        self._contexts = self._contexts_of(task)
         self.grade = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -263,6 +262,13 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         """`side`'s instructions and tool schemas for the current episode."""
         self._require_conversation()
         return self._contexts[side]
+
+    def _contexts_of(self, task: Task) -> dict[Side, SideContext]:
+        cached = self._context_cache.get(task.id)
+        if cached is None or cached[0] is not task:
+            cached = (task, {side: self._context(side, task) for side in SIDES})
+            self._context_cache[task.id] = cached
+        return cached[1]
 
     def _context(self, side: Side, task: Task) -> SideContext:
         instructions = self.domain.policy if side == "agent" else str(task.user_scenario)

@@ -152,22 +152,24 @@ class Conversation:
     def _call_tool(self, side: Side, action: CallTool) -> None:
         self._calls += 1
         call_id = action.call_id or f"call_{self._calls}"
+        arguments: dict[str, Any] | str = action.arguments
         try:
-            arguments: dict[str, Any] | str = parse_arguments(action.arguments)
-            recorded = arguments
-        except ValueError:
-            arguments = action.arguments
+            recorded = parse_arguments(action.arguments)
+            arguments = recorded
+        except ValueError:  # recorded as given; the world answers with a precise error
             recorded = {"_raw_arguments": action.arguments}
-        call = ToolCall(
-            id=call_id, name=action.name, arguments=recorded, requestor=requestor_of(side)
+        # Messages built here from checked values skip pydantic validation (hot path).
+        requestor = requestor_of(side)
+        call = ToolCall.model_construct(
+            id=call_id, name=action.name, arguments=recorded, requestor=requestor
         )
         message_type = AssistantMessage if side == "agent" else UserMessage
-        self._append(message_type(tool_calls=[call]), sender=side, receiver=None)
+        self._append(message_type.model_construct(tool_calls=[call]), sender=side, receiver=None)
         result = self.world.call_tool(side, action.name, arguments)
-        reply = ToolMessage(
+        reply = ToolMessage.model_construct(
             id=call_id,
             content=result.content,
-            requestor=requestor_of(side),
+            requestor=requestor,
             error=result.error,
             name=action.name,
         )
@@ -185,9 +187,11 @@ class Conversation:
             return
         message: Message
         if side == "agent":
-            message = AssistantMessage(content=action.content, request=action.request)
+            message = AssistantMessage.model_construct(
+                content=action.content, request=action.request
+            )
         else:
-            message = UserMessage(content=action.content)
+            message = UserMessage.model_construct(content=action.content)
         self._append(message, sender=side, receiver=_OTHER[side])
         self.step_count += 1
         if any(token in action.content for token in STOP_TOKENS.values()):

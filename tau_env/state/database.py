@@ -33,7 +33,27 @@ from tau_env.errors import DataError
 from tau_env.state.journal import Journal
 from tau_env.state.table import Slot, Table
 
-__all__ = ["Database", "Snapshot", "deep_merge"]
+__all__ = ["Database", "SeedSource", "Snapshot", "deep_merge"]
+
+
+class SeedSource:
+    """An episode's seed, and the numpy generator built from it only when a tool needs one.
+
+    Building a generator costs more than a whole reset otherwise does, and most episodes never
+    draw a random number.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng: np.random.Generator | None = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator (seeded with `seed`; entropy from the OS when it is None)."""
+        if self._rng is None:
+            self._rng = np.random.default_rng(self.seed)
+        return self._rng
+
 
 FieldShape = Literal["map", "list", "one"]
 
@@ -134,17 +154,17 @@ class Database:
     `Table[...]` or `Slot[...]`; the constructor creates them.
 
     Attributes:
-        rng: The episode's random generator (seeded by ``reset(seed=...)``); tools that invent
-            ids draw from it so that the same seed gives the same state.
+        seed_source: Holds the episode's seed; ``rng`` is built from it on first use (tools
+            that invent ids draw from it, so the same seed gives the same state).
     """
 
     data_model: ClassVar[type[BaseModel]]
     list_keys: ClassVar[Mapping[str, str]] = {}
 
-    def __init__(self, snapshot: Snapshot, journal: Journal, rng: np.random.Generator) -> None:
+    def __init__(self, snapshot: Snapshot, journal: Journal, seed_source: SeedSource) -> None:
         self.snapshot = snapshot
         self.journal = journal
-        self.rng = rng
+        self.seed_source = seed_source
         self._tables: dict[str, Table[Any]] = {}
         for field in snapshot.layout:
             table: Table[Any] = Table(field.name, snapshot.records[field.name], journal)
@@ -168,10 +188,15 @@ class Database:
             raise DataError(f"{source}: {_describe(error)}") from None
         return Snapshot.from_model(model, cls.list_keys)
 
-    def fork(self, journal: Journal, rng: np.random.Generator) -> Self:
+    @property
+    def rng(self) -> np.random.Generator:
+        """The episode's random generator (shared by both sides' databases)."""
+        return self.seed_source.rng
+
+    def fork(self, journal: Journal, seed_source: SeedSource) -> Self:
         """A view with the same base and a copy of this view's committed changes."""
         clone = object.__new__(type(self))
-        clone.snapshot, clone.journal, clone.rng = self.snapshot, journal, rng
+        clone.snapshot, clone.journal, clone.seed_source = self.snapshot, journal, seed_source
         clone._tables = {}
         for field in self.snapshot.layout:
             clone._attach(field, self._tables[field.name].fork(journal))

@@ -18,7 +18,7 @@ from tau_env.actions import parse_arguments
 from tau_env.errors import ToolError
 from tau_env.messages import Side
 from tau_env.serialization import to_json_str
-from tau_env.state.database import Database
+from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
 from tau_env.tools.toolset import ToolSet
 
@@ -75,13 +75,13 @@ class World:
         agent_db: Database,
         user_db: Database | None,
         journal: Journal,
-        rng: np.random.Generator,
+        seed_source: SeedSource,
     ) -> None:
         self.toolbox = toolbox
         self.agent_db = agent_db
         self.user_db = user_db
         self.journal = journal
-        self.rng = rng
+        self.seed_source = seed_source
 
     def db(self, side: Side) -> Database:
         """The database a side's tools work on.
@@ -95,23 +95,26 @@ class World:
             raise ToolError("User tools not available")
         return self.user_db
 
-    def fork(self, rng: np.random.Generator | None = None) -> World:
-        """An independent world starting from this one's committed state."""
+    @property
+    def rng(self) -> np.random.Generator:
+        """The episode's random generator, built on first use."""
+        return self.seed_source.rng
+
+    def fork(self, seed: int | None = None) -> World:
+        """An independent world starting from this one's committed state.
+
+        Args:
+            seed: Seeds the new world's random generator (None: fresh entropy).
+        """
         journal = Journal()
-        generator = rng if rng is not None else np.random.default_rng()
+        source = SeedSource(seed)
         return World(
             self.toolbox,
-            self.agent_db.fork(journal, generator),
-            None if self.user_db is None else self.user_db.fork(journal, generator),
+            self.agent_db.fork(journal, source),
+            None if self.user_db is None else self.user_db.fork(journal, source),
             journal,
-            generator,
+            source,
         )
-
-    def reseed(self, rng: np.random.Generator) -> None:
-        """Give this world (and its databases) a new random generator."""
-        self.rng = self.agent_db.rng = rng
-        if self.user_db is not None:
-            self.user_db.rng = rng
 
     def sync(self) -> None:
         """Apply the domain's consistency rule between the two sides (no-op for most)."""
