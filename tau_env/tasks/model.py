@@ -20,6 +20,7 @@ __all__ = [
     "EnvAssertion",
     "EnvFunctionCall",
     "EvaluationCriteria",
+    "GoalCheck",
     "GoldAction",
     "InitialState",
     "InitializationData",
@@ -154,19 +155,47 @@ class EvaluationCriteria(_Model):
     reward_basis: list[RewardType] = Field(default_factory=_default_basis)
 
 
+class GoalCheck(_Model):
+    """A probe the scripted user runs with one of its own tools to see whether its goal is met.
+
+    Example (telecom, mobile data): ``{"tool": "run_speed_test", "expect": "Excellent"}``.
+    """
+
+    tool: str = Field(description="A user tool to call.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Its arguments.")
+    expect: str = Field(description="Text whose presence in the output means 'resolved'.")
+
+
 class UserScript(_Model):
     """Machine-readable scenario for the offline scripted user (tau_env extension).
 
+    Built-in tasks carry one; the scripted user (`tau_env.wrappers.users`) follows it exactly.
+    Official tasks have none; the scripted user derives what it can from their structure.
+
     Attributes:
         opening: The user's first message: why they are calling.
-        facts: What the user knows and will tell when asked, by key (``user_id``, ``zip``...).
-        accepted_tools: User tools the user agrees to run when the agent asks; None: any.
+        facts: What the user knows and tells when asked, by key (``user_id``, ``email``,
+            ``zip``, ``order_id``, ``phone_number``...). Keys are lower_snake_case; agents ask
+            for them by key in a structured request, or in words the keyword matcher knows.
+        accepted_tools: User tools the user agrees to run when asked (None: any of them).
+        goal_checks: Probes that show the goal is met (telecom): after performing requested
+            device actions the user runs them, and stops satisfied when all pass.
+        done_phrases: Words in the agent's text that mean the request was carried out (for
+            example ``["cancelled"]``); any of them, after the agent acted, ends the call.
+        accepts: Offers the user agrees to when the agent proposes them, as keywords
+            (``"refuel"``, ``"payment"``, ``"confirm"``...). Anything else is declined.
+        expects_transfer: The right outcome is a transfer to a human agent (unfixable issue or
+            a request the policy forbids); the user ends with ``###TRANSFER###`` once told.
         closing: What the user says when ending the conversation satisfied.
     """
 
     opening: str
     facts: dict[str, str] = Field(default_factory=dict)
     accepted_tools: list[str] | None = None
+    goal_checks: list[GoalCheck] = Field(default_factory=list)
+    done_phrases: list[str] = Field(default_factory=list)
+    accepts: list[str] = Field(default_factory=lambda: ["confirm"])
+    expects_transfer: bool = False
     closing: str = "Thank you, that is all I needed."
 
 
