@@ -59,7 +59,10 @@ def run_episode(
         if terminated or truncated:
             env.step(None)
             continue
-        env.step(players[side].act(raw.view(side), raw.context(side)))
+        player = players[side]
+        if not hasattr(player, "act"):
+            raise TypeError(f"{type(player).__name__} has no act(); use an async runner")
+        env.step(player.act(raw.view(side), raw.context(side)))
     grade = raw.grade
     assert grade is not None, "an ended episode always has a grade"
     conversation = raw.conversation

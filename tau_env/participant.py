@@ -15,7 +15,7 @@ from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
 from tau_env.tasks.model import Task
 
-__all__ = ["Participant", "ParticipantFactory"]
+__all__ = ["AsyncParticipant", "Participant", "ParticipantFactory"]
 
 
 class Participant(Protocol):
@@ -31,5 +31,17 @@ class Participant(Protocol):
         ...
 
 
-ParticipantFactory = Callable[[Task], Participant]
+class AsyncParticipant(Protocol):
+    """Plays one side of one episode with awaitable decisions (LLM-backed participants).
+
+    Runners await `aact` when a participant has it, so many episodes can wait on model calls
+    concurrently; a participant may offer both `act` and `aact`.
+    """
+
+    async def aact(self, view: SideView, context: SideContext) -> Action:
+        """The side's next action (see `Participant.act`)."""
+        ...
+
+
+ParticipantFactory = Callable[[Task], Participant | AsyncParticipant]
 """Builds a fresh participant for an episode of a task (oracles read the task; others ignore it)."""
