@@ -24,6 +24,7 @@ __all__ = [
     "official_folder",
     "official_guidelines",
     "read_data_file",
+    "read_optional_text",
     "read_text",
 ]
 
@@ -54,6 +55,11 @@ def read_text(path: Path) -> str:
         raise DataError(f"{path}: file not found") from None
     except OSError as error:
         raise DataError(f"{path}: cannot read: {error}") from None
+
+
+def read_optional_text(path: Path) -> str | None:
+    """A text file's content, or None when the file does not exist."""
+    return read_text(path) if path.is_file() else None
 
 
 def read_data_file(path: Path) -> Any:
@@ -87,6 +93,7 @@ def load_official_data(
     tasks_file: str = "tasks.json",
     splits_file: str = "split_tasks.json",
     guidelines: Mapping[str, str] | None = None,
+    solo_policy: str | None = None,
 ) -> DomainData:
     """Read the standard files of an official domain folder.
 
@@ -100,6 +107,7 @@ def load_official_data(
         tasks_file: The task list.
         splits_file: The split file; when absent, the only split is ``base`` = every task.
         guidelines: User-simulation guidelines from the data folder, by name.
+        solo_policy: The No-User policy variant, when the data has one.
     """
     path = folder / agent_db_file
     agent_snapshot = _snapshot(agent_db, read_data_file(path), str(path))
@@ -119,6 +127,7 @@ def load_official_data(
         splits={name: tuple(ids) for name, ids in splits.items()},
         source=str(folder),
         guidelines=dict(guidelines or {}),
+        solo_policy=solo_policy,
     )
 
 

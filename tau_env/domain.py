@@ -21,7 +21,7 @@ from tau_env.state.database import Database, SeedSource, Snapshot
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
-from tau_env.tasks.model import Task
+from tau_env.tasks.model import Task, UserScript
 
 __all__ = [
     "Domain",
@@ -46,6 +46,7 @@ class DomainData:
         splits: Split name -> task ids.
         source: ``"built-in"`` or the folder the data came from (for messages).
         guidelines: User-simulation guidelines shipped with the data (official data only).
+        solo_policy: The policy variant for No-User mode, where the data has one.
     """
 
     policy: str
@@ -55,6 +56,7 @@ class DomainData:
     splits: Mapping[str, tuple[str, ...]]
     source: str
     guidelines: Mapping[str, str] = field(default_factory=dict)
+    solo_policy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class DomainDefinition:
         user_db: Database class of the user side, or None.
         load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
         load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
+        derive_user_script: Builds a scripted-user brief for a task that carries none (official
+            tasks), from the task's structure; None when the domain cannot.
     """
 
     name: str
@@ -78,6 +82,7 @@ class DomainDefinition:
     user_db: type[Database] | None
     load_builtin: Callable[[], DomainData]
     load_official: Callable[[Path], DomainData]
+    derive_user_script: Callable[[Task], UserScript | None] | None = None
 
 
 @dataclass

@@ -21,6 +21,7 @@ from tau_env.data_files import (
     load_official_data,
     official_folder,
     official_guidelines,
+    read_optional_text,
     read_text,
 )
 from tau_env.domain import DomainData, DomainDefinition
@@ -57,6 +58,7 @@ def load_official(data_dir: Path) -> DomainData:
         user_db_file="user_db.json",
         policy=read_text(folder / "policy.md"),
         guidelines=official_guidelines(data_dir),
+        solo_policy=read_optional_text(folder / "policy_solo.md"),
     )
 
 
