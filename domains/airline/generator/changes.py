@@ -4,23 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_env.domains.airline.constants import BAG_FEE, CABINS, TODAY
-from tau_env.domains.airline.data_model import Passenger, Reservation, StatusAvailable, User
+from tau_env.domains.airline.constants import CABINS, TODAY
+from tau_env.domains.airline.data_model import Reservation, StatusAvailable, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.booking import CITY, cabin_name
 from tau_env.domains.airline.generator.context import Context, describe_method
 from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, money, route
 
 __all__ = [
-    "add_bags",
-    "bags_refused",
     "cabin_change",
     "cabin_refused_flown",
     "change_flight",
     "change_refused_basic",
     "change_refused_route",
-    "passenger_count_refused",
-    "update_passenger",
 ]
 
 CHANGE_RULES = (
@@ -30,14 +26,14 @@ CHANGE_RULES = (
 )
 
 
-def _known(user: User, reservation: Reservation) -> str:
+def known_info(user: User, reservation: Reservation) -> str:
     return (
         f"You are {user.name.first_name} {user.name.last_name}; your user id is {user.user_id}. "
         f"The reservation is {reservation.reservation_id} ({route(reservation)})."
     )
 
 
-def _lookups(user: User, reservation: Reservation) -> list[tuple[str, dict[str, Any]]]:
+def lookups(user: User, reservation: Reservation) -> list[tuple[str, dict[str, Any]]]:
     return [
         ("get_user_details", {"user_id": user.user_id}),
         ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
@@ -48,7 +44,7 @@ def _legs(reservation: Reservation) -> list[dict[str, str]]:
     return [{"flight_number": f.flight_number, "date": f.date} for f in reservation.flights]
 
 
-def _amount_note(amount: int) -> tuple[str, list[str]]:
+def amount_note(amount: int) -> tuple[str, list[str]]:
     if amount > 0:
         return f"you pay {money(amount)}", [str(amount)]
     if amount < 0:
@@ -101,7 +97,7 @@ def change_flight(ctx: Context) -> Draft | None:
     }
     if ctx.call("update_reservation_flights", **update) is None:
         return None
-    outcome, communicate = _amount_note(difference)
+    outcome, communicate = amount_note(difference)
     which = "outbound" if index == 0 else "return"
     wants = (
         f"Move your {which} flight ({old.flight_number}, {CITY[old.origin]} to "
@@ -114,7 +110,7 @@ def change_flight(ctx: Context) -> Draft | None:
         "price.",
         policies=CHANGE_RULES,
         reason=f"You need to travel on another day for reservation {reservation.reservation_id}.",
-        known=_known(user, reservation),
+        known=known_info(user, reservation),
         instructions=wants + " Ask what the change costs, and agree once the agent summarises it.",
         ticket=f"User {user.user_id}: {wants}",
         opening="Hi, I'd like to change the date of a flight on reservation "
@@ -128,7 +124,7 @@ def change_flight(ctx: Context) -> Draft | None:
             "payment": describe_method(method),
         },
         actions=[
-            *_lookups(user, reservation),
+            *lookups(user, reservation),
             (
                 "search_direct_flight",
                 {"origin": old.origin, "destination": old.destination, "date": new_date},
@@ -141,7 +137,7 @@ def change_flight(ctx: Context) -> Draft | None:
     )
 
 
-def _refusal(
+def refusal(
     ctx: Context, family: str, eligible: Any, purpose: str, request: str, instructions: str
 ) -> Draft | None:
     found = ctx.pick(family, ctx.reservations(eligible), key=lambda p: p[1].reservation_id)
@@ -155,13 +151,13 @@ def _refusal(
         purpose=purpose,
         policies=CHANGE_RULES,
         reason=f"You want to {asked}.",
-        known=_known(user, reservation),
+        known=known_info(user, reservation),
         instructions=instructions
         + " If the agent says it is not allowed, accept it and end the call.",
         ticket=f"User {user.user_id} wants to {asked}.",
         opening=f"Hello, I want to {asked}.",
         facts={"user_id": user.user_id, "reservation_id": rid},
-        actions=_lookups(user, reservation),
+        actions=lookups(user, reservation),
         done_phrases=list(REFUSAL_PHRASES),
         accepts=[],
         notes=["The agent refuses and changes nothing."],
@@ -171,7 +167,7 @@ def _refusal(
 def change_refused_basic(ctx: Context) -> Draft | None:
     """A date change on a basic economy reservation: refused."""
     flights = ctx.data.flights
-    return _refusal(
+    return refusal(
         ctx,
         "change_refused_basic",
         lambda u, r: r.cabin == "basic_economy" and rules.is_upcoming(r, flights),
@@ -184,7 +180,7 @@ def change_refused_basic(ctx: Context) -> Draft | None:
 def change_refused_route(ctx: Context) -> Draft | None:
     """A change of destination: refused (origin, destination and trip type are fixed)."""
     flights = ctx.data.flights
-    return _refusal(
+    return refusal(
         ctx,
         "change_refused_route",
         lambda u, r: r.cabin != "basic_economy" and rules.is_upcoming(r, flights),
@@ -225,7 +221,7 @@ def cabin_change(ctx: Context) -> Draft | None:
     }
     if ctx.call("update_reservation_flights", **update) is None:
         return None
-    outcome, communicate = _amount_note(difference)
+    outcome, communicate = amount_note(difference)
     wants = (
         f"Move all flights of reservation {rid} from {cabin_name(reservation.cabin)} to "
         f"{cabin_name(cabin)}, keeping the same flights. Use your {describe_method(method)} "
@@ -236,7 +232,7 @@ def cabin_change(ctx: Context) -> Draft | None:
         purpose="Change the cabin of a whole reservation at current prices.",
         policies=CHANGE_RULES,
         reason=f"You want to travel in {cabin_name(cabin)} on reservation {rid}.",
-        known=_known(user, reservation),
+        known=known_info(user, reservation),
         instructions=wants + " Ask how much it costs or refunds, and agree once summarised.",
         ticket=f"User {user.user_id}: {wants}",
         opening=f"Hi, I'd like to switch reservation {rid} to {cabin_name(cabin)}.",
@@ -246,7 +242,7 @@ def cabin_change(ctx: Context) -> Draft | None:
             "new_cabin": cabin_name(cabin),
             "payment": describe_method(method),
         },
-        actions=[*_lookups(user, reservation), ("update_reservation_flights", update)],
+        actions=[*lookups(user, reservation), ("update_reservation_flights", update)],
         communicate=communicate,
         done_phrases=["updated", "changed"],
         notes=[f"The agent changes the cabin; {outcome}."],
@@ -256,7 +252,7 @@ def cabin_change(ctx: Context) -> Draft | None:
 def cabin_refused_flown(ctx: Context) -> Draft | None:
     """A cabin change after part of the trip was flown: refused."""
     flights = ctx.data.flights
-    return _refusal(
+    return refusal(
         ctx,
         "cabin_refused_flown",
         lambda u, r: (
@@ -267,143 +263,4 @@ def cabin_refused_flown(ctx: Context) -> Draft | None:
         "Refuse a cabin change when a flight of the reservation has been flown.",
         "upgrade reservation {rid} to business for the rest of the trip",
         "You already flew the first flight.",
-    )
-
-
-def add_bags(ctx: Context) -> Draft | None:
-    """Add checked bags: free ones first, then $50 each, paid with one card."""
-    flights = ctx.data.flights
-    found = ctx.pick(
-        "add_bags",
-        ctx.reservations(lambda u, r: not rules.has_flown(r, flights)),
-        key=lambda p: p[1].reservation_id,
-    )
-    if found is None:
-        return None
-    user, reservation = found
-    added = ctx.rng.randint(1, 3)
-    total = reservation.total_baggages + added
-    nonfree = max(reservation.nonfree_baggages, total - rules.free_bags(user, reservation))
-    fee = BAG_FEE * (nonfree - reservation.nonfree_baggages)
-    method = ctx.card_for(user, fee)
-    if method is None:
-        return None
-    rid = reservation.reservation_id
-    update = {
-        "reservation_id": rid,
-        "total_baggages": total,
-        "nonfree_baggages": nonfree,
-        "payment_id": method.id,
-    }
-    if ctx.call("update_reservation_baggages", **update) is None:
-        return None
-    outcome, communicate = _amount_note(fee)
-    bags = f"{added} checked bag{'s' * (added > 1)}"
-    wants = f"Add {bags} to reservation {rid}; pay with your {describe_method(method)}."
-    return Draft(
-        family="add_bags",
-        purpose="Add checked bags, counting the free allowance of membership and cabin.",
-        policies=CHANGE_RULES + "; free bags by membership and cabin, then $50 each",
-        reason=f"You need to bring {added} more suitcase{'s' * (added > 1)} on reservation {rid}.",
-        known=_known(user, reservation),
-        instructions=wants + " Ask what it costs, and agree once the agent summarises it.",
-        ticket=f"User {user.user_id}: {wants}",
-        opening=f"Hi, I'd like to add {added} checked bag{'s' * (added > 1)} to reservation {rid}.",
-        facts={
-            "user_id": user.user_id,
-            "reservation_id": rid,
-            "bags_to_add": str(added),
-            "payment": describe_method(method),
-        },
-        actions=[*_lookups(user, reservation), ("update_reservation_baggages", update)],
-        communicate=communicate,
-        done_phrases=["updated", "added"],
-        notes=[f"The agent adds the bags; {outcome}."],
-    )
-
-
-def bags_refused(ctx: Context) -> Draft | None:
-    """Removing bags or adding insurance after booking: refused."""
-    flights = ctx.data.flights
-    if ctx.rng.random() < 0.5:
-        return _refusal(
-            ctx,
-            "bags_refused",
-            lambda u, r: r.total_baggages > 0 and not rules.has_flown(r, flights),
-            "Refuse to remove checked bags from a reservation.",
-            "remove all checked bags from reservation {rid} and get the bag fees back",
-            "You will travel with hand luggage only.",
-        )
-    return _refusal(
-        ctx,
-        "bags_refused",
-        lambda u, r: r.insurance == "no" and not rules.has_flown(r, flights),
-        "Refuse to add travel insurance after booking.",
-        "add travel insurance to reservation {rid}",
-        "You are worried about the weather.",
-    )
-
-
-def update_passenger(ctx: Context) -> Draft | None:
-    """Correct one passenger's name or date of birth."""
-    flights = ctx.data.flights
-    found = ctx.pick(
-        "update_passenger",
-        ctx.reservations(lambda u, r: not rules.has_flown(r, flights)),
-        key=lambda p: p[1].reservation_id,
-    )
-    if found is None:
-        return None
-    user, reservation = found
-    index = ctx.rng.randrange(len(reservation.passengers))
-    old = reservation.passengers[index]
-    if ctx.rng.random() < 0.5:
-        new = Passenger(
-            first_name=old.first_name, last_name=old.last_name, dob=_shift_year(old.dob)
-        )
-        change = f"the date of birth of {old.first_name} {old.last_name} should be {new.dob}"
-    else:
-        first = ctx.rng.choice(
-            [n for n in ("Ana", "Beth", "Cole", "Dina", "Eli") if n != old.first_name]
-        )
-        new = Passenger(first_name=first, last_name=old.last_name, dob=old.dob)
-        change = (
-            f"{old.first_name} {old.last_name} is replaced by {new.first_name} "
-            f"{new.last_name} (born {new.dob})"
-        )
-    passengers = [p.model_dump() for p in reservation.passengers]
-    passengers[index] = new.model_dump()
-    rid = reservation.reservation_id
-    update = {"reservation_id": rid, "passengers": passengers}
-    return Draft(
-        family="update_passenger",
-        purpose="Update one passenger's details, keeping the others and their number.",
-        policies=CHANGE_RULES,
-        reason=f"A passenger's details on reservation {rid} must change: {change}.",
-        known=_known(user, reservation),
-        instructions="Agree once the agent summarises the change.",
-        ticket=f"User {user.user_id} asks to update reservation {rid}: {change}.",
-        opening=f"Hello, I need to fix passenger details on reservation {rid}.",
-        facts={"user_id": user.user_id, "reservation_id": rid, "passenger_change": change},
-        actions=[*_lookups(user, reservation), ("update_reservation_passengers", update)],
-        done_phrases=["updated", "changed"],
-        notes=["The agent updates exactly that passenger."],
-    )
-
-
-def _shift_year(dob: str) -> str:
-    year = int(dob[:4])
-    return f"{year + 1 if year < 2000 else year - 1}{dob[4:]}"
-
-
-def passenger_count_refused(ctx: Context) -> Draft | None:
-    """Adding a passenger to an existing reservation: refused."""
-    flights = ctx.data.flights
-    return _refusal(
-        ctx,
-        "passenger_count_refused",
-        lambda u, r: len(r.passengers) < 5 and not rules.has_flown(r, flights),
-        "Refuse to change the number of passengers on a reservation.",
-        "add one more passenger to reservation {rid}",
-        "You do not want a separate booking for the extra person.",
     )

@@ -6,6 +6,12 @@ import random
 from collections.abc import Callable, Sequence
 
 from tau_env.domains.airline.data_model import AirlineData
+from tau_env.domains.airline.generator.bags_and_passengers import (
+    add_bags,
+    bags_refused,
+    passenger_count_refused,
+    update_passenger,
+)
 from tau_env.domains.airline.generator.booking import (
     book_one_stop,
     book_one_way,
@@ -21,15 +27,11 @@ from tau_env.domains.airline.generator.cancellation import (
     cancel_refused,
 )
 from tau_env.domains.airline.generator.changes import (
-    add_bags,
-    bags_refused,
     cabin_change,
     cabin_refused_flown,
     change_flight,
     change_refused_basic,
     change_refused_route,
-    passenger_count_refused,
-    update_passenger,
 )
 from tau_env.domains.airline.generator.compensation import (
     baggage_allowance,

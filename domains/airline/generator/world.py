@@ -11,28 +11,29 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import string
 from dataclasses import dataclass
 from typing import Any
 
 from tau_env.domains.airline.constants import (
     AIRPORTS,
-    BAG_FEE,
     CABINS,
     CERTIFICATE_ID_POOL,
-    FREE_BAGS,
-    INSURANCE_FEE,
-    RESERVATION_ID_POOL,
-    CabinClass,
 )
 from tau_env.domains.airline.data_model import (
     AirlineData,
     Flight,
-    Passenger,
     Reservation,
-    ReservationFlight,
     StatusAvailable,
     User,
+)
+from tau_env.domains.airline.generator.common import (
+    DATES,
+    NOW,
+    PRICE_RANGES,
+    TODAY_DAY,
+    birthday,
+    person,
+    stamp,
 )
 from tau_env.domains.airline.generator.names import (
     CARD_BRANDS,
@@ -41,12 +42,10 @@ from tau_env.domains.airline.generator.names import (
     LAST_NAMES,
     STREETS,
 )
+from tau_env.domains.airline.generator.reservations import draw_reservation
 
 __all__ = ["WorldConfig", "generate_world"]
 
-DATES = tuple(f"2024-05-{day:02d}" for day in range(1, 31))
-TODAY_DAY = 15
-NOW = dt.datetime(2024, 5, 15, 15, 0)
 
 # West-to-east position of each airport; flight time grows with the distance.
 _POSITION = {
@@ -54,15 +53,6 @@ _POSITION = {
     "ORD": 4, "DTW": 4, "ATL": 5, "CLT": 5, "MIA": 5, "MCO": 5, "PHL": 6, "EWR": 6, "JFK": 6,
     "LGA": 6, "BOS": 6,
 }  # fmt: skip
-
-_PRICE_RANGES: dict[CabinClass, tuple[int, int]] = {
-    "basic_economy": (50, 100),
-    "economy": (100, 200),
-    "business": (200, 500),
-}
-
-_SITUATIONS = ("past", "half_flown", "upcoming", "recent", "delayed_today")
-_SITUATION_WEIGHTS = (18, 12, 52, 10, 8)
 
 
 @dataclass(frozen=True)
@@ -88,9 +78,10 @@ def generate_world(rng: random.Random, config: WorldConfig | None = None) -> Air
     flights = _flights(rng, config)
     users = _users(rng, config)
     reservations: dict[str, Reservation] = {}
+    taken: set[str] = set()
     for user in users.values():
         for _ in range(rng.randint(0, config.max_reservations_per_user)):
-            reservation = _reservation(rng, user, flights, set(reservations))
+            reservation = draw_reservation(rng, user, flights, taken)
             if reservation is not None:
                 reservations[reservation.reservation_id] = reservation
                 user.reservations.append(reservation.reservation_id)
@@ -132,10 +123,6 @@ def _clock(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}:00{suffix}"
 
 
-def _stamp(moment: dt.datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%S")
-
-
 def _status(rng: random.Random, date: str, departure: int, duration: int) -> Any:
     day = int(date[-2:])
     start = dt.datetime(2024, 5, day) + dt.timedelta(minutes=departure)
@@ -143,7 +130,7 @@ def _status(rng: random.Random, date: str, departure: int, duration: int) -> Any
         if rng.random() < 0.03:
             return {"status": "cancelled"}
         seats = {cabin: rng.choice((0, *range(3, 21))) for cabin in CABINS}
-        prices = {cabin: rng.randint(*_PRICE_RANGES[cabin]) for cabin in CABINS}
+        prices = {cabin: rng.randint(*PRICE_RANGES[cabin]) for cabin in CABINS}
         return StatusAvailable(status="available", available_seats=seats, prices=prices)
     if rng.random() < (0.08 if day < TODAY_DAY else 0.04):
         return {"status": "cancelled"}
@@ -154,21 +141,21 @@ def _status(rng: random.Random, date: str, departure: int, duration: int) -> Any
         status = "delayed" if late > dt.timedelta(minutes=45) else "on time"
         return {
             "status": status,
-            "estimated_departure_time_est": _stamp(leave),
-            "estimated_arrival_time_est": _stamp(land),
+            "estimated_departure_time_est": stamp(leave),
+            "estimated_arrival_time_est": stamp(land),
         }
     leave = start + shift
     land = leave + dt.timedelta(minutes=duration + rng.randint(-20, 20))
     if land > NOW:
         return {
             "status": "flying",
-            "actual_departure_time_est": _stamp(leave),
-            "estimated_arrival_time_est": _stamp(land),
+            "actual_departure_time_est": stamp(leave),
+            "estimated_arrival_time_est": stamp(land),
         }
     return {
         "status": "landed",
-        "actual_departure_time_est": _stamp(leave),
-        "actual_arrival_time_est": _stamp(land),
+        "actual_departure_time_est": stamp(leave),
+        "actual_arrival_time_est": stamp(land),
     }
 
 
@@ -197,23 +184,14 @@ def _users(rng: random.Random, config: WorldConfig) -> dict[str, User]:
                 "name": {"first_name": first, "last_name": last},
                 "address": address,
                 "email": f"{first.lower()}.{last.lower()}{rng.randint(10, 99)}@example.com",
-                "dob": _birthday(rng),
+                "dob": birthday(rng),
                 "payment_methods": _payment_methods(rng, taken_ids),
-                "saved_passengers": [_person(rng) for _ in range(rng.choice((0, 1, 1, 2, 3)))],
+                "saved_passengers": [person(rng) for _ in range(rng.choice((0, 1, 1, 2, 3)))],
                 "membership": rng.choice(("regular", "silver", "gold")),
                 "reservations": [],
             }
         )
     return users
-
-
-def _birthday(rng: random.Random) -> str:
-    return f"{rng.randint(1950, 2004)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
-
-
-def _person(rng: random.Random) -> Passenger:
-    first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
-    return Passenger(first_name=first, last_name=last, dob=_birthday(rng))
 
 
 def _payment_methods(rng: random.Random, taken: set[str]) -> dict[str, Any]:
@@ -239,172 +217,3 @@ def _payment_methods(rng: random.Random, taken: set[str]) -> dict[str, Any]:
 
 def _digits(rng: random.Random) -> str:
     return f"{rng.randint(0, 9999):04d}"
-
-
-# -- reservations ------------------------------------------------------------------------------
-def _reservation(
-    rng: random.Random, user: User, flights: dict[str, Flight], taken: set[str]
-) -> Reservation | None:
-    situation = rng.choices(_SITUATIONS, weights=_SITUATION_WEIGHTS)[0]
-    legs = _itinerary(rng, situation, flights)
-    if legs is None:
-        return None
-    outbound, inbound = legs
-    cabin: CabinClass = rng.choices(CABINS, weights=(3, 5, 3))[0]
-    passengers = _travellers(rng, user)
-    trip = [*outbound, *inbound]
-    booked = [
-        ReservationFlight(
-            flight_number=flight.flight_number,
-            origin=flight.origin,
-            destination=flight.destination,
-            date=date,
-            price=_paid_price(rng, flight, date, cabin),
-        )
-        for flight, date in trip
-    ]
-    free = FREE_BAGS[user.membership][cabin] * len(passengers)
-    total_bags = rng.randint(0, 2 * len(passengers))
-    nonfree = max(0, total_bags - free)
-    insurance = "yes" if rng.random() < 0.35 else "no"
-    price = sum(f.price for f in booked) * len(passengers) + BAG_FEE * nonfree
-    price += INSURANCE_FEE * len(passengers) if insurance == "yes" else 0
-    methods = [m for m in user.payment_methods.values() if m.source != "certificate"]
-    payer = rng.choice(methods)
-    payments = [{"payment_id": payer.id, "amount": price}]
-    cancelled = situation == "past" and rng.random() < 0.1
-    if cancelled:
-        payments.append({"payment_id": payer.id, "amount": -price})
-    return Reservation.model_validate(
-        {
-            "reservation_id": _reservation_id(rng, taken),
-            "user_id": user.user_id,
-            "origin": outbound[0][0].origin,
-            "destination": outbound[-1][0].destination,
-            "flight_type": "round_trip" if inbound else "one_way",
-            "cabin": cabin,
-            "flights": booked,
-            "passengers": passengers,
-            "payment_history": payments,
-            "created_at": _created_at(rng, situation, trip[0][1]),
-            "total_baggages": total_bags,
-            "nonfree_baggages": nonfree,
-            "insurance": insurance,
-            "status": "cancelled" if cancelled else None,
-        }
-    )
-
-
-Leg = tuple[Flight, str]
-
-
-def _itinerary(
-    rng: random.Random, situation: str, flights: dict[str, Flight]
-) -> tuple[list[Leg], list[Leg]] | None:
-    """Outbound and return legs (return empty for one way) placed as the situation asks."""
-    if situation == "past":
-        day, back = rng.randint(1, 10), rng.randint(2, 4)
-    elif situation == "half_flown":
-        day = rng.randint(9, 14)
-        back = rng.randint(TODAY_DAY + 1 - day, 26 - day)
-    elif situation == "delayed_today":
-        day, back = TODAY_DAY, rng.randint(2, 6)
-    else:
-        day, back = rng.randint(TODAY_DAY + 2, 26), rng.randint(1, 4)
-    candidates = list(flights.values())
-    if situation == "delayed_today":
-        candidates = [f for f in candidates if f.dates[DATES[day - 1]].status == "delayed"]
-    if not candidates:
-        return None
-    first = rng.choice(candidates)
-    date = DATES[day - 1]
-    outbound: list[Leg] = [(first, date)]
-    if situation != "delayed_today" and rng.random() < 0.25:
-        onward = _connection(rng, first, date, flights)
-        if onward is not None:
-            outbound.append(onward)
-    round_trip = situation == "half_flown" or rng.random() < 0.55
-    if not round_trip:
-        return outbound, []
-    inbound = _return_legs(rng, outbound, DATES[day - 1 + back], flights)
-    if inbound is None:
-        return (outbound, []) if situation != "half_flown" else None
-    return outbound, inbound
-
-
-def _connection(
-    rng: random.Random, first: Flight, date: str, flights: dict[str, Flight]
-) -> Leg | None:
-    if "+1" in first.scheduled_arrival_time_est:
-        return None
-    options = [
-        f
-        for f in flights.values()
-        if f.origin == first.destination
-        and f.destination != first.origin
-        and f.scheduled_departure_time_est >= first.scheduled_arrival_time_est
-    ]
-    return (rng.choice(options), date) if options else None
-
-
-def _return_legs(
-    rng: random.Random, outbound: list[Leg], date: str, flights: dict[str, Flight]
-) -> list[Leg] | None:
-    start, end = outbound[-1][0].destination, outbound[0][0].origin
-    if len(outbound) == 1:
-        direct = [f for f in flights.values() if f.origin == start and f.destination == end]
-        return [(rng.choice(direct), date)] if direct else None
-    middle = outbound[0][0].destination
-    back = [f for f in flights.values() if f.origin == start and f.destination == middle]
-    if not back:
-        return None
-    first = rng.choice(back)
-    options = [
-        f
-        for f in flights.values()
-        if f.origin == middle
-        and f.destination == end
-        and "+1" not in first.scheduled_arrival_time_est
-        and f.scheduled_departure_time_est >= first.scheduled_arrival_time_est
-    ]
-    return [(first, date), (rng.choice(options), date)] if options else None
-
-
-def _paid_price(rng: random.Random, flight: Flight, date: str, cabin: CabinClass) -> int:
-    status = flight.dates[date]
-    if isinstance(status, StatusAvailable):
-        return max(1, status.prices[cabin] + rng.randint(-25, 25))
-    return rng.randint(*_PRICE_RANGES[cabin])
-
-
-def _travellers(rng: random.Random, user: User) -> list[Passenger]:
-    count = rng.choices((1, 2, 3, 4), weights=(5, 4, 2, 1))[0]
-    people = []
-    if rng.random() < 0.85:
-        people.append(
-            Passenger(first_name=user.name.first_name, last_name=user.name.last_name, dob=user.dob)
-        )
-    people += [p.model_copy() for p in user.saved_passengers]
-    while len(people) < count:
-        people.append(_person(rng))
-    return people[:count]
-
-
-def _created_at(rng: random.Random, situation: str, first_date: str) -> str:
-    if situation == "recent":
-        earliest = NOW - dt.timedelta(hours=23)
-        return _stamp(earliest + dt.timedelta(minutes=rng.randint(0, 22 * 60)))
-    departure = dt.datetime.fromisoformat(first_date)
-    latest = min(departure, NOW - dt.timedelta(hours=30))
-    earliest = dt.datetime(2024, 4, 20)
-    span = int((latest - earliest).total_seconds())
-    return _stamp(earliest + dt.timedelta(seconds=rng.randrange(max(span, 1))))
-
-
-def _reservation_id(rng: random.Random, taken: set[str]) -> str:
-    alphabet = string.ascii_uppercase + string.digits
-    while True:
-        candidate = "".join(rng.choice(alphabet) for _ in range(6))
-        if candidate not in taken and candidate not in RESERVATION_ID_POOL:
-            taken.add(candidate)
-            return candidate
