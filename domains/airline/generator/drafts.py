@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tau_env.domains.airline.constants import REFUSAL_PHRASES
 from tau_env.domains.airline.data_model import Passenger, Reservation
 from tau_env.tasks.model import Task
 
 __all__ = ["REFUSAL_PHRASES", "Draft", "money", "people", "route"]
-
-REFUSAL_PHRASES = ["cannot", "can't", "not able", "unable", "not allowed", "not eligible"]
-"""What an agent says when it turns a request down (the scripted user's cue to end)."""
 
 
 @dataclass
