@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from tau_env.domains.airline.constants import CALCULATOR_CHARACTERS
@@ -22,17 +23,21 @@ __all__ = ["MAX_POWER_BITS", "evaluate_expression"]
 
 MAX_POWER_BITS = 1_000_000
 
-_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-}
-_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
-    ast.UAdd: operator.pos,
-    ast.USub: operator.neg,
-}
+_BINARY: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = MappingProxyType(
+    {
+        ast.Add: operator.add,
+        ast.Sub: operator.sub,
+        ast.Mult: operator.mul,
+        ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv,
+    }
+)
+_UNARY: Mapping[type[ast.unaryop], Callable[[Any], Any]] = MappingProxyType(
+    {
+        ast.UAdd: operator.pos,
+        ast.USub: operator.neg,
+    }
+)
 
 
 def evaluate_expression(expression: str) -> str:

@@ -6,6 +6,8 @@ policy, the built-in data generator and the tests agree on one value each.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final, Literal
 
 __all__ = [
@@ -66,11 +68,13 @@ INSURANCE_FEE: Final = 30
 BAG_FEE: Final = 50
 """Each checked bag beyond the free allowance, dollars."""
 
-FREE_BAGS: Final[dict[str, dict[str, int]]] = {
-    "regular": {"basic_economy": 0, "economy": 1, "business": 2},
-    "silver": {"basic_economy": 1, "economy": 2, "business": 3},
-    "gold": {"basic_economy": 2, "economy": 3, "business": 4},
-}
+FREE_BAGS: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
+    {
+        "regular": MappingProxyType({"basic_economy": 0, "economy": 1, "business": 2}),
+        "silver": MappingProxyType({"basic_economy": 1, "economy": 2, "business": 3}),
+        "gold": MappingProxyType({"basic_economy": 2, "economy": 3, "business": 4}),
+    }
+)
 """Free checked bags per passenger, by the booking user's membership and the cabin."""
 
 MAX_PASSENGERS: Final = 5

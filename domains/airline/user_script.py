@@ -9,6 +9,7 @@ agent makes (the words that tell the user it is done), or none (a refusal), or a
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from tau_env.domains.airline.constants import REFUSAL_PHRASES
 from tau_env.tasks.model import StructuredUserInstructions, Task, UserScript
@@ -20,14 +21,16 @@ _USER_ID = re.compile(r"\b[a-z]+_[a-z]+_\d+\b")
 _RESERVATION_ID = re.compile(r"\b(?!HAT\d{3}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b")
 _NAME = re.compile(r"(?:You are|Your name is) ([A-Z][a-z]+(?: [A-Z][a-z]+)+)")
 
-_DONE_WORDS = {
-    "book_reservation": "booked",
-    "cancel_reservation": "cancelled",
-    "update_reservation_baggages": "updated",
-    "update_reservation_flights": "updated",
-    "update_reservation_passengers": "updated",
-    "send_certificate": "certificate",
-}
+_DONE_WORDS = MappingProxyType(
+    {
+        "book_reservation": "booked",
+        "cancel_reservation": "cancelled",
+        "update_reservation_baggages": "updated",
+        "update_reservation_flights": "updated",
+        "update_reservation_passengers": "updated",
+        "send_certificate": "certificate",
+    }
+)
 
 
 def derive_user_script(task: Task) -> UserScript | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from types import MappingProxyType
 from typing import Any
 
 from tau_env.domains.airline.constants import (
@@ -20,7 +21,7 @@ from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, mon
 
 __all__ = ["book_one_stop", "book_one_way", "book_refused", "book_round_trip"]
 
-CITY = dict(AIRPORTS)
+CITY = MappingProxyType(dict(AIRPORTS))
 BOOKING_RULES = "Booking: user id first; one cabin; at most five passengers; payment from profile"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 
 from tau_env.domains.airline.data_model import Reservation, User
 from tau_env.domains.airline.generator import rules
@@ -23,12 +24,14 @@ CANCEL_RULES = (
     "or business cabin, or insurance with a health or weather reason; flown trips go to a human"
 )
 
-REASONS = {
-    "change": "your plans changed and you no longer need the trip",
-    "airline": "the airline cancelled one of your flights",
-    "health": "you are ill and your doctor told you not to travel",
-    "weather": "a severe storm is forecast at your destination",
-}
+REASONS = MappingProxyType(
+    {
+        "change": "your plans changed and you no longer need the trip",
+        "airline": "the airline cancelled one of your flights",
+        "health": "you are ill and your doctor told you not to travel",
+        "weather": "a severe storm is forecast at your destination",
+    }
+)
 
 
 def _known(user: User, reservation: Reservation) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from tau_env.domains.airline.constants import CabinClass
 from tau_env.domains.airline.data_model import Passenger
@@ -17,11 +19,13 @@ DATES = tuple(f"2024-05-{day:02d}" for day in range(1, 31))
 TODAY_DAY = 15
 NOW = dt.datetime(2024, 5, 15, 15, 0)
 
-PRICE_RANGES: dict[CabinClass, tuple[int, int]] = {
-    "basic_economy": (50, 100),
-    "economy": (100, 200),
-    "business": (200, 500),
-}
+PRICE_RANGES: Mapping[CabinClass, tuple[int, int]] = MappingProxyType(
+    {
+        "basic_economy": (50, 100),
+        "economy": (100, 200),
+        "business": (200, 500),
+    }
+)
 """Price of a seat per cabin, dollars (inclusive bounds)."""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from tau_env.domains.airline.constants import (
@@ -48,11 +49,11 @@ __all__ = ["WorldConfig", "generate_world"]
 
 
 # West-to-east position of each airport; flight time grows with the distance.
-_POSITION = {
+_POSITION = MappingProxyType({
     "SFO": 0, "LAX": 0, "SEA": 0, "LAS": 1, "PHX": 1, "DEN": 2, "DFW": 3, "IAH": 3, "MSP": 3,
     "ORD": 4, "DTW": 4, "ATL": 5, "CLT": 5, "MIA": 5, "MCO": 5, "PHL": 6, "EWR": 6, "JFK": 6,
     "LGA": 6, "BOS": 6,
-}  # fmt: skip
+})  # fmt: skip
 
 
 @dataclass(frozen=True)
