@@ -132,3 +132,4 @@ def make_env(
 
 
 register("tau/mock-v0", "tau_env.domains.mock:DEFINITION")
+register("tau/airline-v0", "tau_env.domains.airline:DEFINITION")
