@@ -21,13 +21,13 @@ Version History:
 from __future__ import annotations
 
 import dataclasses
+import json
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from tau_env.data_files import (
     builtin_text,
-    load_builtin_data,
     load_official_data,
     official_folder,
     official_guidelines,
@@ -42,10 +42,17 @@ from tau_env.domains.telecom.tools import AGENT_TOOLS
 from tau_env.domains.telecom.user_data_model import TelecomUserDB
 from tau_env.domains.telecom.user_functions import USER_ENV_FUNCTIONS
 from tau_env.domains.telecom.user_tools import USER_TOOLS
-from tau_env.state import Toolbox
+from tau_env.state import Database, Snapshot, Toolbox
+from tau_env.tasks.loading import parse_tasks
 from tau_env.tools import ToolSet
 
-__all__ = ["DEFINITION", "TOOLBOX", "WORKFLOW_DEFINITION", "assemble_policy"]
+__all__ = [
+    "DEFINITION",
+    "TOOLBOX",
+    "WORKFLOW_DEFINITION",
+    "assemble_policy",
+    "builtin_databases",
+]
 
 Variant = Literal["manual", "workflow"]
 
@@ -75,8 +82,34 @@ _BUILTIN_TECH = {"manual": "tech_support_manual.md", "workflow": "tech_support_w
 
 
 @cache
+def builtin_databases() -> DomainData:
+    """The built-in databases alone (no policy, no tasks): what the task generator builds on."""
+    source = f"built-in {__name__}"
+
+    def snapshot(db_type: type[Database], name: str) -> Snapshot:
+        raw = json.loads(builtin_text(__name__, f"data/{name}"))
+        return db_type.load_snapshot(raw, source=f"{source}/data/{name}")
+
+    return DomainData(
+        policy="",
+        agent_snapshot=snapshot(TelecomDB, "db.json"),
+        user_snapshot=snapshot(TelecomUserDB, "user_db.json"),
+        tasks=(),
+        splits={},
+        source="built-in",
+    )
+
+
+@cache
 def _builtin_common() -> DomainData:
-    return load_builtin_data(__name__, agent_db=TelecomDB, user_db=TelecomUserDB)
+    source = f"built-in {__name__}/data"
+    tasks = parse_tasks(json.loads(builtin_text(__name__, "data/tasks.json")), source=source)
+    splits = json.loads(builtin_text(__name__, "data/split_tasks.json"))
+    return dataclasses.replace(
+        builtin_databases(),
+        tasks=tuple(tasks),
+        splits={name: tuple(ids) for name, ids in splits.items()},
+    )
 
 
 def _load_builtin(variant: Variant) -> DomainData:
