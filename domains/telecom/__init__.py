@@ -127,7 +127,10 @@ def _load_builtin(variant: Variant) -> DomainData:
 # -- official data -------------------------------------------------------------------------------
 
 _OFFICIAL_TECH = {"manual": "tech_support_manual.md", "workflow": "tech_support_workflow.md"}
-_OFFICIAL_SOLO_TECH = {"manual": "tech_support_manual.md", "workflow": "tech_support_workflow_solo.md"}
+_OFFICIAL_SOLO_TECH = {
+    "manual": "tech_support_manual.md",
+    "workflow": "tech_support_workflow_solo.md",
+}
 
 
 @cache

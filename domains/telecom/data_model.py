@@ -9,7 +9,8 @@ byte for byte.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from collections.abc import Mapping
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -168,7 +169,7 @@ class TelecomDB(Database):
     """The agent side's view of the company database for one episode."""
 
     data_model = TelecomData
-    list_keys = {
+    list_keys: ClassVar[Mapping[str, str]] = {
         "plans": "plan_id",
         "customers": "customer_id",
         "lines": "line_id",

@@ -98,7 +98,10 @@ def get_customer_by_name(db: TelecomDB, full_name: str, dob: str) -> list[Custom
 
 @tool(kind="read")
 def get_details_by_id(db: TelecomDB, id: str) -> Line | Device | Bill | Customer | Plan:
-    """Get any record from its id: a line (L...), device (D...), bill (B...), customer (C...) or plan (P...).
+    """Get any record from its id.
+
+    The id's first letter says what it is: a line (L...), device (D...), bill (B...),
+    customer (C...) or plan (P...).
 
     Args:
         id: The id of the record.

@@ -135,7 +135,7 @@ class PhoneState(_Record):
     app_statuses: dict[str, AppStatus] = Field(default_factory=_default_apps)
 
 
-def _default_signal() -> dict[str, SignalStrength]:
+def _default_signal() -> dict[NetworkTechnology, SignalStrength]:
     return {"2G": "poor", "3G": "fair", "4G": "good", "5G": "excellent"}
 
 

@@ -1,4 +1,4 @@
-"""The user's 30 tools: looking at and changing their own phone (results as the reference).
+r"""The user's 30 tools: looking at and changing their own phone (results as the reference).
 
 Most changes end their result with ``"\\nStatus Bar: ..."`` so the user sees what happened.
 Mistakes such as an unknown network mode or permission give a failure *text*, not an error,
@@ -29,13 +29,21 @@ def _yes_no(value: bool) -> str:
 
 @tool(side="user", kind="read")
 def check_status_bar(db: TelecomUserDB) -> str:
-    """Show the icons at the top of your screen: signal, network type, mobile data (on, off, data saver), Wi-Fi, VPN and battery."""
+    """Show the icons at the top of your screen.
+
+    They show the signal, the network type, mobile data (on, off, data saver), Wi-Fi, VPN and
+    the battery level.
+    """
     return f"Status Bar: {device.status_bar(db.device.get())}"
 
 
 @tool(side="user", kind="read")
 def check_network_status(db: TelecomUserDB) -> str:
-    """Show your phone's connection to cellular networks and Wi-Fi: airplane mode, SIM, service, signal, network type, mobile data and data roaming."""
+    """Show your phone's connection to cellular networks and Wi-Fi.
+
+    It lists airplane mode, the SIM, service, signal, network type, mobile data, data roaming
+    and Wi-Fi.
+    """
     phone = db.device.get()
     lines = [
         f"Airplane Mode: {_on_off(phone.airplane_mode)}",
@@ -61,7 +69,9 @@ def check_network_mode_preference(db: TelecomUserDB) -> str:
 
 @tool(side="user", kind="write")
 def set_network_mode_preference(db: TelecomUserDB, mode: str) -> str:
-    """Choose which type of cellular network your phone prefers (5G, 4G, 3G or 2G). Faster networks use more battery.
+    """Choose which type of cellular network your phone prefers (5G, 4G, 3G or 2G).
+
+    Faster networks use more battery.
 
     Args:
         mode: One of 4g_5g_preferred, 4g_only, 3g_only, 2g_only.
@@ -154,7 +164,10 @@ def toggle_data_saver_mode(db: TelecomUserDB) -> str:
 
 @tool(side="user", kind="read")
 def check_apn_settings(db: TelecomUserDB) -> str:
-    """Show the APN settings your phone uses to reach the carrier's data network, and the MMS centre address used for picture messages."""
+    """Show the APN settings your phone uses to reach the carrier's data network.
+
+    They include the MMS centre address (MMSC URL) used for picture messages.
+    """
     settings = db.device.get().active_apn_settings
     return (
         f"Current APN Name: {settings.apn_name or 'Not Set'}\n"
@@ -221,7 +234,10 @@ def check_wifi_calling_status(db: TelecomUserDB) -> str:
 
 @tool(side="user", kind="write")
 def toggle_wifi_calling(db: TelecomUserDB) -> str:
-    """Turn Wi-Fi Calling on or off. It places calls over Wi-Fi, which helps where the cellular signal is weak."""
+    """Turn Wi-Fi Calling on or off.
+
+    It places calls over Wi-Fi, which helps where the cellular signal is weak.
+    """
     phone = db.device.edit()
     phone.wifi_calling_enabled = not phone.wifi_calling_enabled
     return _with_status(db, f"Wi-Fi Calling is now {_on_off(phone.wifi_calling_enabled)}.")
@@ -262,7 +278,7 @@ def connect_vpn(db: TelecomUserDB) -> str:
 
 @tool(side="user", kind="write")
 def disconnect_vpn(db: TelecomUserDB) -> str:
-    """Disconnect the VPN, so traffic no longer goes through a VPN server (this can change speed)."""
+    """Disconnect the VPN: traffic no longer goes through a VPN server (speed may change)."""
     if not db.device.get().vpn_connected:
         return _with_status(db, "No active VPN connection to disconnect.")
     device.disconnect_vpn(db.device.edit())

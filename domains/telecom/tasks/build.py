@@ -137,9 +137,7 @@ def build_task(blueprint: Blueprint, persona: Persona, scenario: Scenario, locat
         evaluation_criteria=EvaluationCriteria(
             actions=actions, env_assertions=assertions, reward_basis=basis
         ),
-        user_script=script_for(
-            intent, persona, facts, expects_transfer=not blueprint.fixable
-        ),
+        user_script=script_for(intent, persona, facts, expects_transfer=not blueprint.fixable),
     )
 
 

@@ -40,8 +40,11 @@ class Blueprint:
 
 
 def compose(intent: Intent) -> list[Blueprint]:
-    """Every blueprint of an intent: the product of (each set's issues or none), kept when the
-    intent's rule accepts the choice, in product order."""
+    """Every blueprint of an intent, in product order.
+
+    The product runs over each selection set's issues plus "none"; a choice is kept when the
+    intent's rule accepts it.
+    """
     options = [(*selection.issues, None) for selection in intent.selection_sets]
     blueprints = []
     for choice in itertools.product(*options):

@@ -25,7 +25,7 @@ from typing import Any
 from tau_env.domain import DomainData
 from tau_env.domains.telecom.tasks.build import Verifier, build_task
 from tau_env.domains.telecom.tasks.compose import Blueprint, compose
-from tau_env.domains.telecom.tasks.intents import INTENTS, Intent
+from tau_env.domains.telecom.tasks.intents import INTENTS
 from tau_env.domains.telecom.tasks.personas import PERSONAS
 from tau_env.domains.telecom.tasks.scenario import Scenario
 from tau_env.tasks.model import Task
@@ -60,7 +60,10 @@ _STATES = {"TX": "Texas", "OR": "Oregon", "OH": "Ohio", "WI": "Wisconsin", "CA":
 
 def load_scenarios(data: DomainData) -> list[Scenario]:
     """The scenario customers of the built-in database, with their first line."""
-    customers, lines = data.agent_snapshot.records["customers"], data.agent_snapshot.records["lines"]
+    customers, lines = (
+        data.agent_snapshot.records["customers"],
+        data.agent_snapshot.records["lines"],
+    )
     plans = data.agent_snapshot.records["plans"]
     scenarios = []
     for customer_id in SCENARIO_CUSTOMERS:

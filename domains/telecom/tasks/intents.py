@@ -66,7 +66,7 @@ class Intent:
         return [_user("assert_can_send_mms", expected_status=True)]
 
     def failure_assertions(self) -> list[EnvAssertion]:
-        """What must still hold when the issue could only be transferred (nothing was broken further or faked)."""
+        """What must still hold when the issue could only be transferred (the goal unmet)."""
         if self.name == "service_issue":
             return [_user("assert_service_status", expected_status="no_service")]
         if self.name == "mobile_data_issue":
@@ -165,7 +165,9 @@ MMS = Intent(
         _NETWORK_MODE,
         _one(i.BAD_WIFI_CALLING),
         _one(i.BREAK_APN_MMS_SETTING),
-        _one(i.BREAK_APP_SMS_PERMISSION, i.BREAK_APP_STORAGE_PERMISSION, i.BREAK_APP_BOTH_PERMISSIONS),
+        _one(
+            i.BREAK_APP_SMS_PERMISSION, i.BREAK_APP_STORAGE_PERMISSION, i.BREAK_APP_BOTH_PERMISSIONS
+        ),
     ),
     counts=lambda choice: any(choice[5:]),  # needs a problem of the MMS path itself
     goal_checks=(GoalCheck(tool="can_send_mms", expect="app can send MMS"),),

@@ -129,7 +129,11 @@ def _suspend(contract_ended: bool) -> Breaks:
 
 def _pay_and_resume(s: Scenario) -> list[Step]:
     return [
-        ("assistant", "send_payment_request", {"customer_id": s.customer_id, "bill_id": s.overdue_bill_id}),
+        (
+            "assistant",
+            "send_payment_request",
+            {"customer_id": s.customer_id, "bill_id": s.overdue_bill_id},
+        ),
         ("user", "make_payment", {}),
         ("assistant", "resume_line", dict(s.line_args)),
         ("user", "reboot_device", {}),

@@ -11,7 +11,9 @@ def speed(world):
 
 def test_speed_test__default_5g_excellent_is_275_mbps_excellent(world):
     assert speed(world) == "Speed Test Result: 275.00 Mbps (Excellent). Connection is very fast."
-    assert run(world, "user", "assert_internet_speed", expected_speed=275.0, expected_desc="EXCELLENT")
+    assert run(
+        world, "user", "assert_internet_speed", expected_speed=275.0, expected_desc="EXCELLENT"
+    )
     assert not run(world, "user", "assert_internet_speed", expected_speed=275.01)
 
 
@@ -74,7 +76,9 @@ def test_broken_apn__survives_reset_until_reboot(world):
     assert out.startswith("APN settings will reset at reboot.\nStatus Bar: 📵 No Signal")
     assert run(world, "user", "assert_service_status", expected_status="no_service")
     out = call(world, "user", "reboot_device")
-    assert out.startswith("Resetting APN settings...\nRestarting network services...\nStatus Bar: 📶⁴")
+    assert out.startswith(
+        "Resetting APN settings...\nRestarting network services...\nStatus Bar: 📶⁴"
+    )
     assert run(world, "user", "assert_service_status", expected_status="connected")
 
 
@@ -145,7 +149,8 @@ def test_status_bar__tokens(world):
     call(world, "user", "connect_vpn")
     call(world, "user", "toggle_wifi")
     assert call(world, "user", "check_status_bar") == (
-        "Status Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔽 Data Saver | 🔒 VPN Connected | 🔋 72%"
+        "Status Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔽 Data Saver | 🔒 VPN Connected"
+        " | 🔋 72%"
     )
     run(world, "user", "turn_data_off")
     assert "| 5G | 📵 Data Disabled |" in call(world, "user", "check_status_bar")

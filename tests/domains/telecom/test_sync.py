@@ -56,7 +56,9 @@ def test_sync__refuel_lifts_the_data_block(world):
     assert run(world, "user", "assert_mobile_data_status", expected_status=False)
     call(world, "agent", "refuel_data", gb_amount=2.0, **LINE)
     assert surroundings(world).mobile_data_usage_exceeded is False
-    assert run(world, "user", "assert_internet_speed", expected_speed=200, expected_desc="excellent")
+    assert run(
+        world, "user", "assert_internet_speed", expected_speed=200, expected_desc="excellent"
+    )
 
 
 def test_sync__an_existing_awaiting_bill_becomes_a_payment_request(builtin):
