@@ -22,11 +22,19 @@ _PERSONA = re.compile(r"\[PERSONA:([A-Za-z_]+)\]")
 _WHO = re.compile(r"You are (?P<name>.+?) with phone number (?P<phone>[\d\- ()+]+?)\.")
 _WHERE = re.compile(r"You are currently (?P<location>[^.]+)\.")
 
+_OFFER_PATTERNS = {"payment": r"\bpay (a|the|an|your|all)\b", "refuel": r"\brefuel\b"}
+"""Offers a scenario's instructions allow, recognised by these words."""
+
 TRANSFER_TOOL = "transfer_to_human_agents"
 
 
 def script_for(
-    intent: Intent, persona: Persona, facts: dict[str, str], *, expects_transfer: bool
+    intent: Intent,
+    persona: Persona,
+    facts: dict[str, str],
+    *,
+    expects_transfer: bool,
+    offers: tuple[str, ...] | None = None,
 ) -> UserScript:
     """The scripted user's brief for a task of `intent` played by `persona`.
 
@@ -35,13 +43,14 @@ def script_for(
         persona: How they behave (opening words, closing line).
         facts: What they can tell the agent (name, phone_number, location...).
         expects_transfer: The right outcome is a transfer to a human agent.
+        offers: What the user accepts besides confirmations (default: the intent's offer).
     """
     return UserScript(
         opening=persona.opening_prefix + intent.opening,
         facts=facts,
         accepted_tools=None,
         goal_checks=list(intent.goal_checks),
-        accepts=["confirm", intent.offer],
+        accepts=["confirm", *(offers if offers is not None else (intent.offer,))],
         expects_transfer=expects_transfer,
         closing=persona.closing,
     )
@@ -62,7 +71,10 @@ def derive_user_script(task: Task) -> UserScript | None:
     persona = next((p for p in PERSONAS if label and p.label == label.group(1)), PERSONAS[0])
     facts: dict[str, str] = {}
     instructions = task.user_scenario.instructions
-    known = instructions.known_info if isinstance(instructions, StructuredUserInstructions) else ""
+    structured = isinstance(instructions, StructuredUserInstructions)
+    known = instructions.known_info if structured else ""
+    rules = (instructions.task_instructions if structured else str(instructions)).lower()
+    offers = tuple(offer for offer, pattern in _OFFER_PATTERNS.items() if re.search(pattern, rules))
     who = _WHO.search(known or "")
     if who:
         facts["name"] = facts["full_name"] = who["name"]
@@ -73,4 +85,4 @@ def derive_user_script(task: Task) -> UserScript | None:
     transfer = "ACTION" in task.reward_basis and any(
         action.name == TRANSFER_TOOL for action in task.gold_actions
     )
-    return script_for(intent, persona, facts, expects_transfer=transfer)
+    return script_for(intent, persona, facts, expects_transfer=transfer, offers=offers or None)

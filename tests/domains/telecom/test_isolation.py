@@ -50,23 +50,27 @@ def test_vpn__a_bad_vpn_episode_does_not_change_the_next_phone(source):
 def test_vpn__no_leak_between_threads(builtin):
     stop = threading.Event()
     broken = 0
+    task = _bad_vpn_task(builtin)
 
-    def break_vpns():
+    def break_vpns():  # plays bad-VPN episodes while the other thread connects fresh VPNs
         nonlocal broken
+        env = tau_env.make_env("telecom")
         while not stop.is_set():
-            world = builtin.new_world(seed=0)
-            run(world, "user", "break_vpn")
+            assert run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0).reward == 1.0
             broken += 1
 
-    def connect_vpns():
-        return [_fresh_vpn_status(builtin)[0] for _ in range(300)]
+    def connect_vpns():  # until the other thread has played 20 episodes (and at least 300 times)
+        statuses = []
+        while len(statuses) < 300 or broken < 20:
+            statuses.append(_fresh_vpn_status(builtin)[0])
+        return statuses
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         breaker = pool.submit(break_vpns)
         statuses = pool.submit(connect_vpns).result()
         stop.set()
         breaker.result()
-    assert broken > 0
+    assert broken >= 20
     assert set(statuses) == {EXCELLENT_VPN}
 
 
