@@ -48,20 +48,24 @@ def test_vpn__a_bad_vpn_episode_does_not_change_the_next_phone(source):
 
 
 def test_vpn__no_leak_between_threads(builtin):
-    stop = threading.Event()
+    stop, finished = threading.Event(), threading.Event()
     broken = 0
     task = _bad_vpn_task(builtin)
 
     def break_vpns():  # plays bad-VPN episodes while the other thread connects fresh VPNs
         nonlocal broken
         env = tau_env.make_env("telecom")
-        while not stop.is_set():
-            assert run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0).reward == 1.0
-            broken += 1
+        try:
+            while not stop.is_set():
+                result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
+                assert result.reward == 1.0
+                broken += 1
+        finally:
+            finished.set()
 
     def connect_vpns():  # until the other thread has played 20 episodes (and at least 300 times)
         statuses = []
-        while len(statuses) < 300 or broken < 20:
+        while (len(statuses) < 300 or broken < 20) and not finished.is_set():
             statuses.append(_fresh_vpn_status(builtin)[0])
         return statuses
 
