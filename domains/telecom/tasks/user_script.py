@@ -71,15 +71,16 @@ def derive_user_script(task: Task) -> UserScript | None:
     persona = next((p for p in PERSONAS if label and p.label == label.group(1)), PERSONAS[0])
     facts: dict[str, str] = {}
     instructions = task.user_scenario.instructions
-    structured = isinstance(instructions, StructuredUserInstructions)
-    known = instructions.known_info if structured else ""
-    rules = (instructions.task_instructions if structured else str(instructions)).lower()
+    if isinstance(instructions, StructuredUserInstructions):
+        known, rules = instructions.known_info or "", instructions.task_instructions.lower()
+    else:
+        known, rules = "", instructions.lower()
     offers = tuple(offer for offer, pattern in _OFFER_PATTERNS.items() if re.search(pattern, rules))
-    who = _WHO.search(known or "")
+    who = _WHO.search(known)
     if who:
         facts["name"] = facts["full_name"] = who["name"]
         facts["phone_number"] = who["phone"]
-    where = _WHERE.search(known or "")
+    where = _WHERE.search(known)
     if where:
         facts["location"] = where["location"]
     transfer = "ACTION" in task.reward_basis and any(
