@@ -18,13 +18,13 @@ class Persona:
     Attributes:
         label: ``None``, ``Easy`` or ``Hard`` (the ``[PERSONA:...]`` part of a task id).
         text: The persona the LLM user receives (None: no persona).
-        opening_prefix: Words the scripted user puts before its opening line.
+        opening_suffix: Words the scripted user adds after its opening line.
         closing: What the scripted user says when the problem is gone.
     """
 
     label: str
     text: str | None
-    opening_prefix: str
+    opening_suffix: str
     closing: str
 
 
@@ -32,7 +32,7 @@ PERSONAS: tuple[Persona, ...] = (
     Persona(
         label="None",
         text=None,
-        opening_prefix="",
+        opening_suffix="",
         closing="It works now. Thank you, that is all I needed.",
     ),
     Persona(
@@ -44,7 +44,7 @@ PERSONAS: tuple[Persona, ...] = (
             "You stay calm and cooperative. You carry out each instruction carefully, repeat "
             "back what you did, and report exactly what your phone shows before moving on."
         ),
-        opening_prefix="",
+        opening_suffix="",
         closing="Great, that did it. Thanks for walking me through it!",
     ),
     Persona(
@@ -57,7 +57,7 @@ PERSONAS: tuple[Persona, ...] = (
             "only what you are asked, worry out loud that a step might delete your photos or "
             "break the phone, and need to be reassured before you do anything unusual."
         ),
-        opening_prefix="Oh dear, I hope you can help. ",
+        opening_suffix=" Please go slowly with me, I'm not very good with these things.",
         closing="Oh, thank goodness, it works again. Thank you so much for your patience.",
     ),
 )

@@ -46,7 +46,7 @@ def script_for(
         offers: What the user accepts besides confirmations (default: the intent's offer).
     """
     return UserScript(
-        opening=persona.opening_prefix + intent.opening,
+        opening=intent.opening + persona.opening_suffix,
         facts=facts,
         accepted_tools=None,
         goal_checks=list(intent.goal_checks),
