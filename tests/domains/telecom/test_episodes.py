@@ -3,6 +3,7 @@
 import pytest
 
 import tau_env
+import tau_env.errors
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.main import main
 from tau_env.episode_runner import run_episode
@@ -97,3 +98,16 @@ def test_unfixable_task__ends_in_a_transfer_graded_on_action():
     result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
     assert result.trajectory[-1].content == "###TRANSFER###"
     assert result.grade.breakdown == {"ENV_ASSERTION": 1.0, "ACTION": 1.0}
+
+
+def test_official__a_missing_policy_file_is_named(data_dir, tmp_path):
+    folder = tmp_path / "domains" / "telecom"
+    folder.mkdir(parents=True)
+    for item in (data_dir / "domains" / "telecom").iterdir():
+        if item.name != "tech_support_workflow.md":
+            (folder / item.name).symlink_to(item)
+    assert len(tau_env.load_domain("telecom", tmp_path).tasks) == 2285  # the manual variant loads
+    with pytest.raises(
+        tau_env.errors.DataError, match=r"tech_support_workflow\.md: file not found"
+    ):
+        tau_env.load_domain("telecom-workflow", tmp_path)

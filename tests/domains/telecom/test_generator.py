@@ -132,3 +132,9 @@ def test_user_script__goal_checks_match_the_tool_outputs():
     for intent in INTENTS.values():
         (check,) = intent.goal_checks
         assert check.expect not in call(world, "user", check.tool, **check.arguments)
+
+
+def test_user_script__none_for_ids_of_other_domains():
+    task = tau_env.load_domain("mock").tasks[0]
+    assert derive_user_script(task) is task.user_script  # a task's own script wins
+    assert derive_user_script(task.model_copy(update={"user_script": None})) is None
