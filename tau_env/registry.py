@@ -132,3 +132,4 @@ def make_env(
 
 
 register("tau/mock-v0", "tau_env.domains.mock:DEFINITION")
+register("tau/retail-v0", "tau_env.domains.retail:DEFINITION")
