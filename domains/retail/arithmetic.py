@@ -52,9 +52,9 @@ def evaluate(expression: str) -> str:
 
 
 def _value(node: ast.expr) -> Number:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-        if not isinstance(node.value, bool):
-            return node.value
+    value = node.value if isinstance(node, ast.Constant) else None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_value(node.operand))
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
