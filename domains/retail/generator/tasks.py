@@ -43,8 +43,9 @@ _WRITES = frozenset(
 def locate(store: Store, user: User, order: Order) -> tuple[list[GoldStep], dict[str, str], str]:
     """How the agent finds the order the customer means, and how the customer names it.
 
-    Most customers know the order id. Others only remember one product in it; then the agent
-    reads the profile and opens the orders one by one until it finds that product.
+    Most customers know the order id. Others only remember one product in it (the fact
+    ``order_hint``; the task then says they do not know the id): the agent reads the profile and
+    opens the orders one by one until it finds that product.
 
     Returns:
         The gold reads, the facts the customer can give, and a phrase naming the order.
@@ -61,8 +62,7 @@ def locate(store: Store, user: User, order: Order) -> tuple[list[GoldStep], dict
         steps.append(GoldStep("get_order_details", {"order_id": order_id}))
         if order_id == order.order_id:
             break
-    hint = f"your order with the {product} (you do not remember its order id)"
-    return steps, {"order_hint": f"the order with the {product}"}, hint
+    return steps, {"order_hint": f"the order with the {product}"}, f"your order with the {product}"
 
 
 def _authentication(
@@ -103,6 +103,9 @@ def _stale_email(user: User, data: RetailData) -> str:
 def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list[GoldStep]]:
     """The task a draft describes, and its whole gold plan (authentication included)."""
     auth_steps, auth_facts, known, unknown = _authentication(draft, data)
+    if "order_hint" in draft.facts:
+        forgotten = "You do not remember the order id."
+        unknown = forgotten if unknown is None else f"{unknown} {forgotten}"
     steps = auth_steps + draft.steps
     basis: list[RewardType] = ["DB", "COMMUNICATE"]
     if draft.expects_transfer:
