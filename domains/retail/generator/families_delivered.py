@@ -60,7 +60,9 @@ def return_items(store: Store) -> Draft | None:
         )
         refund = sum(item.price for item in chosen)
         listed = "; ".join(describe_item(item) for item in chosen)
-        where = describe_method(method) if method.id != original else "the original payment method"
+        where = describe_method(method)
+        if method.id == original:
+            where = f"the original payment method ({where})"
         return Draft(
             family="return",
             purpose="Return delivered items, refunded to the original method or a gift card.",
@@ -75,7 +77,7 @@ def return_items(store: Store) -> Draft | None:
             ),
             ticket_request=f"returns from {order.order_id}: {listed}; refund to {method.id}.",
             opening="Hi, I want to return some things I received.",
-            facts={**facts, "items": listed, "payment_method": where},
+            facts={**facts, "items": listed, "payment_method": describe_method(method, "my")},
             done_words=["return requested", "return has been", "returned"],
             outcome=_requested("return requested", order.order_id),
         )
@@ -138,7 +140,7 @@ def exchange(store: Store) -> Draft | None:
             ticket_request=f"wants to exchange in {order.order_id}: {changes}; "
             f"difference settled with {method.id}.",
             opening="Hello, I'd like to exchange something from a delivered order.",
-            facts={**facts, "items": changes, "payment_method": describe_method(method)},
+            facts={**facts, "items": changes, "payment_method": describe_method(method, "my")},
             done_words=["exchange requested", "exchange has been", "exchanged"],
             outcome=_requested("exchange requested", order.order_id),
         )
@@ -193,7 +195,7 @@ def exchange_refused(store: Store) -> Draft | None:
                 "If the agent says an exchange can only be for the same kind of product, "
                 "accept it, decline any alternative, and end the call."
             ),
-            ticket_request=f"wants to exchange a {item.name} of {order.order_id} for a {wanted}.",
+            ticket_request=f"wants to exchange the {item.name} of {order.order_id} for a {wanted}.",
             opening="Hello, I'd like to exchange an item for something else.",
             facts={**facts, "items": describe_item(item), "new_items": wanted},
             refusal=True,

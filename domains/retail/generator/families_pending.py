@@ -160,7 +160,7 @@ def modify_items(store: Store) -> Draft | None:
             ticket_request=f"wants to swap in pending order {order_id}: {changes}; "
             f"difference settled with {method.id}.",
             opening="Hi, I'd like to change some items in an order that hasn't shipped yet.",
-            facts={**facts, "items": changes, "payment_method": describe_method(method)},
+            facts={**facts, "items": changes, "payment_method": describe_method(method, "my")},
             done_words=["modified", "updated", "changed"],
             outcome=modified,
         )
@@ -279,7 +279,7 @@ def modify_payment(store: Store) -> Draft | None:
             behaviour=f"Confirm the change, ask {question}, and end the call.",
             ticket_request=f"wants pending order {order_id} paid with {method.id}.",
             opening="Hello, can I change how I pay for an order?",
-            facts={**facts, "payment_method": describe_method(method)},
+            facts={**facts, "payment_method": describe_method(method, "my")},
             done_words=["updated", "changed", "switched"],
             outcome=repaid,
         )

@@ -195,13 +195,18 @@ def describe_item(item: OrderItem | Variant, name: str | None = None) -> str:
     return f"{label} ({describe_options(item.options)})"
 
 
-def describe_method(method: PaymentMethod) -> str:
-    """How a customer names a payment method: 'my visa card ending in 1234', 'my gift card'."""
+def describe_method(method: PaymentMethod, owner: str = "your") -> str:
+    """How a payment method is named: 'your visa card ending in 1234', 'my gift card'.
+
+    Args:
+        method: The payment method.
+        owner: ``"your"`` in the customer's brief, ``"my"`` in what the customer says.
+    """
     if isinstance(method, CreditCard):
-        return f"my {method.brand} card ending in {method.last_four}"
+        return f"{owner} {method.brand} card ending in {method.last_four}"
     if isinstance(method, GiftCard):
-        return "my gift card"
-    return "my PayPal account"
+        return f"{owner} gift card"
+    return f"{owner} PayPal account"
 
 
 def full_name(user: User) -> str:
