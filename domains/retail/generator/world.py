@@ -96,16 +96,18 @@ def _product(spec: ProductSpec, rng: random.Random, ids: _Ids) -> Product:
 
 
 def _payment_methods(rng: random.Random, ids: _Ids) -> dict[str, PaymentMethod]:
-    methods: list[PaymentMethod] = []
+    cards: list[CreditCard] = []
     for _ in range(rng.choice((0, 1, 1, 2))):
-        methods.append(
-            CreditCard(
-                source="credit_card",
-                id=ids.digits(7, "credit_card_"),
-                brand=rng.choice(CARD_BRANDS),
-                last_four=f"{rng.randint(0, 9999):04d}",
-            )
+        card = CreditCard(
+            source="credit_card",
+            id=ids.digits(7, "credit_card_"),
+            brand=rng.choice(CARD_BRANDS),
+            last_four=f"{rng.randint(0, 9999):04d}",
         )
+        # Customers tell their cards apart by brand and last digits: keep those distinct.
+        if all((c.brand, c.last_four) != (card.brand, card.last_four) for c in cards):
+            cards.append(card)
+    methods: list[PaymentMethod] = list(cards)
     if rng.random() < 0.5:
         methods.append(Paypal(source="paypal", id=ids.digits(7, "paypal_")))
     if rng.random() < 0.5 or not methods:
