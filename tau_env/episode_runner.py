@@ -50,19 +50,21 @@ def run_episode(
         task_id: The task to play (None: the env's next task).
         seed: Seed for ``reset``.
     """
+    # The bare env enforces its own call order (ResetNeeded); skipping PettingZoo's
+    # order-enforcing wrapper here saves its per-attribute indirection on every step.
     raw = env.unwrapped
-    env.reset(seed=seed, options={"task_id": task_id} if task_id is not None else None)
+    raw.reset(seed=seed, options={"task_id": task_id} if task_id is not None else None)
     task = raw.task
     players = {"agent": agent(task), "user": user(task)}
-    for side in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last(observe=False)
+    for side in raw.agent_iter():
+        _, _, terminated, truncated, _ = raw.last(observe=False)
         if terminated or truncated:
-            env.step(None)
+            raw.step(None)
             continue
         player = players[side]
         if not hasattr(player, "act"):
             raise TypeError(f"{type(player).__name__} has no act(); use an async runner")
-        env.step(player.act(raw.view(side), raw.context(side)))
+        raw.step(player.act(raw.view(side), raw.context(side)))
     grade = raw.grade
     assert grade is not None, "an ended episode always has a grade"
     conversation = raw.conversation

@@ -132,4 +132,5 @@ def make_env(
 
 
 register("tau/mock-v0", "tau_env.domains.mock:DEFINITION")
+register("tau/airline-v0", "tau_env.domains.airline:DEFINITION")
 register("tau/retail-v0", "tau_env.domains.retail:DEFINITION")
