@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from tau_env.domains.retail.constants import REFUSAL_PHRASES
 from tau_env.domains.retail.data_model import Order, RetailData, User
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
 from tau_env.errors import DataError
@@ -24,7 +25,7 @@ __all__ = ["Family", "build_task", "generate_tasks", "locate", "split_tasks", "v
 Family = Callable[[Store], Draft | None]
 """Draws one draft from the store, or None when no suitable customer or order is left."""
 
-REFUSAL_WORDS = ["cannot", "can't", "unable", "not able", "not possible", "not allowed"]
+REFUSAL_WORDS = list(REFUSAL_PHRASES)
 """Agent words that settle a request the policy forbids."""
 
 _WRITES = frozenset(
