@@ -1,5 +1,7 @@
-"""Policies for the ``"user"`` side."""
+"""Policies for the ``"user"`` side: scripted, gold, LLM-backed and replayed users."""
 
-from tau_env.wrappers.users.gold import GoldUser, opening_line
+from tau_env.wrappers.users.gold import GoldUser
+from tau_env.wrappers.users.script import fallback_script, opening_line, resolve_script
+from tau_env.wrappers.users.scripted import ScriptedUser
 
-__all__ = ["GoldUser", "opening_line"]
+__all__ = ["GoldUser", "ScriptedUser", "fallback_script", "opening_line", "resolve_script"]
