@@ -12,3 +12,15 @@ def test_wrappers__touch_no_private_attribute_of_the_env():
     }
     assert {path: found for path, found in offenders.items() if found} == {}
     assert len(offenders) >= 8  # the scan saw the wrapper files
+
+
+def test_importing_the_wrappers__loads_no_litellm():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tau_env.wrappers, tau_env.wrappers.users, tau_env.wrappers.single_agent; "
+        "print('litellm' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
