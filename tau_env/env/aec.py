@@ -162,12 +162,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 ``{"seating": Seating(...)}`` changes who opens and whose tools each side may
                 call, for this episode (how the No-User mode removes the user).
         """
-        if seed is not None:
-            self._seeds.seed(seed)
-        task = self._pick_task(options)
         seating = (options or {}).get("seating", DUAL_CONTROL)
         if not isinstance(seating, Seating):
             raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
+        if seed is not None:
+            self._seeds.seed(seed)
+        task = self._pick_task(options)
         self.episode_seed = self._seeds.getrandbits(63)
         world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
