@@ -55,12 +55,15 @@ class Draft:
     def to_task(self, task_id: str) -> Task:
         """The finished task, in the reference's task layout plus a user script."""
         transfer: dict[str, Any] = {"compare_args": []}
+        # A transfer changes nothing in the database, so under DB x COMMUNICATE an agent that
+        # does nothing would pass; the ACTION check makes the transfer itself required.
+        basis = ["DB", "ACTION"] if self.expects_transfer else ["DB", "COMMUNICATE"]
         actions = [
             {
                 "action_id": f"{task_id}_{i}",
                 "name": name,
                 "arguments": arguments,
-                **(transfer if name == "transfer_to_human_agents" else {}),
+                **(transfer if self.expects_transfer else {}),
             }
             for i, (name, arguments) in enumerate(self.actions)
         ]
@@ -83,7 +86,7 @@ class Draft:
                     "actions": actions,
                     "communicate_info": self.communicate,
                     "nl_assertions": self.notes,
-                    "reward_basis": ["DB", "COMMUNICATE"],
+                    "reward_basis": basis,
                 },
                 "user_script": {
                     "opening": self.opening,

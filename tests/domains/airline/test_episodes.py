@@ -70,11 +70,12 @@ def test_idle_agent__passes_exactly_the_tasks_whose_right_outcome_is_doing_nothi
             passed.add(task.id)
         expected = domain.expected_world(task)
         unchanged = not expected.differences(domain.prepare(task).initial_world)
-        if unchanged and not task.evaluation_criteria.communicate_info:
+        criteria = task.evaluation_criteria
+        if unchanged and not criteria.communicate_info and "ACTION" not in criteria.reward_basis:
             nothing_to_do.add(task.id)
     assert passed == nothing_to_do
     refusal_families = {task_id.rsplit("_", 1)[0] for task_id in nothing_to_do}
-    assert all("refused" in f or f == "cancel_flown_transfer" for f in refusal_families)
+    assert all("refused" in family for family in refusal_families)  # transfers need the call
     assert len(passed) < len(env.unwrapped.tasks) / 2
 
 
