@@ -1,0 +1,159 @@
+"""Building participants from a `ParticipantSpec`, and reading back what they report.
+
+Built-in kinds resolve to lazy ``module:attribute`` entry points (nothing heavy is imported
+until used); any other kind is itself a ``module:factory`` path. Optional capabilities are
+plain methods or attributes a participant may have:
+
+* ``set_seed(seed)``: receives the episode seed before the first action;
+* ``usage``: model usage over the episode (an object or mapping with ``calls``,
+  ``prompt_tokens``, ``completion_tokens`` and ``cost``);
+* ``aact(view, context)``: an awaitable decision (see `tau_env.participant.AsyncParticipant`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tau_env.errors import TauEnvError
+from tau_env.messages import Side
+from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
+from tau_env.rollout.config import ParticipantSpec
+from tau_env.store.records import ParticipantInfo, Usage
+
+__all__ = [
+    "AGENT_KINDS",
+    "USER_KINDS",
+    "build_factory",
+    "participant_info",
+    "seed_participant",
+]
+
+Builder = Callable[[ParticipantSpec], ParticipantFactory]
+
+AGENT_KINDS: dict[str, str] = {
+    "oracle": "tau_env.rollout.participants:_oracle",
+    "random": "tau_env.rollout.participants:_random",
+    "llm": "tau_env.rollout.participants:_llm_agent",
+}
+"""Built-in agent kinds -> the builder that turns a spec into a participant factory."""
+
+USER_KINDS: dict[str, str] = {
+    "scripted": "tau_env.rollout.participants:_scripted_user",
+    "gold": "tau_env.rollout.participants:_gold_user",
+    "llm": "tau_env.rollout.participants:_llm_user",
+}
+"""Built-in user kinds -> the builder that turns a spec into a participant factory."""
+
+
+def build_factory(side: Side, spec: ParticipantSpec) -> ParticipantFactory:
+    """The participant factory a spec names, for the given side.
+
+    Raises:
+        TauEnvError: Unknown kind, unimportable path, or a spec the kind cannot use (for
+            example an LLM participant without a model); nothing is built.
+    """
+    kinds = AGENT_KINDS if side == "agent" else USER_KINDS
+    if spec.kind in kinds:
+        builder: Builder = _resolve(kinds[spec.kind], f"--{side} {spec.kind}")
+        return builder(spec)
+    if ":" not in spec.kind:
+        raise TauEnvError(
+            f"unknown {side} {spec.kind!r}; use one of {sorted(kinds)} or 'package.module:factory'"
+        )
+    factory = _resolve(spec.kind, f"--{side}")
+    if not callable(factory):
+        raise TauEnvError(f"--{side} {spec.kind}: {type(factory).__name__} is not callable")
+    result: ParticipantFactory = factory
+    return result
+
+
+def _resolve(path: str, flag: str) -> Any:
+    module_name, _, attribute = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise TauEnvError(f"{flag}: cannot import {module_name!r}: {error}") from None
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        raise TauEnvError(f"{flag}: module {module_name!r} has no {attribute!r}") from None
+
+
+def seed_participant(participant: Participant | AsyncParticipant, seed: int) -> None:
+    """Give a participant the episode seed, when it takes one."""
+    set_seed = getattr(participant, "set_seed", None)
+    if callable(set_seed):
+        set_seed(seed)
+
+
+def participant_info(
+    participant: Participant | AsyncParticipant, spec: ParticipantSpec, seed: int
+) -> ParticipantInfo:
+    """Who played, with which model settings, and the usage it reports."""
+    model_backed = spec.model is not None
+    return ParticipantInfo(
+        implementation=spec.kind,
+        model=spec.model,
+        temperature=spec.temperature if model_backed else None,
+        seed=seed,
+        usage=usage_of(participant),
+    )
+
+
+def usage_of(participant: object) -> Usage:
+    """The model usage a participant reports (zero when it reports none)."""
+    raw = getattr(participant, "usage", None)
+    if raw is None:
+        return Usage()
+    if isinstance(raw, Usage):
+        return raw
+    fields = ("calls", "prompt_tokens", "completion_tokens", "cost")
+    if isinstance(raw, Mapping):
+        values = {name: raw.get(name) for name in fields}
+    else:
+        values = {name: getattr(raw, name, None) for name in fields}
+    return Usage(
+        calls=int(values["calls"] or 0),
+        prompt_tokens=int(values["prompt_tokens"] or 0),
+        completion_tokens=int(values["completion_tokens"] or 0),
+        cost=None if values["cost"] is None else float(values["cost"]),
+    )
+
+
+# -- built-in kinds ----------------------------------------------------------------------------
+
+
+def _oracle(spec: ParticipantSpec) -> ParticipantFactory:
+    from tau_env.baselines.oracle import OracleAgent
+
+    return OracleAgent
+
+
+def _random(spec: ParticipantSpec) -> ParticipantFactory:
+    from tau_env.baselines.random_agent import RandomAgent
+
+    return RandomAgent
+
+
+def _gold_user(spec: ParticipantSpec) -> ParticipantFactory:
+    from tau_env.wrappers.users import GoldUser
+
+    return GoldUser
+
+
+def _scripted_user(spec: ParticipantSpec) -> ParticipantFactory:
+    # The scripted user of the users issue replaces this once merged; until then the gold
+    # user (which performs exactly what the agent's structured requests name) plays the part.
+    from tau_env.wrappers.users import GoldUser
+
+    return GoldUser
+
+
+def _llm_agent(spec: ParticipantSpec) -> ParticipantFactory:
+    raise TauEnvError("--agent llm needs the LLM layer (tau_env.llm), which is not installed yet")
+
+
+def _llm_user(spec: ParticipantSpec) -> ParticipantFactory:
+    raise TauEnvError("--user llm needs the LLM layer (tau_env.llm), which is not installed yet")
