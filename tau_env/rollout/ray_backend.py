@@ -41,14 +41,23 @@ class Limiter:
 
     def __init__(self, limit: int) -> None:
         self._slots = asyncio.Semaphore(limit)
+        self._holders = 0
+        self._peak = 0
 
     async def acquire(self) -> None:
         """Wait for a free slot and take it."""
         await self._slots.acquire()
+        self._holders += 1
+        self._peak = max(self._peak, self._holders)
 
     async def release(self) -> None:
         """Give a slot back."""
+        self._holders -= 1
         self._slots.release()
+
+    async def peak(self) -> int:
+        """The most slots ever held at once (to check a run stayed within the limit)."""
+        return self._peak
 
 
 class _LimiterGate(AbstractAsyncContextManager[None]):

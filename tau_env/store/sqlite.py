@@ -76,8 +76,8 @@ class ResultStore:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL is durable against a killed process (not against power loss), and fast.
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -85,7 +85,11 @@ class ResultStore:
             self._db.executescript(_SCHEMA)
             self._check_schema_version()
         except sqlite3.DatabaseError as error:
+            self._db.close()
             raise TauEnvError(f"{self.path}: not a usable result store: {error}") from None
+        except TauEnvError:
+            self._db.close()
+            raise
 
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
