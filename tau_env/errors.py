@@ -49,3 +49,42 @@ class ToolDefinitionError(TauEnvError, TypeError):
 
 class ReplayMismatch(TauEnvError, ValueError):
     """Replaying a recorded tool call gave a different result than the recording."""
+
+
+class LLMError(TauEnvError):
+    """A model call failed; the subclass says whose failure it is and what to do about it."""
+
+
+class InfrastructureError(LLMError, RuntimeError):
+    """The provider failed: still failing after the retries, or misconfigured.
+
+    Never the participant's fault and never a pass: runners record the episode apart (as the
+    reference's ``infrastructure_error``) and play it again when the run resumes.
+
+    Attributes:
+        attempts: Calls made before giving up.
+        transient: True when the last failure was of a retryable kind (429, 5xx, timeout,
+            connection); False for failures retrying cannot fix (authentication, bad request).
+    """
+
+    def __init__(self, message: str, *, attempts: int = 1, transient: bool = True) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.transient = transient
+
+
+class ParticipantError(LLMError, ValueError):
+    """The model answered, but with something no participant may send (an empty reply).
+
+    The participant's own failure: the episode ends with that side's error (reward 0) and is
+    never retried. Malformed tool-call arguments are not this error: they reach the env as a
+    tool call and come back as an ``Error: ...`` tool result, as any bad call does.
+    """
+
+
+class ContextWindowExceeded(LLMError, ValueError):
+    """The conversation no longer fits the model's context window.
+
+    Deterministic (the same call fails again), so never retried: the episode ends with that
+    side's error, as for `ParticipantError`, and is recorded as ``context_window_exceeded``.
+    """

@@ -1,0 +1,78 @@
+"""How many model calls may be in flight at once, shared by every client given the same limiter."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
+__all__ = ["CallLimiter"]
+
+
+class CallLimiter:
+    """A concurrency limit on model calls.
+
+    Give one limiter to every client of a run (agent, user, judge) to cap the run's calls in
+    flight; each client otherwise gets its own. Async calls wait on an `asyncio.Semaphore`
+    (one per event loop, made on first use); sync calls wait on a thread semaphore of the same
+    size (each path is capped separately).
+
+    Args:
+        max_concurrent: Calls allowed in flight at once.
+
+    Attributes:
+        in_flight: Calls in flight now.
+        peak: The most calls ever in flight at once (for tests and reports).
+    """
+
+    def __init__(self, max_concurrent: int = 8) -> None:
+        if max_concurrent < 1:
+            raise ValueError(f"max_concurrent must be >= 1, actually: {max_concurrent}")
+        self.max_concurrent = max_concurrent
+        self.in_flight = 0
+        self.peak = 0
+        self._count_lock = threading.Lock()
+        self._thread_slots = threading.BoundedSemaphore(max_concurrent)
+        self._loop_slots: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, asyncio.Semaphore
+        ] = weakref.WeakKeyDictionary()
+
+    def __repr__(self) -> str:
+        return f"CallLimiter(max_concurrent={self.max_concurrent})"
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold one slot for the duration of an async call."""
+        loop = asyncio.get_running_loop()
+        with self._count_lock:
+            semaphore = self._loop_slots.get(loop)
+            if semaphore is None:
+                semaphore = asyncio.Semaphore(self.max_concurrent)
+                self._loop_slots[loop] = semaphore
+        async with semaphore:
+            self._enter()
+            try:
+                yield
+            finally:
+                self._leave()
+
+    @contextmanager
+    def sync_slot(self) -> Iterator[None]:
+        """Hold one slot for the duration of a blocking call."""
+        with self._thread_slots:
+            self._enter()
+            try:
+                yield
+            finally:
+                self._leave()
+
+    def _enter(self) -> None:
+        with self._count_lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._count_lock:
+            self.in_flight -= 1

@@ -1,0 +1,1 @@
+"""Test doubles shipped with the package (importable by tests, benchmarks and examples)."""
