@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from tau_env.errors import InvalidAction
+from tau_env.errors import (
+    ContextWindowExceeded,
+    InfrastructureError,
+    InvalidAction,
+    ParticipantError,
+)
 
 __all__ = ["Fault", "classify"]
 
@@ -29,9 +34,13 @@ class Fault(StrEnum):
     CRASH = "crash"
 
 
-_INFRASTRUCTURE: tuple[type[BaseException], ...] = (ConnectionError, TimeoutError)
-_PARTICIPANT: tuple[type[BaseException], ...] = (InvalidAction,)
-_CONTEXT_WINDOW: tuple[type[BaseException], ...] = ()
+_INFRASTRUCTURE: tuple[type[BaseException], ...] = (
+    InfrastructureError,
+    ConnectionError,  # participants that reach their own services directly
+    TimeoutError,
+)
+_PARTICIPANT: tuple[type[BaseException], ...] = (ParticipantError, InvalidAction)
+_CONTEXT_WINDOW: tuple[type[BaseException], ...] = (ContextWindowExceeded,)
 
 
 def classify(error: BaseException) -> Fault:

@@ -6,7 +6,8 @@ plain methods or attributes a participant may have:
 
 * ``set_seed(seed)``: receives the episode seed before the first action;
 * ``usage``: model usage over the episode (an object or mapping with ``calls``,
-  ``prompt_tokens``, ``completion_tokens`` and ``cost``);
+  ``prompt_tokens``, ``completion_tokens``, ``cost`` and optionally ``unpriced_calls``, as
+  `tau_env.llm.ModelUsage`);
 * ``aact(view, context)``: an awaitable decision (see `tau_env.participant.AsyncParticipant`).
 """
 
@@ -14,13 +15,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_env.errors import TauEnvError
 from tau_env.messages import Side
 from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
 from tau_env.rollout.config import ParticipantSpec
 from tau_env.store.records import ParticipantInfo, Usage
+from tau_env.tasks.model import Task
+
+if TYPE_CHECKING:
+    from tau_env.llm import ModelConfig
 
 __all__ = [
     "AGENT_KINDS",
@@ -109,16 +114,18 @@ def usage_of(participant: object) -> Usage:
         return Usage()
     if isinstance(raw, Usage):
         return raw
-    fields = ("calls", "prompt_tokens", "completion_tokens", "cost")
+    fields = ("calls", "prompt_tokens", "completion_tokens", "cost", "unpriced_calls")
     if isinstance(raw, Mapping):
         values = {name: raw.get(name) for name in fields}
     else:
         values = {name: getattr(raw, name, None) for name in fields}
+    cost = values["cost"]
+    unknown = cost is None or bool(values["unpriced_calls"])  # a call the provider did not price
     return Usage(
         calls=int(values["calls"] or 0),
         prompt_tokens=int(values["prompt_tokens"] or 0),
         completion_tokens=int(values["completion_tokens"] or 0),
-        cost=None if values["cost"] is None else float(values["cost"]),
+        cost=None if unknown else float(cost),
     )
 
 
@@ -151,8 +158,34 @@ def _scripted_user(spec: ParticipantSpec) -> ParticipantFactory:
     return GoldUser
 
 
+def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
+    """The `ModelConfig` of a model-backed participant (API keys come from the environment).
+
+    Raises:
+        TauEnvError: The spec names no model.
+    """
+    from tau_env.llm import ModelConfig
+
+    if not spec.model:
+        raise TauEnvError(f"--{side} {spec.kind} needs a model: pass --{side}-model NAME")
+    return ModelConfig(
+        model=spec.model,
+        api_base=spec.api_base,
+        temperature=spec.temperature,
+        params=dict(spec.llm_args),
+    )
+
+
 def _llm_agent(spec: ParticipantSpec) -> ParticipantFactory:
-    raise TauEnvError("--agent llm needs the LLM layer (tau_env.llm), which is not installed yet")
+    from tau_env.baselines.llm_agent import LLMAgent
+    from tau_env.llm import LLMClient
+
+    config = model_config("agent", spec)
+
+    def factory(task: Task) -> LLMAgent:
+        return LLMAgent(LLMClient(config))  # one client per episode: its usage log is the episode's
+
+    return factory
 
 
 def _llm_user(spec: ParticipantSpec) -> ParticipantFactory:
