@@ -125,7 +125,7 @@ def usage_of(participant: object) -> Usage:
         calls=int(values["calls"] or 0),
         prompt_tokens=int(values["prompt_tokens"] or 0),
         completion_tokens=int(values["completion_tokens"] or 0),
-        cost=None if unknown else float(cost),
+        cost=None if unknown or cost is None else float(cost),
     )
 
 
