@@ -1,9 +1,13 @@
-"""The oracle agent: follows a task's gold plan, asking the user to perform the user's steps.
+"""Oracle agents: follow a task's gold plan, asking the user to perform the user's steps.
 
-An upper bound and a test fixture. Agent steps become tool calls; consecutive user steps
-become one message carrying a structured request (and plain-text instructions for LLM users);
-at the end it tells the user every ``communicate_info`` string and, after a transfer, the
-reference's transfer announcement.
+Upper bounds and test fixtures. Agent steps become tool calls; consecutive user steps become
+one message asking the user to perform them; at the end the agent tells the user every
+``communicate_info`` string and, after a transfer, the reference's transfer announcement.
+
+`OracleAgent` attaches a structured request to its messages (the user tool calls, exactly),
+for programmatic users; `PlainTextOracleAgent` writes the same request in plain text only
+(``name(key=value, ...)`` lines, as the reference's oracle plan renders steps), so a user must
+read it as it would read an LLM agent.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from tau_env.env.conversation import SideView
 from tau_env.messages import RequestedToolCall, UserRequest
 from tau_env.tasks.model import GoldAction, Task
 
-__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent"]
+__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent", "PlainTextOracleAgent"]
 
 TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 
@@ -53,12 +57,14 @@ class OracleAgent:
         while self.next_step < len(self.plan) and self.plan[self.next_step].requestor == "user":
             steps.append(self.plan[self.next_step])
             self.next_step += 1
-        lines = [f"- {step.call_text()}" for step in steps]
-        text = "Please do the following on your side, then tell me when it is done:\n"
+        return self.ask_user(steps)
+
+    def ask_user(self, steps: list[GoldAction]) -> SendMessage:
+        """The message asking the user to perform `steps` (text plus a structured request)."""
         request = UserRequest(
             tool_calls=[RequestedToolCall(name=s.name, arguments=dict(s.arguments)) for s in steps]
         )
-        return SendMessage(content=text + "\n".join(lines), request=request)
+        return SendMessage(content=_instructions(steps), request=request)
 
     def _closing(self) -> str:
         parts = ["Everything you asked for is done."]
@@ -67,3 +73,18 @@ class OracleAgent:
         if any(step.name == "transfer_to_human_agents" for step in self.plan):
             parts = [TRANSFER_ANNOUNCEMENT]
         return " ".join(parts)
+
+
+class PlainTextOracleAgent(OracleAgent):
+    """`OracleAgent` that asks for the user's steps in plain text only (no structured request)."""
+
+    def ask_user(self, steps: list[GoldAction]) -> SendMessage:
+        """The message asking the user to perform `steps`, as text alone."""
+        return SendMessage(content=_instructions(steps))
+
+
+def _instructions(steps: list[GoldAction]) -> str:
+    lines = [f"- {step.call_text()}" for step in steps]
+    return "Please do the following on your side, then tell me when it is done:\n" + "\n".join(
+        lines
+    )

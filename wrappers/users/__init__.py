@@ -1,5 +1,28 @@
-"""Policies for the ``"user"`` side."""
+"""Policies for the ``"user"`` side: scripted, gold, LLM-backed and replayed users.
 
-from tau_env.wrappers.users.gold import GoldUser, opening_line
+Each is a participant (`tau_env.participant.Participant`): built per episode from the task,
+asked for one action at a time with the user side's view and context. ``factory`` class
+methods give the task -> participant callables that runners and the single-agent view take.
+"""
 
-__all__ = ["GoldUser", "opening_line"]
+from tau_env.wrappers.users.gold import GoldUser
+from tau_env.wrappers.users.guidelines import BUILTIN_GUIDELINES, UserGuidelines, guidelines_for
+from tau_env.wrappers.users.llm_user import LLMUser, user_system_prompt
+from tau_env.wrappers.users.replay import ReplayUser, user_actions
+from tau_env.wrappers.users.script import fallback_script, opening_line, resolve_script
+from tau_env.wrappers.users.scripted import ScriptedUser
+
+__all__ = [
+    "BUILTIN_GUIDELINES",
+    "GoldUser",
+    "LLMUser",
+    "ReplayUser",
+    "ScriptedUser",
+    "UserGuidelines",
+    "fallback_script",
+    "guidelines_for",
+    "opening_line",
+    "resolve_script",
+    "user_actions",
+    "user_system_prompt",
+]

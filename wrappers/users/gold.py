@@ -3,7 +3,8 @@
 It states its request, performs exactly the user tool calls the agent's structured requests
 name, and ends the conversation when the agent replies without a request (``###TRANSFER###``
 after a transfer announcement, ``###STOP###`` otherwise). It never improvises, so a gold
-replay through the env is deterministic.
+replay through the env is deterministic. `ScriptedUser` is the general scripted user (plain
+text, facts, goal checks); this one exists for exact gold replays of any task.
 """
 
 from __future__ import annotations
@@ -14,19 +15,10 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
 from tau_env.messages import AssistantMessage, RequestedToolCall
-from tau_env.tasks.model import StructuredUserInstructions, Task
+from tau_env.tasks.model import Task
+from tau_env.wrappers.users.script import opening_line
 
 __all__ = ["GoldUser", "opening_line"]
-
-
-def opening_line(task: Task) -> str:
-    """What the user says first: the script's opening, else the reason for calling."""
-    if task.user_script is not None:
-        return task.user_script.opening
-    instructions = task.user_scenario.instructions
-    if isinstance(instructions, StructuredUserInstructions):
-        return instructions.reason_for_call
-    return task.ticket or instructions
 
 
 class GoldUser:
