@@ -17,6 +17,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from tau_env.domain import Domain
 from tau_env.errors import TauEnvError
 from tau_env.messages import Side
 from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
@@ -35,10 +36,11 @@ __all__ = [
     "seed_participant",
 ]
 
-Builder = Callable[[ParticipantSpec], ParticipantFactory]
+Builder = Callable[[ParticipantSpec, Domain], ParticipantFactory]
 
 AGENT_KINDS: dict[str, str] = {
     "oracle": "tau_env.rollout.participants:_oracle",
+    "oracle-text": "tau_env.rollout.participants:_plain_text_oracle",
     "random": "tau_env.rollout.participants:_random",
     "llm": "tau_env.rollout.participants:_llm_agent",
 }
@@ -52,8 +54,8 @@ USER_KINDS: dict[str, str] = {
 """Built-in user kinds -> the builder that turns a spec into a participant factory."""
 
 
-def build_factory(side: Side, spec: ParticipantSpec) -> ParticipantFactory:
-    """The participant factory a spec names, for the given side.
+def build_factory(side: Side, spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+    """The participant factory a spec names, for the given side of episodes of `domain`.
 
     Raises:
         TauEnvError: Unknown kind, unimportable path, or a spec the kind cannot use (for
@@ -62,7 +64,7 @@ def build_factory(side: Side, spec: ParticipantSpec) -> ParticipantFactory:
     kinds = AGENT_KINDS if side == "agent" else USER_KINDS
     if spec.kind in kinds:
         builder: Builder = _resolve(kinds[spec.kind], f"--{side} {spec.kind}")
-        return builder(spec)
+        return builder(spec, domain)
     if ":" not in spec.kind:
         raise TauEnvError(
             f"unknown {side} {spec.kind!r}; use one of {sorted(kinds)} or 'package.module:factory'"
@@ -87,10 +89,15 @@ def _resolve(path: str, flag: str) -> Any:
 
 
 def seed_participant(participant: Participant | AsyncParticipant, seed: int) -> None:
-    """Give a participant the episode seed, when it takes one."""
+    """Give a participant the episode seed, when it takes one.
+
+    Through its ``set_seed`` method, else its ``seed`` attribute (as `LLMUser` has).
+    """
     set_seed = getattr(participant, "set_seed", None)
     if callable(set_seed):
         set_seed(seed)
+    elif hasattr(participant, "seed"):
+        participant.seed = seed
 
 
 def participant_info(
@@ -108,8 +115,14 @@ def participant_info(
 
 
 def usage_of(participant: object) -> Usage:
-    """The model usage a participant reports (zero when it reports none)."""
+    """The model usage a participant reports (zero when it reports none).
+
+    Its ``usage``, else the usage log of the `tau_env.llm.LLMClient` it holds as ``client``.
+    """
     raw = getattr(participant, "usage", None)
+    if raw is None:
+        log = getattr(getattr(participant, "client", None), "usage", None)
+        raw = _log_total(log) if log is not None and hasattr(log, "by_model") else None
     if raw is None:
         return Usage()
     if isinstance(raw, Usage):
@@ -129,33 +142,46 @@ def usage_of(participant: object) -> Usage:
     )
 
 
+def _log_total(log: Any) -> dict[str, Any]:
+    """Totals of a `tau_env.llm.UsageLog` over its models."""
+    total: dict[str, Any] = {}
+    for usage in log.by_model().values():
+        for name, value in vars(usage).items():
+            total[name] = total.get(name, 0) + value
+    return total
+
+
 # -- built-in kinds ----------------------------------------------------------------------------
 
 
-def _oracle(spec: ParticipantSpec) -> ParticipantFactory:
+def _oracle(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
     from tau_env.baselines.oracle import OracleAgent
 
     return OracleAgent
 
 
-def _random(spec: ParticipantSpec) -> ParticipantFactory:
+def _plain_text_oracle(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+    from tau_env.baselines.oracle import PlainTextOracleAgent
+
+    return PlainTextOracleAgent
+
+
+def _random(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
     from tau_env.baselines.random_agent import RandomAgent
 
     return RandomAgent
 
 
-def _gold_user(spec: ParticipantSpec) -> ParticipantFactory:
+def _gold_user(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
     from tau_env.wrappers.users import GoldUser
 
     return GoldUser
 
 
-def _scripted_user(spec: ParticipantSpec) -> ParticipantFactory:
-    # The scripted user of the users issue replaces this once merged; until then the gold
-    # user (which performs exactly what the agent's structured requests name) plays the part.
-    from tau_env.wrappers.users import GoldUser
+def _scripted_user(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+    from tau_env.wrappers.users import ScriptedUser
 
-    return GoldUser
+    return ScriptedUser.factory(domain)
 
 
 def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
@@ -176,7 +202,7 @@ def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
     )
 
 
-def _llm_agent(spec: ParticipantSpec) -> ParticipantFactory:
+def _llm_agent(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
     from tau_env.baselines.llm_agent import LLMAgent
     from tau_env.llm import LLMClient
 
@@ -188,5 +214,14 @@ def _llm_agent(spec: ParticipantSpec) -> ParticipantFactory:
     return factory
 
 
-def _llm_user(spec: ParticipantSpec) -> ParticipantFactory:
-    raise TauEnvError("--user llm needs the LLM layer (tau_env.llm), which is not installed yet")
+def _llm_user(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+    from tau_env.llm import LLMClient
+    from tau_env.wrappers.users import LLMUser, guidelines_for
+
+    config = model_config("user", spec)
+    guidelines = guidelines_for(domain)
+
+    def factory(task: Task) -> LLMUser:
+        return LLMUser(task, LLMClient(config), guidelines=guidelines)  # usage per episode
+
+    return factory

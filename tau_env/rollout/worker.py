@@ -22,6 +22,7 @@ from tau_env.rollout.failures import Fault
 from tau_env.rollout.modes import apply_mode
 from tau_env.rollout.participants import build_factory, participant_info
 from tau_env.rollout.plan import Unit
+from tau_env.rollout.provenance import domain_of
 from tau_env.store.records import EpisodeRecord, FailureRecord
 
 __all__ = ["EpisodeWorker", "Outcome"]
@@ -52,9 +53,10 @@ class EpisodeWorker:
         self.config = config
         self.versions = versions
         self.gate = gate
+        domain = domain_of(config)
         self.factories: dict[Side, ParticipantFactory] = {
-            "agent": build_factory("agent", config.agent),
-            "user": build_factory("user", config.user),
+            "agent": build_factory("agent", config.agent, domain),
+            "user": build_factory("user", config.user, domain),
         }
         self._free: list[Any] = [self._new_env()]
 

@@ -110,3 +110,20 @@ def test_run__an_existing_run_name_is_refused(store, capsys):
     assert main(["run", "--tasks", "create_task", "--run", "same", "--store", store]) == 0
     assert main(["run", "--tasks", "create_task", "--run", "same", "--store", store]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_run__llm_agent_and_llm_user_from_the_command_line(store, monkeypatch, capsys):
+    from tau_env.testing.fake_openai import FakeOpenAIServer
+    from tests.rollout.test_llm_runs import two_sided_script
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    with FakeOpenAIServer(two_sided_script) as server:
+        model = ["--agent-model", server.model(), "--agent-api-base", server.base_url]
+        user = ["--user-model", server.model(), "--user-api-base", server.base_url]
+        argv = ["run", "--agent", "llm", *model, "--user", "llm", *user, "--tasks", "create_task"]
+        assert main([*argv, "--trials", "2", "--agent-temperature", "0.7", "--store", store]) == 0
+    out = capsys.readouterr().out
+    assert "agent llm(openai/fake), user llm(openai/fake)" in out
+    assert "usage: agent 4 calls" in out and "user 4 calls" in out
+    temperatures = {"get_users" in r.tool_names: r.body["temperature"] for r in server.requests}
+    assert temperatures == {True: 0.7, False: 0.0}  # agent requests, user requests

@@ -19,7 +19,15 @@ def agent_script(request):
     return FakeReply.tool_calls_of(("get_users", {}), ("get_users", {}))
 
 
-def llm_config(server, run_id="llm", *, user="scripted", tasks=("create_task", "complete_task")):
+def two_sided_script(request):
+    """Agent requests (offered agent tools) as `agent_script`; the user opens, then stops."""
+    if "get_users" in request.tool_names:
+        return agent_script(request)
+    spoken = sum(1 for m in request.messages if m["role"] == "assistant")
+    return FakeReply.text("Hello, please check my tasks." if spoken == 0 else "Thanks! ###STOP###")
+
+
+def llm_config(server, run_id="llm", *, user="gold", tasks=("create_task", "complete_task")):
     spec = ParticipantSpec(
         kind="llm", model=server.model(), api_base=server.base_url, temperature=0.5
     )
@@ -51,7 +59,7 @@ def test_llm_agent__feeds_several_tool_calls_one_per_step_and_records_usage(stor
         ("assistant", True),  # the reply's second call, on the agent's next step
         ("tool", False),
         ("assistant", False),
-        ("user", False),  # the scripted user stops
+        ("user", False),  # the gold user stops: the agent asked for nothing
     ]
     assert episode.termination == "user_stop"
     agent = episode.agent
@@ -68,6 +76,27 @@ def test_llm_agent__feeds_several_tool_calls_one_per_step_and_records_usage(stor
     assert "<policy>" in second.messages[0]["content"]
     report = run_report(store, "llm")
     assert report.agent_usage.calls == 8 and report.agent_usage.cost is None
+
+
+def test_llm_agent_and_llm_user__complete_run_with_usage_recorded(store):
+    with FakeOpenAIServer(two_sided_script) as server:
+        config = llm_config(server, user="llm")
+        create_run(store, config)
+        summary = run(store, config)
+        requests = server.requests
+    assert (summary.finished, summary.failed, summary.complete) == (4, 0, True)
+    report = run_report(store, "llm")
+    assert sorted(report.terminations) == ["user_stop"]
+    assert report.agent_usage.calls == 8 and report.user_usage.calls == 8
+    assert report.user_usage.prompt_tokens > 0 and report.user_usage.completion_tokens > 0
+    assert len(requests) == 16
+    for episode in store.episodes("llm"):
+        assert episode.user.implementation == "llm" and episode.user.model == "openai/fake"
+        assert episode.user.seed == episode.seed and episode.user.usage.calls == 2
+        assert episode.trajectory[-1]["content"] == "Thanks! ###STOP###"
+    user_requests = [r for r in requests if "get_users" not in r.tool_names]
+    assert {r.body["seed"] for r in user_requests} == {e.seed for e in store.episodes("llm")}
+    assert all("<scenario>" in r.messages[0]["content"] for r in user_requests)
 
 
 def test_llm_agent__provider_outage_is_an_infrastructure_failure_retried_on_resume(
