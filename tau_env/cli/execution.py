@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from tau_env.cli.report import print_report
 from tau_env.errors import TauEnvError
@@ -56,14 +57,23 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
     """Play what the run lacks, then print its report.
 
     Returns:
-        0 when the run is complete, 1 when attempts failed (the message says how to resume).
+        0 when the run is complete, 1 when attempts failed (the message says how to resume),
+        130 when interrupted (Ctrl-C; everything finished is stored).
     """
     backend = _backend(args)
     progress = ProgressBar(enabled=False if args.no_progress else None)
     try:
         run(store, config, backend=backend, on_outcome=progress.update, on_start=progress.start)
-    finally:
+    except KeyboardInterrupt:
         progress.close()
+        done = store.episode_count(config.run_id)
+        print(
+            f"tau-env: interrupted; {done} of {config.episodes} episodes are stored. Continue "
+            f"with: tau-env resume --store {store.path} --run {config.run_id}",
+            file=sys.stderr,
+        )
+        return 130
+    progress.close()
     try:
         report = run_report(store, config.run_id)
     except IncompleteRun as error:
