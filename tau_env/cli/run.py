@@ -103,8 +103,8 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     run_id = args.run or "-".join(
         [
             args.domain.replace("/", "_"),
-            agent.describe().replace("/", "_"),
-            user.describe().replace("/", "_"),
+            agent.describe().replace("/", "_").replace(":", "."),
+            user.describe().replace("/", "_").replace(":", "."),
             time.strftime("%Y%m%d-%H%M%S") + f".{int(time.time() * 1000) % 1000:03d}",
         ]
     )
