@@ -7,7 +7,8 @@ one message asking the user to perform them; at the end the agent tells the user
 `OracleAgent` attaches a structured request to its messages (the user tool calls, exactly),
 for programmatic users; `PlainTextOracleAgent` writes the same request in plain text only
 (``name(key=value, ...)`` lines, as the reference's oracle plan renders steps), so a user must
-read it as it would read an LLM agent.
+read it as it would read an LLM agent. `SoloOracleAgent` plays No-User mode: it performs every
+step itself (user steps with the user's tools) and calls ``done``.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
 from tau_env.messages import RequestedToolCall, UserRequest
 from tau_env.tasks.model import GoldAction, Task
+from tau_env.wrappers.no_user import DONE_TOOL
 
-__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent", "PlainTextOracleAgent"]
+__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent"]
 
 TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 
@@ -88,3 +90,23 @@ def _instructions(steps: list[GoldAction]) -> str:
     return "Please do the following on your side, then tell me when it is done:\n" + "\n".join(
         lines
     )
+
+
+class SoloOracleAgent:
+    """Plays No-User mode (`tau_env.wrappers.NoUser`): every gold step, then ``done``.
+
+    Args:
+        task: The task whose gold plan to follow.
+    """
+
+    def __init__(self, task: Task) -> None:
+        self.plan: list[GoldAction] = task.gold_actions
+        self.next_step = 0
+
+    def act(self, view: SideView, context: SideContext) -> Action:
+        """The next gold step as a tool call (whoever it belongs to), then ``done``."""
+        if self.next_step < len(self.plan):
+            step = self.plan[self.next_step]
+            self.next_step += 1
+            return CallTool(name=step.name, arguments=dict(step.arguments))
+        return CallTool(name=DONE_TOOL)

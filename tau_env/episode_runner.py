@@ -36,7 +36,7 @@ class EpisodeResult:
 def run_episode(
     env: Any,
     agent: ParticipantFactory,
-    user: ParticipantFactory,
+    user: ParticipantFactory | None,
     *,
     task_id: str | None = None,
     seed: int | None = None,
@@ -46,23 +46,30 @@ def run_episode(
     Args:
         env: A tau_env AEC environment (wrapped or not).
         agent: Builds the agent-side participant for the episode's task.
-        user: Builds the user-side participant for the episode's task.
+        user: Builds the user-side participant for the episode's task (None when the env has
+            no user side, as under the No-User wrapper).
         task_id: The task to play (None: the env's next task).
         seed: Seed for ``reset``.
     """
     raw = env.unwrapped
     env.reset(seed=seed, options={"task_id": task_id} if task_id is not None else None)
     task = raw.task
-    players = {"agent": agent(task), "user": user(task)}
+    players = {"agent": agent(task)}
+    if user is not None:
+        players["user"] = user(task)
     for side in env.agent_iter():
         _, _, terminated, truncated, _ = env.last(observe=False)
         if terminated or truncated:
             env.step(None)
             continue
-        player = players[side]
-        if not hasattr(player, "act"):
+        player = players.get(side)
+        if player is None:
+            raise ValueError(f"no participant was given for the {side} side")
+        act = getattr(player, "act", None)
+        if act is None:
             raise TypeError(f"{type(player).__name__} has no act(); use an async runner")
-        env.step(player.act(raw.view(side), raw.context(side)))
+        # Through the wrappers: a mode may change what a side sees and which tools it has.
+        env.step(act(env.view(side), env.context(side)))
     grade = raw.grade
     assert grade is not None, "an ended episode always has a grade"
     conversation = raw.conversation

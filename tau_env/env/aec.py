@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 
 from tau_env.actions import Action, decode_action
 from tau_env.domain import Domain
-from tau_env.env.conversation import Conversation, SideView
+from tau_env.env.conversation import DUAL_CONTROL, Conversation, Seating, SideView
 from tau_env.env.spaces import action_space, observation_space
 from tau_env.errors import InvalidAction, ResetNeeded
 from tau_env.grading.context import Episode
@@ -159,7 +159,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         Args:
             seed: Seeds the episode's random generator (ids invented by tools derive from it).
             options: ``{"task_id": ...}`` plays that task; otherwise tasks are taken in order.
+                ``{"seating": Seating(...)}`` changes who opens and whose tools each side may
+                call, for this episode (how the No-User mode removes the user).
         """
+        seating = (options or {}).get("seating", DUAL_CONTROL)
+        if not isinstance(seating, Seating):
+            raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
         if seed is not None:
             self._seeds.seed(seed)
         task = self._pick_task(options)
@@ -167,7 +172,11 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
         self._conversation = Conversation(
-            world, history, max_steps=self.max_steps, max_errors=self.max_errors
+            world,
+            history,
+            max_steps=self.max_steps,
+            max_errors=self.max_errors,
+            seating=seating,
         )
         self._task = task
         self._contexts = self._contexts_of(task)

@@ -11,7 +11,7 @@ Each side's view (`SideView`) grows by appending; nothing is rebuilt per step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,13 +31,35 @@ from tau_env.messages import (
 )
 from tau_env.state.world import World
 
-__all__ = ["GREETING", "Conversation", "SideView"]
+__all__ = ["GREETING", "Conversation", "Seating", "SideView"]
 
 GREETING = "Hi! How can I help you today?"
 """The agent's fixed first message (not an action)."""
 
 _OTHER: dict[Side, Side] = {"agent": "user", "user": "agent"}
 SIDES: tuple[Side, Side] = ("agent", "user")
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who opens the conversation and whose tools each side may call.
+
+    The default is the reference's dual control. Modes that change these rules (No-User) pass
+    another seating to ``TauEnv.reset(options={"seating": ...})``; the env itself has no modes.
+
+    Attributes:
+        greeting: The agent's fixed first message; None: no greeting, the agent acts first.
+        borrowed_tools: Per side, names of the *other* side's tools it may call. Such a call
+            runs on the other side's database (as the reference's solo mode routes the agent's
+            calls of user tools); it is recorded as the caller's and its result goes to the
+            caller.
+    """
+
+    greeting: str | None = GREETING
+    borrowed_tools: Mapping[Side, frozenset[str]] = field(default_factory=dict)
+
+
+DUAL_CONTROL = Seating()
 
 
 @dataclass
@@ -93,6 +115,7 @@ class Conversation:
         history: The task's message history (None or empty: the greeting opens).
         max_steps: Steps after which the episode is truncated.
         max_errors: Cumulative tool errors (both sides) after which it terminates.
+        seating: Who opens and whose tools each side may call (default: dual control).
     """
 
     def __init__(
@@ -102,6 +125,7 @@ class Conversation:
         *,
         max_steps: int,
         max_errors: int,
+        seating: Seating = DUAL_CONTROL,
     ) -> None:
         self.world = world
         self.max_steps = max_steps
@@ -113,11 +137,15 @@ class Conversation:
         self.termination: TerminationReason | None = None
         self.error_note: str | None = None
         self._calls = 0
+        self.seating = seating
         self.turn: Side = "user"
         if history:
             self._load_history(history)
+        elif seating.greeting is None:
+            self.turn = "agent"
         else:
-            self._append(AssistantMessage(content=GREETING), sender="agent", receiver="user")
+            greeting = AssistantMessage(content=seating.greeting)
+            self._append(greeting, sender="agent", receiver="user")
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -165,7 +193,8 @@ class Conversation:
         )
         message_type = AssistantMessage if side == "agent" else UserMessage
         self._append(message_type.model_construct(tool_calls=[call]), sender=side, receiver=None)
-        result = self.world.call_tool(side, action.name, arguments)
+        borrowed = action.name in self.seating.borrowed_tools.get(side, ())
+        result = self.world.call_tool(_OTHER[side] if borrowed else side, action.name, arguments)
         reply = ToolMessage.model_construct(
             id=call_id,
             content=result.content,

@@ -204,3 +204,9 @@ def test_importing_the_llm_module__does_not_import_litellm():
     code = "import sys, tau_env.llm, tau_env.testing.fake_openai; print('litellm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_provider_body_that_is_not_json__is_retried_as_transient(server):
+    server.push(FakeReply(raw_body="<html>bad gateway</html>"), FakeReply.text("recovered"))
+    reply = LLMClient(server.config(), retry=FAST).complete_sync(HELLO)
+    assert reply.content == "recovered" and reply.attempts == 2

@@ -191,3 +191,8 @@ def test_tool_call_actions__never_reach_the_user_as_text():
     # A message with a tool call keeps the floor with the agent; the user only acts on text.
     result = play(saying(CallTool(name="get_users"), "Let me see."), "create_task")
     assert all("get_users" not in t for t in user_texts(result))
+
+
+def test_a_fact_question_with_confirm_in_it__is_answered_not_accepted():
+    result = play(saying("Can you confirm your user id?", "Thanks."), "create_task")
+    assert user_texts(result)[1] == "My user id is user_1."

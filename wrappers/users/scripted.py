@@ -124,7 +124,8 @@ class ScriptedUser:
                 replies.append(f"Which {', '.join(call.missing)} should I use for {call.name}?")
             else:
                 runnable.append(CallTool(name=call.name, arguments=dict(call.arguments)))
-        decision = offer_decision(text, script.accepts)
+        # "Can you confirm your user id?" asks for a fact, not for a decision.
+        decision = None if facts else offer_decision(text, script.accepts)
         if decision is not None:
             replies.append("Yes, please go ahead." if decision else "No, thank you.")
         if runnable:

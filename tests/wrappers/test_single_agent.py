@@ -1,0 +1,153 @@
+import gymnasium
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import tau_env
+import tau_env.wrappers  # registers the gymnasium ids
+from tau_env.actions import SendMessage
+from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent, SoloOracleAgent
+from tau_env.domain import registered_domains
+from tau_env.errors import ResetNeeded, UnregisteredEnv
+from tau_env.llm import RetryPolicy
+from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
+from tau_env.wrappers import NoUser, OraclePlan, SingleAgentEnv
+from tau_env.wrappers.registration import GYM_DOMAINS, gym_id
+from tau_env.wrappers.users import ScriptedUser
+from tests.wrappers.test_llm_user import customer
+
+
+def drive(env, agent_factory, task_id, seed=0):
+    """Play one episode of the gym view with a participant that reads the raw views."""
+    env.reset(seed=seed, options={"task_id": task_id})
+    view = env.unwrapped
+    agent = agent_factory(view.task)
+    while True:
+        action = agent.act(view.aec.view("agent"), view.aec.context("agent"))
+        observation, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            return observation, reward, terminated, truncated, info
+
+
+@pytest.mark.parametrize("modes", [(), (NoUser,), (OraclePlan,), (NoUser, OraclePlan)])
+def test_check_env__passes_on_the_view_with_the_scripted_user(modes, mock_source):
+    env = gymnasium.make("tau_env/Mock-v0", data_dir=mock_source, modes=list(modes))
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("agent", [OracleAgent, PlainTextOracleAgent])
+def test_gym_view__oracle_against_the_scripted_user_reaches_one(agent):
+    env = gymnasium.make("tau_env/Mock-v0")
+    for task in env.unwrapped.aec.unwrapped.tasks:
+        *_, reward, terminated, truncated, info = drive(env, agent, task.id)
+        assert reward == 1.0 and terminated and not truncated, task.id
+        assert info["grade"]["reward"] == 1.0 and info["task_id"] == task.id
+
+
+def test_gym_view__first_observation_is_the_users_opening():
+    env = gymnasium.make("tau_env/Mock-v0")
+    observation, info = env.reset(seed=0, options={"task_id": "complete_task"})
+    (opening,) = observation["messages"]
+    assert (
+        opening["content"] == tau_env.load_domain("mock").task("complete_task").user_script.opening
+    )
+    assert info["task_id"] == "complete_task"
+
+
+def test_gym_view__seeded_resets_pick_the_same_task():
+    env = gymnasium.make("tau_env/Mock-v0")
+    first = [env.reset(seed=s)[1]["task_id"] for s in range(6)]
+    again = [env.reset(seed=s)[1]["task_id"] for s in range(6)]
+    assert first == again and len(set(first)) > 1
+
+
+def test_gym_view__takes_a_user_factory_and_modes():
+    env = gymnasium.make("tau_env/Mock-v0", user=ScriptedUser.factory(patience=2))
+    _observation, _ = env.reset(seed=0, options={"task_id": "create_task"})
+    *_, terminated, _, _ = env.step(SendMessage(content="Let me see."))
+    assert not terminated
+    *_, terminated, _, info = env.step(SendMessage(content="Let me see."))
+    assert terminated and info["termination"] == "user_stop"  # patience 2 ran out
+    solo = gymnasium.make("tau_env/Mock-v0", modes=[NoUser], data_dir=None)
+    *_, reward, terminated, _, info = drive(solo, SoloOracleAgent, "complete_task")
+    assert reward == 1.0 and info["termination"] == "agent_stop"
+
+
+def test_gym_view__plays_an_llm_user_inside_step_over_http():
+    with FakeOpenAIServer(customer) as server:
+        env = gymnasium.make(
+            "tau_env/Mock-LLMUser-v0", llm=server.config(), task_id="complete_and_dismiss"
+        )
+        assert env.spec.nondeterministic
+        observation, _ = env.reset(seed=0)
+        assert observation["messages"][0]["content"].startswith("My quarterly report")
+        *_, reward, terminated, _, _info = drive(env, PlainTextOracleAgent, "complete_and_dismiss")
+        assert len(server.requests) >= 4
+    assert reward == 1.0 and terminated
+    user_calls = [
+        m.tool_calls[0].name
+        for m in env.unwrapped.aec.unwrapped.conversation.trajectory
+        if m.role == "user" and m.tool_calls
+    ]
+    assert user_calls == ["dismiss_notification"]
+
+
+def test_gym_view__an_empty_llm_reply_ends_the_episode_as_the_users_error():
+    with FakeOpenAIServer([FakeReply.empty()]) as server:
+        env = gymnasium.make("tau_env/Mock-LLMUser-v0", llm=server.config(), task_id="create_task")
+        _observation, info = env.reset(seed=0)
+    assert env.unwrapped.aec.terminations["agent"]
+    assert info["termination"] == "user_error" and "ParticipantError" in info["user_error"]
+    with pytest.raises(ResetNeeded):
+        env.step(SendMessage(content="hello"))
+
+
+def test_gym_view__steps_after_the_end_need_a_reset():
+    env = gymnasium.make("tau_env/Mock-v0")
+    drive(env, OracleAgent, "complete_task")
+    with pytest.raises(ResetNeeded):
+        env.step(SendMessage(content="anyone?"))
+
+
+def test_gym_view__needs_a_user_policy_when_there_is_a_user():
+    with pytest.raises(ValueError, match="user"):
+        SingleAgentEnv(tau_env.make_env("mock"))
+    with pytest.raises(TypeError, match="user"):
+        SingleAgentEnv(tau_env.make_env("mock"), user="scripted")
+    with pytest.raises(ValueError, match="llm="):
+        gymnasium.make("tau_env/Mock-LLMUser-v0")
+    assert SingleAgentEnv(NoUser(tau_env.make_env("mock"))).has_user is False
+
+
+def test_registration__one_scripted_and_one_llm_id_per_domain():
+    for domain in GYM_DOMAINS:
+        scripted, llm = gym_id(domain), gym_id(domain, llm_user=True)
+        assert gymnasium.spec(scripted).nondeterministic is False
+        assert gymnasium.spec(llm).nondeterministic is True
+        assert gymnasium.spec(scripted).kwargs["domain"] == domain
+    assert gym_id("mock") == "tau_env/Mock-v0"
+
+
+@pytest.mark.parametrize("domain", ["telecom", "airline", "retail"])
+def test_registration__other_domains_work_once_installed(domain):
+    if domain in registered_domains():
+        env = gymnasium.make(gym_id(domain))
+        assert env.reset(seed=0)[0]["messages"]
+    else:
+        with pytest.raises(UnregisteredEnv, match=domain):
+            gymnasium.make(gym_id(domain))
+
+
+def test_registration__module_prefix_form_registers_on_demand():
+    env = gymnasium.make("tau_env.wrappers:tau_env/Mock-v0")
+    assert isinstance(env.unwrapped, SingleAgentEnv)
+
+
+def test_retry_policy_is_honoured_through_the_gym_view():
+    from tau_env.llm import LLMClient
+
+    with FakeOpenAIServer([FakeReply.error(429), FakeReply.text("Hello ###STOP###")]) as server:
+        client = LLMClient(server.config(), retry=RetryPolicy(initial_delay=0.01))
+        env = gymnasium.make("tau_env/Mock-LLMUser-v0", llm=client, task_id="create_task")
+        _, info = env.reset(seed=0)
+        assert len(server.requests) == 2
+    assert info["termination"] == "user_stop"

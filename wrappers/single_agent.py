@@ -1,0 +1,204 @@
+"""The single-agent view: a tau_env AEC env as a `gymnasium.Env` for the agent.
+
+A user policy (any participant: `ScriptedUser`, `LLMUser`, `ReplayUser`...) plays the user
+side inside `step`, synchronously and without threads: the agent acts, then the user acts
+until the floor comes back to the agent or the episode ends. The agent's observation, action
+space and terminal reward are those of the AEC env's ``"agent"`` side.
+
+Errors of the user policy: a `ParticipantError` or `ContextWindowExceeded` (an LLM user's
+empty reply or overlong conversation) ends the episode as the user's error (reward 0, the
+reason in ``info["user_error"]``); an `InfrastructureError` propagates (not scoreable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+
+from tau_env.actions import Action, SendMessage
+from tau_env.errors import ContextWindowExceeded, ParticipantError, ResetNeeded
+from tau_env.participant import Participant, ParticipantFactory
+
+__all__ = ["SingleAgentEnv"]
+
+Mode = Callable[[Any], Any]
+"""A wrapper class or function applied to the AEC env (``NoUser``, ``OraclePlan``...)."""
+
+
+class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
+    """The agent's view of a two-sided conversation, with the user played by a given policy.
+
+    Observation:
+        The agent's observation (`tau_env.env.spaces.observation_space`): the messages that
+        reached it since it last acted, its instructions and the step count.
+
+    Action:
+        The agent's action space (`Dict(kind, content, tool, arguments)`), or the action models
+        `SendMessage`, `CallTool`, `Stop`.
+
+    Reward:
+        0 until the episode ends, then the grade of the task (``info["grade"]``).
+
+    Termination:
+        ``terminated`` for a stop or too many errors, ``truncated`` for the step limit.
+
+    Tasks:
+        ``reset(options={"task_id": ...})`` plays that task; otherwise the task is drawn
+        uniformly from the env's tasks with the view's seeded generator, so ``reset(seed=s)``
+        always plays the same task the same way (with a deterministic user).
+
+    Args:
+        env: A tau_env AEC env (e.g. ``tau_env.make_env("mock")``), possibly wrapped in modes.
+        user: Builds the user policy for each episode's task. Required when the env has a
+            user side; ignored (and may be None) when it has none (`NoUser`).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(self, env: Any, user: ParticipantFactory | None = None) -> None:
+        if "agent" not in env.possible_agents:
+            raise ValueError("the env has no 'agent' side")
+        self.has_user = "user" in env.possible_agents
+        if self.has_user and user is None:
+            raise ValueError("the env has a user side: pass user=<task -> user policy>")
+        if user is not None and not callable(user):
+            raise TypeError(f"user must build a policy from a task, actually: {user!r}")
+        self.aec = env
+        self.user_factory = user if self.has_user else None
+        self.observation_space = env.observation_space("agent")
+        self.action_space = env.action_space("agent")
+        self.render_mode = env.unwrapped.render_mode
+        self.user: Participant | None = None
+        self._ended = True
+        self._user_error: str | None = None
+
+    @property
+    def task(self) -> Any:
+        """The task of the current episode (privileged information, for logging)."""
+        return self.aec.unwrapped.task
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode; the user opens (when there is one) before the agent observes."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        if "task_id" not in options:
+            tasks = self.aec.tasks  # a mode may narrow the tasks (NoUser)
+            options["task_id"] = tasks[int(self.np_random.integers(len(tasks)))].id
+        self.aec.reset(seed=seed, options=options)
+        if self.user_factory is not None:
+            user = self.user_factory(self.aec.unwrapped.task)
+            if not hasattr(user, "act"):
+                raise TypeError(f"{type(user).__name__} has no act(); the view needs sync users")
+            self.user = user  # type: ignore[assignment]
+        self._user_error = None
+        self._play_user()
+        self._ended = any(self._flags())  # the user may end the call before the agent acts
+        return self.aec.observe("agent"), self._info()
+
+    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """The agent acts, then the user until it is the agent's turn again (or the end)."""
+        if self._ended:
+            raise ResetNeeded("the episode has ended; call reset()")
+        self.aec.step(action)
+        self._play_user()
+        terminated, truncated = self._flags()
+        reward = float(self.aec.rewards["agent"]) if terminated or truncated else 0.0
+        self._ended = terminated or truncated
+        return self.aec.observe("agent"), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The transcript (``ansi``), or print it (``human``); nothing without a render mode."""
+        if self.render_mode is None:
+            return None
+        return self.aec.render()  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Close the AEC env."""
+        self.aec.close()
+
+    # -- internals -----------------------------------------------------------------------------
+    def _flags(self) -> tuple[bool, bool]:
+        return bool(self.aec.terminations["agent"]), bool(self.aec.truncations["agent"])
+
+    def _play_user(self) -> None:
+        """Let the user act while it holds the floor."""
+        while self.aec.agent_selection == "user" and not any(self._flags()):
+            self.aec.step(self._user_action())
+
+    def _user_action(self) -> Action:
+        if self.user is None:
+            raise RuntimeError("the user side has the floor but no user policy was given")
+        try:
+            return self.user.act(self.aec.view("user"), self.aec.context("user"))
+        except (ParticipantError, ContextWindowExceeded) as error:
+            self._user_error = f"{type(error).__name__}: {error}"
+            return SendMessage(content="")  # ends the episode as the user's error
+
+    def _info(self) -> dict[str, Any]:
+        info = dict(self.aec.infos["agent"])
+        info.setdefault("task_id", self.aec.unwrapped.task.id)
+        if self._user_error is not None:
+            info["user_error"] = self._user_error
+        return info
+
+
+def make_single_agent_env(
+    domain: str,
+    *,
+    user: ParticipantFactory | str | None = "scripted",
+    llm: Any = None,
+    modes: Sequence[Mode] = (),
+    data_dir: str | None = None,
+    split: str | None = None,
+    task_id: str | None = None,
+    render_mode: str | None = None,
+    **options: Any,
+) -> SingleAgentEnv:
+    """Entry point of the registered gymnasium ids (``tau_env/Mock-v0``...).
+
+    Args:
+        domain: Domain name (``"mock"``, ``"telecom"``...).
+        user: ``"scripted"`` (default, `ScriptedUser`), ``"llm"`` (`LLMUser` on `llm`), or a
+            factory ``task -> user policy``. Ignored under `NoUser`.
+        llm: For ``user="llm"``: an `LLMClient` or a `ModelConfig`.
+        modes: Wrappers applied to the AEC env first, in order (``[NoUser, OraclePlan]``).
+        data_dir: A reference data folder (None: built-in data).
+        split: Task split.
+        task_id: Play only this task.
+        render_mode: ``"ansi"`` or ``"human"``.
+        **options: Further `TauEnv` arguments (``max_steps``, ``max_errors``, ``grader``).
+    """
+    from tau_env.registry import make_env
+
+    env = make_env(
+        domain, task_id, data_dir=data_dir, split=split, render_mode=render_mode, **options
+    )
+    for mode in modes:
+        env = mode(env)
+    return SingleAgentEnv(env, _user_factory(user, llm, env))
+
+
+def _user_factory(user: ParticipantFactory | str | None, llm: Any, env: Any) -> Any:
+    if "user" not in env.possible_agents:
+        return None
+    if user is None or callable(user):
+        return user
+    domain = env.unwrapped.domain
+    if user == "scripted":
+        from tau_env.wrappers.users.scripted import ScriptedUser
+
+        return ScriptedUser.factory(domain)
+    if user == "llm":
+        from tau_env.llm import LLMClient, ModelConfig
+        from tau_env.wrappers.users.llm_user import LLMUser
+
+        if isinstance(llm, ModelConfig):
+            llm = LLMClient(llm)
+        if not isinstance(llm, LLMClient):
+            raise ValueError("user='llm' needs llm=<LLMClient or ModelConfig>")
+        return LLMUser.factory(llm, domain)
+    raise ValueError(f"user must be 'scripted', 'llm' or a factory, actually: {user!r}")
