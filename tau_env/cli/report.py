@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.rollout.modes import has_user
 from tau_env.rollout.report import RunReport, run_report
 
 __all__ = ["add_parser", "print_report"]
@@ -58,9 +59,10 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         return
     config = report.config
     ks = list(report.pass_hat_k)
+    user = config.user.describe() if has_user(config.mode) else "none"
     print(
         f"run {report.run_id}: {report.domain}, agent {config.agent.describe()}, "
-        f"user {config.user.describe()}, mode {config.mode} (store {store})"
+        f"user {user}, mode {config.mode} (store {store})"
     )
     if tasks:
         width = max(len("task"), *(len(task.task_id) for task in report.tasks))

@@ -16,6 +16,7 @@ from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.errors import TauEnvError
 from tau_env.registry import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
+from tau_env.rollout.modes import playable_in_mode
 from tau_env.rollout.runner import create_run
 from tau_env.store.sqlite import ResultStore
 
@@ -88,7 +89,8 @@ def build_config(args: argparse.Namespace) -> RunConfig:
             raise TauEnvError(f"{flag} must be >= 1, actually: {value}")
     tasks = load_tasks(args.domain, data_dir=args.data_dir, split=args.split)
     known = [task.id for task in tasks]
-    task_ids = known
+    playable = [task.id for task in tasks if playable_in_mode(task, args.mode)]
+    task_ids = playable
     if args.tasks:
         task_ids = [task_id.strip() for task_id in args.tasks.split(",") if task_id.strip()]
         unknown = [task_id for task_id in task_ids if task_id not in known]
@@ -99,6 +101,15 @@ def build_config(args: argparse.Namespace) -> RunConfig:
             )
         if len(set(task_ids)) != len(task_ids):
             raise TauEnvError("--tasks: a task id appears twice")
+        unplayable = [task_id for task_id in task_ids if task_id not in playable]
+        if unplayable:
+            raise TauEnvError(
+                f"--tasks: {unplayable[0]!r} cannot be played in mode {args.mode!r} "
+                "(No-User needs a ticket and gold actions, or a history that leaves the agent "
+                "the floor)"
+            )
+    if not task_ids:
+        raise TauEnvError(f"no task of {args.domain} can be played in mode {args.mode!r}")
     agent, user = _spec(args, "agent"), _spec(args, "user")
     run_id = args.run or "-".join(
         [

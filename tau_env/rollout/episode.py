@@ -36,7 +36,7 @@ class PlayedEpisode:
         termination: How it ended (a reference termination reason).
         trajectory: Every message of both sides.
         steps: Steps as the reference counts them.
-        players: The two participants (for their usage).
+        players: The participants, by side (no user under No-User), for their usage.
         note: Why the episode ended early, when a participant failed.
     """
 
@@ -88,7 +88,8 @@ async def play_episode(
     try:
         env.reset(seed=seed, options={"task_id": task_id})
         task = env.task
-        players: dict[Side, Player] = {side: factories[side](task) for side in ("agent", "user")}
+        sides: list[Side] = list(env.possible_agents)  # a mode may remove the user
+        players: dict[Side, Player] = {side: factories[side](task) for side in sides}
         for player in players.values():
             seed_participant(player, seed)
     except Exception as error:

@@ -36,7 +36,8 @@ __all__ = [
     "seed_participant",
 ]
 
-Builder = Callable[[ParticipantSpec, Domain], ParticipantFactory]
+Builder = Callable[[ParticipantSpec, Domain, bool], ParticipantFactory]
+"""(spec, domain, whether the episode has a user side) -> participant factory."""
 
 AGENT_KINDS: dict[str, str] = {
     "oracle": "tau_env.rollout.participants:_oracle",
@@ -54,8 +55,13 @@ USER_KINDS: dict[str, str] = {
 """Built-in user kinds -> the builder that turns a spec into a participant factory."""
 
 
-def build_factory(side: Side, spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+def build_factory(
+    side: Side, spec: ParticipantSpec, domain: Domain, *, with_user: bool = True
+) -> ParticipantFactory:
     """The participant factory a spec names, for the given side of episodes of `domain`.
+
+    ``with_user=False`` (No-User modes) picks the built-in agents' solo variants: the oracle
+    then performs every gold step itself and calls ``done``.
 
     Raises:
         TauEnvError: Unknown kind, unimportable path, or a spec the kind cannot use (for
@@ -64,7 +70,7 @@ def build_factory(side: Side, spec: ParticipantSpec, domain: Domain) -> Particip
     kinds = AGENT_KINDS if side == "agent" else USER_KINDS
     if spec.kind in kinds:
         builder: Builder = _resolve(kinds[spec.kind], f"--{side} {spec.kind}")
-        return builder(spec, domain)
+        return builder(spec, domain, with_user)
     if ":" not in spec.kind:
         raise TauEnvError(
             f"unknown {side} {spec.kind!r}; use one of {sorted(kinds)} or 'package.module:factory'"
@@ -154,31 +160,33 @@ def _log_total(log: Any) -> dict[str, Any]:
 # -- built-in kinds ----------------------------------------------------------------------------
 
 
-def _oracle(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
-    from tau_env.baselines.oracle import OracleAgent
+def _oracle(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
+    from tau_env.baselines.oracle import OracleAgent, SoloOracleAgent
 
-    return OracleAgent
-
-
-def _plain_text_oracle(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
-    from tau_env.baselines.oracle import PlainTextOracleAgent
-
-    return PlainTextOracleAgent
+    return OracleAgent if with_user else SoloOracleAgent
 
 
-def _random(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+def _plain_text_oracle(
+    spec: ParticipantSpec, domain: Domain, with_user: bool
+) -> ParticipantFactory:
+    from tau_env.baselines.oracle import PlainTextOracleAgent, SoloOracleAgent
+
+    return PlainTextOracleAgent if with_user else SoloOracleAgent
+
+
+def _random(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.baselines.random_agent import RandomAgent
 
     return RandomAgent
 
 
-def _gold_user(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+def _gold_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.wrappers.users import GoldUser
 
     return GoldUser
 
 
-def _scripted_user(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+def _scripted_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.wrappers.users import ScriptedUser
 
     return ScriptedUser.factory(domain)
@@ -202,7 +210,7 @@ def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
     )
 
 
-def _llm_agent(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+def _llm_agent(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.baselines.llm_agent import LLMAgent
     from tau_env.llm import LLMClient
 
@@ -214,7 +222,7 @@ def _llm_agent(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
     return factory
 
 
-def _llm_user(spec: ParticipantSpec, domain: Domain) -> ParticipantFactory:
+def _llm_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.llm import LLMClient
     from tau_env.wrappers.users import LLMUser, guidelines_for
 

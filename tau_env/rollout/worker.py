@@ -19,11 +19,11 @@ from tau_env.registry import make_env
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.episode import EpisodeAborted, PlayedEpisode, play_episode
 from tau_env.rollout.failures import Fault
-from tau_env.rollout.modes import apply_mode
+from tau_env.rollout.modes import apply_mode, has_user
 from tau_env.rollout.participants import build_factory, participant_info
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.provenance import domain_of
-from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.store.records import EpisodeRecord, FailureRecord, ParticipantInfo
 
 __all__ = ["EpisodeWorker", "Outcome"]
 
@@ -54,10 +54,12 @@ class EpisodeWorker:
         self.versions = versions
         self.gate = gate
         domain = domain_of(config)
+        with_user = has_user(config.mode)
         self.factories: dict[Side, ParticipantFactory] = {
-            "agent": build_factory("agent", config.agent, domain),
-            "user": build_factory("user", config.user, domain),
+            "agent": build_factory("agent", config.agent, domain, with_user=with_user),
         }
+        if with_user:
+            self.factories["user"] = build_factory("user", config.user, domain)
         self._free: list[Any] = [self._new_env()]
 
     def _new_env(self) -> Any:
@@ -98,7 +100,11 @@ class EpisodeWorker:
             trajectory=[m.model_dump(mode="json", exclude_none=True) for m in played.trajectory],
             steps=played.steps,
             agent=participant_info(played.players["agent"], config.agent, unit.seed),
-            user=participant_info(played.players["user"], config.user, unit.seed),
+            user=(
+                participant_info(played.players["user"], config.user, unit.seed)
+                if "user" in played.players
+                else ParticipantInfo(implementation="none")
+            ),
             started_at=started,
             duration=time.time() - started,
             versions=self.versions,

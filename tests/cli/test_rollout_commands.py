@@ -91,7 +91,6 @@ def test_run__with_failed_attempts_exits_one_and_says_how_to_resume(store, capsy
         (["run", "--user", "no.such.module:User"], "cannot import 'no.such.module'"),
         (["run", "--concurrency", "0"], "--concurrency must be >= 1"),
         (["run", "--agent", "llm"], "--agent llm"),
-        (["run", "--mode", "no-user"], "mode 'no-user'"),
         (["resume", "--store", "missing.sqlite"], "no result store at missing.sqlite"),
     ],
 )
@@ -127,3 +126,14 @@ def test_run__llm_agent_and_llm_user_from_the_command_line(store, monkeypatch, c
     assert "usage: agent 4 calls" in out and "user 4 calls" in out
     temperatures = {"get_users" in r.tool_names: r.body["temperature"] for r in server.requests}
     assert temperatures == {True: 0.7, False: 0.0}  # agent requests, user requests
+
+
+def test_run__no_user_mode_plays_only_tasks_the_agent_can_start(store, capsys):
+    assert main(["run", "--mode", "no-user", "--json", "--store", store]) == 0
+    report = json.loads(capsys.readouterr().out)
+    played = {task["task_id"] for task in report["tasks"]}
+    assert "complete_after_history" not in played and "complete_task" in played
+    assert report["terminations"] == {"agent_stop": len(played)}
+    code = main(["run", "--mode", "no-user", "--tasks", "complete_after_history", "--store", store])
+    assert code == 2
+    assert "cannot be played in mode 'no-user'" in capsys.readouterr().err

@@ -151,3 +151,21 @@ def test_load_run__refuses_a_run_whose_tasks_changed(store):
     with pytest.raises(TauEnvError, match="not be comparable"):
         load_run(store, "r")
     assert record.fingerprint != "stale"
+
+
+@pytest.mark.parametrize(("mode", "user_side"), [("oracle-plan", "scripted"), ("no-user", "none")])
+def test_modes__wrap_the_env_and_record_who_played(store, mode, user_side):
+    config = mock_config(trials=1, tasks=("complete_task", "reopen_task")).model_copy(
+        update={"mode": mode}
+    )
+    create_run(store, config)
+    run(store, config)
+    episodes = list(store.episodes("r"))
+    assert {e.user.implementation for e in episodes} == {user_side}
+    assert {e.reward for e in episodes} == {1.0}
+    if mode == "no-user":  # no greeting, the agent ends with `done`
+        assert all(
+            e.trajectory[0]["role"] == "assistant" and e.trajectory[0].get("tool_calls")
+            for e in episodes
+        )
+        assert {e.termination for e in episodes} == {"agent_stop"}
