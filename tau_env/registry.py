@@ -132,3 +132,7 @@ def make_env(
 
 
 register("tau/mock-v0", "tau_env.domains.mock:DEFINITION")
+register("tau/airline-v0", "tau_env.domains.airline:DEFINITION")
+register("tau/telecom-v0", "tau_env.domains.telecom:DEFINITION")
+register("tau/telecom-workflow-v0", "tau_env.domains.telecom:WORKFLOW_DEFINITION")
+register("tau/retail-v0", "tau_env.domains.retail:DEFINITION")

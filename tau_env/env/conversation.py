@@ -186,16 +186,13 @@ class Conversation:
             arguments = recorded
         except ValueError:  # recorded as given; the world answers with a precise error
             recorded = {"_raw_arguments": action.arguments}
-        # Messages built here from checked values skip pydantic validation (hot path).
         requestor = requestor_of(side)
-        call = ToolCall.model_construct(
-            id=call_id, name=action.name, arguments=recorded, requestor=requestor
-        )
+        call = ToolCall(id=call_id, name=action.name, arguments=recorded, requestor=requestor)
         message_type = AssistantMessage if side == "agent" else UserMessage
-        self._append(message_type.model_construct(tool_calls=[call]), sender=side, receiver=None)
+        self._append(message_type(tool_calls=[call]), sender=side, receiver=None)
         borrowed = action.name in self.seating.borrowed_tools.get(side, ())
         result = self.world.call_tool(_OTHER[side] if borrowed else side, action.name, arguments)
-        reply = ToolMessage.model_construct(
+        reply = ToolMessage(
             id=call_id,
             content=result.content,
             requestor=requestor,
@@ -216,11 +213,9 @@ class Conversation:
             return
         message: Message
         if side == "agent":
-            message = AssistantMessage.model_construct(
-                content=action.content, request=action.request
-            )
+            message = AssistantMessage(content=action.content, request=action.request)
         else:
-            message = UserMessage.model_construct(content=action.content)
+            message = UserMessage(content=action.content)
         self._append(message, sender=side, receiver=_OTHER[side])
         self.step_count += 1
         if any(token in action.content for token in STOP_TOKENS.values()):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 
 __all__ = [
@@ -26,15 +27,29 @@ ROLE_INDEX: dict[str, int] = {"assistant": 0, "user": 1, "tool": 2}
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + " .,;:!?'\"-_()[]{}#@/" + "éüñç€你好"
 
 
+_CHAR_LIST = tuple(_SAMPLE_CHARSET)
+_CHAR_SET = frozenset(_CHAR_LIST)
+_CHAR_INDEX = {char: np.int32(index) for index, char in enumerate(_CHAR_LIST)}
+_CHAR_STR = "".join(sorted(_CHAR_LIST))
+
+
 class Unicode(spaces.Text):
     """Any Python string whose length lies in [min_length, max_length].
 
     Samples are short (at most 64 characters) and drawn from a small mixed charset: random
-    text only exercises code paths, and long random strings would just be slow.
+    text only exercises code paths, and long random strings would just be slow. The charset
+    tables are built once and shared (`Text` builds them per instance, about 10 KB each, which
+    dominated the memory of an open episode); each instance keeps its own random generator.
     """
 
     def __init__(self, max_length: int, *, min_length: int = 0, seed: int | None = None) -> None:
-        super().__init__(max_length, min_length=min_length, charset=_SAMPLE_CHARSET, seed=seed)
+        self.min_length = min_length
+        self.max_length = max_length
+        self._char_set = _CHAR_SET
+        self._char_list = _CHAR_LIST
+        self._char_index = _CHAR_INDEX
+        self._char_str = _CHAR_STR
+        spaces.Space.__init__(self, dtype=str, seed=seed)
 
     def contains(self, x: Any) -> bool:
         """True for any string of acceptable length, whatever its characters."""

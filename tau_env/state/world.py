@@ -118,9 +118,12 @@ class World:
 
     def sync(self) -> None:
         """Apply the domain's consistency rule between the two sides (no-op for most)."""
+        with self.journal.transaction():
+            self._apply_sync()
+
+    def _apply_sync(self) -> None:
         if self.toolbox.sync is not None:
-            with self.journal.transaction():
-                self.toolbox.sync(self)
+            self.toolbox.sync(self)
 
     def call_tool(self, side: Side, name: str, arguments: dict[str, Any] | str) -> ToolResult:
         """Run one of a side's tools; never raises for bad input.
@@ -152,9 +155,9 @@ class World:
         try:
             with self.journal.transaction():
                 value = spec.function(self.db(side), **kwargs)
+                self._apply_sync()  # part of the call: a failing sync undoes the call too
         except ToolError as error:
             return ToolResult(f"Error: {error}", error=True)
-        self.sync()
         return ToolResult(to_json_str(value))
 
     def run_env_function(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
@@ -176,7 +179,7 @@ class World:
         kwargs = spec.validate_arguments(arguments)
         with self.journal.transaction():
             value = spec.function(self.db(side), **kwargs)
-        self.sync()
+            self._apply_sync()
         return value
 
     def differences(self, other: World) -> list[str]:

@@ -185,7 +185,7 @@ def _build_spec(
 ) -> FunctionSpec:
     name = function.__name__
     try:
-        hints = typing.get_type_hints(function)
+        hints = typing.get_type_hints(function, include_extras=True)  # keep Annotated metadata
     except Exception as error:
         raise ToolDefinitionError(f"{name}: cannot resolve type hints: {error}") from error
     parameters = list(inspect.signature(function).parameters.values())

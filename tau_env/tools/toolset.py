@@ -30,6 +30,7 @@ class ToolSet:
                 raise ToolDefinitionError(f"{spec.name} is registered twice")
             self._specs[spec.name] = spec
         self.names: tuple[str, ...] = tuple(self._specs)
+        self._schemas: list[dict[str, Any]] | None = None
 
     def __contains__(self, name: object) -> bool:
         return name in self._specs
@@ -45,8 +46,13 @@ class ToolSet:
         return self._specs.get(name)
 
     def openai_schemas(self) -> list[dict[str, Any]]:
-        """OpenAI function definitions of every tool, in order."""
-        return [spec.openai_schema() for spec in self._specs.values()]
+        """OpenAI function definitions of every tool, in order.
+
+        Built once and shared by every env of the process: treat the result as read-only.
+        """
+        if self._schemas is None:
+            self._schemas = [spec.openai_schema() for spec in self._specs.values()]
+        return self._schemas
 
     def merged(self, other: ToolSet) -> ToolSet:
         """A set with this set's functions followed by `other`'s (same side)."""

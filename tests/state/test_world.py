@@ -131,3 +131,24 @@ def test_run_env_function__only_registered_functions_are_reachable(world):
         )
         is True
     )
+
+
+def _failing_sync(world) -> None:
+    raise ToolError("Wrong scenario: no line for the phone number")
+
+
+def test_call_tool__a_failing_sync_undoes_the_call(world):
+    world.toolbox = Toolbox(
+        TOOLBOX.agent_tools,
+        TOOLBOX.user_tools,
+        TOOLBOX.agent_env_functions,
+        TOOLBOX.user_env_functions,
+        sync=_failing_sync,
+    )
+    before = _hashes(world)
+    result = world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "T"})
+    assert result.error and "Wrong scenario" in result.content
+    assert _hashes(world) == before
+    with pytest.raises(ToolError):
+        world.run_env_function("user", "add_notification", {"notification_id": "n", "message": "m"})
+    assert _hashes(world) == before

@@ -1,0 +1,217 @@
+"""Per-domain benchmarks of the environment's hot paths.
+
+For each domain and data source: build (first make_env, files parsed), reset, one read and one
+write tool call through `env.step` (and the env's overhead beyond the raw tool call), grading a
+finished gold episode, a whole scripted gold episode (reset, steps, grade), episodes per second
+over a split, and the memory of N concurrently open episodes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness import Stat, time_calls, time_with_arg, traced_memory
+
+import tau_env
+from tau_env import CallTool, SendMessage
+from tau_env.baselines.oracle import OracleAgent
+from tau_env.domain import load_domain
+from tau_env.episode_runner import run_episode
+from tau_env.grading.context import Episode
+from tau_env.tasks.model import GoldAction, Task
+from tau_env.wrappers.users import GoldUser
+
+TARGETS_US = {
+    "reset": 50.0,
+    "step overhead beyond the tool": 10.0,
+    "grade one episode": 500.0,
+}
+GOLD_EPISODE_TARGET_US = {"airline": 1300.0, "retail": 1500.0, "telecom": 1000.0}
+
+
+@dataclass(frozen=True)
+class Source:
+    domain: str
+    data_dir: Path | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.domain}/{'official' if self.data_dir else 'built-in'}"
+
+
+def _calls(tasks: list[Task], env: Any) -> Iterator[tuple[Task, GoldAction]]:
+    for task in tasks:
+        for action in task.gold_actions:
+            if action.requestor == "assistant":
+                yield task, action
+
+
+def _pick_call(env: Any, tasks: list[Task], *, writes: bool) -> tuple[Task, GoldAction] | None:
+    toolbox = env.unwrapped.domain.toolbox
+    for task, action in _calls(tasks, env):
+        spec = toolbox.agent_tools.get(action.name)
+        if spec is None:
+            continue
+        world = env.unwrapped.domain.prepare(task).initial_world.fork()
+        if (
+            spec.mutates_state == writes
+            and not world.call_tool("agent", action.name, action.arguments).error
+        ):
+            return task, action
+    return None
+
+
+def _at_agent_turn(env: Any, task: Task) -> Any:
+    """Reset to `task` and hand the floor to the agent (one user message if needed)."""
+    raw = env.unwrapped
+    raw.reset(options={"task_id": task.id})
+    if raw.agent_selection == "user":
+        raw.step(SendMessage(content="Hello, I need help."))
+    return raw
+
+
+def benchmark_source(source: Source, *, repeat: int, open_episodes: int) -> list[Stat]:
+    """Every env benchmark for one domain and data source."""
+    label = source.label
+    start = time.perf_counter()
+    env = tau_env.make_env(source.domain, data_dir=source.data_dir)
+    build_ms = (time.perf_counter() - start) * 1e3
+    stats = [Stat(f"{label}: first make_env (files parsed)", "ms", build_ms, build_ms, build_ms, 1)]
+    raw = env.unwrapped
+    tasks = list(raw.tasks)
+    domain = load_domain(source.domain, source.data_dir)
+    for task in tasks:  # task preparation is cached per process; measure steady state
+        domain.prepare(task)
+        domain.expected_world(task)
+    first = tasks[0]
+    stats.append(
+        time_calls(
+            f"{label}: reset",
+            lambda: raw.reset(options={"task_id": first.id}),
+            repeat=repeat,
+            target=TARGETS_US["reset"],
+        )
+    )
+    for writes, kind in ((False, "read"), (True, "write")):
+        picked = _pick_call(env, tasks, writes=writes)
+        if picked is not None:
+            stats += _tool_call_stats(label, kind, env, *picked, repeat=repeat)
+    finished = []
+    for task in tasks[:20]:
+        result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
+        finished.append((task, result, raw.conversation.world))
+    grader = raw.grader
+
+    def grade_all() -> None:
+        for task, result, world in finished:
+            grader.grade(
+                Episode(
+                    task,
+                    result.trajectory,
+                    world,
+                    result.grade.termination,
+                    lambda t=task: domain.expected_world(t),
+                )
+            )
+
+    stats.append(
+        _per_item(
+            time_calls(f"{label}: grade one episode", grade_all, repeat=max(3, repeat // 50)),
+            len(finished),
+            TARGETS_US["grade one episode"],
+        )
+    )
+    gold_target = GOLD_EPISODE_TARGET_US.get(source.domain)
+    stats.append(
+        time_calls(
+            f"{label}: whole gold episode",
+            lambda: run_episode(env, OracleAgent, GoldUser, task_id=first.id, seed=1),
+            repeat=max(20, repeat // 5),
+            target=gold_target,
+        )
+    )
+    start = time.perf_counter()
+    for task in tasks:
+        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=2)
+    rate = len(tasks) / (time.perf_counter() - start)
+    stats.append(
+        Stat(
+            f"{label}: episodes/s over the split ({len(tasks)} tasks)", "ep/s", rate, rate, rate, 1
+        )
+    )
+    _, megabytes = traced_memory(lambda: _open_episodes(source, tasks, open_episodes))
+    stats.append(
+        Stat(
+            f"{label}: memory of {open_episodes} open episodes",
+            "MB",
+            megabytes,
+            megabytes,
+            megabytes,
+            1,
+        )
+    )
+    return stats
+
+
+def _tool_call_stats(
+    label: str, kind: str, env: Any, task: Task, action: GoldAction, *, repeat: int
+) -> list[Stat]:
+    """A tool call through `env.step`, the same call on a bare world, and the difference."""
+    call = CallTool(name=action.name, arguments=dict(action.arguments))
+    step = time_with_arg(
+        f"{label}: {kind} tool step ({action.name})",
+        lambda raw: raw.step(call),
+        lambda: _at_agent_turn(env, task),
+        repeat=repeat,
+    )
+    world = env.unwrapped.domain.prepare(task).initial_world
+    bare = time_with_arg(
+        f"{label}: {kind} raw tool call",
+        lambda fresh: fresh.call_tool("agent", action.name, action.arguments),
+        world.fork,
+        repeat=repeat,
+    )
+    overhead = step.median - bare.median
+    target = TARGETS_US["step overhead beyond the tool"]
+    gap = Stat(
+        f"{label}: {kind} step overhead beyond the tool",
+        "us",
+        overhead,
+        overhead,
+        overhead,
+        repeat,
+        target,
+    )
+    return [step, bare, gap]
+
+
+def _per_item(stat: Stat, count: int, target: float) -> Stat:
+    return Stat(
+        stat.name,
+        stat.unit,
+        stat.median / count,
+        stat.p10 / count,
+        stat.p90 / count,
+        stat.runs,
+        target,
+    )
+
+
+def _open_episodes(source: Source, tasks: list[Task], count: int) -> list[Any]:
+    """`count` envs, each mid-episode after its gold agent writes (kept alive by the caller)."""
+    envs = []
+    for index in range(count):
+        task = tasks[index % len(tasks)]
+        env = tau_env.make_env(source.domain, data_dir=source.data_dir).unwrapped
+        env.reset(options={"task_id": task.id})
+        if env.agent_selection == "user":
+            env.step(SendMessage(content="Hello"))
+        for action in task.gold_actions:
+            if action.requestor == "assistant" and env.agent_selection == "agent":
+                env.step(CallTool(name=action.name, arguments=dict(action.arguments)))
+        envs.append(env)
+    return envs

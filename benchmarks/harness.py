@@ -1,0 +1,98 @@
+"""Timing and memory helpers for the benchmarks: repeated runs, percentiles, peak memory."""
+
+from __future__ import annotations
+
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Stat:
+    """A measured quantity over repeated runs."""
+
+    name: str
+    unit: str
+    median: float
+    p10: float
+    p90: float
+    runs: int
+    target: float | None = None  # same unit; None: no target
+
+    @property
+    def meets_target(self) -> bool | None:
+        return None if self.target is None else self.median <= self.target
+
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    """(median, p10, p90) of the samples."""
+    ordered = sorted(samples)
+    if len(ordered) == 1:
+        return ordered[0], ordered[0], ordered[0]
+    deciles = statistics.quantiles(ordered, n=10, method="inclusive")
+    return statistics.median(ordered), deciles[0], deciles[-1]
+
+
+def time_calls(
+    name: str,
+    fn: Callable[[], Any],
+    *,
+    repeat: int,
+    unit: str = "us",
+    setup: Callable[[], Any] | None = None,
+    target: float | None = None,
+) -> Stat:
+    """Time `fn` `repeat` times (after one warm-up), running `setup` untimed before each call."""
+    scale = {"us": 1e6, "ms": 1e3, "s": 1.0}[unit]
+    if setup is not None:
+        setup()
+    fn()
+    samples = []
+    for _ in range(repeat):
+        if setup is not None:
+            setup()
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * scale)
+    median, p10, p90 = percentiles(samples)
+    return Stat(name, unit, median, p10, p90, repeat, target)
+
+
+def time_with_arg(
+    name: str,
+    fn: Callable[[Any], Any],
+    setup: Callable[[], Any],
+    *,
+    repeat: int,
+    unit: str = "us",
+    target: float | None = None,
+) -> Stat:
+    """Like `time_calls`, but `fn` receives what `setup` returned."""
+    scale = {"us": 1e6, "ms": 1e3, "s": 1.0}[unit]
+    fn(setup())
+    samples = []
+    for _ in range(repeat):
+        value = setup()
+        start = time.perf_counter()
+        fn(value)
+        samples.append((time.perf_counter() - start) * scale)
+    median, p10, p90 = percentiles(samples)
+    return Stat(name, unit, median, p10, p90, repeat, target)
+
+
+def traced_memory(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """Run `fn` under tracemalloc; return its result and the memory still held, in MB.
+
+    The result is kept alive while measuring, so what it references counts.
+    """
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = fn()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return result, (after - before) / 2**20

@@ -1,0 +1,331 @@
+"""The airline's company database: flights with a status per date, users, reservations.
+
+Field names, their order and their types follow the reference's models, because tool results
+are these records' dumps and are compared byte for byte when trajectories are replayed (for
+example gift-card amounts are floats, so ``100`` is shown as ``100.0``). Records that the
+agent passes as tool arguments (`FlightInfo`, `Passenger`, `Payment`) ignore unknown keys, as
+the reference does; the other records reject them so that malformed data files fail loudly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Literal, Self, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_env.domains.airline.constants import CabinClass, FlightType, Insurance, MembershipLevel
+from tau_env.state import Database, Table
+from tau_env.state.database import SeedSource, Snapshot
+from tau_env.state.journal import Journal
+
+__all__ = [
+    "Address",
+    "AirlineDB",
+    "AirlineData",
+    "AirportCode",
+    "Certificate",
+    "CreditCard",
+    "DirectFlight",
+    "Flight",
+    "FlightDateStatus",
+    "FlightIndex",
+    "FlightInfo",
+    "GiftCard",
+    "Name",
+    "Passenger",
+    "Payment",
+    "PaymentMethod",
+    "Reservation",
+    "ReservationFlight",
+    "StatusAvailable",
+    "StatusCancelled",
+    "StatusDelayed",
+    "StatusFlying",
+    "StatusLanded",
+    "StatusOnTime",
+    "User",
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Argument(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+# -- people and money --------------------------------------------------------------------------
+class Name(_Record):
+    """A user's name."""
+
+    first_name: str = Field(description="First name.")
+    last_name: str = Field(description="Last name.")
+
+
+class Address(_Record):
+    """A user's postal address."""
+
+    address1: str = Field(description="Street line.")
+    address2: str | None = Field(default=None, description="Optional second line.")
+    city: str = Field(description="City.")
+    country: str = Field(description="Country.")
+    state: str = Field(description="State or province.")
+    zip: str = Field(description="Postal code.")
+
+
+class Passenger(_Argument):
+    """A traveller on a reservation, or one saved in a user's profile."""
+
+    first_name: str = Field(description="The passenger's first name.")
+    last_name: str = Field(description="The passenger's last name.")
+    dob: str = Field(description="Date of birth, YYYY-MM-DD.")
+
+
+class Payment(_Argument):
+    """One movement of money on a reservation (negative for a refund)."""
+
+    payment_id: str = Field(description="Id of a payment method in the user's profile.")
+    amount: int = Field(description="Amount in dollars.")
+
+
+class CreditCard(_Record):
+    """A credit card kept in a user's profile."""
+
+    source: Literal["credit_card"] = Field(description="Kind of payment method.")
+    id: str = Field(description="Payment method id, e.g. credit_card_4421486.")
+    brand: str = Field(description="Card brand, e.g. visa.")
+    last_four: str = Field(description="Last four digits.")
+
+
+class GiftCard(_Record):
+    """A gift card with a remaining balance."""
+
+    source: Literal["gift_card"] = Field(description="Kind of payment method.")
+    id: str = Field(description="Payment method id, e.g. gift_card_7815826.")
+    amount: float = Field(description="Remaining balance in dollars.")
+
+
+class Certificate(_Record):
+    """A travel certificate; used whole on one booking (the rest is lost)."""
+
+    source: Literal["certificate"] = Field(description="Kind of payment method.")
+    id: str = Field(description="Payment method id, e.g. certificate_3221322.")
+    amount: float = Field(description="Value in dollars.")
+
+
+PaymentMethod = Annotated[CreditCard | GiftCard | Certificate, Field(discriminator="source")]
+
+
+class User(_Record):
+    """A customer profile."""
+
+    user_id: str = Field(description="Unique id, e.g. sara_doe_496.")
+    name: Name = Field(description="Full name.")
+    address: Address = Field(description="Postal address.")
+    email: str = Field(description="E-mail address.")
+    dob: str = Field(description="Date of birth, YYYY-MM-DD.")
+    payment_methods: dict[str, PaymentMethod] = Field(description="Payment methods by id.")
+    saved_passengers: list[Passenger] = Field(description="Travellers saved for quick booking.")
+    membership: MembershipLevel = Field(description="regular, silver or gold.")
+    reservations: list[str] = Field(description="Ids of the user's reservations.")
+
+
+# -- flights -----------------------------------------------------------------------------------
+class StatusAvailable(_Record):
+    """The flight has not left on that date and can be booked."""
+
+    status: Literal["available"] = Field(description="Discriminator.")
+    available_seats: dict[CabinClass, int] = Field(description="Free seats per cabin.")
+    prices: dict[CabinClass, int] = Field(description="Price per seat per cabin, dollars.")
+
+
+class StatusOnTime(_Record):
+    """The flight has not left yet and is expected on time; it can no longer be booked."""
+
+    status: Literal["on time"] = Field(description="Discriminator.")
+    estimated_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+
+
+class StatusDelayed(_Record):
+    """The flight has not left yet and will leave late."""
+
+    status: Literal["delayed"] = Field(description="Discriminator.")
+    estimated_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+
+
+class StatusFlying(_Record):
+    """The flight is in the air."""
+
+    status: Literal["flying"] = Field(description="Discriminator.")
+    actual_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+
+
+class StatusLanded(_Record):
+    """The flight has flown."""
+
+    status: Literal["landed"] = Field(description="Discriminator.")
+    actual_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    actual_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+
+
+class StatusCancelled(_Record):
+    """The airline cancelled the flight on that date."""
+
+    status: Literal["cancelled"] = Field(description="Discriminator.")
+
+
+FlightDateStatus = Annotated[
+    StatusAvailable | StatusOnTime | StatusDelayed | StatusFlying | StatusLanded | StatusCancelled,
+    Field(discriminator="status"),
+]
+
+
+class Flight(_Record):
+    """A scheduled flight and its status on each date it operates."""
+
+    flight_number: str = Field(description="Unique id, e.g. HAT001.")
+    origin: str = Field(description="IATA code of the departure airport.")
+    destination: str = Field(description="IATA code of the arrival airport.")
+    scheduled_departure_time_est: str = Field(description="HH:MM:SS, EST.")
+    scheduled_arrival_time_est: str = Field(description="HH:MM:SS, EST; '+1' when next day.")
+    dates: dict[str, FlightDateStatus] = Field(description="Status by date, YYYY-MM-DD.")
+
+
+class DirectFlight(_Record):
+    """A bookable flight as the search tools show it."""
+
+    flight_number: str = Field(description="Flight number.")
+    origin: str = Field(description="IATA code of the departure airport.")
+    destination: str = Field(description="IATA code of the arrival airport.")
+    status: Literal["available"] = Field(description="Always available.")
+    scheduled_departure_time_est: str = Field(description="HH:MM:SS, EST.")
+    scheduled_arrival_time_est: str = Field(description="HH:MM:SS, EST; '+1' when next day.")
+    date: str | None = Field(default=None, description="Set by the one-stop search only.")
+    available_seats: dict[CabinClass, int] = Field(description="Free seats per cabin.")
+    prices: dict[CabinClass, int] = Field(description="Price per seat per cabin, dollars.")
+
+
+class FlightInfo(_Argument):
+    """A flight on a date, as the agent names it when booking or changing flights."""
+
+    flight_number: str = Field(description="Flight number, such as 'HAT001'.")
+    date: str = Field(description="Date of the flight, YYYY-MM-DD, such as '2024-05-01'.")
+
+
+class AirportCode(_Record):
+    """An airport the airline serves."""
+
+    iata: str = Field(description="IATA code.")
+    city: str = Field(description="City name.")
+
+
+# -- reservations ------------------------------------------------------------------------------
+class ReservationFlight(_Record):
+    """One flight of a reservation, with the price per passenger paid for it."""
+
+    flight_number: str = Field(description="Flight number.")
+    origin: str = Field(description="IATA code of the departure airport.")
+    destination: str = Field(description="IATA code of the arrival airport.")
+    date: str = Field(description="YYYY-MM-DD.")
+    price: int = Field(description="Price per passenger, dollars.")
+
+
+class Reservation(_Record):
+    """A booking: flights, passengers, payments, bags and insurance."""
+
+    reservation_id: str = Field(description="Unique id, e.g. ZFA04Y.")
+    user_id: str = Field(description="The booking user.")
+    origin: str = Field(description="IATA code where the trip starts.")
+    destination: str = Field(description="IATA code of the trip's destination.")
+    flight_type: FlightType = Field(description="one_way or round_trip.")
+    cabin: CabinClass = Field(description="One cabin for every flight.")
+    flights: list[ReservationFlight] = Field(description="Flights in travel order.")
+    passengers: list[Passenger] = Field(description="Travellers.")
+    payment_history: list[Payment] = Field(description="Payments and refunds, oldest first.")
+    created_at: str = Field(description="Booking time, YYYY-MM-DDTHH:MM:SS.")
+    total_baggages: int = Field(description="Checked bags.")
+    nonfree_baggages: int = Field(description="Checked bags that were paid for.")
+    insurance: Insurance = Field(description="Travel insurance bought: yes or no.")
+    status: Literal["cancelled"] | None = Field(default=None, description="cancelled or None.")
+
+
+# -- the database ------------------------------------------------------------------------------
+class AirlineData(_Record):
+    """Layout of the airline ``db.json`` file."""
+
+    flights: dict[str, Flight] = Field(description="Flights by flight number.")
+    users: dict[str, User] = Field(description="Users by user id.")
+    reservations: dict[str, Reservation] = Field(description="Reservations by id.")
+
+
+@dataclass(frozen=True)
+class FlightIndex:
+    """Base flight numbers by origin airport, and each base flight's position.
+
+    Attributes:
+        by_origin: Origin IATA code -> flight numbers in base order.
+        position: Flight number -> its position in the base (the table's iteration order).
+    """
+
+    by_origin: Mapping[str, tuple[str, ...]]
+    position: Mapping[str, int]
+
+    @classmethod
+    def build(cls, base: Mapping[str, Flight]) -> FlightIndex:
+        """Index a base flight table."""
+        groups: dict[str, list[str]] = {}
+        for key, flight in base.items():
+            groups.setdefault(flight.origin, []).append(key)
+        return cls(
+            by_origin={origin: tuple(keys) for origin, keys in groups.items()},
+            position={key: i for i, key in enumerate(base)},
+        )
+
+
+class _IndexHolder:
+    """Builds the flight index on first use; shared by every fork of one database view.
+
+    The index depends only on the base records, which never change, so one copy serves every
+    episode that starts from the same prepared world.
+    """
+
+    def __init__(self, base: Mapping[str, Flight]) -> None:
+        self._base = base
+        self._index: FlightIndex | None = None
+
+    @property
+    def index(self) -> FlightIndex:
+        if self._index is None:
+            self._index = FlightIndex.build(self._base)
+        return self._index
+
+
+class AirlineDB(Database):
+    """The agent side's view of the airline database for one episode."""
+
+    data_model = AirlineData
+    flights: Table[Flight]
+    users: Table[User]
+    reservations: Table[Reservation]
+
+    def __init__(self, snapshot: Snapshot, journal: Journal, seed_source: SeedSource) -> None:
+        super().__init__(snapshot, journal, seed_source)
+        base = cast("Mapping[str, Flight]", snapshot.records["flights"])
+        self._flight_index = _IndexHolder(base)
+
+    def fork(self, journal: Journal, seed_source: SeedSource) -> Self:
+        """A view with the same base, a copy of this view's changes, and the shared index."""
+        clone = super().fork(journal, seed_source)
+        clone._flight_index = self._flight_index
+        return clone
+
+    @property
+    def flight_index(self) -> FlightIndex:
+        """Base flights by origin (built on the first search of any episode)."""
+        return self._flight_index.index

@@ -1,0 +1,93 @@
+"""The built-in airline data: a generated world and tasks with verified gold plans.
+
+``generate(seed)`` draws a world (`world.py`), draws tasks from every family (`tasks.py`,
+families in `booking.py`, `cancellation.py`, `changes.py`, `compensation.py`, gold plans
+following `rules.py`), checks each task by gold replay (`verify.py`) and splits them. The
+package ships the result for the default seed in ``domains/airline/data/``;
+``python -m tau_env.domains.airline.generator`` rewrites it, and a test proves it unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from tau_env.data_files import builtin_text
+from tau_env.domains.airline.data_model import AirlineData
+from tau_env.domains.airline.generator.tasks import draw_tasks, split_tasks
+from tau_env.domains.airline.generator.verify import builtin_domain, verify_tasks
+from tau_env.domains.airline.generator.world import WorldConfig, generate_world
+from tau_env.state.database import Snapshot
+from tau_env.tasks.model import Task
+
+__all__ = ["BUILTIN_SEED", "GeneratedData", "generate", "render_files", "write_files"]
+
+BUILTIN_SEED = 20240515
+"""The seed of the data shipped in ``domains/airline/data/``."""
+
+
+@dataclass(frozen=True)
+class GeneratedData:
+    """A generated world with its verified tasks.
+
+    Attributes:
+        data: The database.
+        tasks: Tasks in family order.
+        splits: ``base``, ``train`` and ``test`` task ids.
+    """
+
+    data: AirlineData
+    tasks: list[Task]
+    splits: dict[str, list[str]]
+
+
+def generate(
+    seed: int = BUILTIN_SEED, *, config: WorldConfig | None = None, scale: float = 1.0
+) -> GeneratedData:
+    """Generate a world and its tasks; the same arguments always give the same result.
+
+    Args:
+        seed: Seeds every random draw.
+        config: World size (default `WorldConfig()`).
+        scale: Multiplies the number of tasks drawn per family.
+
+    Raises:
+        GenerationError: A drawn task fails its gold replay (a generator bug).
+    """
+    rng = random.Random(seed)
+    data = generate_world(rng, config)
+    tasks = draw_tasks(data, rng, scale)
+    splits = split_tasks(tasks, rng)
+    policy = builtin_text("tau_env.domains.airline", "policy.md")
+    verify_tasks(builtin_domain(Snapshot.from_model(data), tasks, splits, policy))
+    return GeneratedData(data, tasks, splits)
+
+
+def render_files(generated: GeneratedData) -> dict[str, str]:
+    """The data files' text.
+
+    ``db.json`` holds one record per line, ``tasks.json`` one task per line (default values
+    left out); ``split_tasks.json`` is indented.
+    """
+    tables = []
+    for name, records in generated.data.model_dump(mode="json").items():
+        lines = [f"{json.dumps(key)}: {json.dumps(record)}" for key, record in records.items()]
+        tables.append(f"{json.dumps(name)}: {{\n" + ",\n".join(lines) + "\n}")
+    tasks = [
+        json.dumps(task.model_dump(mode="json", exclude_none=True, exclude_defaults=True))
+        for task in generated.tasks
+    ]
+    return {
+        "db.json": "{\n" + ",\n".join(tables) + "\n}\n",
+        "tasks.json": "[\n" + ",\n".join(tasks) + "\n]\n",
+        "split_tasks.json": json.dumps(generated.splits, indent=1) + "\n",
+    }
+
+
+def write_files(folder: Path, generated: GeneratedData) -> None:
+    """Write the data files into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in render_files(generated).items():
+        (folder / name).write_text(text, encoding="utf-8")

@@ -1,0 +1,266 @@
+"""Task families about changing a reservation: flights, cabin, bags and passengers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau_env.domains.airline.constants import CABINS, TODAY
+from tau_env.domains.airline.data_model import Reservation, StatusAvailable, User
+from tau_env.domains.airline.generator import rules
+from tau_env.domains.airline.generator.booking import CITY, cabin_name
+from tau_env.domains.airline.generator.context import Context, describe_method
+from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, money, route
+
+__all__ = [
+    "cabin_change",
+    "cabin_refused_flown",
+    "change_flight",
+    "change_refused_basic",
+    "change_refused_route",
+]
+
+CHANGE_RULES = (
+    "Modify: basic economy flights cannot change; same origin, destination and trip type; "
+    "cabin change only if nothing flown; bags added not removed; no insurance after booking; "
+    "passenger count fixed; one card or gift card pays"
+)
+
+
+def known_info(user: User, reservation: Reservation) -> str:
+    return (
+        f"You are {user.name.first_name} {user.name.last_name}; your user id is {user.user_id}. "
+        f"The reservation is {reservation.reservation_id} ({route(reservation)})."
+    )
+
+
+def lookups(user: User, reservation: Reservation) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        ("get_user_details", {"user_id": user.user_id}),
+        ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
+    ]
+
+
+def _legs(reservation: Reservation) -> list[dict[str, str]]:
+    return [{"flight_number": f.flight_number, "date": f.date} for f in reservation.flights]
+
+
+def amount_note(amount: int) -> tuple[str, list[str]]:
+    if amount > 0:
+        return f"you pay {money(amount)}", [str(amount)]
+    if amount < 0:
+        return f"you get {money(-amount)} back", [str(-amount)]
+    return "the price does not change", []
+
+
+def _later_day(ctx: Context, date: str, low: int, high: int) -> str | None:
+    day = int(date[-2:]) + ctx.rng.randint(low, high)
+    return f"2024-05-{day:02d}" if day <= 28 else None
+
+
+def change_flight(ctx: Context) -> Draft | None:
+    """Move one nonstop flight of an upcoming (not basic economy) reservation to another day."""
+    flights = ctx.data.flights
+
+    def eligible(user: User, reservation: Reservation) -> bool:
+        return (
+            reservation.cabin != "basic_economy"
+            and rules.is_upcoming(reservation, flights)
+            and len(reservation.flights) == (2 if reservation.flight_type == "round_trip" else 1)
+        )
+
+    found = ctx.pick("change_flight", ctx.reservations(eligible), key=lambda p: p[1].reservation_id)
+    if found is None:
+        return None
+    user, reservation = found
+    index = ctx.rng.randrange(len(reservation.flights))
+    old = reservation.flights[index]
+    new_date = _later_day(ctx, old.date, 1, 3)
+    if new_date is None or (
+        index == 0 and len(reservation.flights) == 2 and new_date >= reservation.flights[1].date
+    ):
+        return None
+    cabin, count = reservation.cabin, len(reservation.passengers)
+    best = ctx.cheapest_direct(old.origin, old.destination, new_date, cabin, count)
+    if best is None:
+        return None
+    legs = _legs(reservation)
+    legs[index] = {"flight_number": best["flight_number"], "date": new_date}
+    difference = (best["prices"][cabin] - old.price) * count
+    method = ctx.card_for(user, difference)
+    if method is None:
+        return None
+    update = {
+        "reservation_id": reservation.reservation_id,
+        "cabin": cabin,
+        "flights": legs,
+        "payment_id": method.id,
+    }
+    if ctx.call("update_reservation_flights", **update) is None:
+        return None
+    outcome, communicate = amount_note(difference)
+    which = "outbound" if index == 0 else "return"
+    wants = (
+        f"Move your {which} flight ({old.flight_number}, {CITY[old.origin]} to "
+        f"{CITY[old.destination]} on {old.date}) to {new_date}, on the cheapest nonstop flight "
+        f"in the same cabin. Pay or get refunded with your {describe_method(method)}."
+    )
+    return Draft(
+        family="change_flight",
+        purpose="Change one flight of a reservation to another date; kept flights keep their "
+        "price.",
+        policies=CHANGE_RULES,
+        reason=f"You need to travel on another day for reservation {reservation.reservation_id}.",
+        known=known_info(user, reservation),
+        instructions=wants + " Ask what the change costs, and agree once the agent summarises it.",
+        ticket=f"User {user.user_id}: {wants}",
+        opening="Hi, I'd like to change the date of a flight on reservation "
+        f"{reservation.reservation_id}.",
+        facts={
+            "user_id": user.user_id,
+            "reservation_id": reservation.reservation_id,
+            "flight_to_change": f"{old.flight_number} on {old.date}",
+            "new_date": new_date,
+            "flight_choice": "the cheapest nonstop flight in the same cabin",
+            "payment": describe_method(method),
+        },
+        actions=[
+            *lookups(user, reservation),
+            (
+                "search_direct_flight",
+                {"origin": old.origin, "destination": old.destination, "date": new_date},
+            ),
+            ("update_reservation_flights", update),
+        ],
+        communicate=communicate,
+        done_phrases=["updated", "changed"],
+        notes=[f"The agent changes the flight; {outcome}."],
+    )
+
+
+def refusal(
+    ctx: Context, family: str, eligible: Any, purpose: str, request: str, instructions: str
+) -> Draft | None:
+    found = ctx.pick(family, ctx.reservations(eligible), key=lambda p: p[1].reservation_id)
+    if found is None:
+        return None
+    user, reservation = found
+    rid = reservation.reservation_id
+    asked = request.format(rid=rid, r=reservation, cabin=cabin_name(reservation.cabin))
+    return Draft(
+        family=family,
+        purpose=purpose,
+        policies=CHANGE_RULES,
+        reason=f"You want to {asked}.",
+        known=known_info(user, reservation),
+        instructions=instructions
+        + " If the agent says it is not allowed, accept it and end the call.",
+        ticket=f"User {user.user_id} wants to {asked}.",
+        opening=f"Hello, I want to {asked}.",
+        facts={"user_id": user.user_id, "reservation_id": rid},
+        actions=lookups(user, reservation),
+        done_phrases=list(REFUSAL_PHRASES),
+        accepts=[],
+        notes=["The agent refuses and changes nothing."],
+    )
+
+
+def change_refused_basic(ctx: Context) -> Draft | None:
+    """A date change on a basic economy reservation: refused."""
+    flights = ctx.data.flights
+    return refusal(
+        ctx,
+        "change_refused_basic",
+        lambda u, r: r.cabin == "basic_economy" and rules.is_upcoming(r, flights),
+        "Refuse to change the flights of a basic economy reservation.",
+        "move the flights of reservation {rid} two days later",
+        "You do not want to change the cabin or pay for an upgrade.",
+    )
+
+
+def change_refused_route(ctx: Context) -> Draft | None:
+    """A change of destination: refused (origin, destination and trip type are fixed)."""
+    flights = ctx.data.flights
+    return refusal(
+        ctx,
+        "change_refused_route",
+        lambda u, r: r.cabin != "basic_economy" and rules.is_upcoming(r, flights),
+        "Refuse to change the destination of a reservation.",
+        "keep reservation {rid} but fly to a different city than {r.destination}",
+        "You do not want to cancel or make a new booking.",
+    )
+
+
+def cabin_change(ctx: Context) -> Draft | None:
+    """Move every flight of an upcoming reservation to another cabin at today's prices."""
+    flights = ctx.data.flights
+    found = ctx.pick(
+        "cabin_change",
+        ctx.reservations(lambda u, r: rules.is_upcoming(r, flights)),
+        key=lambda p: p[1].reservation_id,
+    )
+    if found is None:
+        return None
+    user, reservation = found
+    cabin = ctx.rng.choice([c for c in CABINS if c != reservation.cabin])
+    count = len(reservation.passengers)
+    statuses = [flights[f.flight_number].dates[f.date] for f in reservation.flights]
+    open_seats = [s for s in statuses if isinstance(s, StatusAvailable)]
+    if len(open_seats) < len(statuses) or any(s.available_seats[cabin] < count for s in open_seats):
+        return None
+    new_fare = sum(s.prices[cabin] for s in open_seats)
+    difference = (new_fare - sum(f.price for f in reservation.flights)) * count
+    method = ctx.card_for(user, difference)
+    if method is None:
+        return None
+    rid = reservation.reservation_id
+    update = {
+        "reservation_id": rid,
+        "cabin": cabin,
+        "flights": _legs(reservation),
+        "payment_id": method.id,
+    }
+    if ctx.call("update_reservation_flights", **update) is None:
+        return None
+    outcome, communicate = amount_note(difference)
+    wants = (
+        f"Move all flights of reservation {rid} from {cabin_name(reservation.cabin)} to "
+        f"{cabin_name(cabin)}, keeping the same flights. Use your {describe_method(method)} "
+        "for the difference."
+    )
+    return Draft(
+        family="cabin_change",
+        purpose="Change the cabin of a whole reservation at current prices.",
+        policies=CHANGE_RULES,
+        reason=f"You want to travel in {cabin_name(cabin)} on reservation {rid}.",
+        known=known_info(user, reservation),
+        instructions=wants + " Ask how much it costs or refunds, and agree once summarised.",
+        ticket=f"User {user.user_id}: {wants}",
+        opening=f"Hi, I'd like to switch reservation {rid} to {cabin_name(cabin)}.",
+        facts={
+            "user_id": user.user_id,
+            "reservation_id": rid,
+            "new_cabin": cabin_name(cabin),
+            "payment": describe_method(method),
+        },
+        actions=[*lookups(user, reservation), ("update_reservation_flights", update)],
+        communicate=communicate,
+        done_phrases=["updated", "changed"],
+        notes=[f"The agent changes the cabin; {outcome}."],
+    )
+
+
+def cabin_refused_flown(ctx: Context) -> Draft | None:
+    """A cabin change after part of the trip was flown: refused."""
+    flights = ctx.data.flights
+    return refusal(
+        ctx,
+        "cabin_refused_flown",
+        lambda u, r: (
+            rules.has_flown(r, flights)
+            and r.cabin != "business"
+            and any(f.date > TODAY for f in r.flights)
+        ),
+        "Refuse a cabin change when a flight of the reservation has been flown.",
+        "upgrade reservation {rid} to business for the rest of the trip",
+        "You already flew the first flight.",
+    )

@@ -1,0 +1,45 @@
+"""Shared pieces of the built-in world: its calendar, price ranges, timestamps and people."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from tau_env.domains.airline.constants import CabinClass
+from tau_env.domains.airline.data_model import Passenger
+from tau_env.domains.airline.generator.names import FIRST_NAMES, LAST_NAMES
+
+__all__ = ["DATES", "NOW", "PRICE_RANGES", "TODAY_DAY", "birthday", "person", "stamp"]
+
+DATES = tuple(f"2024-05-{day:02d}" for day in range(1, 31))
+"""Every date a flight operates on (May 2024, the reference's calendar)."""
+
+TODAY_DAY = 15
+NOW = dt.datetime(2024, 5, 15, 15, 0)
+
+PRICE_RANGES: Mapping[CabinClass, tuple[int, int]] = MappingProxyType(
+    {
+        "basic_economy": (50, 100),
+        "economy": (100, 200),
+        "business": (200, 500),
+    }
+)
+"""Price of a seat per cabin, dollars (inclusive bounds)."""
+
+
+def stamp(moment: dt.datetime) -> str:
+    """``YYYY-MM-DDTHH:MM:SS``."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def birthday(rng: random.Random) -> str:
+    """A date of birth between 1950 and 2004."""
+    return f"{rng.randint(1950, 2004)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+
+
+def person(rng: random.Random) -> Passenger:
+    """A traveller with a random name and date of birth."""
+    first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+    return Passenger(first_name=first, last_name=last, dob=birthday(rng))

@@ -1,0 +1,142 @@
+"""What the task families work from: the generated world, its tools, and a random source.
+
+Families ask the world's own tools for search results and trial calls, so the gold plans use
+exactly what an agent would see.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from tau_env.domains.airline import TOOLBOX
+from tau_env.domains.airline.constants import CabinClass
+from tau_env.domains.airline.data_model import (
+    AirlineData,
+    AirlineDB,
+    CreditCard,
+    GiftCard,
+    PaymentMethod,
+    Reservation,
+    User,
+)
+from tau_env.state import World
+from tau_env.state.database import SeedSource, Snapshot
+from tau_env.state.journal import Journal
+
+__all__ = ["Context", "describe_method"]
+
+T = TypeVar("T")
+
+
+class Context:
+    """The world a family draws tasks from.
+
+    Args:
+        data: The generated database.
+        rng: The generator's random source (shared by all families, in a fixed order).
+    """
+
+    def __init__(self, data: AirlineData, rng: random.Random) -> None:
+        self.data = data
+        self.rng = rng
+        self.snapshot = Snapshot.from_model(data)
+        journal, source = Journal(), SeedSource(0)
+        self.world = World(
+            TOOLBOX, AirlineDB(self.snapshot, journal, source), None, journal, source
+        )
+        self._used: set[tuple[str, str]] = set()
+
+    # -- tools ---------------------------------------------------------------------------------
+    def call(self, name: str, **arguments: Any) -> Any:
+        """Run a tool on a throwaway copy of the world; the parsed result, or None on error."""
+        result = self.world.fork().call_tool("agent", name, arguments)
+        if result.error:
+            return None
+        try:
+            return json.loads(result.content)
+        except ValueError:
+            return result.content
+
+    def cheapest_direct(
+        self, origin: str, destination: str, date: str, cabin: CabinClass, passengers: int
+    ) -> dict[str, Any] | None:
+        """The one cheapest nonstop flight with room in `cabin`; None when absent or tied."""
+        found = self.call("search_direct_flight", origin=origin, destination=destination, date=date)
+        fitting = [f for f in found or [] if f["available_seats"][cabin] >= passengers]
+        return _unique_min(fitting, lambda f: f["prices"][cabin])
+
+    def cheapest_onestop(
+        self, origin: str, destination: str, date: str, cabin: CabinClass, passengers: int
+    ) -> list[dict[str, Any]] | None:
+        """The one cheapest connection with room in `cabin` on both legs; None if absent or tied."""
+        found = self.call(
+            "search_onestop_flight", origin=origin, destination=destination, date=date
+        )
+        fitting = [
+            pair
+            for pair in found or []
+            if all(leg["available_seats"][cabin] >= passengers for leg in pair)
+        ]
+        return _unique_min(fitting, lambda pair: sum(leg["prices"][cabin] for leg in pair))
+
+    # -- records -------------------------------------------------------------------------------
+    def user(self, user_id: str) -> User:
+        """A user record."""
+        return self.data.users[user_id]
+
+    def reservations(
+        self, accept: Callable[[User, Reservation], bool]
+    ) -> list[tuple[User, Reservation]]:
+        """Active reservations (not cancelled) whose owner and record pass `accept`."""
+        return [
+            (self.data.users[r.user_id], r)
+            for r in self.data.reservations.values()
+            if r.status is None and accept(self.data.users[r.user_id], r)
+        ]
+
+    def pick(self, family: str, options: Iterable[T], key: Callable[[T], str]) -> T | None:
+        """A random option not yet used by `family` (each subject appears once per family)."""
+        fresh = [option for option in options if (family, key(option)) not in self._used]
+        if not fresh:
+            return None
+        chosen = self.rng.choice(fresh)
+        self._used.add((family, key(chosen)))
+        return chosen
+
+    def credit_card(self, user: User) -> CreditCard | None:
+        """One of the user's credit cards, at random."""
+        cards = [m for m in user.payment_methods.values() if isinstance(m, CreditCard)]
+        return self.rng.choice(cards) if cards else None
+
+    def gift_card(self, user: User, amount: int) -> GiftCard | None:
+        """One of the user's gift cards holding at least `amount`, at random."""
+        cards = [
+            m
+            for m in user.payment_methods.values()
+            if isinstance(m, GiftCard) and m.amount >= amount
+        ]
+        return self.rng.choice(cards) if cards else None
+
+    def card_for(self, user: User, amount: int) -> CreditCard | GiftCard | None:
+        """A credit card, or sometimes a gift card that covers `amount`."""
+        gift = self.gift_card(user, max(amount, 0)) if self.rng.random() < 0.35 else None
+        return gift or self.credit_card(user)
+
+
+def describe_method(method: PaymentMethod) -> str:
+    """How a user names a payment method: ``visa card ending 1234 (credit_card_123)``."""
+    if isinstance(method, CreditCard):
+        return f"{method.brand} card ending in {method.last_four} ({method.id})"
+    kind = "gift card" if isinstance(method, GiftCard) else "travel certificate"
+    return f"{kind} {method.id}"
+
+
+def _unique_min(options: list[T], cost: Callable[[T], int]) -> T | None:
+    if not options:
+        return None
+    best = min(cost(option) for option in options)
+    winners = [option for option in options if cost(option) == best]
+    return winners[0] if len(winners) == 1 else None

@@ -1,0 +1,118 @@
+"""Drawing the built-in task set: every family, its quota, gold-replay verification, splits."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from tau_env.domains.airline.data_model import AirlineData
+from tau_env.domains.airline.generator.bags_and_passengers import (
+    add_bags,
+    bags_refused,
+    passenger_count_refused,
+    update_passenger,
+)
+from tau_env.domains.airline.generator.booking import (
+    book_one_stop,
+    book_one_way,
+    book_refused,
+    book_round_trip,
+)
+from tau_env.domains.airline.generator.cancellation import (
+    cancel_airline_cancelled,
+    cancel_business,
+    cancel_flown_transfer,
+    cancel_insured,
+    cancel_recent,
+    cancel_refused,
+)
+from tau_env.domains.airline.generator.changes import (
+    cabin_change,
+    cabin_refused_flown,
+    change_flight,
+    change_refused_basic,
+    change_refused_route,
+)
+from tau_env.domains.airline.generator.compensation import (
+    baggage_allowance,
+    compensation_cancelled,
+    compensation_delayed,
+    compensation_refused,
+)
+from tau_env.domains.airline.generator.context import Context
+from tau_env.domains.airline.generator.drafts import Draft
+from tau_env.tasks.model import Task
+
+__all__ = ["FAMILIES", "Family", "draw_tasks", "split_tasks"]
+
+Family = Callable[[Context], Draft | None]
+
+FAMILIES: tuple[tuple[Family, int], ...] = (
+    (book_one_way, 16),
+    (book_round_trip, 14),
+    (book_one_stop, 10),
+    (book_refused, 10),
+    (cancel_recent, 12),
+    (cancel_airline_cancelled, 10),
+    (cancel_business, 12),
+    (cancel_insured, 12),
+    (cancel_refused, 14),
+    (cancel_flown_transfer, 10),
+    (change_flight, 16),
+    (change_refused_basic, 10),
+    (change_refused_route, 8),
+    (cabin_change, 14),
+    (cabin_refused_flown, 8),
+    (add_bags, 14),
+    (bags_refused, 10),
+    (update_passenger, 10),
+    (passenger_count_refused, 8),
+    (compensation_cancelled, 10),
+    (compensation_refused, 10),
+    (compensation_delayed, 8),
+    (baggage_allowance, 10),
+)
+"""Each family with the number of tasks drawn from it (fewer when the world has too few cases)."""
+
+ATTEMPTS_PER_TASK = 12
+
+
+def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> list[Task]:
+    """Draw tasks from every family, in family order, with ids ``<family>_<n>``.
+
+    Args:
+        data: The world the tasks run on.
+        rng: The random source (consumed in a fixed order).
+        scale: Multiplies every family's quota.
+    """
+    context = Context(data, rng)
+    tasks: list[Task] = []
+    for family, quota in FAMILIES:
+        wanted = max(1, round(quota * scale))
+        drafts: list[Draft] = []
+        for _ in range(wanted * ATTEMPTS_PER_TASK):
+            if len(drafts) == wanted:
+                break
+            draft = family(context)
+            if draft is not None:
+                drafts.append(draft)
+        tasks += [draft.to_task(f"{draft.family}_{i}") for i, draft in enumerate(drafts)]
+    return tasks
+
+
+def split_tasks(
+    tasks: Sequence[Task], rng: random.Random, train_share: float = 0.7
+) -> dict[str, list[str]]:
+    """``base`` (every task), and disjoint ``train``/``test`` stratified by family."""
+    by_family: dict[str, list[str]] = {}
+    for task in tasks:
+        by_family.setdefault(task.id.rsplit("_", 1)[0], []).append(task.id)
+    train: list[str] = []
+    test: list[str] = []
+    for ids in by_family.values():
+        shuffled = list(ids)
+        rng.shuffle(shuffled)
+        cut = max(1, round(len(shuffled) * train_share)) if len(shuffled) > 1 else 1
+        train += sorted(shuffled[:cut], key=ids.index)
+        test += sorted(shuffled[cut:], key=ids.index)
+    return {"base": [task.id for task in tasks], "train": train, "test": test}

@@ -1,0 +1,100 @@
+"""Fetching records with the reference's error texts; shared by the read and the write tools.
+
+Every function returns the shared record (never modify it; call ``edit`` on the table for a
+modifiable copy) or raises `ToolError` with the message the reference gives.
+"""
+
+from __future__ import annotations
+
+from tau_env.domains.retail.data_model import (
+    Order,
+    OrderItem,
+    PaymentMethod,
+    Product,
+    RetailDB,
+    User,
+    Variant,
+)
+from tau_env.errors import ToolError
+
+__all__ = [
+    "check_item_counts",
+    "first_item",
+    "get_item",
+    "get_order",
+    "get_payment_method",
+    "get_product",
+    "get_user",
+    "get_variant",
+]
+
+
+def get_order(db: RetailDB, order_id: str) -> Order:
+    """The order, or ``Order not found``."""
+    order = db.orders.get(order_id)
+    if order is None:
+        raise ToolError("Order not found")
+    return order
+
+
+def get_user(db: RetailDB, user_id: str) -> User:
+    """The user, or ``User not found``."""
+    user = db.users.get(user_id)
+    if user is None:
+        raise ToolError("User not found")
+    return user
+
+
+def get_product(db: RetailDB, product_id: str) -> Product:
+    """The product, or ``Product not found``."""
+    product = db.products.get(product_id)
+    if product is None:
+        raise ToolError("Product not found")
+    return product
+
+
+def get_variant(db: RetailDB, product_id: str, item_id: str) -> Variant:
+    """A variant of a given product, or ``Product not found`` / ``Variant not found``."""
+    variant = get_product(db, product_id).variants.get(item_id)
+    if variant is None:
+        raise ToolError("Variant not found")
+    return variant
+
+
+def get_item(db: RetailDB, item_id: str) -> Variant:
+    """The variant with this item id in any product (first product in table order)."""
+    for product in db.products.values():
+        variant = product.variants.get(item_id)
+        if variant is not None:
+            return variant
+    raise ToolError("Item not found")
+
+
+def get_payment_method(db: RetailDB, user_id: str, payment_method_id: str) -> PaymentMethod:
+    """One of a user's payment methods, or ``User not found`` / ``Payment method not found``."""
+    method = get_user(db, user_id).payment_methods.get(payment_method_id)
+    if method is None:
+        raise ToolError("Payment method not found")
+    return method
+
+
+def first_item(order: Order, item_id: str) -> OrderItem:
+    """The first item of the order with this item id, or ``Item <id> not found``."""
+    for item in order.items:
+        if item.item_id == item_id:
+            return item
+    raise ToolError(f"Item {item_id} not found")
+
+
+def check_item_counts(order: Order, item_ids: list[str], message: str) -> None:
+    """Each id must occur in the order at least as often as in `item_ids`.
+
+    Args:
+        order: The order the items should belong to.
+        item_ids: The requested items (duplicates mean several units).
+        message: The error text; ``{item_id}`` is replaced by the first id that fails.
+    """
+    present = [item.item_id for item in order.items]
+    for item_id in item_ids:
+        if item_ids.count(item_id) > present.count(item_id):
+            raise ToolError(message.format(item_id=item_id))

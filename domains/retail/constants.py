@@ -1,0 +1,79 @@
+"""Named constants of the retail domain: statuses, cancellation reasons, limits, generator seeds."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = [
+    "BUILTIN_SEED",
+    "CALCULATOR_CHARACTERS",
+    "CANCEL_REASONS",
+    "MAX_EXPONENT",
+    "ORDER_STATUSES",
+    "PENDING_MARKER",
+    "REFUSAL_PHRASES",
+    "TRANSFER_RESULT",
+    "CancelReason",
+    "OrderStatus",
+    "PaymentSource",
+    "TransactionType",
+]
+
+OrderStatus = Literal[
+    "processed",
+    "pending",
+    "pending (item modified)",
+    "delivered",
+    "cancelled",
+    "exchange requested",
+    "return requested",
+]
+"""Every status an order can have (the reference's values)."""
+
+ORDER_STATUSES: Final[tuple[OrderStatus, ...]] = (
+    "processed",
+    "pending",
+    "pending (item modified)",
+    "delivered",
+    "cancelled",
+    "exchange requested",
+    "return requested",
+)
+
+CancelReason = Literal["no longer needed", "ordered by mistake"]
+"""The two reasons a pending order may be cancelled for."""
+
+CANCEL_REASONS: Final[tuple[CancelReason, ...]] = ("no longer needed", "ordered by mistake")
+
+TransactionType = Literal["payment", "refund"]
+"""Kinds of entries in an order's payment history."""
+
+PaymentSource = Literal["credit_card", "paypal", "gift_card"]
+"""Kinds of payment methods a user can hold."""
+
+PENDING_MARKER: Final = "pending"
+"""Address and payment changes accept any status containing this word; item changes and
+cancellation need the exact status ``pending`` (the reference's rule)."""
+
+TRANSFER_RESULT: Final = "Transfer successful"
+"""What ``transfer_to_human_agents`` returns."""
+
+CALCULATOR_CHARACTERS: Final = frozenset("0123456789+-*/(). ")
+"""The only characters ``calculate`` accepts."""
+
+MAX_EXPONENT: Final = 1000
+"""Largest exponent ``calculate`` evaluates. The reference evaluates any power, so an input
+such as ``9**9**9`` never returns; tau_env refuses it with an error instead."""
+
+REFUSAL_PHRASES: Final = (
+    "cannot",
+    "can't",
+    "unable",
+    "not able",
+    "not possible",
+    "not allowed",
+)
+"""What an agent says when it turns a request down (a scripted user's cue to end the call)."""
+
+BUILTIN_SEED: Final = 20240515
+"""Seed of the built-in world and tasks (any fixed value; changing it is a version bump)."""

@@ -1,0 +1,228 @@
+"""What task families work with: a read-only view of the built-in store and the task draft.
+
+A family picks a customer and an order, follows the policy to a gold plan (authentication,
+the reads an agent needs, then the change), and fills a `Draft`; `tasks.py` turns drafts into
+verified tasks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tau_env.domains.retail.data_model import (
+    CreditCard,
+    GiftCard,
+    Order,
+    OrderItem,
+    PaymentMethod,
+    Product,
+    RetailData,
+    RetailDB,
+    User,
+    Variant,
+)
+
+__all__ = [
+    "ADDRESS_ARGUMENTS",
+    "AuthMode",
+    "Draft",
+    "GoldStep",
+    "Store",
+    "address_facts",
+    "address_text",
+    "describe_item",
+    "describe_method",
+    "describe_options",
+    "full_name",
+    "money",
+]
+
+ADDRESS_ARGUMENTS = ("address1", "address2", "city", "state", "country", "zip")
+"""Address arguments of the address tools, in their order."""
+
+AuthMode = Literal["email", "name_zip", "wrong_email"]
+"""How the customer identifies: by email; by name and zip; a stale email, then name and zip."""
+
+
+_AUTH_MODES: tuple[AuthMode, ...] = ("email", "name_zip", "wrong_email")
+
+
+def money(amount: float) -> str:
+    """Dollars as the agent should say them: two decimals, no thousands separator."""
+    return f"{amount:.2f}"
+
+
+@dataclass(frozen=True)
+class GoldStep:
+    """One tool call of the gold plan.
+
+    Attributes:
+        name: Agent tool name.
+        arguments: Its arguments.
+        fails: The call is expected to return an error (a stale email, a refused change...).
+    """
+
+    name: str
+    arguments: dict[str, Any]
+    fails: bool = False
+
+
+@dataclass
+class Draft:
+    """Everything a task family decides; `tasks.build_task` writes the task from it.
+
+    Attributes:
+        family: The family name (also the task id prefix).
+        purpose: One sentence for reviewers.
+        user: The customer who calls.
+        auth: How they identify.
+        steps: The gold plan after authentication.
+        communicate: Values the agent must say (matched as substrings of its messages).
+        reason: Why the customer calls, in the second person (the user simulator's brief).
+        behaviour: How the customer should behave during the call.
+        ticket_request: What the customer wants, in the third person (for No-User mode).
+        opening: The customer's first message.
+        facts: Facts the customer can give when asked (added to the authentication facts).
+        done_words: Words of the agent that mean the request was settled.
+        refusal: The right outcome is a refusal: the customer accepts no offer and stops when
+            told the request cannot be done.
+        expects_transfer: The right outcome is a transfer to a human agent.
+        outcome: Checks the world after the gold plan (the change the task is about).
+    """
+
+    family: str
+    purpose: str
+    user: User
+    auth: AuthMode
+    steps: list[GoldStep]
+    communicate: list[str]
+    reason: str
+    behaviour: str
+    ticket_request: str
+    opening: str
+    facts: dict[str, str] = field(default_factory=dict)
+    done_words: list[str] = field(default_factory=list)
+    refusal: bool = False
+    expects_transfer: bool = False
+    outcome: Callable[[RetailDB], bool] | None = None
+
+
+class Store:
+    """Read-only helpers over the generated data, plus the family's random source.
+
+    Orders handed out by `take` (and customers by `serve`) are not handed out again, so tasks
+    differ.
+    """
+
+    def __init__(self, data: RetailData, rng: random.Random) -> None:
+        self.data = data
+        self.rng = rng
+        self._taken: set[str] = set()
+        self._served: set[str] = set()
+
+    # -- picking ---------------------------------------------------------------------------
+    def orders(self, *statuses: str) -> list[Order]:
+        """Untaken orders with one of these statuses, in random order."""
+        found = [
+            order
+            for order in self.data.orders.values()
+            if order.status in statuses and order.order_id not in self._taken
+        ]
+        self.rng.shuffle(found)
+        return found
+
+    def take(self, order: Order) -> None:
+        """Keep later tasks away from this order."""
+        self._taken.add(order.order_id)
+
+    def users(self) -> list[User]:
+        """Customers no earlier task was about, in random order."""
+        found = [u for u in self.data.users.values() if u.user_id not in self._served]
+        self.rng.shuffle(found)
+        return found
+
+    def serve(self, user: User) -> None:
+        """Keep later user-level tasks away from this customer."""
+        self._served.add(user.user_id)
+
+    def auth_mode(self) -> AuthMode:
+        """Email half the time, name and zip most of the rest, a stale email sometimes."""
+        return self.rng.choices(_AUTH_MODES, (5, 4, 1))[0]
+
+    # -- reading ---------------------------------------------------------------------------
+    def user(self, user_id: str) -> User:
+        """The customer with this id."""
+        return self.data.users[user_id]
+
+    def product(self, product_id: str) -> Product:
+        """The product with this id."""
+        return self.data.products[product_id]
+
+    def alternatives(self, item: OrderItem) -> list[Variant]:
+        """Available variants of the item's product other than the item itself."""
+        variants = self.product(item.product_id).variants.values()
+        return [v for v in variants if v.available and v.item_id != item.item_id]
+
+    def methods(self, user: User, *sources: str) -> list[PaymentMethod]:
+        """The customer's payment methods of the given kinds (all kinds when none given)."""
+        return [m for m in user.payment_methods.values() if not sources or m.source in sources]
+
+    def distinct_items(self, order: Order) -> list[OrderItem]:
+        """The order's items without repeats (first occurrence of each item id)."""
+        seen: dict[str, OrderItem] = {}
+        for item in order.items:
+            seen.setdefault(item.item_id, item)
+        return list(seen.values())
+
+    def sample(self, items: Iterable[OrderItem], most: int) -> list[OrderItem]:
+        """One to `most` items, in order-of-appearance."""
+        pool = list(items)
+        chosen = self.rng.sample(range(len(pool)), self.rng.randint(1, min(most, len(pool))))
+        return [pool[index] for index in sorted(chosen)]
+
+
+def describe_options(options: dict[str, str]) -> str:
+    """``color: black, size: M``."""
+    return ", ".join(f"{name}: {value}" for name, value in options.items())
+
+
+def describe_item(item: OrderItem | Variant, name: str | None = None) -> str:
+    """``Desk Lamp (color: black, bulb: LED)``."""
+    label = name if name is not None else getattr(item, "name", "item")
+    return f"{label} ({describe_options(item.options)})"
+
+
+def describe_method(method: PaymentMethod, owner: str = "your") -> str:
+    """How a payment method is named: 'your visa card ending in 1234', 'my gift card'.
+
+    Args:
+        method: The payment method.
+        owner: ``"your"`` in the customer's brief, ``"my"`` in what the customer says.
+    """
+    if isinstance(method, CreditCard):
+        return f"{owner} {method.brand} card ending in {method.last_four}"
+    if isinstance(method, GiftCard):
+        return f"{owner} gift card"
+    return f"{owner} PayPal account"
+
+
+def full_name(user: User) -> str:
+    """``Ada Abbott``."""
+    return f"{user.name.first_name} {user.name.last_name}"
+
+
+def address_text(fields: dict[str, str]) -> str:
+    """``12 Oak Street, Apt 4, Portland, OR 97201, USA``."""
+    second = f", {fields['address2']}" if fields["address2"] else ""
+    place = f"{fields['city']}, {fields['state']} {fields['zip']}, {fields['country']}"
+    return f"{fields['address1']}{second}, {place}"
+
+
+def address_facts(fields: dict[str, str]) -> dict[str, str]:
+    """The customer's facts about a new address: each part, and the whole as one line."""
+    facts = {f"new_{key}": fields[key] for key in ADDRESS_ARGUMENTS}
+    facts["new_address"] = address_text(fields)
+    return facts

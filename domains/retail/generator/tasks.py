@@ -1,0 +1,194 @@
+"""From drafts to tasks: authentication steps, the task text, gold replay checks, splits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tau_env.domains.retail.constants import REFUSAL_PHRASES
+from tau_env.domains.retail.data_model import Order, RetailData, User
+from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
+from tau_env.errors import DataError
+from tau_env.state import World
+from tau_env.tasks import (
+    Description,
+    EvaluationCriteria,
+    GoldAction,
+    RewardType,
+    StructuredUserInstructions,
+    Task,
+    UserScenario,
+    UserScript,
+)
+
+__all__ = ["Family", "build_task", "generate_tasks", "locate", "split_tasks", "verify_draft"]
+
+Family = Callable[[Store], Draft | None]
+"""Draws one draft from the store, or None when no suitable customer or order is left."""
+
+REFUSAL_WORDS = list(REFUSAL_PHRASES)
+"""Agent words that settle a request the policy forbids."""
+
+_WRITES = frozenset(
+    {
+        "cancel_pending_order",
+        "exchange_delivered_order_items",
+        "modify_pending_order_address",
+        "modify_pending_order_items",
+        "modify_pending_order_payment",
+        "modify_user_address",
+        "return_delivered_order_items",
+    }
+)
+
+
+def locate(store: Store, user: User, order: Order) -> tuple[list[GoldStep], dict[str, str], str]:
+    """How the agent finds the order the customer means, and how the customer names it.
+
+    Most customers know the order id. Others only remember one product in it (the fact
+    ``order_hint``; the task then says they do not know the id): the agent reads the profile and
+    opens the orders one by one until it finds that product.
+
+    Returns:
+        The gold reads, the facts the customer can give, and a phrase naming the order.
+    """
+    names = {item.name for item in order.items}
+    others = [store.data.orders[i] for i in user.orders if i != order.order_id]
+    unique = sorted(n for n in names if all(n not in {i.name for i in o.items} for o in others))
+    if not unique or store.rng.random() < 0.7:
+        step = GoldStep("get_order_details", {"order_id": order.order_id})
+        return [step], {"order_id": order.order_id}, f"order {order.order_id}"
+    product = store.rng.choice(unique)
+    steps = [GoldStep("get_user_details", {"user_id": user.user_id})]
+    for order_id in user.orders:
+        steps.append(GoldStep("get_order_details", {"order_id": order_id}))
+        if order_id == order.order_id:
+            break
+    return steps, {"order_hint": f"the order with the {product}"}, f"your order with the {product}"
+
+
+def _authentication(
+    draft: Draft, data: RetailData
+) -> tuple[list[GoldStep], dict[str, str], str, str | None]:
+    """Gold steps, facts, known and unknown info for the draft's way of identifying."""
+    user = draft.user
+    name_zip = {
+        "first_name": user.name.first_name,
+        "last_name": user.name.last_name,
+        "zip": user.address.zip,
+    }
+    by_name = GoldStep("find_user_id_by_name_zip", name_zip)
+    who = f"You are {full_name(user)}, living in zip code {user.address.zip}."
+    if draft.auth == "email":
+        step = GoldStep("find_user_id_by_email", {"email": user.email})
+        known = f"You are {full_name(user)}; your email address is {user.email}."
+        return [step], {"email": user.email}, known, None
+    if draft.auth == "name_zip":
+        return [by_name], name_zip, who, "You do not remember your email address."
+    stale = _stale_email(user, data)
+    steps = [GoldStep("find_user_id_by_email", {"email": stale}, fails=True), by_name]
+    known = f"{who} You think your email address is {stale}."
+    unknown = "You do not know that this email address is no longer on file."
+    return steps, {"email": stale, **name_zip}, known, unknown
+
+
+def _stale_email(user: User, data: RetailData) -> str:
+    taken = {u.email.lower() for u in data.users.values()}
+    local, _, domain = user.email.partition("@")
+    for suffix in ("old", "home", "mail", "1", "2"):
+        candidate = f"{local}{suffix}@{domain}"
+        if candidate not in taken:
+            return candidate
+    raise DataError(f"no unused email variant for {user.user_id}")  # pragma: no cover
+
+
+def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list[GoldStep]]:
+    """The task a draft describes, and its whole gold plan (authentication included)."""
+    auth_steps, auth_facts, known, unknown = _authentication(draft, data)
+    if "order_hint" in draft.facts:
+        forgotten = "You do not remember the order id."
+        unknown = forgotten if unknown is None else f"{unknown} {forgotten}"
+    steps = auth_steps + draft.steps
+    basis: list[RewardType] = ["DB", "COMMUNICATE"]
+    if draft.expects_transfer:
+        basis = ["DB", "ACTION"]  # a do-nothing agent must not pass a transfer task
+    actions = [
+        GoldAction(
+            action_id=f"{task_id}_{index}",
+            name=step.name,
+            arguments=step.arguments,
+            compare_args=[] if draft.expects_transfer else None,
+        )
+        for index, step in enumerate(steps)
+    ]
+    identity = f"{full_name(draft.user)} (email {draft.user.email}, zip {draft.user.address.zip})"
+    done_words = REFUSAL_WORDS if draft.refusal else draft.done_words
+    task = Task(
+        id=task_id,
+        description=Description(purpose=draft.purpose, notes=f"family: {draft.family}"),
+        user_scenario=UserScenario(
+            instructions=StructuredUserInstructions(
+                domain="retail",
+                reason_for_call=draft.reason,
+                known_info=known,
+                unknown_info=unknown,
+                task_instructions=draft.behaviour,
+            )
+        ),
+        ticket=f"Customer {identity} {draft.ticket_request}",
+        evaluation_criteria=EvaluationCriteria(
+            actions=actions, communicate_info=list(draft.communicate), reward_basis=basis
+        ),
+        user_script=UserScript(
+            opening=draft.opening,
+            facts={**auth_facts, **draft.facts},
+            done_phrases=[*done_words, *draft.communicate, "done"],
+            accepts=[] if draft.refusal else ["confirm"],
+            expects_transfer=draft.expects_transfer,
+        ),
+    )
+    return task, steps
+
+
+def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[GoldStep]) -> None:
+    """Replay the gold plan on a fork of the store and check it does what the task says.
+
+    Raises:
+        DataError: A call failed or succeeded against expectation, the store changed although
+            the plan has no successful write (or did not change although it has one), or the
+            family's outcome check does not hold.
+    """
+    world = initial.fork(seed=0)
+    for step in steps:
+        result = world.call_tool("agent", step.name, step.arguments)
+        if result.error != step.fails:
+            raise DataError(f"built-in task {task_id}: {step.name} gave {result.content[:200]}")
+    writes = any(step.name in _WRITES and not step.fails for step in steps)
+    if bool(world.differences(initial)) != writes:
+        raise DataError(f"built-in task {task_id}: the gold plan changes the wrong things")
+    if draft.outcome is not None and not draft.outcome(world.agent_db):  # type: ignore[arg-type]
+        raise DataError(f"built-in task {task_id}: the outcome check fails after the gold plan")
+
+
+def generate_tasks(
+    store: Store, families: Sequence[Family], per_family: int, initial: World
+) -> list[Task]:
+    """Up to `per_family` verified tasks of each family, ids ``<family>_<nn>``."""
+    tasks: list[Task] = []
+    for family in families:
+        for number in range(per_family):
+            draft = family(store)
+            if draft is None:
+                break
+            task_id = f"{draft.family}_{number:02d}"
+            task, steps = build_task(draft, task_id, store.data)
+            verify_draft(initial, task_id, draft, steps)
+            tasks.append(task)
+    return tasks
+
+
+def split_tasks(tasks: Sequence[Task]) -> dict[str, list[str]]:
+    """``base`` (all), ``train`` and ``test`` (every third task of each family), disjoint."""
+    test = [task.id for task in tasks if int(task.id.rsplit("_", 1)[1]) % 3 == 2]
+    chosen = set(test)
+    train = [task.id for task in tasks if task.id not in chosen]
+    return {"base": [task.id for task in tasks], "train": train, "test": test}

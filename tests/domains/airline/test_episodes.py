@@ -1,0 +1,90 @@
+"""Whole episodes: gold replays reach 1.0, the shared base is never mutated, runs are repeatable."""
+
+import pytest
+
+import tau_env
+from tau_env.actions import SendMessage, Stop
+from tau_env.baselines.oracle import OracleAgent
+from tau_env.cli.main import main
+from tau_env.episode_runner import run_episode
+from tau_env.wrappers.users import GoldUser
+
+
+@pytest.fixture(params=["built-in", "official"])
+def domain_source(request):
+    return None if request.param == "built-in" else request.getfixturevalue("data_dir")
+
+
+def test_validate__official_airline_reaches_one_on_all_fifty(data_dir, capsys):
+    assert main(["validate", "--domain", "airline", "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr().out.strip() == "50/50 tasks reach reward 1.0"
+
+
+def test_validate__builtin_airline_reaches_one_on_every_task(capsys):
+    count = len(tau_env.load_tasks("airline"))
+    assert count >= 200
+    assert main(["validate", "--domain", "airline"]) == 0
+    assert capsys.readouterr().out.strip() == f"{count}/{count} tasks reach reward 1.0"
+
+
+def test_episodes__never_modify_the_shared_base(domain_source):
+    domain = tau_env.load_domain("airline", domain_source)
+    before = domain.data.agent_snapshot.fingerprint()
+    env = tau_env.make_env("airline", data_dir=domain_source)
+    for task in env.unwrapped.tasks:
+        result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+        assert result.reward == 1.0, task.id
+    assert domain.data.agent_snapshot.fingerprint() == before
+
+
+def test_gold_replay__is_deterministic_for_a_seed(domain_source):
+    env = tau_env.make_env("airline", data_dir=domain_source)
+    for task in env.unwrapped.tasks[::7]:
+        first = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=5)
+        second = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=5)
+        assert [m.model_dump() for m in first.trajectory] == [
+            m.model_dump() for m in second.trajectory
+        ]
+        assert first.grade == second.grade
+
+
+class Idle:
+    """An agent that acts on nothing: it says it cannot help and stops."""
+
+    def __init__(self, task):
+        self.spoke = False
+
+    def act(self, view, context):
+        if self.spoke:
+            return Stop()
+        self.spoke = True
+        return SendMessage(content="Sorry, I cannot help with that.")
+
+
+def test_idle_agent__passes_exactly_the_tasks_whose_right_outcome_is_doing_nothing():
+    env = tau_env.make_env("airline")
+    domain = env.unwrapped.domain
+    passed, nothing_to_do = set(), set()
+    for task in env.unwrapped.tasks:
+        if run_episode(env, Idle, GoldUser, task_id=task.id, seed=0).reward == 1.0:
+            passed.add(task.id)
+        expected = domain.expected_world(task)
+        unchanged = not expected.differences(domain.prepare(task).initial_world)
+        if unchanged and not task.evaluation_criteria.communicate_info:
+            nothing_to_do.add(task.id)
+    assert passed == nothing_to_do
+    refusal_families = {task_id.rsplit("_", 1)[0] for task_id in nothing_to_do}
+    assert all("refused" in f or f == "cancel_flown_transfer" for f in refusal_families)
+    assert len(passed) < len(env.unwrapped.tasks) / 2
+
+
+def test_transfer_task__ends_with_the_users_transfer_token():
+    result = run_episode(
+        tau_env.make_env("airline"),
+        OracleAgent,
+        GoldUser,
+        task_id="cancel_flown_transfer_0",
+        seed=0,
+    )
+    assert result.reward == 1.0
+    assert result.trajectory[-1].content == "###TRANSFER###"
