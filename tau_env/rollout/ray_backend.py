@@ -124,7 +124,13 @@ class RayBackend:
     async def execute(
         self, config: RunConfig, versions: dict[str, str], units: Sequence[Unit], sink: Sink
     ) -> None:
-        """Play every unit once, at most `concurrency` in flight."""
+        """Play every unit once, at most `concurrency` in flight.
+
+        Raises:
+            TauEnvError: A participant or the mode cannot be built (checked on the driver
+                before any actor starts, so the message is tau_env's, not a remote traceback).
+        """
+        EpisodeWorker(config, versions)  # fail fast, here, on a bad participant or mode
         started_here = not ray.is_initialized()
         if started_here:
             kwargs = {"include_dashboard": False, "log_to_driver": False, **self.init_kwargs}

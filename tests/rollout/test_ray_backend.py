@@ -78,3 +78,13 @@ def test_ray__the_limiter_is_one_cluster_wide_semaphore(ray):
 
     asyncio.run(many())
     assert ray.get(limiter.peak.remote()) == 2
+
+
+def test_ray__a_bad_participant_fails_on_the_driver_before_any_actor(ray, store):
+    from tau_env.errors import TauEnvError
+    from tau_env.rollout.ray_backend import RayBackend
+
+    config = mock_config(agent="no.such.module:Agent")
+    create_run(store, config)
+    with pytest.raises(TauEnvError, match="cannot import 'no.such.module'"):
+        run(store, config, backend=RayBackend(concurrency=2))
