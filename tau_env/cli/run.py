@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Any
 
 from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments, add_store_arguments
@@ -122,7 +123,8 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     return RunConfig(
         run_id=run_id,
         domain=args.domain,
-        data_dir=args.data_dir,
+        # Absolute, so `resume` finds the data from any working directory.
+        data_dir=str(Path(args.data_dir).expanduser().resolve()) if args.data_dir else None,
         split=args.split,
         task_ids=tuple(task_ids),
         trials=args.trials,

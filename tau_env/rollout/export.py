@@ -16,11 +16,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import tau_env
+from tau_env.domain import Domain
+from tau_env.messages import side_of
 from tau_env.rollout.config import ParticipantSpec, RunConfig
 from tau_env.rollout.provenance import domain_of
 from tau_env.store.records import EpisodeRecord, FailureRecord
 from tau_env.store.sqlite import ResultStore
-from tau_env.tasks.model import Task
+from tau_env.tasks.model import GoldAction, Task
 
 __all__ = ["export_run"]
 
@@ -34,7 +36,7 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
     domain = domain_of(config)
     tasks = {task_id: domain.task(task_id) for task_id in config.task_ids}
     simulations = [
-        _simulation(episode, tasks[episode.task_id])
+        _simulation(episode, tasks[episode.task_id], domain)
         for episode in store.episodes(record.run_id)
         if episode.task_id in tasks
     ]
@@ -83,7 +85,7 @@ def _simulation_id(run_id: str, task_id: str, trial: int) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"tau_env:{run_id}:{task_id}:{trial}"))
 
 
-def _simulation(episode: EpisodeRecord, task: Task) -> dict[str, Any]:
+def _simulation(episode: EpisodeRecord, task: Task, domain: Domain) -> dict[str, Any]:
     end = episode.started_at + episode.duration
     messages = []
     for index, message in enumerate(episode.trajectory):
@@ -100,13 +102,21 @@ def _simulation(episode: EpisodeRecord, task: Task) -> dict[str, Any]:
         "termination_reason": episode.termination,
         "agent_cost": _cost(episode.agent.usage.calls, episode.agent.usage.cost),
         "user_cost": _cost(episode.user.usage.calls, episode.user.usage.cost),
-        "reward_info": reward_info(episode.grade, task),
+        "reward_info": reward_info(episode.grade, task, domain),
         "messages": messages,
         "trial": episode.trial,
         "seed": episode.seed,
         "mode": "half_duplex",
         "info": {"note": episode.note} if episode.note else None,
     }
+
+
+def _tool_type(domain: Domain | None, action: GoldAction) -> str | None:
+    """``read``/``write``/``think``/``generic`` of the tool a gold action calls, when known."""
+    if domain is None:
+        return None
+    spec = domain.toolbox.tools(side_of(action.requestor)).get(action.name)
+    return spec.kind if spec is not None and spec.kind != "env" else None
 
 
 def _cost(calls: int, cost: float | None) -> float | None:
@@ -133,8 +143,14 @@ def _failed_simulation(run_id: str, failure: FailureRecord) -> dict[str, Any]:
     }
 
 
-def reward_info(grade: dict[str, Any], task: Task) -> dict[str, Any]:
-    """A stored grade in the reference's ``RewardInfo`` layout."""
+def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None) -> dict[str, Any]:
+    """A stored grade in the reference's ``RewardInfo`` layout.
+
+    Args:
+        grade: The stored grade (`Grade` as JSON).
+        task: The graded task (its criteria give the full assertions and actions).
+        domain: Looks up each gold action's tool type (read/write...); None leaves it out.
+    """
     checks: dict[str, Any] = grade.get("checks") or {}
     criteria = task.evaluation_criteria
     info: dict[str, Any] = {}
@@ -173,7 +189,7 @@ def reward_info(grade: dict[str, Any], task: Task) -> dict[str, Any]:
                 "action": action.model_dump(mode="json"),
                 "action_match": bool(detail["met"]),
                 "action_reward": 1.0 if detail["met"] else 0.0,
-                "tool_type": None,
+                "tool_type": _tool_type(domain, action),
             }
             for action, detail in zip(criteria.actions, details, strict=False)
         ]

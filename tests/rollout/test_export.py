@@ -33,6 +33,7 @@ def test_export__has_the_reference_results_layout(store):
     assert sim["reward_info"]["db_check"] == {"db_match": True, "db_reward": 1.0}
     assert sim["reward_info"]["action_checks"][0]["action"]["name"] == "update_task_status"
     assert sim["reward_info"]["action_checks"][0]["action_match"] is True
+    assert sim["reward_info"]["action_checks"][0]["tool_type"] == "write"
     assert [m["turn_idx"] for m in sim["messages"]] == list(range(len(sim["messages"])))
     assert all("request" not in m for m in sim["messages"])
     assert len({s["id"] for s in sims}) == len(sims)

@@ -86,5 +86,5 @@ def test_ray__a_bad_participant_fails_on_the_driver_before_any_actor(ray, store)
 
     config = mock_config(agent="no.such.module:Agent")
     create_run(store, config)
-    with pytest.raises(TauEnvError, match="cannot import 'no.such.module'"):
+    with pytest.raises(TauEnvError, match=r"cannot import 'no\.such\.module'"):
         run(store, config, backend=RayBackend(concurrency=2))
