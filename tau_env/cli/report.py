@@ -83,6 +83,11 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"; {report.failed_attempts} failed attempts (retried)" if report.failed_attempts else ""
     )
     print(f"terminations: {ends}{extra}")
+    if report.not_judged:
+        print(
+            f"note: {report.not_judged} episodes have checks nothing could judge (NL assertions "
+            "without a judge); their rewards leave those checks out"
+        )
     usage = [
         f"{side} {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens"
         + (f", ${u.cost:.4f}" if u.cost else "")

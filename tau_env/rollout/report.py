@@ -57,6 +57,8 @@ class RunReport:
         pass_hat_k: k -> mean over tasks of the task's pass^k (the domain's figure).
         terminations: Termination reason -> episode count.
         failed_attempts: Attempts that produced no episode (all retried and since completed).
+        not_judged: Episodes whose reward leaves out a basis check nothing could judge (NL
+            assertions without a judge): their pass^k is an upper bound.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
     """
@@ -68,6 +70,7 @@ class RunReport:
     pass_hat_k: dict[int, float]
     terminations: dict[str, int]
     failed_attempts: int
+    not_judged: int
     agent_usage: Usage
     user_usage: Usage
     seconds: float = field(default=0.0)
@@ -92,6 +95,7 @@ class RunReport:
             "pass_hat_k": {str(k): value for k, value in self.pass_hat_k.items()},
             "terminations": self.terminations,
             "failed_attempts": self.failed_attempts,
+            "not_judged": self.not_judged,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -148,6 +152,7 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         pass_hat_k=curve,
         terminations=dict(Counter(summary.termination for summary in summaries)),
         failed_attempts=len(store.failures(record.run_id)),
+        not_judged=sum(summary.not_judged for summary in summaries),
         agent_usage=_total(summary.agent_usage for summary in summaries),
         user_usage=_total(summary.user_usage for summary in summaries),
         seconds=sum(summary.duration for summary in summaries),

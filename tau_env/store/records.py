@@ -135,6 +135,7 @@ class EpisodeSummary(_Record):
     duration: float
     agent_usage: Usage
     user_usage: Usage
+    not_judged: bool = False  # a basis check could not be judged (NL assertions, no judge)
 
     @property
     def success(self) -> bool:

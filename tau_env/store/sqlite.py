@@ -287,6 +287,7 @@ def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
         "duration": record.duration,
         "agent_usage": record.agent.usage.model_dump(),
         "user_usage": record.user.usage.model_dump(),
+        "not_judged": bool(record.grade.get("not_judged")),
     }
 
 

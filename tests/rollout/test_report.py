@@ -16,7 +16,7 @@ OUTCOMES = {  # hand-made: task -> rewards of trials 0..3
 }
 
 
-def _episode(task_id, trial, reward, *, calls=0, cost=None):
+def _episode(task_id, trial, reward, *, calls=0, cost=None, not_judged=()):
     usage = Usage(calls=calls, prompt_tokens=10 * calls, completion_tokens=calls, cost=cost)
     return EpisodeRecord(
         run_id="r",
@@ -25,7 +25,7 @@ def _episode(task_id, trial, reward, *, calls=0, cost=None):
         seed=trial,
         reward=reward,
         termination="user_stop",
-        grade={"reward": reward, "termination": "user_stop"},
+        grade={"reward": reward, "termination": "user_stop", "not_judged": list(not_judged)},
         trajectory=[],
         steps=3,
         agent=ParticipantInfo(implementation="llm", model="m", usage=usage),
@@ -95,3 +95,12 @@ def test_report__unequal_trial_counts_are_a_clear_error(store):
 def test_report__a_duplicate_episode_changes_nothing(filled):
     assert filled.add_episode(_episode("create_task", 0, 0.0)) is False
     assert run_report(filled, "r").tasks[0].rewards == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_report__counts_episodes_with_unjudged_checks(store):
+    create_run(store, mock_config(trials=1))
+    for task_id in OUTCOMES:
+        unjudged = ["NL_ASSERTION"] if task_id == "reopen_task" else []
+        store.add_episode(_episode(task_id, 0, 1.0, not_judged=unjudged))
+    report = run_report(store, "r")
+    assert report.not_judged == 1 and report.to_json()["not_judged"] == 1
