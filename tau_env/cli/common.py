@@ -1,10 +1,26 @@
-"""Arguments shared by several subcommands."""
+"""Arguments shared by several subcommands, and the default domain of the command line."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-__all__ = ["add_data_arguments"]
+from tau_env.errors import TauEnvError
+from tau_env.store.sqlite import ResultStore
+
+__all__ = [
+    "DEFAULT_DOMAIN",
+    "DEFAULT_STORE",
+    "add_data_arguments",
+    "add_store_arguments",
+    "open_existing_store",
+]
+
+DEFAULT_DOMAIN = "mock"
+"""The domain `tau-env run` and `tau-env tasks` use when none is named (the offline main job)."""
+
+DEFAULT_STORE = "tau_env_runs.sqlite"
+"""The result store `run`, `resume`, `report` and `export` use when none is named."""
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, *, default_domain: str | None) -> None:
@@ -24,3 +40,24 @@ def add_data_arguments(parser: argparse.ArgumentParser, *, default_domain: str |
     parser.add_argument(
         "--tasks", default=None, help="comma-separated task ids (default: the whole split)"
     )
+
+
+def add_store_arguments(parser: argparse.ArgumentParser, *, run_help: str) -> None:
+    """``--store`` and ``--run``."""
+    parser.add_argument(
+        "--store",
+        default=DEFAULT_STORE,
+        help="SQLite result store (default: %(default)s in the current folder)",
+    )
+    parser.add_argument("--run", default=None, help=run_help)
+
+
+def open_existing_store(path: str) -> ResultStore:
+    """A result store that must already exist (for resume, report, export).
+
+    Raises:
+        TauEnvError: There is no file at `path`.
+    """
+    if path != ":memory:" and not Path(path).expanduser().is_file():
+        raise TauEnvError(f"no result store at {path}; `tau-env run --store {path}` creates one")
+    return ResultStore(path)

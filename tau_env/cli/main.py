@@ -1,4 +1,4 @@
-"""``tau-env``: validate tasks, run episodes, list tasks."""
+"""``tau-env``: run, resume, report and export rollouts; list and validate tasks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from tau_env.cli import export as export_command
+from tau_env.cli import report as report_command
+from tau_env.cli import resume as resume_command
 from tau_env.cli import run as run_command
 from tau_env.cli import tasks as tasks_command
 from tau_env.cli import validate as validate_command
@@ -20,7 +23,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tau-env", description="τ²-bench as a dual-control RL environment."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    for module in (run_command, validate_command, tasks_command):
+    for module in (
+        run_command,
+        resume_command,
+        report_command,
+        export_command,
+        tasks_command,
+        validate_command,
+    ):
         module.add_parser(commands)
     return parser
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from tau_env.cli.common import add_data_arguments
+from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments
 from tau_env.registry import load_tasks
 
 __all__ = ["add_parser"]
@@ -15,7 +15,7 @@ __all__ = ["add_parser"]
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
     parser = commands.add_parser("tasks", help="list the tasks of a domain split")
-    add_data_arguments(parser, default_domain="mock")
+    add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     parser.add_argument("--json", action="store_true", help="print the tasks as JSON")
     parser.set_defaults(handler=handle)
 

@@ -20,10 +20,12 @@ offered to a model.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -77,6 +79,11 @@ class FunctionSpec:
         """The argument names, in signature order."""
         return tuple(self.arguments_model.model_fields)
 
+    @cached_property
+    def _parameters_schema(self) -> dict[str, Any]:
+        # Generating a JSON schema costs about 0.5 ms; every env built asks for every tool's.
+        return self.arguments_model.model_json_schema()
+
     def openai_schema(self) -> dict[str, Any]:
         """The tool as an OpenAI function definition (the reference's layout)."""
         return {
@@ -84,7 +91,7 @@ class FunctionSpec:
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "parameters": self.arguments_model.model_json_schema(),
+                "parameters": copy.deepcopy(self._parameters_schema),
             },
         }
 

@@ -24,13 +24,13 @@ def test_validate__builtin_mock_reaches_one_everywhere(capsys):
     assert capsys.readouterr().out.strip() == "10/10 tasks reach reward 1.0"
 
 
-def test_run__prints_rewards_and_pass_hat_k(capsys):
-    assert main(["run", "--domain", "mock", "--trials", "2", "--json"]) == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    episodes, summary = lines[:-1], lines[-1]
-    assert len(episodes) == 20 and all(e["reward"] == 1.0 for e in episodes)
-    assert summary["pass_hat_k"] == {"1": 1.0, "2": 1.0}
-    assert len({(e["task_id"], e["trial"], e["seed"]) for e in episodes}) == 20
+def test_run__prints_rewards_and_pass_hat_k(tmp_path, capsys):
+    store = str(tmp_path / "runs.sqlite")
+    assert main(["run", "--domain", "mock", "--trials", "2", "--json", "--store", store]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["episodes"] == 20 and report["average_reward"] == 1.0
+    assert report["pass_hat_k"] == {"1": 1.0, "2": 1.0}
+    assert all(task["rewards"] == [1.0, 1.0] for task in report["tasks"])
 
 
 def test_errors__are_one_line_with_exit_code_two(tmp_path, capsys):

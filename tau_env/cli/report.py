@@ -1,0 +1,107 @@
+"""``tau-env report``: pass^k of stored runs, per task and per domain.
+
+Refuses a run whose tasks do not all have every planned trial (pass^k is undefined then) and
+says how to resume it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.rollout.modes import has_user
+from tau_env.rollout.report import RunReport, run_report
+
+__all__ = ["add_parser", "print_report"]
+
+
+def add_parser(commands: Any) -> None:
+    """Register the subcommand."""
+    parser = commands.add_parser(
+        "report",
+        help="pass^k of stored runs, per task and per domain",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_store_arguments(parser, run_help="comma-separated runs (default: the latest)")
+    parser.add_argument("--all", action="store_true", help="report every run in the store")
+    parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+    parser.add_argument("--quiet", action="store_true", help="omit the per-task table")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Print one report per run, then a per-domain summary when there are several."""
+    with open_existing_store(args.store) as store:
+        if args.all:
+            run_ids: list[str | None] = [run.run_id for run in store.runs()]
+        elif args.run:
+            run_ids = [run_id.strip() for run_id in args.run.split(",") if run_id.strip()]
+        else:
+            run_ids = [None]
+        reports = [run_report(store, run_id) for run_id in run_ids]
+        if args.json:
+            print(json.dumps([report.to_json() for report in reports], indent=2))
+            return 0
+        for report in reports:
+            print_report(report, as_json=False, store=store.path, tasks=not args.quiet)
+        if len(reports) > 1:
+            print_domains(reports)
+    return 0
+
+
+def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = True) -> None:
+    """Print one run's report (a per-task table, then the pass^k line)."""
+    if as_json:
+        print(json.dumps(report.to_json(), indent=2))
+        return
+    config = report.config
+    ks = list(report.pass_hat_k)
+    user = config.user.describe() if has_user(config.mode) else "none"
+    print(
+        f"run {report.run_id}: {report.domain}, agent {config.agent.describe()}, "
+        f"user {user}, mode {config.mode} (store {store})"
+    )
+    if tasks:
+        width = max(len("task"), *(len(task.task_id) for task in report.tasks))
+        header = "".join(f"  pass^{k:<3}" for k in ks)
+        print(f"  {'task':<{width}}  passed{header}".rstrip())
+        for task in report.tasks:
+            values = "".join(f"  {task.pass_hat_k[k]:<8.3f}" for k in ks)
+            passed = f"{task.successes:>2}/{len(task.rewards):<3}"
+            print(f"  {task.task_id:<{width}}  {passed}{values}".rstrip())
+    episodes = len(report.tasks) * config.trials
+    print(
+        f"{len(report.tasks)} tasks x {config.trials} trials ({episodes} episodes): "
+        f"average reward {report.average_reward:.3f}"
+    )
+    print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
+    ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
+    extra = (
+        f"; {report.failed_attempts} failed attempts (retried)" if report.failed_attempts else ""
+    )
+    print(f"terminations: {ends}{extra}")
+    if report.not_judged:
+        print(
+            f"note: {report.not_judged} episodes have checks nothing could judge (NL assertions "
+            "without a judge); their rewards leave those checks out"
+        )
+    usage = [
+        f"{side} {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens"
+        + (f", ${u.cost:.4f}" if u.cost else "")
+        for side, u in (("agent", report.agent_usage), ("user", report.user_usage))
+        if u.calls
+    ]
+    if usage:
+        print("usage: " + "; ".join(usage))
+
+
+def print_domains(reports: list[RunReport]) -> None:
+    """One line per run: its domain, participants and pass^k (the per-domain view)."""
+    print("per domain:")
+    for report in sorted(reports, key=lambda r: (r.domain, r.run_id)):
+        values = "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items())
+        agent = report.config.agent.describe()
+        print(f"  {report.domain:<10} {agent:<24} {values}  ({report.run_id})")

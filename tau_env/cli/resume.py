@@ -1,0 +1,37 @@
+"""``tau-env resume``: continue a stored run, playing exactly the episodes it lacks.
+
+Skips every (task, trial) that has an episode; replays those never attempted and those whose
+attempts hit infrastructure errors or crashes. Refuses when the tasks, policy, domain version
+or limits changed since the run was created.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.execution import add_execution_arguments, execute
+from tau_env.rollout.runner import load_run
+
+__all__ = ["add_parser"]
+
+
+def add_parser(commands: Any) -> None:
+    """Register the subcommand."""
+    parser = commands.add_parser(
+        "resume",
+        help="continue a killed or failed run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")
+    add_execution_arguments(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Play what the run lacks, then print its report."""
+    with open_existing_store(args.store) as store:
+        config = load_run(store, args.run)
+        return execute(args, store, config)

@@ -1,0 +1,162 @@
+"""One episode as a coroutine: awaits participants that think asynchronously, steps the env.
+
+The env's steps are synchronous and fast (no I/O), so they run inline; a participant with
+``aact`` is awaited (inside the optional gate that bounds concurrent model calls), one with only
+``act`` runs inline. Many episodes interleave on one event loop while they wait on models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from tau_env.actions import Action
+from tau_env.grading.outcome import Grade, TerminationReason
+from tau_env.messages import Message, Side
+from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
+from tau_env.rollout.failures import Fault, classify
+from tau_env.rollout.participants import seed_participant
+
+__all__ = ["EpisodeAborted", "PlayedEpisode", "play_episode"]
+
+Player = Participant | AsyncParticipant
+
+
+@dataclass(frozen=True)
+class PlayedEpisode:
+    """A finished, graded episode.
+
+    Attributes:
+        task_id: The task played.
+        seed: The episode seed.
+        grade: The grade (reward 0 with a note when a participant failed).
+        termination: How it ended (a reference termination reason).
+        trajectory: Every message of both sides.
+        steps: Steps as the reference counts them.
+        players: The participants, by side (no user under No-User), for their usage.
+        note: Why the episode ended early, when a participant failed.
+    """
+
+    task_id: str
+    seed: int
+    grade: Grade
+    termination: str
+    trajectory: list[Message]
+    steps: int
+    players: dict[Side, Player]
+    note: str | None = None
+
+
+class EpisodeAborted(Exception):
+    """The episode produced nothing gradable: an infrastructure fault or a crash.
+
+    Attributes:
+        fault: `Fault.INFRASTRUCTURE` or `Fault.CRASH`.
+        error: The underlying exception.
+    """
+
+    def __init__(self, fault: Fault, error: BaseException) -> None:
+        super().__init__(f"{fault.value}: {type(error).__name__}: {error}")
+        self.fault = fault
+        self.error = error
+
+
+async def play_episode(
+    env: Any,
+    factories: Mapping[Side, ParticipantFactory],
+    *,
+    task_id: str,
+    seed: int,
+    gate: AbstractAsyncContextManager[Any] | None = None,
+) -> PlayedEpisode:
+    """Reset `env` on a task and play it to the end.
+
+    Args:
+        env: A tau_env AEC env, possibly wrapped (modes); views and contexts are read through
+            the wrappers, so a mode that changes what a side sees is honoured.
+        factories: Builds each side's participant from the task.
+        task_id: The task to play.
+        seed: Seeds the env reset and the participants.
+        gate: Entered around every awaited decision (a global model-call limit).
+
+    Raises:
+        EpisodeAborted: An infrastructure fault or a crash; nothing was graded.
+    """
+    try:
+        env.reset(seed=seed, options={"task_id": task_id})
+        task = env.task
+        sides: list[Side] = list(env.possible_agents)  # a mode may remove the user
+        players: dict[Side, Player] = {side: factories[side](task) for side in sides}
+        for player in players.values():
+            seed_participant(player, seed)
+    except Exception as error:
+        raise EpisodeAborted(Fault.CRASH, error) from error
+    for side in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last(observe=False)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        try:
+            action = await _decide(players[side], env.view(side), env.context(side), gate)
+            env.step(action)
+        except Exception as error:
+            fault = classify(error)
+            if fault in (Fault.INFRASTRUCTURE, Fault.CRASH):
+                raise EpisodeAborted(fault, error) from error
+            return _ended_by(env, side, fault, error, task_id, seed, players)
+    grade: Grade = env.grade
+    conversation = env.conversation
+    return PlayedEpisode(
+        task_id=task_id,
+        seed=seed,
+        grade=grade,
+        termination=grade.termination.value,
+        trajectory=list(conversation.trajectory),
+        steps=conversation.step_count,
+        players=players,
+    )
+
+
+async def _decide(
+    player: Player, view: Any, context: Any, gate: AbstractAsyncContextManager[Any] | None
+) -> Action:
+    aact = getattr(player, "aact", None)
+    if aact is not None:
+        async with gate or nullcontext():
+            action: Action = await aact(view, context)
+        return action
+    act = getattr(player, "act", None)
+    if act is None:
+        raise TypeError(f"{type(player).__name__} has neither act() nor aact()")
+    action = act(view, context)
+    await asyncio.sleep(0)  # let other episodes run between inline decisions
+    return action
+
+
+def _ended_by(
+    env: Any,
+    side: Side,
+    fault: Fault,
+    error: BaseException,
+    task_id: str,
+    seed: int,
+    players: dict[Side, Player],
+) -> PlayedEpisode:
+    """The episode as it stood when a participant failed, graded 0 as that side's error."""
+    reason = TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
+    termination = "context_window_exceeded" if fault is Fault.CONTEXT_WINDOW else reason.value
+    note = f"the {side} failed: {type(error).__name__}: {error}"
+    conversation = env.conversation
+    return PlayedEpisode(
+        task_id=task_id,
+        seed=seed,
+        grade=Grade(reward=0.0, termination=reason, note=note),
+        termination=termination,
+        trajectory=list(conversation.trajectory),
+        steps=conversation.step_count,
+        players=players,
+        note=note,
+    )

@@ -1,0 +1,210 @@
+"""Exporting a stored run in the reference's results layout (spec §1.3), for τ²-bench viewers.
+
+The output is one JSON object ``{timestamp, info, tasks, simulations}`` as the reference's
+``Results`` writes it: ``info`` describes the agent, user and environment; ``tasks`` embeds the
+run's tasks; each simulation carries the reference's fields (``termination_reason``,
+``reward_info`` with ``db_check``/``env_assertions``/``action_checks``/``nl_assertions``/
+``communicate_checks``, ``messages`` with ``turn_idx``, ``trial``, ``seed``...). (task, trial)
+pairs whose attempts all failed are exported as the reference records them: a simulation with
+``termination_reason = infrastructure_error`` and no messages.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+import tau_env
+from tau_env.domain import Domain
+from tau_env.messages import side_of
+from tau_env.rollout.config import ParticipantSpec, RunConfig
+from tau_env.rollout.provenance import domain_of
+from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.store.sqlite import ResultStore
+from tau_env.tasks.model import GoldAction, Task
+
+__all__ = ["export_run"]
+
+_EXTENSIONS = ("request", "name")  # tau_env-only message fields, absent from the reference
+
+
+def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
+    """A stored run (None: the latest) as the reference's ``Results`` JSON object."""
+    record = store.run(run_id)
+    config = RunConfig.model_validate(record.config)
+    domain = domain_of(config)
+    tasks = {task_id: domain.task(task_id) for task_id in config.task_ids}
+    simulations = [
+        _simulation(episode, tasks[episode.task_id], domain)
+        for episode in store.episodes(record.run_id)
+        if episode.task_id in tasks
+    ]
+    done = {(sim["task_id"], sim["trial"]) for sim in simulations}
+    latest: dict[tuple[str, int], FailureRecord] = {}
+    for failure in store.failures(record.run_id, outstanding=True):
+        latest[(failure.task_id, failure.trial)] = failure
+    simulations += [
+        _failed_simulation(config.run_id, failure)
+        for key, failure in sorted(latest.items())
+        if key not in done
+    ]
+    return {
+        "timestamp": _iso(record.created_at),
+        "info": {
+            "git_commit": f"tau_env {record.versions.get('tau_env', tau_env.__version__)}",
+            "num_trials": config.trials,
+            "max_steps": config.max_steps,
+            "max_errors": config.max_errors,
+            "user_info": {
+                **_participant_info(config.user),
+                "global_simulation_guidelines": None,
+            },
+            "agent_info": _participant_info(config.agent),
+            "environment_info": {"domain_name": domain.name, "policy": domain.policy},
+            "seed": config.base_seed,
+        },
+        "tasks": [
+            task.model_dump(mode="json", exclude_none=True, exclude={"user_script"})
+            for task in tasks.values()
+        ],
+        "simulations": simulations,
+    }
+
+
+def _participant_info(spec: ParticipantSpec) -> dict[str, Any]:
+    llm_args = {"temperature": spec.temperature, **spec.llm_args} if spec.model else None
+    return {"implementation": spec.kind, "llm": spec.model, "llm_args": llm_args}
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).isoformat()
+
+
+def _simulation_id(run_id: str, task_id: str, trial: int) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"tau_env:{run_id}:{task_id}:{trial}"))
+
+
+def _simulation(episode: EpisodeRecord, task: Task, domain: Domain) -> dict[str, Any]:
+    end = episode.started_at + episode.duration
+    messages = []
+    for index, message in enumerate(episode.trajectory):
+        exported = {k: v for k, v in message.items() if k not in _EXTENSIONS}
+        exported["turn_idx"] = index
+        messages.append(exported)
+    return {
+        "id": _simulation_id(episode.run_id, episode.task_id, episode.trial),
+        "task_id": episode.task_id,
+        "timestamp": _iso(end),
+        "start_time": _iso(episode.started_at),
+        "end_time": _iso(end),
+        "duration": episode.duration,
+        "termination_reason": episode.termination,
+        "agent_cost": _cost(episode.agent.usage.calls, episode.agent.usage.cost),
+        "user_cost": _cost(episode.user.usage.calls, episode.user.usage.cost),
+        "reward_info": reward_info(episode.grade, task, domain),
+        "messages": messages,
+        "trial": episode.trial,
+        "seed": episode.seed,
+        "mode": "half_duplex",
+        "info": {"note": episode.note} if episode.note else None,
+    }
+
+
+def _tool_type(domain: Domain | None, action: GoldAction) -> str | None:
+    """``read``/``write``/``think``/``generic`` of the tool a gold action calls, when known."""
+    if domain is None:
+        return None
+    spec = domain.toolbox.tools(side_of(action.requestor)).get(action.name)
+    return spec.kind if spec is not None and spec.kind != "env" else None
+
+
+def _cost(calls: int, cost: float | None) -> float | None:
+    return 0.0 if calls == 0 else cost
+
+
+def _failed_simulation(run_id: str, failure: FailureRecord) -> dict[str, Any]:
+    return {
+        "id": _simulation_id(run_id, failure.task_id, failure.trial),
+        "task_id": failure.task_id,
+        "timestamp": _iso(failure.at),
+        "start_time": _iso(failure.at - failure.duration),
+        "end_time": _iso(failure.at),
+        "duration": failure.duration,
+        "termination_reason": "infrastructure_error",
+        "agent_cost": None,
+        "user_cost": None,
+        "reward_info": None,
+        "messages": [],
+        "trial": failure.trial,
+        "seed": failure.seed,
+        "mode": "half_duplex",
+        "info": {"error": failure.error, "kind": failure.kind},
+    }
+
+
+def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None) -> dict[str, Any]:
+    """A stored grade in the reference's ``RewardInfo`` layout.
+
+    Args:
+        grade: The stored grade (`Grade` as JSON).
+        task: The graded task (its criteria give the full assertions and actions).
+        domain: Looks up each gold action's tool type (read/write...); None leaves it out.
+    """
+    checks: dict[str, Any] = grade.get("checks") or {}
+    criteria = task.evaluation_criteria
+    info: dict[str, Any] = {}
+    if grade.get("note"):
+        info["note"] = grade["note"]
+    if grade.get("not_judged"):
+        info["not_judged"] = grade["not_judged"]
+    result: dict[str, Any] = {
+        "reward": grade["reward"],
+        "db_check": None,
+        "env_assertions": None,
+        "action_checks": None,
+        "nl_assertions": None,
+        "communicate_checks": None,
+        "reward_basis": grade.get("reward_basis"),
+        "reward_breakdown": grade.get("breakdown") or None,
+        "info": info or None,
+    }
+    if "DB" in checks:
+        db_reward = checks["DB"]["reward"]
+        result["db_check"] = {"db_match": db_reward == 1.0, "db_reward": db_reward}
+    if "ENV_ASSERTION" in checks and criteria and criteria.env_assertions:
+        details = checks["ENV_ASSERTION"]["details"]
+        result["env_assertions"] = [
+            {
+                "env_assertion": assertion.model_dump(mode="json"),
+                "met": bool(detail["met"]),
+                "reward": 1.0 if detail["met"] else 0.0,
+            }
+            for assertion, detail in zip(criteria.env_assertions, details, strict=False)
+        ]
+    if "ACTION" in checks and criteria and criteria.actions:
+        details = checks["ACTION"]["details"]
+        result["action_checks"] = [
+            {
+                "action": action.model_dump(mode="json"),
+                "action_match": bool(detail["met"]),
+                "action_reward": 1.0 if detail["met"] else 0.0,
+                "tool_type": _tool_type(domain, action),
+            }
+            for action, detail in zip(criteria.actions, details, strict=False)
+        ]
+    if "NL_ASSERTION" in checks:
+        result["nl_assertions"] = [
+            {
+                "nl_assertion": detail["assertion"],
+                "met": bool(detail["met"]),
+                "justification": detail.get("justification") or "",
+            }
+            for detail in checks["NL_ASSERTION"]["details"]
+        ]
+    if "COMMUNICATE" in checks:
+        result["communicate_checks"] = [
+            {"info": detail["info"], "met": bool(detail["met"]), "justification": ""}
+            for detail in checks["COMMUNICATE"]["details"]
+        ]
+    return result

@@ -1,0 +1,68 @@
+"""Versions and fingerprints recorded with a run, so results say what produced them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from typing import Any
+
+import tau_env
+from tau_env.domain import Domain, load_domain
+from tau_env.rollout.config import RunConfig
+
+__all__ = ["domain_of", "run_fingerprint", "run_versions"]
+
+
+def domain_of(config: RunConfig) -> Domain:
+    """The loaded domain of a run (cached per process)."""
+    return load_domain(_domain_name(config.domain), config.data_dir)
+
+
+def _domain_name(name: str) -> str:
+    if name.startswith("tau/"):
+        return name.removeprefix("tau/").rsplit("-v", 1)[0]
+    return name
+
+
+def run_versions(config: RunConfig) -> dict[str, str]:
+    """Package, domain, data and interpreter versions."""
+    domain = domain_of(config)
+    versions = {
+        "tau_env": tau_env.__version__,
+        "env_id": domain.env_id,
+        "data": domain.data.source,
+        "python": platform.python_version(),
+    }
+    for package in ("litellm", "ray"):
+        version = _installed_version(package)
+        if version is not None:
+            versions[package] = version
+    return versions
+
+
+def _installed_version(package: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return None
+
+
+def run_fingerprint(config: RunConfig) -> str:
+    """A hash of everything that decides what an episode of the run is.
+
+    Covers the domain version, the policy, the run's tasks (full content), the participants,
+    the mode and the limits; not the execution settings. Resume refuses to continue a run whose
+    fingerprint changed, because old and new episodes would not be comparable.
+    """
+    domain = domain_of(config)
+    payload: dict[str, Any] = {
+        "env_id": domain.env_id,
+        "policy": domain.policy,
+        "tasks": [domain.task(task_id).model_dump(mode="json") for task_id in config.task_ids],
+        "config": config.model_dump(mode="json", exclude={"run_id"}),
+    }
+    text = json.dumps(payload, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,0 +1,192 @@
+"""pass^k reports of stored runs: per task, per run (one domain each), with a coverage check.
+
+pass^k is reported only when every task of the run has all of its planned trials. A run with
+missing episodes (killed, or attempts that hit infrastructure errors) raises `IncompleteRun`,
+which says how many are missing and how to resume; it never averages over what happens to be
+there. Failed attempts are reported apart and never counted as passes or fails.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tau_env.metrics import CoverageError, is_success, pass_hat_k_curve, task_pass_hat_k
+from tau_env.rollout.config import RunConfig
+from tau_env.store.records import Usage
+from tau_env.store.sqlite import ResultStore
+
+__all__ = ["IncompleteRun", "RunReport", "TaskResult", "run_report"]
+
+
+class IncompleteRun(CoverageError):
+    """A run lacks episodes, so its tasks have unequal trial counts and pass^k is undefined."""
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """One task's trials.
+
+    Attributes:
+        task_id: The task.
+        rewards: Rewards by trial index.
+        pass_hat_k: k -> C(successes, k) / C(trials, k).
+    """
+
+    task_id: str
+    rewards: list[float]
+    pass_hat_k: dict[int, float]
+
+    @property
+    def successes(self) -> int:
+        """Trials with reward 1."""
+        return sum(is_success(reward) for reward in self.rewards)
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """The results of one complete run.
+
+    Attributes:
+        run_id: The run.
+        domain: Its domain.
+        config: Its configuration.
+        tasks: Per-task results, in the run's task order.
+        pass_hat_k: k -> mean over tasks of the task's pass^k (the domain's figure).
+        terminations: Termination reason -> episode count.
+        failed_attempts: Attempts that produced no episode (all retried and since completed).
+        not_judged: Episodes whose reward leaves out a basis check nothing could judge (NL
+            assertions without a judge): their pass^k is an upper bound.
+        agent_usage: Summed agent usage (cost None when any call's price was unknown).
+        user_usage: Summed user usage.
+    """
+
+    run_id: str
+    domain: str
+    config: RunConfig
+    tasks: list[TaskResult]
+    pass_hat_k: dict[int, float]
+    terminations: dict[str, int]
+    failed_attempts: int
+    not_judged: int
+    agent_usage: Usage
+    user_usage: Usage
+    seconds: float = field(default=0.0)
+
+    @property
+    def average_reward(self) -> float:
+        """Mean reward over every episode."""
+        rewards = [reward for task in self.tasks for reward in task.rewards]
+        return sum(rewards) / len(rewards)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON-ready data."""
+        return {
+            "run_id": self.run_id,
+            "domain": self.domain,
+            "agent": self.config.agent.model_dump(mode="json"),
+            "user": self.config.user.model_dump(mode="json"),
+            "mode": self.config.mode,
+            "trials": self.config.trials,
+            "episodes": sum(len(task.rewards) for task in self.tasks),
+            "average_reward": self.average_reward,
+            "pass_hat_k": {str(k): value for k, value in self.pass_hat_k.items()},
+            "terminations": self.terminations,
+            "failed_attempts": self.failed_attempts,
+            "not_judged": self.not_judged,
+            "usage": {
+                "agent": self.agent_usage.model_dump(),
+                "user": self.user_usage.model_dump(),
+            },
+            "episode_seconds": self.seconds,
+            "tasks": [
+                {
+                    "task_id": task.task_id,
+                    "rewards": task.rewards,
+                    "successes": task.successes,
+                    "pass_hat_k": {str(k): value for k, value in task.pass_hat_k.items()},
+                }
+                for task in self.tasks
+            ],
+        }
+
+
+def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
+    """The pass^k report of a stored run (None: the latest run).
+
+    Raises:
+        UnknownRun: No such run.
+        IncompleteRun: Some (task, trial) has no episode; the message gives the count, the
+            outstanding failures and the resume command.
+    """
+    record = store.run(run_id)
+    config = RunConfig.model_validate(record.config)
+    summaries = store.summaries(record.run_id)
+    by_task: dict[str, dict[int, float]] = {task_id: {} for task_id in config.task_ids}
+    for summary in summaries:
+        by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
+    _check_complete(store, config, by_task)
+    curve = pass_hat_k_curve({task: list(trials.values()) for task, trials in by_task.items()})
+    tasks = [
+        TaskResult(
+            task_id=task_id,
+            rewards=[by_task[task_id][trial] for trial in range(config.trials)],
+            pass_hat_k={
+                k: task_pass_hat_k(
+                    config.trials,
+                    sum(is_success(r) for r in by_task[task_id].values()),
+                    k,
+                )
+                for k in range(1, config.trials + 1)
+            },
+        )
+        for task_id in config.task_ids
+    ]
+    return RunReport(
+        run_id=record.run_id,
+        domain=record.domain,
+        config=config,
+        tasks=tasks,
+        pass_hat_k=curve,
+        terminations=dict(Counter(summary.termination for summary in summaries)),
+        failed_attempts=len(store.failures(record.run_id)),
+        not_judged=sum(summary.not_judged for summary in summaries),
+        agent_usage=_total(summary.agent_usage for summary in summaries),
+        user_usage=_total(summary.user_usage for summary in summaries),
+        seconds=sum(summary.duration for summary in summaries),
+    )
+
+
+def _check_complete(
+    store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float]]
+) -> None:
+    planned = {(task, trial) for task in config.task_ids for trial in range(config.trials)}
+    have = {(task, trial) for task, trials in by_task.items() for trial in trials}
+    missing = planned - have
+    if not missing:
+        return
+    outstanding = store.failures(config.run_id, outstanding=True)
+    kinds = Counter(failure.kind for failure in outstanding)
+    failed = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+    example = min(missing)
+    raise IncompleteRun(
+        f"run {config.run_id!r} is incomplete: {len(missing)} of {len(planned)} episodes "
+        f"have no result (e.g. task {example[0]!r} trial {example[1]})"
+        + (f"; outstanding failed attempts: {failed}" if failed else "")
+        + f"; pass^k needs every task at {config.trials} trials. Finish it with: "
+        f"tau-env resume --store {store.path} --run {config.run_id}"
+    )
+
+
+def _total(usages: Iterable[Usage]) -> Usage:
+    calls = prompt = completion = 0
+    cost: float | None = 0.0
+    for usage in usages:
+        calls += usage.calls
+        prompt += usage.prompt_tokens
+        completion += usage.completion_tokens
+        if usage.calls:
+            cost = None if cost is None or usage.cost is None else cost + usage.cost
+    return Usage(calls=calls, prompt_tokens=prompt, completion_tokens=completion, cost=cost)

@@ -1,0 +1,205 @@
+"""Running a run: create or resume it in the store, play what is missing, write as it finishes.
+
+The driver owns the store. Episodes are handed to a backend (`LocalBackend` on this machine's
+event loop, or `tau_env.rollout.ray_backend.RayBackend` on a Ray cluster), and every outcome is
+written in its own transaction the moment it arrives: a killed run loses nothing finished and,
+because episodes are keyed by (run, task, trial), a resume never duplicates one. Resume plays
+exactly the (task, trial) pairs without an episode, which includes those whose earlier attempts
+hit infrastructure errors or crashes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from tau_env.errors import TauEnvError
+from tau_env.rollout.config import RunConfig
+from tau_env.rollout.plan import Unit, pending_units
+from tau_env.rollout.provenance import run_fingerprint, run_versions
+from tau_env.rollout.worker import EpisodeWorker, Outcome
+from tau_env.store.records import EpisodeRecord, RunRecord
+from tau_env.store.sqlite import ResultStore
+
+__all__ = [
+    "Backend",
+    "LocalBackend",
+    "RunSummary",
+    "arun",
+    "create_run",
+    "load_run",
+    "run",
+]
+
+Sink = Callable[[Outcome], None]
+"""Receives each outcome as soon as it exists (the driver writes it to the store)."""
+
+
+class Backend(Protocol):
+    """Plays units of a run and hands every outcome to a sink, in completion order."""
+
+    async def execute(
+        self, config: RunConfig, versions: dict[str, str], units: Sequence[Unit], sink: Sink
+    ) -> None:
+        """Play every unit once."""
+        ...
+
+
+class LocalBackend:
+    """Plays episodes concurrently on this process's event loop.
+
+    Args:
+        concurrency: Episodes in flight at once.
+        llm_concurrency: Participant decisions awaited at once (model calls); None: no limit
+            beyond `concurrency`.
+    """
+
+    def __init__(self, concurrency: int = 8, llm_concurrency: int | None = None) -> None:
+        if concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
+        if llm_concurrency is not None and llm_concurrency < 1:
+            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
+        self.concurrency = concurrency
+        self.llm_concurrency = llm_concurrency
+
+    async def execute(
+        self, config: RunConfig, versions: dict[str, str], units: Sequence[Unit], sink: Sink
+    ) -> None:
+        """Play every unit with at most `concurrency` in flight."""
+        gate = asyncio.Semaphore(self.llm_concurrency) if self.llm_concurrency else None
+        worker = EpisodeWorker(config, versions, gate)
+        queue = iter(units)
+
+        async def lane() -> None:
+            for unit in queue:  # lanes share one iterator: each unit is taken exactly once
+                sink(await worker.play(unit))
+
+        lanes = min(self.concurrency, len(units))
+        await asyncio.gather(*(lane() for _ in range(lanes)))
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What one invocation of `run` did.
+
+    Attributes:
+        run_id: The run.
+        planned: Episodes of the whole run (tasks x trials).
+        skipped: Episodes already in the store before this invocation.
+        finished: Episodes finished and written by this invocation.
+        failed: Failed attempts logged by this invocation.
+        seconds: Wall time of this invocation.
+    """
+
+    run_id: str
+    planned: int
+    skipped: int
+    finished: int
+    failed: int
+    seconds: float
+
+    @property
+    def complete(self) -> bool:
+        """Every planned episode is in the store."""
+        return self.skipped + self.finished == self.planned
+
+
+def create_run(store: ResultStore, config: RunConfig) -> RunRecord:
+    """Record a new run in the store.
+
+    Raises:
+        RunExists: The run id is taken.
+    """
+    record = RunRecord(
+        run_id=config.run_id,
+        created_at=time.time(),
+        domain=config.domain,
+        config=config.model_dump(mode="json"),
+        fingerprint=run_fingerprint(config),
+        versions=run_versions(config),
+    )
+    store.create_run(record)
+    return record
+
+
+def load_run(store: ResultStore, run_id: str | None = None) -> RunConfig:
+    """A stored run's configuration, checked against the current code and data.
+
+    Raises:
+        UnknownRun: No such run.
+        TauEnvError: The tasks, domain version, policy or limits changed since the run was
+            created, so new episodes would not be comparable with the stored ones.
+    """
+    record = store.run(run_id)
+    config = RunConfig.model_validate(record.config)
+    now = run_fingerprint(config)
+    if now != record.fingerprint:
+        raise TauEnvError(
+            f"run {record.run_id!r} was created on other tasks, policy, domain version or "
+            f"limits (fingerprint {record.fingerprint}, now {now}); its episodes would not be "
+            "comparable: start a new run instead"
+        )
+    return config
+
+
+async def arun(
+    store: ResultStore,
+    config: RunConfig,
+    *,
+    backend: Backend | None = None,
+    on_outcome: Callable[[Outcome], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> RunSummary:
+    """Play every episode of a stored run that has none yet, writing each as it finishes.
+
+    Args:
+        store: Holds the run (see `create_run`); receives the outcomes.
+        config: The run's configuration.
+        backend: Where episodes run (default: `LocalBackend()`).
+        on_outcome: Called after each outcome is written (progress display).
+        on_start: Called once with (episodes to play, episodes already done).
+    """
+    started = time.monotonic()
+    done = store.completed(config.run_id)
+    units = pending_units(config, done)
+    if on_start is not None:
+        on_start(len(units), len(done))
+    counts = {"finished": 0, "failed": 0}
+
+    def sink(outcome: Outcome) -> None:
+        if isinstance(outcome, EpisodeRecord):
+            counts["finished"] += int(store.add_episode(outcome))
+        else:
+            store.add_failure(outcome)
+            counts["failed"] += 1
+        if on_outcome is not None:
+            on_outcome(outcome)
+
+    if units:
+        versions = run_versions(config)
+        await (backend or LocalBackend()).execute(config, versions, units, sink)
+    return RunSummary(
+        run_id=config.run_id,
+        planned=config.episodes,
+        skipped=len(done),
+        finished=counts["finished"],
+        failed=counts["failed"],
+        seconds=time.monotonic() - started,
+    )
+
+
+def run(
+    store: ResultStore,
+    config: RunConfig,
+    *,
+    backend: Backend | None = None,
+    on_outcome: Callable[[Outcome], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> RunSummary:
+    """`arun` on a fresh event loop (for callers that are not async)."""
+    return asyncio.run(
+        arun(store, config, backend=backend, on_outcome=on_outcome, on_start=on_start)
+    )

@@ -1,0 +1,23 @@
+"""The result store: every run, finished episode and failed attempt, in one SQLite file."""
+
+from tau_env.store.records import (
+    EpisodeRecord,
+    EpisodeSummary,
+    FailureRecord,
+    ParticipantInfo,
+    RunRecord,
+    Usage,
+)
+from tau_env.store.sqlite import ResultStore, RunExists, UnknownRun
+
+__all__ = [
+    "EpisodeRecord",
+    "EpisodeSummary",
+    "FailureRecord",
+    "ParticipantInfo",
+    "ResultStore",
+    "RunExists",
+    "RunRecord",
+    "UnknownRun",
+    "Usage",
+]

@@ -1,0 +1,169 @@
+"""What the result store holds: runs, finished episodes and failed attempts.
+
+These are plain pydantic records (JSON-serializable, so they cross process boundaries such as
+Ray's unchanged). An `EpisodeRecord` is written once per (run, task, trial) and never replaced;
+a `FailureRecord` logs one attempt that produced no episode (an infrastructure error or a crash)
+and is kept even after a later attempt succeeds, so no failure is ever silently dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_env.metrics import is_success
+
+__all__ = [
+    "EpisodeRecord",
+    "EpisodeSummary",
+    "FailureKind",
+    "FailureRecord",
+    "ParticipantInfo",
+    "RunRecord",
+    "Usage",
+]
+
+FailureKind = Literal["infrastructure", "crash"]
+"""Why an attempt produced no episode: a provider or network outage that outlived the retries
+(``infrastructure``), or an unexpected exception in a participant or the env (``crash``).
+Both are retried on resume; neither ever counts as a pass or a fail."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Usage(_Record):
+    """Model usage of one side over one episode (zero for participants without a model)."""
+
+    calls: int = Field(default=0, description="Model calls made (cache hits included).")
+    prompt_tokens: int = Field(default=0, description="Prompt tokens over all calls.")
+    completion_tokens: int = Field(default=0, description="Completion tokens over all calls.")
+    cost: float | None = Field(default=None, description="USD, when the provider's price is known.")
+
+
+class ParticipantInfo(_Record):
+    """Who played a side of an episode, with which model settings, at what usage."""
+
+    implementation: str = Field(description="The participant's kind, e.g. 'oracle' or 'llm'.")
+    model: str | None = Field(default=None, description="Model name, for model-backed sides.")
+    temperature: float | None = Field(default=None, description="Sampling temperature.")
+    seed: int | None = Field(default=None, description="Seed passed to the participant.")
+    usage: Usage = Field(default_factory=Usage, description="Model usage over the episode.")
+
+
+class RunRecord(_Record):
+    """One run: its configuration (tasks x trials, participants, limits) and provenance.
+
+    Attributes:
+        run_id: Unique within the store.
+        created_at: Unix time of creation.
+        domain: The domain played (a run plays one domain).
+        config: The run configuration, as JSON (see `tau_env.rollout.RunConfig`).
+        fingerprint: Hash of the tasks and limits; resume refuses when it changed.
+        versions: Package, domain and data versions at creation.
+    """
+
+    run_id: str
+    created_at: float
+    domain: str
+    config: dict[str, Any]
+    fingerprint: str
+    versions: dict[str, str]
+
+
+class EpisodeRecord(_Record):
+    """One finished episode, graded (including episodes a participant ended by failing).
+
+    Attributes:
+        run_id: The run it belongs to.
+        task_id: The task played.
+        trial: Trial index, from 0.
+        seed: The episode seed (env reset and participants).
+        reward: The terminal reward.
+        termination: How it ended (the reference's termination reasons).
+        grade: The full grade (`tau_env.grading.outcome.Grade` as JSON).
+        trajectory: Every message of both sides (reference message layout).
+        steps: Steps as the reference counts them.
+        agent: Who played the agent side, and its usage.
+        user: Who played the user side, and its usage.
+        started_at: Unix time at reset.
+        duration: Seconds from reset to grade.
+        versions: Package, domain and data versions.
+        note: Why an episode ended early, when a participant failed.
+    """
+
+    run_id: str
+    task_id: str
+    trial: int
+    seed: int
+    reward: float
+    termination: str
+    grade: dict[str, Any]
+    trajectory: list[dict[str, Any]]
+    steps: int
+    agent: ParticipantInfo
+    user: ParticipantInfo
+    started_at: float
+    duration: float
+    versions: dict[str, str] = Field(default_factory=dict)
+    note: str | None = None
+
+    @property
+    def success(self) -> bool:
+        """The reference's success rule: reward within 1e-6 of 1."""
+        return is_success(self.reward)
+
+    @property
+    def cost(self) -> float | None:
+        """Agent plus user cost; None when either side's cost is unknown but it used a model."""
+        costs = [side.usage.cost for side in (self.agent, self.user) if side.usage.calls]
+        if any(cost is None for cost in costs):
+            return None
+        return sum(cost for cost in costs if cost is not None)
+
+
+class EpisodeSummary(_Record):
+    """An episode without its trajectory and grade: what reports aggregate."""
+
+    task_id: str
+    trial: int
+    reward: float
+    termination: str
+    steps: int
+    duration: float
+    agent_usage: Usage
+    user_usage: Usage
+    not_judged: bool = False  # a basis check could not be judged (NL assertions, no judge)
+
+    @property
+    def success(self) -> bool:
+        """The reference's success rule: reward within 1e-6 of 1."""
+        return is_success(self.reward)
+
+
+class FailureRecord(_Record):
+    """One attempt at a (task, trial) that produced no episode.
+
+    Attributes:
+        run_id: The run it belongs to.
+        task_id: The task attempted.
+        trial: Trial index.
+        seed: The episode seed.
+        kind: ``infrastructure`` or ``crash`` (see `FailureKind`).
+        error: The exception, one line (``Type: message``).
+        traceback: The formatted traceback, for crashes.
+        at: Unix time of the failure.
+        duration: Seconds spent on the attempt.
+    """
+
+    run_id: str
+    task_id: str
+    trial: int
+    seed: int
+    kind: FailureKind
+    error: str
+    traceback: str | None = None
+    at: float
+    duration: float

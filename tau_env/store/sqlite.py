@@ -1,0 +1,303 @@
+"""`ResultStore`: runs, episodes and failures in one SQLite file, safe against a killed process.
+
+Each finished episode is written in its own transaction as soon as it finishes, with the
+database in WAL mode: a process killed at any moment (SIGKILL included) loses no committed
+episode and leaves no half-written one. Episodes are keyed by (run, task, trial) and inserted
+with ``INSERT OR IGNORE``, so a duplicate can never appear, whatever a resume replays.
+Failed attempts go to their own table and are never deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tau_env.errors import TauEnvError
+from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
+
+__all__ = ["ResultStore", "RunExists", "UnknownRun"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    domain TEXT NOT NULL,
+    config TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    versions TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS episodes (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    task_id TEXT NOT NULL,
+    trial INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    reward REAL NOT NULL,
+    termination TEXT NOT NULL,
+    finished_at REAL NOT NULL,
+    stats TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, task_id, trial)
+);
+CREATE TABLE IF NOT EXISTS failures (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    task_id TEXT NOT NULL,
+    trial INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    at REAL NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS failures_by_run ON failures (run_id, task_id, trial);
+"""
+
+
+class RunExists(TauEnvError, ValueError):
+    """A run with that id is already in the store (resume it instead)."""
+
+
+class UnknownRun(TauEnvError, LookupError):
+    """The store holds no run with that id."""
+
+
+class ResultStore:
+    """A SQLite result store; one instance per process, used from one thread.
+
+    Args:
+        path: The database file (created with its folder when missing), or ``":memory:"``.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL is durable against a killed process (not against power loss), and fast.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=10000")
+            self._db.executescript(_SCHEMA)
+            self._check_schema_version()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise TauEnvError(f"{self.path}: not a usable result store: {error}") from None
+        except TauEnvError:
+            self._db.close()
+            raise
+
+    def _check_schema_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) != SCHEMA_VERSION:
+            raise TauEnvError(
+                f"{self.path}: result store schema {row[0]}, this tau_env reads {SCHEMA_VERSION}"
+            )
+
+    def close(self) -> None:
+        """Close the connection (committed data is already on disk)."""
+        self._db.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- runs ----------------------------------------------------------------------------------
+    def create_run(self, run: RunRecord) -> None:
+        """Add a run.
+
+        Raises:
+            RunExists: The id is taken; the message says how to resume it.
+        """
+        try:
+            with self._transaction():
+                self._db.execute(
+                    "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        run.run_id,
+                        run.created_at,
+                        run.domain,
+                        json.dumps(run.config),
+                        run.fingerprint,
+                        json.dumps(run.versions),
+                    ),
+                )
+        except sqlite3.IntegrityError:
+            raise RunExists(
+                f"run {run.run_id!r} already exists in {self.path}; continue it with "
+                f"`tau-env resume --store {self.path} --run {run.run_id}` or pick another --run"
+            ) from None
+
+    def run(self, run_id: str | None = None) -> RunRecord:
+        """A run by id; None: the most recently created run.
+
+        Raises:
+            UnknownRun: No such run (the message lists the known ones).
+        """
+        if run_id is None:
+            row = self._db.execute(
+                "SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT 1"
+            ).fetchone()
+        else:
+            row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            known = ", ".join(run.run_id for run in self.runs()) or "none"
+            wanted = "any run" if run_id is None else f"run {run_id!r}"
+            raise UnknownRun(f"{self.path} holds no {wanted}; runs in it: {known}")
+        return _run_of(row)
+
+    def runs(self) -> list[RunRecord]:
+        """Every run, oldest first."""
+        rows = self._db.execute("SELECT * FROM runs ORDER BY created_at, rowid").fetchall()
+        return [_run_of(row) for row in rows]
+
+    # -- episodes ------------------------------------------------------------------------------
+    def add_episode(self, record: EpisodeRecord) -> bool:
+        """Write a finished episode in one transaction.
+
+        Returns:
+            False when the (run, task, trial) already had an episode (nothing is written).
+        """
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.run_id,
+                    record.task_id,
+                    record.trial,
+                    record.seed,
+                    record.reward,
+                    record.termination,
+                    record.started_at + record.duration,
+                    json.dumps(_stats_of(record)),
+                    record.model_dump_json(),
+                ),
+            )
+        return cursor.rowcount == 1
+
+    def completed(self, run_id: str) -> set[tuple[str, int]]:
+        """The (task, trial) pairs of a run that have an episode."""
+        rows = self._db.execute("SELECT task_id, trial FROM episodes WHERE run_id = ?", (run_id,))
+        return {(task_id, trial) for task_id, trial in rows}
+
+    def rewards(self, run_id: str) -> dict[str, dict[int, float]]:
+        """Rewards by task, then trial, of a run's episodes (no trajectories are read)."""
+        rows = self._db.execute(
+            "SELECT task_id, trial, reward FROM episodes WHERE run_id = ?", (run_id,)
+        )
+        result: dict[str, dict[int, float]] = {}
+        for task_id, trial, reward in rows:
+            result.setdefault(task_id, {})[trial] = reward
+        return result
+
+    def summaries(self, run_id: str) -> list[EpisodeSummary]:
+        """A run's episodes without their trajectories and grades (cheap to read)."""
+        rows = self._db.execute(
+            "SELECT task_id, trial, reward, termination, stats FROM episodes WHERE run_id = ?"
+            " ORDER BY task_id, trial",
+            (run_id,),
+        )
+        return [
+            EpisodeSummary(
+                task_id=task_id,
+                trial=trial,
+                reward=reward,
+                termination=termination,
+                **json.loads(stats),
+            )
+            for task_id, trial, reward, termination, stats in rows
+        ]
+
+    def episodes(self, run_id: str) -> Iterator[EpisodeRecord]:
+        """A run's episodes, by task then trial."""
+        rows = self._db.execute(
+            "SELECT body FROM episodes WHERE run_id = ? ORDER BY task_id, trial", (run_id,)
+        )
+        for (body,) in rows:
+            yield EpisodeRecord.model_validate_json(body)
+
+    def episode_count(self, run_id: str) -> int:
+        """How many episodes a run has."""
+        row = self._db.execute("SELECT COUNT(*) FROM episodes WHERE run_id = ?", (run_id,))
+        count: int = row.fetchone()[0]
+        return count
+
+    # -- failures ------------------------------------------------------------------------------
+    def add_failure(self, record: FailureRecord) -> None:
+        """Log a failed attempt (kept forever, even after a later attempt succeeds)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO failures (run_id, task_id, trial, kind, at, body) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    record.run_id,
+                    record.task_id,
+                    record.trial,
+                    record.kind,
+                    record.at,
+                    record.model_dump_json(),
+                ),
+            )
+
+    def failures(self, run_id: str, *, outstanding: bool = False) -> list[FailureRecord]:
+        """A run's failed attempts, oldest first.
+
+        Args:
+            run_id: The run.
+            outstanding: Only failures of (task, trial) pairs that still have no episode.
+        """
+        query = "SELECT body FROM failures f WHERE run_id = ?"
+        if outstanding:
+            query += (
+                " AND NOT EXISTS (SELECT 1 FROM episodes e WHERE e.run_id = f.run_id"
+                " AND e.task_id = f.task_id AND e.trial = f.trial)"
+            )
+        rows = self._db.execute(query + " ORDER BY id", (run_id,))
+        return [FailureRecord.model_validate_json(body) for (body,) in rows]
+
+    # -- internals -----------------------------------------------------------------------------
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on error) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self._db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
+    return {
+        "steps": record.steps,
+        "duration": record.duration,
+        "agent_usage": record.agent.usage.model_dump(),
+        "user_usage": record.user.usage.model_dump(),
+        "not_judged": bool(record.grade.get("not_judged")),
+    }
+
+
+def _run_of(row: tuple[Any, ...]) -> RunRecord:
+    run_id, created_at, domain, config, fingerprint, versions = row
+    return RunRecord(
+        run_id=run_id,
+        created_at=created_at,
+        domain=domain,
+        config=json.loads(config),
+        fingerprint=fingerprint,
+        versions=json.loads(versions),
+    )

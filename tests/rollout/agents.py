@@ -1,0 +1,70 @@
+"""Participants for rollout tests, importable as ``tests.rollout.agents:<name>`` by the runner."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tau_env.baselines.oracle import OracleAgent
+
+OUTAGE = {"active": True}
+"""While active, `OutageOracle` fails as a provider outage would (tests switch it off)."""
+
+IN_FLIGHT = {"now": 0, "max": 0}
+"""Decisions of `CountingOracle` awaited at once: now, and the most seen."""
+
+
+class SlowOracle(OracleAgent):
+    """The oracle, thinking 20 ms per decision asynchronously (like a model call)."""
+
+    async def aact(self, view, context):
+        await asyncio.sleep(0.02)
+        return self.act(view, context)
+
+
+class CountingOracle(OracleAgent):
+    """The oracle, recording how many of its decisions are awaited at the same time."""
+
+    async def aact(self, view, context):
+        IN_FLIGHT["now"] += 1
+        IN_FLIGHT["max"] = max(IN_FLIGHT["max"], IN_FLIGHT["now"])
+        try:
+            await asyncio.sleep(0.005)
+        finally:
+            IN_FLIGHT["now"] -= 1
+        return self.act(view, context)
+
+
+class OutageOracle(OracleAgent):
+    """The oracle behind a provider that is down on task ``complete_task`` while OUTAGE is on."""
+
+    def __init__(self, task):
+        super().__init__(task)
+        self.task_id = task.id
+
+    def act(self, view, context):
+        if OUTAGE["active"] and self.task_id == "complete_task":
+            raise ConnectionError("provider unreachable after 3 retries")
+        return super().act(view, context)
+
+
+class BuggyAgent(OracleAgent):
+    """An agent with a bug on task ``reopen_task``."""
+
+    def __init__(self, task):
+        super().__init__(task)
+        self.task_id = task.id
+
+    def act(self, view, context):
+        if self.task_id == "reopen_task":
+            raise ZeroDivisionError("division by zero in the agent")
+        return super().act(view, context)
+
+
+class NonsenseAgent:
+    """Hands the env something that is not an action."""
+
+    def __init__(self, task):
+        pass
+
+    def act(self, view, context):
+        return 42

@@ -1,0 +1,106 @@
+from math import comb
+
+import pytest
+
+from tau_env.metrics import CoverageError
+from tau_env.rollout import create_run, run_report
+from tau_env.rollout.report import IncompleteRun
+from tau_env.store import EpisodeRecord, FailureRecord, ParticipantInfo, Usage
+from tests.rollout.conftest import mock_config
+
+OUTCOMES = {  # hand-made: task -> rewards of trials 0..3
+    "create_task": [1.0, 1.0, 1.0, 1.0],
+    "complete_task": [1.0, 0.0, 1.0, 0.0],
+    "reopen_task": [0.0, 0.0, 0.0, 1.0],
+    "delete_refused": [0.0, 0.0, 0.0, 0.0],
+}
+
+
+def _episode(task_id, trial, reward, *, calls=0, cost=None, not_judged=()):
+    usage = Usage(calls=calls, prompt_tokens=10 * calls, completion_tokens=calls, cost=cost)
+    return EpisodeRecord(
+        run_id="r",
+        task_id=task_id,
+        trial=trial,
+        seed=trial,
+        reward=reward,
+        termination="user_stop",
+        grade={"reward": reward, "termination": "user_stop", "not_judged": list(not_judged)},
+        trajectory=[],
+        steps=3,
+        agent=ParticipantInfo(implementation="llm", model="m", usage=usage),
+        user=ParticipantInfo(implementation="scripted"),
+        started_at=1000.0,
+        duration=2.0,
+    )
+
+
+@pytest.fixture
+def filled(store):
+    create_run(store, mock_config(trials=4))
+    for task_id, rewards in OUTCOMES.items():
+        for trial, reward in enumerate(rewards):
+            store.add_episode(_episode(task_id, trial, reward, calls=2, cost=0.25))
+    return store
+
+
+def test_report__pass_hat_k_is_the_exact_combinatorial_estimate(filled):
+    report = run_report(filled, "r")
+    for k in range(1, 5):
+        per_task = [comb(int(sum(r)), k) / comb(4, k) for r in OUTCOMES.values()]
+        assert report.pass_hat_k[k] == pytest.approx(sum(per_task) / 4)
+        for task in report.tasks:
+            expected = comb(int(sum(OUTCOMES[task.task_id])), k) / comb(4, k)
+            assert task.pass_hat_k[k] == pytest.approx(expected)
+    assert report.pass_hat_k[1] == pytest.approx((1 + 0.5 + 0.25 + 0) / 4)
+    assert report.pass_hat_k[2] == pytest.approx((1 + 1 / 6 + 0 + 0) / 4)
+    assert report.pass_hat_k[4] == pytest.approx(0.25)
+    assert [t.successes for t in report.tasks] == [4, 2, 1, 0]
+
+
+def test_report__sums_usage_and_cost(filled):
+    report = run_report(filled, "r")
+    assert report.agent_usage == Usage(calls=32, prompt_tokens=320, completion_tokens=32, cost=4.0)
+    assert report.user_usage == Usage(cost=0.0)
+    assert report.to_json()["usage"]["agent"]["calls"] == 32
+
+
+def test_report__unequal_trial_counts_are_a_clear_error(store):
+    create_run(store, mock_config(trials=2))
+    for task_id in OUTCOMES:
+        store.add_episode(_episode(task_id, 0, 1.0))
+    store.add_episode(_episode("create_task", 1, 1.0))
+    store.add_failure(
+        FailureRecord(
+            run_id="r",
+            task_id="reopen_task",
+            trial=1,
+            seed=1,
+            kind="infrastructure",
+            error="ConnectionError: down",
+            at=1.0,
+            duration=0.5,
+        )
+    )
+    with pytest.raises(CoverageError) as caught:
+        run_report(store, "r")
+    message = str(caught.value)
+    assert isinstance(caught.value, IncompleteRun)
+    assert "3 of 8 episodes have no result" in message
+    assert "1 infrastructure" in message
+    assert "every task at 2 trials" in message
+    assert f"tau-env resume --store {store.path} --run r" in message
+
+
+def test_report__a_duplicate_episode_changes_nothing(filled):
+    assert filled.add_episode(_episode("create_task", 0, 0.0)) is False
+    assert run_report(filled, "r").tasks[0].rewards == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_report__counts_episodes_with_unjudged_checks(store):
+    create_run(store, mock_config(trials=1))
+    for task_id in OUTCOMES:
+        unjudged = ["NL_ASSERTION"] if task_id == "reopen_task" else []
+        store.add_episode(_episode(task_id, 0, 1.0, not_judged=unjudged))
+    report = run_report(store, "r")
+    assert report.not_judged == 1 and report.to_json()["not_judged"] == 1
