@@ -16,7 +16,7 @@ __all__ = [
     "open_existing_store",
 ]
 
-DEFAULT_DOMAIN = "mock"
+DEFAULT_DOMAIN = "telecom"
 """The domain `tau-env run` and `tau-env tasks` use when none is named (the offline main job)."""
 
 DEFAULT_STORE = "tau_env_runs.sqlite"

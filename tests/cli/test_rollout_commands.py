@@ -19,6 +19,7 @@ def test_run__main_job_prints_pass_hat_1_to_4_of_one(tmp_path, monkeypatch, caps
     assert main(["run", "--trials", "4"]) == 0
     out = capsys.readouterr().out
     assert "pass^1=1.000  pass^2=1.000  pass^3=1.000  pass^4=1.000" in out
+    assert DEFAULT_DOMAIN == "telecom"  # the README's main job
     assert f"run {DEFAULT_DOMAIN}-oracle-scripted-" in out
     assert (tmp_path / DEFAULT_STORE).is_file()
 
@@ -26,10 +27,39 @@ def test_run__main_job_prints_pass_hat_1_to_4_of_one(tmp_path, monkeypatch, caps
 def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
     args = ["--store", store]
     assert (
-        main(["run", "--tasks", "create_task,complete_task", "--trials", "3", "--run", "a", *args])
+        main(
+            [
+                "run",
+                "--domain",
+                "mock",
+                "--tasks",
+                "create_task,complete_task",
+                "--trials",
+                "3",
+                "--run",
+                "a",
+                *args,
+            ]
+        )
         == 0
     )
-    assert main(["run", "--agent", "random", "--tasks", "create_task", "--run", "b", *args]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--domain",
+                "mock",
+                "--agent",
+                "random",
+                "--tasks",
+                "create_task",
+                "--run",
+                "b",
+                *args,
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["report", "--all", *args]) == 0
     out = capsys.readouterr().out
@@ -48,7 +78,21 @@ def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
 
 def test_resume__of_a_complete_run_plays_nothing(store, capsys):
     assert (
-        main(["run", "--tasks", "create_task", "--trials", "2", "--run", "x", "--store", store])
+        main(
+            [
+                "run",
+                "--domain",
+                "mock",
+                "--tasks",
+                "create_task",
+                "--trials",
+                "2",
+                "--run",
+                "x",
+                "--store",
+                store,
+            ]
+        )
         == 0
     )
     capsys.readouterr()
@@ -63,6 +107,8 @@ def test_run__with_failed_attempts_exits_one_and_says_how_to_resume(store, capsy
     code = main(
         [
             "run",
+            "--domain",
+            "mock",
             "--agent",
             "tests.rollout.agents:OutageOracle",
             "--tasks",
@@ -86,7 +132,10 @@ def test_run__with_failed_attempts_exits_one_and_says_how_to_resume(store, capsy
     ("argv", "message"),
     [
         (["run", "--trials", "0"], "--trials must be >= 1, actually: 0"),
-        (["run", "--tasks", "create_task,nope"], "--tasks: 'nope' is not a task of mock"),
+        (
+            ["run", "--domain", "mock", "--tasks", "create_task,nope"],
+            "--tasks: 'nope' is not a task of mock",
+        ),
         (["run", "--agent", "psychic"], "unknown agent 'psychic'"),
         (["run", "--user", "no.such.module:User"], "cannot import 'no.such.module'"),
         (["run", "--concurrency", "0"], "--concurrency must be >= 1"),
@@ -106,8 +155,18 @@ def test_bad_input__is_one_clear_error_and_stores_no_episode(
 
 
 def test_run__an_existing_run_name_is_refused(store, capsys):
-    assert main(["run", "--tasks", "create_task", "--run", "same", "--store", store]) == 0
-    assert main(["run", "--tasks", "create_task", "--run", "same", "--store", store]) == 2
+    assert (
+        main(
+            ["run", "--domain", "mock", "--tasks", "create_task", "--run", "same", "--store", store]
+        )
+        == 0
+    )
+    assert (
+        main(
+            ["run", "--domain", "mock", "--tasks", "create_task", "--run", "same", "--store", store]
+        )
+        == 2
+    )
     assert "already exists" in capsys.readouterr().err
 
 
@@ -119,7 +178,8 @@ def test_run__llm_agent_and_llm_user_from_the_command_line(store, monkeypatch, c
     with FakeOpenAIServer(two_sided_script) as server:
         model = ["--agent-model", server.model(), "--agent-api-base", server.base_url]
         user = ["--user-model", server.model(), "--user-api-base", server.base_url]
-        argv = ["run", "--agent", "llm", *model, "--user", "llm", *user, "--tasks", "create_task"]
+        argv = ["run", "--domain", "mock", "--agent", "llm", *model, "--user", "llm", *user]
+        argv += ["--tasks", "create_task"]
         assert main([*argv, "--trials", "2", "--agent-temperature", "0.7", "--store", store]) == 0
     out = capsys.readouterr().out
     assert "agent llm(openai/fake), user llm(openai/fake)" in out
@@ -129,11 +189,23 @@ def test_run__llm_agent_and_llm_user_from_the_command_line(store, monkeypatch, c
 
 
 def test_run__no_user_mode_plays_only_tasks_the_agent_can_start(store, capsys):
-    assert main(["run", "--mode", "no-user", "--json", "--store", store]) == 0
+    assert main(["run", "--domain", "mock", "--mode", "no-user", "--json", "--store", store]) == 0
     report = json.loads(capsys.readouterr().out)
     played = {task["task_id"] for task in report["tasks"]}
     assert "complete_after_history" not in played and "complete_task" in played
     assert report["terminations"] == {"agent_stop": len(played)}
-    code = main(["run", "--mode", "no-user", "--tasks", "complete_after_history", "--store", store])
+    code = main(
+        [
+            "run",
+            "--domain",
+            "mock",
+            "--mode",
+            "no-user",
+            "--tasks",
+            "complete_after_history",
+            "--store",
+            store,
+        ]
+    )
     assert code == 2
     assert "cannot be played in mode 'no-user'" in capsys.readouterr().err
