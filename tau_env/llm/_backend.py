@@ -58,9 +58,19 @@ def classify_failure(error: BaseException) -> FailureKind | None:
 
 
 def completion_cost(raw: Any) -> float | None:
-    """The price of a completion in USD (litellm's tables); None for unpriced models."""
-    try:
-        cost = litellm().completion_cost(completion_response=raw)
-    except Exception:  # unknown model or missing usage: the cost is unknown, not an error
-        return None
-    return float(cost) if cost is not None else None
+    """The price of a completion in USD (litellm's tables); None for unpriced models.
+
+    litellm prices every response while logging it and keeps the figure in
+    ``_hidden_params["response_cost"]``; reading it saves a second lookup (about 0.7 ms of CPU
+    per call, most of it spent failing to find unpriced models). The lookup runs only when the
+    response carries no figure.
+    """
+    hidden = getattr(raw, "_hidden_params", None)
+    if isinstance(hidden, dict) and "response_cost" in hidden:
+        cost = hidden["response_cost"]
+    else:
+        try:
+            cost = litellm().completion_cost(completion_response=raw)
+        except Exception:  # unknown model or missing usage: the cost is unknown, not an error
+            return None
+    return float(cost) if isinstance(cost, int | float) else None
