@@ -73,17 +73,9 @@ def fake_model(request):
 
 
 def serve(latency: float) -> None:
-    """Run the fake server in this process (no Nagle delay) and print its base URL."""
+    """Run the fake server in this process and print its base URL."""
     from tau_env.testing import fake_openai
 
-    make_handler = fake_openai._handler_for
-
-    def handler_without_nagle(state):
-        handler = make_handler(state)
-        handler.disable_nagle_algorithm = True  # else each reply waits ~40 ms for an ACK
-        return handler
-
-    fake_openai._handler_for = handler_without_nagle
     server = fake_openai.FakeOpenAIServer(fake_model, latency=latency).start()
     print(server.base_url, flush=True)
     sys.stdin.read()  # serve until the parent closes our stdin
@@ -146,6 +138,71 @@ def episode_calls(store: ResultStore, config: RunConfig) -> list[int]:
     return [counts[(unit.task_id, unit.trial)] for unit in plan_units(config)]
 
 
+def benchmark(
+    *,
+    episodes: int = 400,
+    concurrency: int = 64,
+    latency: float = 0.05,
+    setups: tuple[str, ...] = ("runner", "fake-server"),
+    user: str = "llm",
+    backend_name: str = "local",
+) -> dict[str, dict[str, float]]:
+    """Measure each setup; returns, per setup, wall time, ideal, ratios and CPU per call."""
+    LATENCY["seconds"] = latency
+    if backend_name == "ray":
+        from tau_env.rollout.ray_backend import RayBackend
+
+        backend: Backend = RayBackend(concurrency=concurrency, actors=2)
+    else:
+        backend = LocalBackend(concurrency=concurrency)
+    results: dict[str, dict[str, float]] = {}
+    calls: dict[str, list[int]] = {}
+    with tempfile.TemporaryDirectory() as folder, ResultStore(Path(folder) / "b.sqlite") as store:
+        if "runner" in setups:
+            config = config_for(
+                episodes,
+                ParticipantSpec(kind=f"{SleepyOracle.__module__}:SleepyOracle"),
+                ParticipantSpec(kind="scripted"),
+            )
+            result = measure(store, config, LocalBackend(concurrency=concurrency))
+            calls["runner"] = episode_calls(store, config)
+            result["model_calls"] = sum(calls["runner"])
+            results["runner"] = result
+        if "fake-server" in setups:
+            os.environ.setdefault("OPENAI_API_KEY", "sk-fake")
+            server = subprocess.Popen(
+                [sys.executable, __file__, "--serve", "--latency", str(latency)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            try:
+                assert server.stdout is not None
+                base_url = server.stdout.readline().strip()
+                model = ParticipantSpec(kind="llm", model="openai/fake", api_base=base_url)
+                user_spec = model if user == "llm" else ParticipantSpec(kind="scripted")
+                warm = config_for(10, model, user_spec)  # imports litellm, opens connections
+                measure(store, warm, LocalBackend(concurrency=concurrency))
+                config = config_for(episodes, model, user_spec)
+                results["fake-server"] = measure(store, config, backend)
+                calls["fake-server"] = episode_calls(store, config)
+            finally:
+                assert server.stdin is not None
+                server.stdin.close()
+                server.wait(timeout=10)
+    for name, result in results.items():
+        ideal = result["model_calls"] * latency / concurrency
+        bound = packing_bound(calls[name], latency, concurrency)
+        result["ideal_seconds"] = ideal
+        result["ratio"] = result["wall_seconds"] / ideal if ideal else float("nan")
+        result["packing_bound_seconds"] = bound
+        result["ratio_to_packing_bound"] = result["wall_seconds"] / bound
+        result["driver_cpu_ms_per_call"] = (
+            1000 * result["driver_cpu_seconds"] / max(1, result["model_calls"])
+        )
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=400)
@@ -159,63 +216,23 @@ def main() -> None:
     if args.serve:
         serve(args.latency)
         return
-    LATENCY["seconds"] = args.latency
-    if args.backend == "ray":
-        from tau_env.rollout.ray_backend import RayBackend
-
-        backend: Backend = RayBackend(concurrency=args.concurrency, actors=2)
-    else:
-        backend = LocalBackend(concurrency=args.concurrency)
-    results = {}
-    calls: dict[str, list[int]] = {}
-    with tempfile.TemporaryDirectory() as folder, ResultStore(Path(folder) / "b.sqlite") as store:
-        if "runner" in args.setups:
-            config = config_for(
-                args.episodes,
-                ParticipantSpec(kind="__main__:SleepyOracle"),
-                ParticipantSpec(kind="scripted"),
-            )
-            result = measure(store, config, LocalBackend(concurrency=args.concurrency))
-            calls["runner"] = episode_calls(store, config)
-            result["model_calls"] = sum(calls["runner"])
-            results["runner"] = result
-        if "fake-server" in args.setups:
-            os.environ.setdefault("OPENAI_API_KEY", "sk-fake")
-            server = subprocess.Popen(
-                [sys.executable, __file__, "--serve", "--latency", str(args.latency)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-            try:
-                base_url = server.stdout.readline().strip()
-                model = ParticipantSpec(kind="llm", model="openai/fake", api_base=base_url)
-                user = model if args.user == "llm" else ParticipantSpec(kind="scripted")
-                warm = config_for(10, model, user)  # imports litellm, opens connections
-                measure(store, warm, LocalBackend(concurrency=args.concurrency))
-                config = config_for(args.episodes, model, user)
-                results["fake-server"] = measure(store, config, backend)
-                calls["fake-server"] = episode_calls(store, config)
-            finally:
-                server.stdin.close()
-                server.wait(timeout=10)
+    results = benchmark(
+        episodes=args.episodes,
+        concurrency=args.concurrency,
+        latency=args.latency,
+        setups=tuple(args.setups.split(",")),
+        user=args.user,
+        backend_name=args.backend,
+    )
     for name, result in results.items():
-        ideal = result["model_calls"] * args.latency / args.concurrency
-        bound = packing_bound(calls[name], args.latency, args.concurrency)
-        result["ideal_seconds"] = ideal
-        result["ratio"] = result["wall_seconds"] / ideal if ideal else float("nan")
-        result["packing_bound_seconds"] = bound
-        result["ratio_to_packing_bound"] = result["wall_seconds"] / bound
-        result["driver_cpu_ms_per_call"] = (
-            1000 * result["driver_cpu_seconds"] / max(1, result["model_calls"])
-        )
         print(
-            f"{name:<12} {result['episodes']} episodes, {result['model_calls']} model calls at "
-            f"{args.latency * 1000:.0f} ms, concurrency {args.concurrency}: wall "
-            f"{result['wall_seconds']:.2f} s vs ideal {ideal:.2f} s -> ratio {result['ratio']:.2f}"
-            f"; zero-overhead lane packing needs {bound:.2f} s (ratio "
-            f"{result['ratio_to_packing_bound']:.2f}); driver CPU "
-            f"{result['driver_cpu_ms_per_call']:.1f} ms per call"
+            f"{name:<12} {result['episodes']:.0f} episodes, {result['model_calls']:.0f} model "
+            f"calls at {args.latency * 1000:.0f} ms, concurrency {args.concurrency}: wall "
+            f"{result['wall_seconds']:.2f} s vs ideal {result['ideal_seconds']:.2f} s -> ratio "
+            f"{result['ratio']:.2f}; zero-overhead lane packing needs "
+            f"{result['packing_bound_seconds']:.2f} s "
+            f"(ratio {result['ratio_to_packing_bound']:.2f}); "
+            f"driver CPU {result['driver_cpu_ms_per_call']:.1f} ms per call"
         )
     print(json.dumps(results, indent=2))
 

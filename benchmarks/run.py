@@ -1,8 +1,11 @@
 """Run every benchmark and print a table: ``python benchmarks/run.py [--quick] [--markdown]``.
 
-Measures import time, then each registered domain on built-in data and, when found
-(``TAU2_DATA_DIR`` or ``../shared/tau2-data``), on the official data. Only public tools are
-used: ``time.perf_counter`` and ``tracemalloc``.
+Measures import time; each registered domain on built-in data and, when found
+(``TAU2_DATA_DIR`` or ``../shared/tau2-data``), on the official data (reset, tool steps and
+the env's overhead beyond the tool, grading, whole gold episodes, episodes per second, memory
+of N open episodes); the user side's throughput; and an LLM-bound run against the fake server
+(wall time over the ideal). Only public tools are used: ``time.perf_counter``,
+``time.process_time`` and ``tracemalloc``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import llm_bound
+from bench_users import fake_llm_calls, gym_steps, scripted_episodes
 from env_benchmarks import Source, benchmark_source
 from harness import Stat, percentiles
 
@@ -45,6 +50,46 @@ def import_time(repeat: int) -> Stat:
     return Stat("import tau_env", "ms", median, p10, p90, repeat, 300.0)
 
 
+def user_side_stats() -> list[Stat]:
+    """Throughput of the user side: scripted episodes, gym-view steps, LLM calls over HTTP."""
+    from tau_env.baselines.oracle import PlainTextOracleAgent
+
+    rates = [
+        (
+            "scripted user + plain-text oracle (mock)",
+            "ep/s",
+            scripted_episodes(PlainTextOracleAgent),
+        ),
+        ("gym view, random actions (mock)", "steps/s", gym_steps()),
+        ("LLM client over local HTTP (sequential)", "calls/s", fake_llm_calls()),
+    ]
+    return [Stat(name, unit, rate, rate, rate, 1) for name, unit, rate in rates]
+
+
+def llm_bound_stats(episodes: int) -> list[Stat]:
+    """Wall time of an LLM-bound run (50 ms per model call, concurrency 64) over its ideal."""
+    results = llm_bound.benchmark(episodes=episodes, concurrency=64, latency=0.05)
+    stats = []
+    for name, result in results.items():
+        label = f"LLM-bound run, {name} ({result['episodes']:.0f} ep, c=64, 50 ms)"
+        stats.append(
+            Stat(
+                f"{label}: wall / ideal",
+                "x",
+                result["ratio"],
+                result["ratio"],
+                result["ratio"],
+                1,
+                1.1,
+            )
+        )
+        bound = result["ratio_to_packing_bound"]
+        stats.append(Stat(f"{label}: wall / zero-overhead packing", "x", bound, bound, bound, 1))
+        cpu = result["driver_cpu_ms_per_call"]
+        stats.append(Stat(f"{label}: driver CPU per model call", "ms", cpu, cpu, cpu, 1))
+    return stats
+
+
 def render(stats: list[Stat], markdown: bool) -> str:
     rows = [("benchmark", "median", "p10", "p90", "unit", "target", "ok")]
     for s in stats:
@@ -67,11 +112,14 @@ def main() -> int:
     parser.add_argument(
         "--open-episodes",
         type=int,
-        default=1000,
-        help="episodes kept open for the memory benchmark",
+        default=None,
+        help="episodes kept open for the memory benchmark (default: 10000; 500 with --quick)",
     )
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: env,users,llm")
     args = parser.parse_args()
     repeat = 200 if args.quick else 2000
+    open_episodes = args.open_episodes or (500 if args.quick else 10_000)
+    skip = set(args.skip.split(",")) - {""}
     stats = [import_time(3 if args.quick else 10)]
     domains = args.domains.split(",") if args.domains else registered_domains()
     data_dir = official_data_dir()
@@ -80,7 +128,12 @@ def main() -> int:
         if data_dir is not None and (data_dir / "domains" / domain).is_dir():
             sources.append(Source(domain, data_dir))
         for source in sources:
-            stats += benchmark_source(source, repeat=repeat, open_episodes=args.open_episodes)
+            if "env" not in skip:
+                stats += benchmark_source(source, repeat=repeat, open_episodes=open_episodes)
+    if "users" not in skip:
+        stats += user_side_stats()
+    if "llm" not in skip:
+        stats += llm_bound_stats(100 if args.quick else 400)
     print(
         f"# {time.strftime('%Y-%m-%d')} on {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}"

@@ -160,6 +160,12 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+class _Server(ThreadingHTTPServer):
+    # The default listen backlog (5) resets connections when dozens of clients connect at once.
+    request_queue_size = 256
+    daemon_threads = True
+
+
 class FakeOpenAIServer:
     """An OpenAI-compatible ``/v1/chat/completions`` endpoint served from a thread.
 
@@ -190,8 +196,7 @@ class FakeOpenAIServer:
         if self._server is not None:
             return self
         handler = _handler_for(self._state)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
+        server = _Server(("127.0.0.1", 0), handler)
         self._server = server
         self._thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
