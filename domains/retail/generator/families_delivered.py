@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tau_env.domains.retail.data_model import GiftCard, RetailDB
+from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.generator.store import (
     Draft,
     GoldStep,
     Store,
     describe_item,
     describe_method,
-    describe_options,
     money,
 )
+from tau_env.domains.retail.generator.swaps import plan_variant_swap
 from tau_env.domains.retail.generator.tasks import locate
 
 __all__ = ["exchange", "exchange_refused", "return_items", "return_refused"]
@@ -86,65 +86,30 @@ def return_items(store: Store) -> Draft | None:
 
 def exchange(store: Store) -> Draft | None:
     """Exchange one or two delivered items for other variants; the agent states the difference."""
-    for order in store.orders("delivered"):
-        candidates = [item for item in store.distinct_items(order) if store.alternatives(item)]
-        if not candidates:
-            continue
-        user = store.user(order.user_id)
-        chosen = store.sample(candidates, 2)
-        new = [store.rng.choice(store.alternatives(item)) for item in chosen]
-        difference: float = 0
-        for old, variant in zip(chosen, new, strict=True):
-            difference += variant.price - old.price
-        difference = round(difference, 2)
-        methods = [
-            m for m in store.methods(user) if not isinstance(m, GiftCard) or m.balance >= difference
-        ]
-        if not methods:
-            continue
-        store.take(order)
-        method = store.rng.choice(methods)
-        steps, facts, ref = locate(store, user, order)
-        for product_id in dict.fromkeys(item.product_id for item in chosen):
-            steps.append(GoldStep("get_product_details", {"product_id": product_id}))
-        if method.id != order.payment_history[0].payment_method_id:
-            steps.append(GoldStep("get_user_details", {"user_id": user.user_id}))
-        steps.append(
-            GoldStep(
-                "exchange_delivered_order_items",
-                {
-                    "order_id": order.order_id,
-                    "item_ids": [item.item_id for item in chosen],
-                    "new_item_ids": [variant.item_id for variant in new],
-                    "payment_method_id": method.id,
-                },
-            )
-        )
-        changes = "; ".join(
-            f"the {describe_item(old)} for the one with {describe_options(variant.options)}"
-            for old, variant in zip(chosen, new, strict=True)
-        )
-        return Draft(
-            family="exchange",
-            purpose="Exchange delivered items for other variants of the same products.",
-            user=user,
-            auth=store.auth_mode(),
-            steps=steps,
-            communicate=[money(abs(difference))],
-            reason=f"From {ref} you want to exchange {changes}.",
-            behaviour=(
-                f"Ask for all exchanges at once. Settle any difference with "
-                f"{describe_method(method)}. Confirm when the agent lists the exchange, ask "
-                "what the price difference is, and end the call."
-            ),
-            ticket_request=f"wants to exchange in {order.order_id}: {changes}; "
-            f"difference settled with {method.id}.",
-            opening="Hello, I'd like to exchange something from a delivered order.",
-            facts={**facts, "items": changes, "payment_method": describe_method(method, "my")},
-            done_words=["exchange requested", "exchange has been", "exchanged"],
-            outcome=_requested("exchange requested", order.order_id),
-        )
-    return None
+    swap = plan_variant_swap(store, "delivered", "exchange_delivered_order_items", rounded=True)
+    if swap is None:
+        return None
+    method, changes = swap.method, swap.changes
+    return Draft(
+        family="exchange",
+        purpose="Exchange delivered items for other variants of the same products.",
+        user=swap.user,
+        auth=store.auth_mode(),
+        steps=swap.steps,
+        communicate=[money(abs(swap.difference))],
+        reason=f"From {swap.reference} you want to exchange {changes}.",
+        behaviour=(
+            f"Ask for all exchanges at once. Settle any difference with "
+            f"{describe_method(method)}. Confirm when the agent lists the exchange, ask "
+            "what the price difference is, and end the call."
+        ),
+        ticket_request=f"wants to exchange in {swap.order.order_id}: {changes}; "
+        f"difference settled with {method.id}.",
+        opening="Hello, I'd like to exchange something from a delivered order.",
+        facts={**swap.facts, "items": changes, "payment_method": describe_method(method, "my")},
+        done_words=["exchange requested", "exchange has been", "exchanged"],
+        outcome=_requested("exchange requested", swap.order.order_id),
+    )
 
 
 def return_refused(store: Store) -> Draft | None:

@@ -16,6 +16,7 @@ from tau_env.domains.retail.generator.store import (
     describe_options,
     money,
 )
+from tau_env.domains.retail.generator.swaps import plan_variant_swap
 from tau_env.domains.retail.generator.tasks import locate
 from tau_env.domains.retail.generator.world import random_address
 
@@ -102,69 +103,34 @@ def cancel_refused(store: Store) -> Draft | None:
 
 def modify_items(store: Store) -> Draft | None:
     """Swap one or two items of a pending order for other variants; the agent says the cost."""
-    for order in store.orders("pending"):
-        candidates = [item for item in store.distinct_items(order) if store.alternatives(item)]
-        if not candidates:
-            continue
-        user = store.user(order.user_id)
-        chosen = store.sample(candidates, 2)
-        new = [store.rng.choice(store.alternatives(item)) for item in chosen]
-        difference: float = 0
-        for old, variant in zip(chosen, new, strict=True):
-            difference += variant.price - old.price
-        methods = [
-            m for m in store.methods(user) if not isinstance(m, GiftCard) or m.balance >= difference
-        ]
-        if not methods:
-            continue
-        store.take(order)
-        method = store.rng.choice(methods)
-        steps, facts, ref = locate(store, user, order)
-        for product_id in dict.fromkeys(item.product_id for item in chosen):
-            steps.append(GoldStep("get_product_details", {"product_id": product_id}))
-        if method.id != order.payment_history[0].payment_method_id:
-            steps.append(GoldStep("get_user_details", {"user_id": user.user_id}))
-        steps.append(
-            GoldStep(
-                "modify_pending_order_items",
-                {
-                    "order_id": order.order_id,
-                    "item_ids": [item.item_id for item in chosen],
-                    "new_item_ids": [variant.item_id for variant in new],
-                    "payment_method_id": method.id,
-                },
-            )
-        )
-        changes = "; ".join(
-            f"the {describe_item(old)} for the one with {describe_options(variant.options)}"
-            for old, variant in zip(chosen, new, strict=True)
-        )
-        order_id = order.order_id
+    swap = plan_variant_swap(store, "pending", "modify_pending_order_items", rounded=False)
+    if swap is None:
+        return None
+    method, changes, order_id = swap.method, swap.changes, swap.order.order_id
 
-        def modified(db: RetailDB, order_id: str = order_id) -> bool:
-            return db.orders[order_id].status == "pending (item modified)"
+    def modified(db: RetailDB, order_id: str = order_id) -> bool:
+        return db.orders[order_id].status == "pending (item modified)"
 
-        return Draft(
-            family="modify_items",
-            purpose="Change items of a pending order to other variants of the same products.",
-            user=user,
-            auth=store.auth_mode(),
-            steps=steps,
-            communicate=[money(abs(difference))],
-            reason=f"In {ref} you want to swap {changes}.",
-            behaviour=(
-                f"Ask for all the changes at once. Pay or receive any difference with "
-                f"{describe_method(method)}. Confirm when the agent lists the change and ask "
-                "what the price difference is. End the call once the order is updated."
-            ),
-            ticket_request=f"wants to swap in pending order {order_id}: {changes}; "
-            f"difference settled with {method.id}.",
-            opening="Hi, I'd like to change some items in an order that hasn't shipped yet.",
-            facts={**facts, "items": changes, "payment_method": describe_method(method, "my")},
-            done_words=["modified", "updated", "changed"],
-            outcome=modified,
-        )
-    return None
+    return Draft(
+        family="modify_items",
+        purpose="Change items of a pending order to other variants of the same products.",
+        user=swap.user,
+        auth=store.auth_mode(),
+        steps=swap.steps,
+        communicate=[money(abs(swap.difference))],
+        reason=f"In {swap.reference} you want to swap {changes}.",
+        behaviour=(
+            f"Ask for all the changes at once. Pay or receive any difference with "
+            f"{describe_method(method)}. Confirm when the agent lists the change and ask "
+            "what the price difference is. End the call once the order is updated."
+        ),
+        ticket_request=f"wants to swap in pending order {order_id}: {changes}; "
+        f"difference settled with {method.id}.",
+        opening="Hi, I'd like to change some items in an order that hasn't shipped yet.",
+        facts={**swap.facts, "items": changes, "payment_method": describe_method(method, "my")},
+        done_words=["modified", "updated", "changed"],
+        outcome=modified,
+    )
 
 
 def modify_items_refused(store: Store) -> Draft | None:
