@@ -17,6 +17,8 @@ from tau_env.errors import TauEnvError
 
 __all__ = ["Curve", "pass_hat_k_svg"]
 
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
 
 @dataclass(frozen=True)
 class Curve:
@@ -54,17 +56,19 @@ def pass_hat_k_svg(title: str, curves: Sequence[Curve], *, chart_id: str) -> str
         ) from None
     figure = Figure(figsize=(5.2, 3.4))
     axes = figure.add_subplot()
-    for curve in curves:
+    for number, curve in enumerate(curves):
         ks = sorted(curve.pass_hat_k)
-        axes.plot(ks, [curve.pass_hat_k[k] for k in ks], marker="o", label=_literal(curve.label))
+        values = [curve.pass_hat_k[k] for k in ks]
+        marker = _MARKERS[number % len(_MARKERS)]  # runs with equal figures stay distinguishable
+        axes.plot(ks, values, marker=marker, label=_literal(curve.label))
     axes.set_title(_literal(title))
     axes.set_xlabel("k (trials that must all pass)")
     axes.set_ylabel(r"pass$^k$")
-    axes.set_ylim(-0.02, 1.02)
+    axes.set_ylim(-0.04, 1.04)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)
-    if curves:
-        axes.legend(fontsize="small", loc="best")
+    if curves:  # below the axes: lines at pass^k = 1 are common and a legend inside hides them
+        axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2))
     buffer = io.StringIO()
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": chart_id}):
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})

@@ -71,10 +71,10 @@ def start_chromium(profile: Path | None = None) -> Any:
     return webdriver.Chrome(options=options, service=service)
 
 
-def console_problems(driver: Any) -> list[str]:
-    """Console errors and warnings logged since the last call (reading the log clears it)."""
+def console_errors(driver: Any) -> list[str]:
+    """Console errors logged since the last read (reading the log clears it)."""
     entries = driver.get_log("browser")
-    return [entry["message"] for entry in entries if entry["level"] in ("SEVERE", "WARNING")]
+    return [entry["message"] for entry in entries if entry["level"] == "SEVERE"]
 
 
 def wait_ready(driver: Any, timeout: float = 10.0) -> None:
