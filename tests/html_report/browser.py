@@ -55,6 +55,18 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 
 
+def require_browser() -> None:
+    """Skip the calling test when no browser can start; under ``CI=true``, fail it instead."""
+    import pytest
+
+    reason = missing_reason()
+    if reason is None:
+        return
+    if in_ci():
+        pytest.fail(f"CI=true and no browser for the HTML report tests: {reason}")
+    pytest.skip(reason)
+
+
 def start_chromium(profile: Path | None = None) -> Any:
     """A selenium driver of a fresh headless Chromium that records the console."""
     from selenium import webdriver

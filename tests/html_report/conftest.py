@@ -52,11 +52,7 @@ def store(runs_store):
 @pytest.fixture(scope="session")
 def chromium(tmp_path_factory):
     """A headless Chromium (selenium driver); skipped when absent, a failure under CI=true."""
-    reason = browser.missing_reason()
-    if reason is not None:
-        if browser.in_ci():
-            pytest.fail(f"CI=true and no browser for the HTML report tests: {reason}")
-        pytest.skip(reason)
+    browser.require_browser()
     driver = browser.start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
