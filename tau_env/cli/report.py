@@ -1,16 +1,19 @@
 """``tau-env report``: pass^k of stored runs, per task and per domain.
 
 Refuses a run whose tasks do not all have every planned trial (pass^k is undefined then) and
-says how to resume it.
+says how to resume it. ``--html FILE`` also writes the runs' self-contained HTML report (pass^k
+charts, failure breakdown, conversation viewer; needs the ``report`` extra).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.report import RunReport, run_report
 
@@ -29,6 +32,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--all", action="store_true", help="report every run in the store")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.add_argument("--quiet", action="store_true", help="omit the per-task table")
+    parser.add_argument("--html", default=None, help="also write the HTML report to this file")
     parser.set_defaults(handler=handle)
 
 
@@ -42,6 +46,9 @@ def handle(args: argparse.Namespace) -> int:
         else:
             run_ids = [None]
         reports = [run_report(store, run_id) for run_id in run_ids]
+        if args.html:
+            written = write_html_report(store, reports, args.html)
+            print(f"wrote the HTML report to {written}", file=sys.stderr)
         if args.json:
             print(json.dumps([report.to_json() for report in reports], indent=2))
             return 0
