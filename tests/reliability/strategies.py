@@ -75,7 +75,11 @@ def arguments_for(
     raw_json = st.one_of(
         JUNK_TEXT, st.sampled_from(['{"a": ', "[1, 2]", "{}", "null", "1e999", '{"a": NaN}'])
     )
-    return st.one_of(as_dict, as_dict, as_dict, as_json, raw_json)
+    # Every argument the gold plans give a value for, with such a value: calls that can succeed.
+    plausible = st.fixed_dictionaries(
+        {p: st.sampled_from(seen[p]) for p in parameters if seen.get(p)}
+    )
+    return st.one_of(plausible, as_dict, plausible, as_dict, as_json, raw_json)
 
 
 def _json_or_junk(arguments: dict[str, Any]) -> dict[str, Any] | str:
