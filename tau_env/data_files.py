@@ -82,6 +82,8 @@ def read_data_file(path: Path) -> Any:
 def _snapshot(db_type: type[Database], raw: Any, source: str) -> Any:
     if not isinstance(raw, Mapping):
         raise DataError(f"{source}: expected an object at the top level")
+    if not raw:  # every field of some schemas has a default: an empty file would load as empty
+        raise DataError(f"{source}: the database is empty")
     return db_type.load_snapshot(raw, source=source)
 
 
