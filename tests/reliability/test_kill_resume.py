@@ -1,8 +1,8 @@
 """A run killed with SIGKILL at several random points resumes to the uninterrupted result (item 4).
 
 One run is killed again and again, each time at a point drawn from a fixed seed: right after
-the run is created (before any episode), then after a drawn number of stored episodes plus a
-drawn delay of a few milliseconds (so the kill lands anywhere: mid-episode, mid-write, between
+the run is created (before any episode), then after a drawn number of newly stored episodes plus
+a drawn delay of a few milliseconds (so the kill lands anywhere: mid-episode, mid-write, between
 writes), each kill hitting a ``tau-env resume`` of the previous one. A last resume finishes it.
 The store then holds every (task, trial) exactly once, passes SQLite's integrity check, and
 gives the same rewards and the same pass^k as an uninterrupted run with the same seeds, with an
@@ -77,15 +77,16 @@ def test_sigkill_at_random_points__resume_completes_exactly_like_an_uninterrupte
     store = tmp_path / "killed.sqlite"
     planned = TASKS * TRIALS
     rng = random.Random(KILL_SEED)
-    targets = sorted(rng.sample(range(1, planned - 6), KILLS))
-    delays = [rng.uniform(0, 0.03) for _ in targets]
+    steps = [rng.randint(2, 7) for _ in range(KILLS)]  # episodes each resume adds before its kill
+    delays = [rng.uniform(0, 0.03) for _ in range(KILLS)]
     counts_at_kill = []
 
     # kill point 0: the run exists, no episode has been stored yet
     process = _start(store, "run")
     _kill_when(process, lambda: bool(_rows(store, "SELECT run_id FROM runs")), 0.0)
     counts_at_kill.append(_episodes(store))
-    for target, delay in zip(targets, delays, strict=True):
+    for step, delay in zip(steps, delays, strict=True):
+        target = _episodes(store) + step
         process = _start(store, "resume")
         _kill_when(process, lambda t=target: _episodes(store) >= t, delay)
         counts_at_kill.append(_episodes(store))
