@@ -8,6 +8,7 @@ fuzz test's examples and counts, the same whatever the test order (for one selec
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 
@@ -19,10 +20,8 @@ def _import_package() -> None:
     for root in roots:  # the last three live in their own folders (setuptools package-dir)
         package = importlib.import_module(root)
         for module in pkgutil.walk_packages(package.__path__, f"{root}."):
-            try:
+            with contextlib.suppress(ImportError):  # optional extras (ray) not installed
                 importlib.import_module(module.name)
-            except ImportError:  # optional extras (ray) that are not installed
-                pass
 
 
 _import_package()

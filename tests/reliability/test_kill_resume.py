@@ -94,7 +94,7 @@ def test_sigkill_at_random_points__resume_completes_exactly_like_an_uninterrupte
     assert counts_at_kill == sorted(counts_at_kill), "a kill lost stored episodes"
 
     final = _start(store, "resume")
-    out, err = final.communicate(timeout=120)
+    _, err = final.communicate(timeout=120)
     assert final.returncode == 0, err.decode()
 
     assert _rows(store, "PRAGMA integrity_check") == [("ok",)]
