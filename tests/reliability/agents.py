@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from tau_env.actions import Action, Stop
 from tau_env.baselines.oracle import OracleAgent
+from tau_env.tasks.model import Task
 
 
 class FlakyOracle(OracleAgent):
@@ -27,3 +29,16 @@ class FlakyOracle(OracleAgent):
         if self.fails:
             return Stop()
         return self.act(view, context)
+
+
+KEYED: dict[str, Any] = {}
+"""Set by a test: ``api_base``, ``api_key`` and ``cache`` for `keyed_llm_user`."""
+
+
+def keyed_llm_user(task: Task) -> Any:
+    """An LLM user whose key is passed in `ModelConfig.api_key` (not the environment)."""
+    from tau_env.llm import LLMClient, ModelConfig
+    from tau_env.wrappers.users import LLMUser
+
+    config = ModelConfig(model="openai/fake", api_base=KEYED["api_base"], api_key=KEYED["api_key"])
+    return LLMUser(task, LLMClient(config, cache=KEYED["cache"]))
