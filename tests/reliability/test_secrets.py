@@ -90,7 +90,7 @@ def test_keys_never_reach_store_cache_exports_reports_or_logs(
     fast = RetryPolicy(max_retries=1, initial_delay=0.001)
     monkeypatch.setattr("tau_env.llm.client.RetryPolicy", lambda: fast)
     caplog.set_level(logging.DEBUG)
-    logging.getLogger("LiteLLM").setLevel(logging.DEBUG)
+    caplog.set_level(logging.DEBUG, logger="LiteLLM")  # restored after the test
     out = tmp_path / "out"
     out.mkdir()
     provider = Provider(_faults(trials=2))
