@@ -125,6 +125,7 @@ def test_keys_never_reach_store_cache_exports_reports_or_logs(
     assert any("[REDACTED]" in f.error for f in failures), "the echoed keys were stored redacted"
     assert any("context window" in note for note in notes)
     captured = capsys.readouterr()
+    assert any(r.name == "LiteLLM" for r in caplog.records), "litellm's debug log was captured"
     outputs = {
         **_files(out),
         "stdout": captured.out,
