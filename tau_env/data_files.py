@@ -47,12 +47,14 @@ def read_text(path: Path) -> str:
     """A text file's content.
 
     Raises:
-        DataError: The file is missing or unreadable.
+        DataError: The file is missing, unreadable or not UTF-8 text.
     """
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(f"{path}: file not found") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 text: {error}") from None
     except OSError as error:
         raise DataError(f"{path}: cannot read: {error}") from None
 
@@ -69,9 +71,10 @@ def read_data_file(path: Path) -> Any:
         DataError: The file is missing or malformed.
     """
     if path.suffix == ".toml":
+        text = read_text(path)
         try:
-            return tomllib.loads(read_text(path))
-        except tomllib.TOMLDecodeError as error:
+            return tomllib.loads(text)
+        except (ValueError, RecursionError) as error:  # TOMLDecodeError is a ValueError
             raise DataError(f"{path}: invalid TOML: {error}") from None
     return read_json(path)
 
@@ -79,6 +82,8 @@ def read_data_file(path: Path) -> Any:
 def _snapshot(db_type: type[Database], raw: Any, source: str) -> Any:
     if not isinstance(raw, Mapping):
         raise DataError(f"{source}: expected an object at the top level")
+    if not raw:  # every field of some schemas has a default: an empty file would load as empty
+        raise DataError(f"{source}: the database is empty")
     return db_type.load_snapshot(raw, source=source)
 
 
@@ -115,8 +120,8 @@ def load_official_data(
     if user_db is not None and user_db_file is not None:
         path = folder / user_db_file
         user_snapshot = _snapshot(user_db, read_data_file(path), str(path))
-    path = folder / tasks_file
-    tasks = parse_tasks(read_json(path), source=str(path))
+    tasks_path = folder / tasks_file
+    tasks = parse_tasks(read_json(tasks_path), source=str(tasks_path))
     split_path = folder / splits_file
     splits = read_splits(split_path) if split_path.exists() else {"base": [t.id for t in tasks]}
     return DomainData(
@@ -128,6 +133,8 @@ def load_official_data(
         source=str(folder),
         guidelines=dict(guidelines or {}),
         solo_policy=solo_policy,
+        tasks_file=str(tasks_path),
+        splits_file=str(split_path) if split_path.exists() else None,
     )
 
 
@@ -177,4 +184,6 @@ def load_builtin_data(
         tasks=tuple(tasks),
         splits={name: tuple(ids) for name, ids in splits.items()},
         source="built-in",
+        tasks_file=f"{source}/data/tasks.json",
+        splits_file=f"{source}/data/split_tasks.json",
     )

@@ -47,6 +47,8 @@ class DomainData:
         source: ``"built-in"`` or the folder the data came from (for messages).
         guidelines: User-simulation guidelines shipped with the data (official data only).
         solo_policy: The policy variant for No-User mode, where the data has one.
+        tasks_file: The task file, named in errors about a task (None: `source` is named).
+        splits_file: The split file, named in errors about a split (None: `source`).
     """
 
     policy: str
@@ -57,6 +59,8 @@ class DomainData:
     source: str
     guidelines: Mapping[str, str] = field(default_factory=dict)
     solo_policy: str | None = None
+    tasks_file: str | None = None
+    splits_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,14 @@ class Domain:
     def split(self, split: str | None) -> list[Task]:
         """The tasks of a split (None: ``base`` if defined, else all)."""
         splits = {name: list(ids) for name, ids in self.data.splits.items()}
-        return select_split(self.tasks, splits, split, source=self.data.source)
+        return select_split(
+            self.tasks, splits, split, source=self.data.splits_file or self.data.source
+        )
+
+    @property
+    def tasks_source(self) -> str:
+        """Where the tasks come from, for errors about one of them (the task file if known)."""
+        return self.data.tasks_file or self.data.source
 
     def new_world(self, seed: int | None = 0) -> World:
         """A world holding the domain's untouched databases."""
@@ -197,8 +208,17 @@ def _check_task_functions(domain: Domain) -> None:
             side = side_of(requestor)
             if name not in toolbox.env_functions(side) and name not in toolbox.tools(side):
                 raise DataError(
-                    f"{domain.data.source}: task {task.id!r}: field {path!r}: "
+                    f"{domain.tasks_source}: task {task.id!r}: field {path!r}: "
                     f"{name!r} is not a registered {side} env function or tool"
+                )
+        # A gold step naming no tool would make the task silently unsolvable: refuse it too.
+        for i, action in enumerate(task.gold_actions):
+            side = side_of(action.requestor)
+            if action.name not in toolbox.tools(side):
+                raise DataError(
+                    f"{domain.tasks_source}: task {task.id!r}: field "
+                    f"'evaluation_criteria.actions[{i}].name': {action.name!r} is not a "
+                    f"registered {side} tool"
                 )
 
 

@@ -13,6 +13,7 @@ from tau_env.cli import run as run_command
 from tau_env.cli import tasks as tasks_command
 from tau_env.cli import validate as validate_command
 from tau_env.errors import TauEnvError
+from tau_env.secrets import redact
 
 __all__ = ["build_parser", "main"]
 
@@ -42,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
     except (TauEnvError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        print(f"tau-env: error: {message}", file=sys.stderr)
+        print(f"tau-env: error: {redact(str(message))}", file=sys.stderr)
         return 2
     return code
 

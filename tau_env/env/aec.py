@@ -126,6 +126,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.grader = grader or TaskGrader()
         self.max_steps = max_steps
         self.max_errors = max_errors
+        self.max_text_length = max_text_length
         self.render_mode = render_mode
         self.possible_agents: list[Side] = list(SIDES)
         self._tool_names = {side: domain.toolbox.tools(side).names for side in SIDES}
@@ -177,6 +178,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             max_steps=self.max_steps,
             max_errors=self.max_errors,
             seating=seating,
+            max_text_length=self.max_text_length,
         )
         self._task = task
         self._contexts = self._contexts_of(task)
@@ -224,7 +226,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         view = conversation.views[agent]
         return {
             "messages": tuple(view.inbox_entries),
-            "instructions": self._contexts[agent].instructions,
+            "instructions": self._contexts[agent].instructions[: self.max_text_length],
             "step": min(conversation.step_count, self.max_steps + 1),
         }
 

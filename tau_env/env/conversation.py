@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop, parse_arguments
-from tau_env.env.spaces import ROLE_INDEX
+from tau_env.env.spaces import ROLE_INDEX, TOOL_NAME_LENGTH
 from tau_env.grading.outcome import TerminationReason
 from tau_env.messages import (
     STOP_TOKENS,
@@ -90,18 +90,23 @@ class SideView:
             self.inbox_entries = []
 
 
-def observation_entry(message: Message) -> dict[str, Any]:
-    """A message in the observation space's layout."""
+def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[str, Any]:
+    """A message in the observation space's layout.
+
+    Text is clipped to the space's bounds (`max_text_length`, `TOOL_NAME_LENGTH` for the tool
+    name), so that a huge message or an invented tool name never puts an observation outside
+    its space; the message itself (in the trajectory and the views) is kept whole.
+    """
     if isinstance(message, ToolMessage):
         return {
             "role": ROLE_INDEX["tool"],
-            "content": message.content or "",
-            "tool_name": message.name or "",
+            "content": (message.content or "")[:max_text_length],
+            "tool_name": (message.name or "")[:TOOL_NAME_LENGTH],
             "error": int(message.error),
         }
     return {
         "role": ROLE_INDEX[message.role],
-        "content": message.content or "",
+        "content": (message.content or "")[:max_text_length],
         "tool_name": "",
         "error": 0,
     }
@@ -116,6 +121,7 @@ class Conversation:
         max_steps: Steps after which the episode is truncated.
         max_errors: Cumulative tool errors (both sides) after which it terminates.
         seating: Who opens and whose tools each side may call (default: dual control).
+        max_text_length: Bound of observed texts (longer ones are clipped in observations).
     """
 
     def __init__(
@@ -126,8 +132,10 @@ class Conversation:
         max_steps: int,
         max_errors: int,
         seating: Seating = DUAL_CONTROL,
+        max_text_length: int = 1 << 20,
     ) -> None:
         self.world = world
+        self.max_text_length = max_text_length
         self.max_steps = max_steps
         self.max_errors = max_errors
         self.trajectory: list[Message] = []
@@ -200,7 +208,7 @@ class Conversation:
             name=action.name,
         )
         self.trajectory.append(reply)
-        self.views[side].deliver(reply, observation_entry(reply))
+        self.views[side].deliver(reply, observation_entry(reply, self.max_text_length))
         self.step_count += 2
         self.num_errors += int(result.error)
 
@@ -249,7 +257,7 @@ class Conversation:
         self.trajectory.append(message)
         self.views[sender].deliver(message, None)
         if receiver is not None:
-            self.views[receiver].deliver(message, observation_entry(message))
+            self.views[receiver].deliver(message, observation_entry(message, self.max_text_length))
 
     # -- history -------------------------------------------------------------------------------
     def _load_history(self, history: Sequence[Message]) -> None:
@@ -263,7 +271,8 @@ class Conversation:
             for side in SIDES:
                 if _visible_to(message, side):
                     own = _sent_by(message, side)
-                    self.views[side].deliver(message, None if own else observation_entry(message))
+                    entry = None if own else observation_entry(message, self.max_text_length)
+                    self.views[side].deliver(message, entry)
         for side in SIDES:
             self._trim_inbox(self.views[side], side)
         last = history[-1]
@@ -280,13 +289,12 @@ class Conversation:
         ):
             self._end_by("agent" if isinstance(last, AssistantMessage) else "user")
 
-    @staticmethod
-    def _trim_inbox(view: SideView, side: Side) -> None:
+    def _trim_inbox(self, view: SideView, side: Side) -> None:
         """Keep in the inbox only what arrived after the side's own last message."""
         last_own = max((i for i, m in enumerate(view.history) if _sent_by(m, side)), default=-1)
         unseen = [m for m in view.history[last_own + 1 :] if not _sent_by(m, side)]
         view.inbox = unseen
-        view.inbox_entries = [observation_entry(m) for m in unseen]
+        view.inbox_entries = [observation_entry(m, self.max_text_length) for m in unseen]
 
 
 def _sent_by(message: Message, side: Side) -> bool:

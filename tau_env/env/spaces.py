@@ -15,6 +15,7 @@ from gymnasium import spaces
 
 __all__ = [
     "ROLE_INDEX",
+    "TOOL_NAME_LENGTH",
     "Unicode",
     "action_space",
     "message_space",
@@ -23,6 +24,9 @@ __all__ = [
 
 ROLE_INDEX: dict[str, int] = {"assistant": 0, "user": 1, "tool": 2}
 """Message role -> the ``role`` entry of an observed message."""
+
+TOOL_NAME_LENGTH = 256
+"""Bound of the ``tool_name`` entry of an observed message (longer names are clipped)."""
 
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + " .,;:!?'\"-_()[]{}#@/" + "éüñç€你好"
 
@@ -81,7 +85,7 @@ def message_space(max_text_length: int) -> spaces.Dict:
         {
             "role": spaces.Discrete(len(ROLE_INDEX)),
             "content": Unicode(max_text_length),
-            "tool_name": Unicode(256),
+            "tool_name": Unicode(TOOL_NAME_LENGTH),
             "error": spaces.Discrete(2),
         }
     )

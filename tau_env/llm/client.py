@@ -15,6 +15,7 @@ from tau_env.llm.config import ModelConfig, RetryPolicy
 from tau_env.llm.limits import CallLimiter
 from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
 from tau_env.llm.usage import UsageLog
+from tau_env.secrets import redact
 
 __all__ = ["LLMClient"]
 
@@ -191,14 +192,16 @@ class LLMClient:
         if kind is None:
             raise error  # not a provider failure: a bug, which must surface as itself
         model = self.config.model
+        # a provider may quote the key it received; the message is stored with the attempt
+        detail = redact(f"{type(error).__name__}: {error}", (self.config.api_key,))
         if kind == "context_window":
-            raise ContextWindowExceeded(f"{model}: context window exceeded: {error}") from error
+            raise ContextWindowExceeded(f"{model}: context window exceeded: {detail}") from error
         if kind == "transient" and attempt <= self.retry.max_retries:
             return self.retry.delay(attempt, self._jitter.random())
         transient = kind == "transient"
         what = "still failing after" if transient else "failed (not retryable) after"
         raise InfrastructureError(
-            f"{model}: {what} {attempt} attempt(s): {type(error).__name__}: {error}",
+            f"{model}: {what} {attempt} attempt(s): {detail}",
             attempts=attempt,
             transient=transient,
         ) from error

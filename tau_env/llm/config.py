@@ -40,7 +40,7 @@ class ModelConfig:
             raise ValueError(f"model must be a non-empty string, actually: {self.model!r}")
         if self.timeout is not None and self.timeout <= 0:
             raise ValueError(f"timeout must be > 0 seconds, actually: {self.timeout}")
-        reserved = {"model", "messages", "tools", "tool_choice", "api_base", "api_key"}
+        reserved = {"model", "messages", "tools", "tool_choice", "api_base", "api_key", "timeout"}
         clash = sorted(reserved & set(self.params))
         if clash:
             raise ValueError(f"params must not set {clash}; use the ModelConfig fields")

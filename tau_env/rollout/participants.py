@@ -13,6 +13,7 @@ plain methods or attributes a participant may have:
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -195,6 +196,8 @@ def _scripted_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> Pa
 def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
     """The `ModelConfig` of a model-backed participant (API keys come from the environment).
 
+    A ``timeout`` in the spec's ``llm_args`` sets `ModelConfig.timeout` (seconds per call).
+
     Raises:
         TauEnvError: The spec names no model.
     """
@@ -202,12 +205,15 @@ def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
 
     if not spec.model:
         raise TauEnvError(f"--{side} {spec.kind} needs a model: pass --{side}-model NAME")
-    return ModelConfig(
+    params = dict(spec.llm_args)
+    timeout = params.pop("timeout", None)
+    config = ModelConfig(
         model=spec.model,
         api_base=spec.api_base,
         temperature=spec.temperature,
-        params=dict(spec.llm_args),
+        params=params,
     )
+    return config if timeout is None else dataclasses.replace(config, timeout=float(timeout))
 
 
 def _llm_agent(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:

@@ -4,7 +4,8 @@ Each finished episode is written in its own transaction as soon as it finishes, 
 database in WAL mode: a process killed at any moment (SIGKILL included) loses no committed
 episode and leaves no half-written one. Episodes are keyed by (run, task, trial) and inserted
 with ``INSERT OR IGNORE``, so a duplicate can never appear, whatever a resume replays.
-Failed attempts go to their own table and are never deleted.
+Failed attempts go to their own table and are never deleted. API keys of the environment are
+redacted from everything written (`tau_env.secrets.redact`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.errors import TauEnvError
+from tau_env.secrets import redact
 from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
 
 __all__ = ["ResultStore", "RunExists", "UnknownRun"]
@@ -178,7 +180,7 @@ class ResultStore:
                     record.termination,
                     record.started_at + record.duration,
                     json.dumps(_stats_of(record)),
-                    record.model_dump_json(),
+                    redact(record.model_dump_json()),
                 ),
             )
         return cursor.rowcount == 1
@@ -243,7 +245,7 @@ class ResultStore:
                     record.trial,
                     record.kind,
                     record.at,
-                    record.model_dump_json(),
+                    redact(record.model_dump_json()),
                 ),
             )
 

@@ -19,17 +19,21 @@ def read_json(path: Path) -> Any:
     """Parse a JSON file.
 
     Raises:
-        DataError: The file is missing or is not valid JSON; the message names the file.
+        DataError: The file is missing, is not UTF-8 text or is not valid JSON (including
+            nesting too deep to parse and integers too long to convert); the message names
+            the file.
     """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(f"{path}: file not found") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 text: {error}") from None
     except OSError as error:
         raise DataError(f"{path}: cannot read: {error}") from None
     try:
         return json.loads(text)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
         raise DataError(f"{path}: invalid JSON: {error}") from None
 
 

@@ -28,7 +28,7 @@ def build_initial_world(domain: Domain, task: Task) -> World:
     Raises:
         DataError: A step fails; the message names the source, the task and the field.
     """
-    source = f"{domain.data.source}: task {task.id!r}"
+    source = f"{domain.tasks_source}: task {task.id!r}"
     world = domain.new_world()
     state = task.initial_state
     if state is None:

@@ -126,11 +126,14 @@ class FakeRequest:
         path: The URL path.
         body: The parsed JSON body (model, messages, tools, temperature, seed...).
         number: 1 for the first request the server received, then 2, 3...
+        headers: The HTTP headers, names in lower case (``authorization`` carries the API key
+            the client sent).
     """
 
     path: str
     body: dict[str, Any]
     number: int
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -285,7 +288,9 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 self._send(400, _error_body(400, "request body is not JSON"))
                 return
             with state.lock:
-                request = FakeRequest(self.path, body, len(state.requests) + 1)
+                number = len(state.requests) + 1
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                request = FakeRequest(self.path, body, number, headers)
                 state.requests.append(request)
                 reply = None if state.script is not None else _pop(state.queue)
             if state.script is not None:

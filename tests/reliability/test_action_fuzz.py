@@ -1,11 +1,19 @@
 """Fuzzing both sides of every domain with valid and hostile actions (issue 9, item 1).
 
+Each hypothesis example plays one episode whose every action, on both sides, is drawn at random:
+tool calls of real and invented tools with plausible, missing, extra, mistyped, huge, unicode or
+nested-junk arguments (as dicts or JSON text), messages with stop tokens and hostile structured
+requests, stops, dicts in the models' layout, and samples of the `Dict` action space.
+
 Invariants after every step: no exception escapes ``step``; a failed tool call leaves the world
 unchanged; PettingZoo's dictionaries cover exactly the live agents; observations lie in their
-spaces; and every episode ends (by truncation at ``max_steps`` at the latest).
+spaces; and every episode ends (by truncation at ``max_steps`` at the latest). The budget is
+fixed (derandomized, a set number of examples), and the steps are counted per domain and side.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,9 +23,11 @@ import tau_env
 from tau_env.actions import CallTool
 from tau_env.domain import load_domain, registered_domains
 from tests.conftest import official_data_dir
-from tests.reliability.strategies import action_for
+from tests.reliability.strategies import action_for, known_values
+from tests.reliability.tally import count
 
-MAX_STEPS = 24
+MAX_STEPS = 40
+EXAMPLES = 60
 
 
 def _sources() -> list[tuple[str, str | None]]:
@@ -30,7 +40,13 @@ def _sources() -> list[tuple[str, str | None]]:
     return sources
 
 
-def _check_invariants(env) -> None:
+def label_of(domain_name: str, data_dir: str | None) -> str:
+    """``airline/official``, ``telecom/built-in``... for counts and test ids."""
+    return f"{domain_name}/{'official' if data_dir else 'built-in'}"
+
+
+def check_invariants(env) -> None:
+    """PettingZoo's bookkeeping and the observation spaces, after any step."""
     live = set(env.agents)
     for table in (
         env.rewards,
@@ -45,6 +61,13 @@ def _check_invariants(env) -> None:
     if live:
         ended = {env.terminations[a] or env.truncations[a] for a in live}
         assert len(ended) == 1, "both sides end together"
+        assert env.agent_selection in live
+
+
+def _space_sample(env, side: str, seed: int):
+    space = env.action_space(side)
+    space.seed(seed)
+    return space.sample()
 
 
 @pytest.mark.parametrize(
@@ -52,15 +75,19 @@ def _check_invariants(env) -> None:
 )
 def test_fuzzed_episodes_keep_every_invariant(domain_name, data_dir):
     domain = load_domain(domain_name, data_dir)
+    seen = known_values(domain)
     env = tau_env.make_env(
         domain_name, data_dir=data_dir, max_steps=MAX_STEPS, max_errors=1000
     ).unwrapped
     task_ids = [task.id for task in env.tasks]
+    steps: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
 
     @settings(
-        max_examples=25,
+        max_examples=EXAMPLES,
         deadline=None,
         derandomize=True,
+        database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(data=st.data(), task_id=st.sampled_from(task_ids), seed=st.integers(0, 2**16))
@@ -72,19 +99,31 @@ def test_fuzzed_episodes_keep_every_invariant(domain_name, data_dir):
             side = env.agent_selection
             if env.terminations[side] or env.truncations[side]:
                 env.step(None)
-                _check_invariants(env)
+                check_invariants(env)
                 continue
-            action = data.draw(action_for(domain, side), label=f"{side} action")
+            if data.draw(st.integers(0, 19), label="space sample?") == 0:
+                action = _space_sample(env, side, data.draw(st.integers(0, 2**31)))
+            else:
+                action = data.draw(action_for(domain, side, seen), label=f"{side} action")
             world = env.conversation.world
             before = world.fork()
             errors_before = env.conversation.num_errors
             env.step(action)
+            steps[side] += 1
             failed = env.conversation.num_errors > errors_before
             if failed:
                 assert world.differences(before) == [], f"failed {action!r} changed the world"
+                failures[side] += 1
             elif isinstance(action, CallTool) and env.conversation.trajectory[-1].error:
                 raise AssertionError("an error result was not counted")
-            _check_invariants(env)
+            check_invariants(env)
         assert not env.agents, "the episode did not end within max_steps"
 
     play()
+    label = label_of(domain_name, data_dir)
+    for side in ("agent", "user"):
+        count("fuzzed episode steps", f"{label} {side}", steps[side])
+        count(
+            "fuzzed episode steps: failed calls, world unchanged", f"{label} {side}", failures[side]
+        )
+    assert steps["agent"] > EXAMPLES and steps["user"] > EXAMPLES, steps
