@@ -32,8 +32,13 @@ __all__ = ["FeaturizedEnv", "Featurizer"]
 class Featurizer(Protocol):
     """Reads one episode's observations into features and turns templates into actions."""
 
-    feature_names: tuple[str, ...]
-    template_names: tuple[str, ...]
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """What each feature means."""
+
+    @property
+    def template_names(self) -> tuple[str, ...]:
+        """The templates, by action index."""
 
     def observe(self, observation: Mapping[str, Any]) -> None:
         """Read an observation of the agent (a dict of the single-agent view)."""
@@ -107,7 +112,8 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.observation_space = spaces.Box(
             0.0, 1.0, shape=(len(self.feature_names),), dtype=np.float32
         )
-        self.action_space = spaces.Discrete(len(self.template_names))
+        self.n_templates = len(self.template_names)
+        self.action_space = spaces.Discrete(self.n_templates)
         self.turn = 0
         self._ended = True
         self._last_info: dict[str, Any] = {}
@@ -139,8 +145,8 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if self._ended:
             raise ResetNeeded("the episode has ended; call reset()")
         index = int(action)
-        if not 0 <= index < self.action_space.n:
-            raise ValueError(f"template index must be in [0, {self.action_space.n}), got {index}")
+        if not 0 <= index < self.n_templates:
+            raise ValueError(f"template index must be in [0, {self.n_templates}), got {index}")
         self.turn += 1
         reward: SupportsFloat = 0.0
         terminated = truncated = False

@@ -76,8 +76,7 @@ class TelecomFeaturizer:
             The ``turn`` feature is the larger share of either budget used so far.
     """
 
-    feature_names: tuple[str, ...] = _feature_names()
-    """What each entry of `features()` means."""
+    _FEATURE_NAMES: tuple[str, ...] = _feature_names()
 
     templates: tuple[Template, ...] = TEMPLATES
     """The moves, in the order of the action index."""
@@ -93,6 +92,11 @@ class TelecomFeaturizer:
         self.belief = TelecomBelief()
         self.progress = Progress()
         self.turn = 0
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """What each entry of `features()` means."""
+        return self._FEATURE_NAMES
 
     @property
     def template_names(self) -> tuple[str, ...]:
