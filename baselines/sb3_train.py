@@ -5,7 +5,9 @@ greedy policy plays each task of the `test` split once (the scripted user is det
 so one trial gives pass^1 exactly). The random template agent and the untrained policy are
 scored on the same tasks. Written to ``--out``: ``model.zip``, ``learning_curve.png`` (train
 reward and test pass^1 against environment steps) and ``summary.json`` (figures, timings,
-configuration). CPU only; seeds fixed; torch uses one thread so CPU time tracks wall time.
+configuration); the summary also scores `ManualPolicy`, the tech-support manual written as a
+template policy, as a reference for what the features allow. CPU only; seeds fixed; torch
+uses one thread, so CPU time tracks the work done.
 
 Usage::
 
@@ -31,6 +33,7 @@ import numpy as np
 
 from tau_env.baselines.rl.curve import plot_learning_curve
 from tau_env.baselines.rl.evaluate import Evaluation, evaluate, predictor_policy, random_policy
+from tau_env.baselines.rl.manual_policy import ManualPolicy
 from tau_env.wrappers.rl import FeaturizedEnv, make_telecom_featurized_env
 
 try:
@@ -175,6 +178,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
         return evaluate(predictor_policy(model), test_env, test_ids)
 
     random_scores = _scores(evaluate(random_policy(config.seed), test_env, test_ids))
+    manual = ManualPolicy(test_env.feature_names, test_env.template_names)
+    manual_scores = _scores(evaluate(manual, test_env, test_ids))
     untrained = score_model()
     curve = _Curve(config.eval_every, lambda: score_model().pass_hat(1))
     curve.points.append(
@@ -203,6 +208,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
             "trained": _scores(trained),
             "untrained": _scores(untrained),
             "random": random_scores,
+            "manual": manual_scores,
         },
         "time": {
             "train_wall_s": round(train_wall, 1),

@@ -242,6 +242,11 @@ def _digits(value: object) -> str:
     return re.sub(r"\D", "", str(value or ""))
 
 
+def _value(match: re.Match[str]) -> str:
+    """A value at the end of a line, without the full stop a report may add after it."""
+    return match.group(1).strip().rstrip(".").strip()
+
+
 def _speed_value(description: str) -> str:
     return description.strip().lower().replace(" ", "_")
 
@@ -273,11 +278,11 @@ def _mode(belief: TelecomBelief, match: re.Match[str]) -> None:
 
 
 def _apn_name(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.set_fact("apn_name", "broken" if match.group(1).strip() == "broken" else "ok")
+    belief.set_fact("apn_name", "broken" if _value(match) == "broken" else "ok")
 
 
 def _mmsc(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.set_fact("mmsc_url", "missing" if match.group(1).strip() == "Not Set" else "set")
+    belief.set_fact("mmsc_url", "missing" if _value(match) == "Not Set" else "set")
 
 
 def _apn_reset_applied(belief: TelecomBelief, match: re.Match[str]) -> None:
