@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -92,6 +91,49 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.timesteps < 1 or self.n_envs < 1 or self.eval_every < 0:
             raise ValueError("timesteps and n_envs must be >= 1, eval_every >= 0")
+
+    @property
+    def command(self) -> str:
+        """The command line that runs this configuration (settings it cannot express noted)."""
+        parts = ["python -m tau_env.baselines.sb3_train", f"--out {self.out}"]
+        defaults = TrainConfig(out=self.out)
+        for option, name in _CLI_OPTIONS.items():
+            value = getattr(self, name)
+            if value != getattr(defaults, name):
+                parts.append(
+                    f"{option} {value!r}" if isinstance(value, str) else f"{option} {value}"
+                )
+        others = [
+            name
+            for name in ("train_tasks", "test_tasks", *_OTHER_SETTINGS)
+            if getattr(self, name) != getattr(defaults, name)
+        ]
+        if others:
+            parts.append(f"# plus settings without an option: {', '.join(others)}")
+        return " ".join(parts)
+
+
+_CLI_OPTIONS = {
+    "--timesteps": "timesteps",
+    "--seed": "seed",
+    "--eval-every": "eval_every",
+    "--n-envs": "n_envs",
+    "--task-filter": "task_filter",
+}
+"""Command-line option -> `TrainConfig` field."""
+
+_OTHER_SETTINGS = (
+    "train_split",
+    "test_split",
+    "n_steps",
+    "batch_size",
+    "n_epochs",
+    "learning_rate",
+    "gamma",
+    "ent_coef",
+    "net_arch",
+    "max_turns",
+)
 
 
 def _task_ids(env: FeaturizedEnv, task_filter: str) -> list[str]:
@@ -199,7 +241,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
         title=f"MaskablePPO on telecom ({config.train_split} -> {config.test_split})",
     )
     summary: dict[str, Any] = {
-        "command": " ".join(["python -m tau_env.baselines.sb3_train", *sys.argv[1:]]),
+        "command": config.command,
         "config": {**asdict(config), "out": str(config.out)},
         "train_tasks": len(train_ids),
         "test_tasks": len(test_ids),
