@@ -264,3 +264,32 @@ def test_import__needs_neither_torch_nor_sb3():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_name_lookup__finds_the_customer_from_the_name_and_birth_date(env):
+    env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
+    index = env.template_names.index
+    assert not env.action_masks()[index("get_customer_by_name")]
+    play(env, "ask_name_and_birth_date")
+    assert feature(env, "name_and_birth_date_known") == 1
+    assert env.featurizer.actions(index("get_customer_by_name")) == [
+        CallTool(
+            name="get_customer_by_name",
+            arguments={"full_name": "Daniel Okafor", "dob": "1979-11-02"},
+        )
+    ]
+    env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
+    play(env, "ask_name_and_birth_date", "get_customer_by_name")
+    assert env.featurizer.belief.customer_id == "C2002"
+
+
+def test_harmful_account_changes__are_offered_and_read_back(env):
+    """suspend_line and disable_roaming exist as templates (an agent must learn to avoid them)."""
+    env.reset(seed=0, options={"task_id": AIRPLANE_ONLY})
+    play(env, "ask_phone_number", "get_customer_by_phone")
+    while env.featurizer.belief.line_id is None:
+        play(env, "get_line_details")
+    assert env.featurizer.belief.line_suspended is False
+    play(env, "suspend_line")
+    assert env.featurizer.belief.line_suspended is True
+    assert env.action_masks()[env.template_names.index("resume_line")]

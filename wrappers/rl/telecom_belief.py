@@ -73,6 +73,7 @@ class TelecomBelief:
         opened: Whether the customer's opening line was read (it names the intent).
         intent: Why the customer calls, once the opening or a goal check shows it.
         phone_number: The number the customer gave.
+        full_name, birth_date: The name and date of birth the customer gave.
         abroad: Whether the customer said they are abroad (None: not asked yet).
         customer_id: The customer found by a lookup.
         line_ids: That customer's lines; ``looked_up`` those already inspected.
@@ -90,6 +91,8 @@ class TelecomBelief:
     opened: bool = False
     intent: str | None = None
     phone_number: str | None = None
+    full_name: str | None = None
+    birth_date: str | None = None
     abroad: bool | None = None
     customer_id: str | None = None
     line_ids: list[str] = field(default_factory=list)
@@ -152,8 +155,8 @@ class TelecomBelief:
         if tool == "send_payment_request":
             self.payment_requested = True
             return
-        if tool == "enable_roaming":
-            self.line_roaming = True
+        if tool in ("enable_roaming", "disable_roaming"):
+            self.line_roaming = tool == "enable_roaming"
             return
         try:
             data: Any = json.loads(content)
@@ -164,7 +167,9 @@ class TelecomBelief:
             if isinstance(record, dict) and "customer_id" in record:
                 self.customer_id = str(record["customer_id"])
                 self.line_ids = [str(line) for line in record.get("line_ids", [])]
-        elif tool in ("get_details_by_id", "resume_line") and isinstance(data, dict):
+        elif tool in ("get_details_by_id", "resume_line", "suspend_line") and isinstance(
+            data, dict
+        ):
             self._read_line(data.get("line", data))
         elif tool == "get_bills_for_customer" and isinstance(data, list):
             self.bills_seen = True
@@ -311,6 +316,8 @@ _USER_PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
         # facts the customer states
         (r"My phone number is ([\d()+\- ]*\d)", lambda b, m: setattr(b, "phone_number", m[1])),
         (r"My location is ([^.]+)", lambda b, m: b._location(m[1])),
+        (r"My full name is ([^.]+)", lambda b, m: setattr(b, "full_name", m[1].strip())),
+        (r"My date of birth is (\d{4}-\d{2}-\d{2})", lambda b, m: setattr(b, "birth_date", m[1])),
         (r"still not resolved: (\w+) shows", _goal_check),
         # the status bar (alone, or after an action's result)
         (r"Status Bar: (.*?🔋 \d+%)", lambda b, m: b._status_bar(m[1].split(" | "))),

@@ -36,6 +36,7 @@ _COUNT_CAP = 3
 _CHECKS = tuple(t.name for t in TEMPLATES if t.kind == "check")
 _ACCOUNT_FEATURES = (
     "phone_number_known",
+    "name_and_birth_date_known",
     "location_known",
     "abroad",
     "customer_found",
@@ -151,6 +152,7 @@ class TelecomFeaturizer:
         out = b.out_of_data
         values += [
             b.phone_number is not None,
+            b.full_name is not None and b.birth_date is not None,
             b.abroad is not None,
             b.abroad is True,
             b.customer_id is not None,

@@ -2,7 +2,9 @@
 
 A template is one agent move whose arguments come from the agent's `TelecomBelief`: ask the
 customer for a fact; call one of the agent's tools (the customer id, line id or bill id are
-those the episode revealed); ask the customer to check or change one thing on the phone (a
+those the episode revealed; every agent tool has a template except `get_customer_by_id`, since
+customer ids only come from the other lookups, and `get_details_by_id` serves the customer's
+lines only); ask the customer to check or change one thing on the phone (a
 message whose structured `UserRequest` names exactly one user tool call, so the scripted user
 acts on it exactly); transfer to a human (the tool call, then the policy's announcement); end.
 
@@ -30,6 +32,8 @@ TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD
 
 MAX_REFUEL_GB = 2.0
 """The policy's limit on data bought per line and billing cycle."""
+
+_SUSPEND_REASON = "The customer asked to suspend the line."
 
 Kind = Literal["ask", "lookup", "account", "check", "fix", "end"]
 """ask: a fact from the customer; lookup/account: an agent tool that reads/writes; check/fix:
@@ -103,7 +107,11 @@ def _request(text: str, tool: str, **arguments: Any) -> Callable[[TelecomBelief]
 
 
 def _ask(fact: str, text: str) -> Callable[[TelecomBelief], list[Action]]:
-    message = SendMessage(content=text, request=UserRequest(facts=[fact]))
+    return _ask_many((fact,), text)
+
+
+def _ask_many(facts: tuple[str, ...], text: str) -> Callable[[TelecomBelief], list[Action]]:
+    message = SendMessage(content=text, request=UserRequest(facts=list(facts)))
     return lambda belief: [message]
 
 
@@ -161,6 +169,14 @@ TEMPLATES: tuple[Template, ...] = (
         _ask("phone_number", "Could you tell me the phone number of the line with the problem?"),
     ),
     Template(
+        "ask_name_and_birth_date",
+        "ask",
+        lambda b, p: b.full_name is None and "ask_name_and_birth_date" not in p.counts,
+        _ask_many(
+            ("full_name", "date_of_birth"), "Could you tell me your full name and date of birth?"
+        ),
+    ),
+    Template(
         "ask_location",
         "ask",
         lambda b, p: b.abroad is None and "ask_location" not in p.counts,
@@ -172,6 +188,12 @@ TEMPLATES: tuple[Template, ...] = (
         "lookup",
         lambda b, p: b.phone_number is not None and b.customer_id is None,
         _call("get_customer_by_phone", phone_number=lambda b: b.phone_number),
+    ),
+    Template(
+        "get_customer_by_name",
+        "lookup",
+        lambda b, p: b.full_name is not None and b.birth_date is not None and b.customer_id is None,
+        _call("get_customer_by_name", full_name=lambda b: b.full_name, dob=lambda b: b.birth_date),
     ),
     Template(
         "get_line_details",
@@ -205,10 +227,24 @@ TEMPLATES: tuple[Template, ...] = (
         _call("resume_line", customer_id=_customer, line_id=_line),
     ),
     Template(
+        "suspend_line",
+        "account",
+        lambda b, p: b.line_suspended is False,
+        _call(
+            "suspend_line", customer_id=_customer, line_id=_line, reason=lambda b: _SUSPEND_REASON
+        ),
+    ),
+    Template(
         "enable_roaming",
         "account",
         lambda b, p: b.line_id is not None and b.line_roaming is False,
         _call("enable_roaming", customer_id=_customer, line_id=_line),
+    ),
+    Template(
+        "disable_roaming",
+        "account",
+        lambda b, p: b.line_id is not None and b.line_roaming is True,
+        _call("disable_roaming", customer_id=_customer, line_id=_line),
     ),
     Template(
         "refuel_data",
