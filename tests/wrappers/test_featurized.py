@@ -293,3 +293,15 @@ def test_harmful_account_changes__are_offered_and_read_back(env):
     play(env, "suspend_line")
     assert env.featurizer.belief.line_suspended is True
     assert env.action_masks()[env.template_names.index("resume_line")]
+
+
+def test_masks__a_second_restart_needs_a_change_in_between(env):
+    env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
+    reboot = env.template_names.index("reboot_device")
+    assert env.action_masks()[reboot]
+    play(env, "reboot_device", "check_status_bar")
+    assert not env.action_masks()[reboot]
+    assert feature(env, "changed_since_reboot") == 0
+    play(env, "turn_airplane_mode_off")
+    assert env.action_masks()[reboot]
+    assert feature(env, "changed_since_reboot") == 1

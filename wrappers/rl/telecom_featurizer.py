@@ -9,7 +9,8 @@ observation the agent receives into them, and offers:
   suspended, roaming on the line, contract ended, bills listed, overdue bill, payment requested
   and made, data usage known, out of data, refuel allowance left); every device fact as a
   one-hot over its values (all zeros while unknown); which checks are current; how often each
-  template was taken; the turn; whether a tool call failed.
+  template was taken; the turn; whether a tool call failed; whether anything changed since the
+  last restart of the phone.
 - `action_masks()`: which templates apply now (see `telecom_templates`).
 - `actions(index)`: the actions that make template ``index``, arguments filled in.
 """
@@ -64,7 +65,7 @@ def _feature_names() -> tuple[str, ...]:
     names += [f"{fact}={value}" for fact, values in DEVICE_FACTS.items() for value in values]
     names += [f"current:{check}" for check in _CHECKS]
     names += [f"taken:{template.name}" for template in TEMPLATES]
-    names += ["turn", "tool_error"]
+    names += ["turn", "tool_error", "changed_since_reboot"]
     return tuple(names)
 
 
@@ -182,7 +183,11 @@ class TelecomFeaturizer:
             for template in self.templates
         ]
         used = max(self.turn / self.max_turns, self.step / self.max_steps)
-        values += [min(used, 1.0), float(b.tool_errors > 0)]
+        values += [
+            min(used, 1.0),
+            float(b.tool_errors > 0),
+            float(self.progress.changed_since_reboot),
+        ]
         return np.asarray(values, dtype=np.float32)
 
 

@@ -11,7 +11,8 @@ acts on it exactly); transfer to a human (the tool call, then the policy's annou
 Each template also says when it applies. A template does not apply when its arguments are not
 known yet (no customer id for a lookup, no overdue bill to collect), when it would change
 nothing (turn airplane mode off when the phone did not report it on; repeat a check whose
-answer is known since the phone last changed), or when the policy forbids it (buy more than
+answer is known since the phone last changed; restart the phone twice with no change in
+between), or when the policy forbids it (buy more than
 2 GB of data in a cycle). Transfer and end always apply.
 """
 
@@ -33,6 +34,7 @@ TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD
 MAX_REFUEL_GB = 2.0
 """The policy's limit on data bought per line and billing cycle."""
 
+_REBOOT = "reboot_device"
 _SUSPEND_REASON = "The customer asked to suspend the line."
 
 Kind = Literal["ask", "lookup", "account", "check", "fix", "end"]
@@ -46,17 +48,21 @@ class Progress:
 
     Attributes:
         counts: Template name -> times taken.
-        fresh: Checks and lookups whose answer is current (nothing changed since).
+        fresh: Checks whose answer is current (nothing that can alter it changed since).
+        changed_since_reboot: Whether the phone or the account changed since the last restart
+            (restarting again without a change would change nothing).
     """
 
     counts: dict[str, int] = field(default_factory=dict)
     fresh: set[str] = field(default_factory=set)
+    changed_since_reboot: bool = False
 
     def record(self, template: Template) -> None:
         """Count a move; a change makes the checks it can affect stale."""
         self.counts[template.name] = self.counts.get(template.name, 0) + 1
         if template.kind in ("fix", "account"):
             self.fresh -= {*_GENERAL_CHECKS, *template.affects}
+            self.changed_since_reboot = template.name != _REBOOT
         if template.kind == "check":
             self.fresh.add(template.name)
 
@@ -334,8 +340,8 @@ TEMPLATES: tuple[Template, ...] = (
         ("check_apn_settings",),
     ),
     _fix(
-        "reboot_device",
-        _always,
+        _REBOOT,
+        lambda b, p: _REBOOT not in p.counts or p.changed_since_reboot,
         "Please restart your phone.",
         "reboot_device",
         ("check_apn_settings", "check_vpn"),
