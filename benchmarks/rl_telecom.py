@@ -52,7 +52,8 @@ def main() -> None:
     rate, turns = view_speed()
     print(f"featurized view: {rate:,.0f} template steps/s (CPU), {turns:.1f} templates/episode")
     print(f"load average before training: {os.getloadavg()}")
-    summary = train(TrainConfig(out=args.out, timesteps=args.timesteps, seed=args.seed))
+    out = Path(os.path.relpath(args.out))  # the summary records the path as given
+    summary = train(TrainConfig(out=out, timesteps=args.timesteps, seed=args.seed))
     test, timing = summary["test"], summary["time"]
     for name in ("trained", "untrained", "random", "manual"):
         scores = test[name]
@@ -69,7 +70,7 @@ def main() -> None:
     met = test["trained"]["pass1"] >= TARGET_PASS1 and timing["total_cpu_s"] <= TARGET_CPU_S
     print(
         f"target pass^1 >= {TARGET_PASS1} within {TARGET_CPU_S:.0f} CPU-s: "
-        f"{'met' if met else 'NOT met'}; figure: {args.out / 'learning_curve.png'}"
+        f"{'met' if met else 'NOT met'}; figure: {out / 'learning_curve.png'}"
     )
 
 
