@@ -1,0 +1,180 @@
+"""The featurized view: the single-agent view with a Box observation and Discrete templates.
+
+Text spaces suit language models but not the usual RL libraries (SB3 accepts no `Text`; see
+ECOSYSTEM.md §3). `FeaturizedEnv` wraps a `SingleAgentEnv` and changes only the agent's
+interface: a featurizer reads every observation the agent receives into fixed features, and
+the agent picks one of a fixed list of templates, which the featurizer turns into real actions
+with arguments filled from what the episode revealed. `action_masks()` (the method
+sb3-contrib's MaskablePPO calls) says which templates apply now; a template that does not apply
+sends nothing and only uses up a turn, so unmasked algorithms (PPO, DQN) still run.
+
+The user side, the task, the grading and the reward are the single-agent view's: the reward is
+the task's grade at the end of the episode, 0 before. Episodes are truncated after
+``max_turns`` templates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from tau_env.actions import Action
+from tau_env.errors import ResetNeeded
+
+__all__ = ["FeaturizedEnv", "Featurizer"]
+
+
+class Featurizer(Protocol):
+    """Reads one episode's observations into features and turns templates into actions."""
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """What each feature means."""
+
+    @property
+    def template_names(self) -> tuple[str, ...]:
+        """The templates, by action index."""
+
+    def observe(self, observation: Mapping[str, Any]) -> None:
+        """Read an observation of the agent (a dict of the single-agent view)."""
+
+    def features(self) -> NDArray[np.float32]:
+        """The current feature vector (values in [0, 1])."""
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Which templates apply now."""
+
+    def actions(self, index: int) -> list[Action]:
+        """The actions of an applicable template, arguments filled in."""
+
+    def skip(self, index: int) -> None:
+        """Account for a turn spent on a template that does not apply."""
+
+
+class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
+    """A tau_env single-agent view with fixed features and action templates.
+
+    Observation:
+        ``Box(0, 1, (n_features,), float32)``; the featurizer's ``feature_names`` say what
+        each entry is.
+
+    Action:
+        ``Discrete(n_templates)``; ``action_masks()`` gives the applicable ones.
+
+    Reward:
+        The task's grade when the episode ends, else 0.
+
+    Termination:
+        As the wrapped view; ``truncated`` also after ``max_turns`` templates.
+
+    Info:
+        The wrapped view's info, plus ``action_mask`` and ``turn``.
+
+    Args:
+        env: A `SingleAgentEnv` (its user policy plays the user side).
+        featurizer: Builds a fresh featurizer per episode from the episode's limits
+            (``max_turns``, and the wrapped env's ``max_steps``).
+        task_ids: Draw episodes from these tasks only (seeded by ``reset(seed=...)``);
+            None: the wrapped view draws from all of its tasks.
+        max_turns: Templates per episode before truncation.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        env: Any,
+        featurizer: Callable[[int, int], Featurizer],
+        *,
+        task_ids: Sequence[str] | None = None,
+        max_turns: int = 40,
+    ) -> None:
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be >= 1, actually: {max_turns}")
+        if task_ids is not None:
+            known = {task.id for task in env.aec.tasks}
+            unknown = [task_id for task_id in task_ids if task_id not in known]
+            if not task_ids or unknown:
+                raise ValueError(f"task_ids must name tasks of the env; unknown: {unknown[:3]}")
+        self.env = env
+        self.make_featurizer = featurizer
+        self.task_ids = tuple(task_ids) if task_ids is not None else None
+        self.max_turns = max_turns
+        self.max_steps = int(env.aec.unwrapped.max_steps)
+        self.featurizer = featurizer(max_turns, self.max_steps)
+        self.feature_names = self.featurizer.feature_names
+        self.template_names = self.featurizer.template_names
+        self.observation_space = spaces.Box(
+            0.0, 1.0, shape=(len(self.feature_names),), dtype=np.float32
+        )
+        self.n_templates = len(self.template_names)
+        self.action_space = spaces.Discrete(self.n_templates)
+        self.turn = 0
+        self._ended = True
+        self._last_info: dict[str, Any] = {}
+
+    @property
+    def task(self) -> Any:
+        """The task of the current episode (privileged information, for logging)."""
+        return self.env.task
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start an episode (``options={"task_id": ...}`` picks the task)."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        if "task_id" not in options and self.task_ids is not None:
+            options["task_id"] = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+        observation, info = self.env.reset(seed=seed, options=options)
+        self.featurizer = self.make_featurizer(self.max_turns, self.max_steps)
+        self.featurizer.observe(observation)
+        self.turn = 0
+        self._ended = False
+        return self.featurizer.features(), self._info(info)
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play one template (its actions in order, the user answering in between)."""
+        if self._ended:
+            raise ResetNeeded("the episode has ended; call reset()")
+        index = int(action)
+        if not 0 <= index < self.n_templates:
+            raise ValueError(f"template index must be in [0, {self.n_templates}), got {index}")
+        self.turn += 1
+        reward: SupportsFloat = 0.0
+        terminated = truncated = False
+        info = self._last_info
+        if self.featurizer.action_masks()[index]:
+            for move in self.featurizer.actions(index):
+                observation, reward, terminated, truncated, info = self.env.step(move)
+                self.featurizer.observe(observation)
+                if terminated or truncated:
+                    break
+        else:
+            self.featurizer.skip(index)
+        if not (terminated or truncated) and self.turn >= self.max_turns:
+            truncated = True
+        self._ended = terminated or truncated
+        return self.featurizer.features(), reward, terminated, truncated, self._info(info)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Which templates apply now."""
+        return self.featurizer.action_masks()
+
+    def close(self) -> None:
+        """Close the wrapped view."""
+        self.env.close()
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        self._last_info = info
+        info = dict(info)
+        info["action_mask"] = self.action_masks()
+        info["turn"] = self.turn
+        return info

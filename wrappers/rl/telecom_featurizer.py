@@ -1,0 +1,216 @@
+"""The telecom featurizer: the agent's belief as a fixed vector, its moves as templates.
+
+`TelecomFeaturizer` keeps a `TelecomBelief` and a `Progress` for one episode, reads every
+observation the agent receives into them, and offers:
+
+- `features()`: a float32 vector in [0, 1] (`feature_names` says what each entry is): the
+  intent; what the customer said (phone number given, location given, abroad); the account as
+  the agent's tools showed it (customer found, own line found, lines left to inspect, line
+  suspended, roaming on the line, contract ended, bills listed, overdue bill, payment requested
+  and made, data usage known, out of data, refuel allowance left); every device fact as a
+  one-hot over its values (all zeros while unknown); which checks are current; how often each
+  template was taken; the turn; whether a tool call failed; whether anything changed since the
+  last restart of the phone.
+- `action_masks()`: which templates apply now (see `telecom_templates`).
+- `actions(index)`: the actions that make template ``index``, arguments filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tau_env.actions import Action
+from tau_env.env.spaces import ROLE_INDEX
+from tau_env.wrappers.rl.featurized import FeaturizedEnv
+from tau_env.wrappers.rl.telecom_belief import DEVICE_FACTS, INTENTS, TelecomBelief
+from tau_env.wrappers.rl.telecom_templates import MAX_REFUEL_GB, TEMPLATES, Progress, Template
+
+__all__ = ["TelecomFeaturizer", "make_telecom_featurized_env"]
+
+_USER = ROLE_INDEX["user"]
+_TOOL = ROLE_INDEX["tool"]
+_COUNT_CAP = 3
+_CHECKS = tuple(t.name for t in TEMPLATES if t.kind == "check")
+_ACCOUNT_FEATURES = (
+    "phone_number_known",
+    "name_and_birth_date_known",
+    "location_known",
+    "abroad",
+    "customer_found",
+    "line_found",
+    "lines_left_to_inspect",
+    "line_suspended",
+    "line_active",
+    "line_roaming_on",
+    "line_roaming_off",
+    "contract_ended",
+    "contract_running",
+    "bills_listed",
+    "overdue_bill",
+    "payment_requested",
+    "payment_made",
+    "data_usage_known",
+    "out_of_data",
+    "refuel_allowance_left",
+)
+
+
+def _feature_names() -> tuple[str, ...]:
+    names = [f"intent={intent}" for intent in INTENTS]
+    names += _ACCOUNT_FEATURES
+    names += [f"{fact}={value}" for fact, values in DEVICE_FACTS.items() for value in values]
+    names += [f"current:{check}" for check in _CHECKS]
+    names += [f"taken:{template.name}" for template in TEMPLATES]
+    names += ["turn", "tool_error", "changed_since_reboot"]
+    return tuple(names)
+
+
+class TelecomFeaturizer:
+    """Belief, progress and templates of one telecom episode (a new one per episode).
+
+    Args:
+        max_turns: The episode's template budget.
+        max_steps: The episode's step budget (steps of both sides, as the env counts them).
+            The ``turn`` feature is the larger share of either budget used so far.
+    """
+
+    _FEATURE_NAMES: tuple[str, ...] = _feature_names()
+
+    templates: tuple[Template, ...] = TEMPLATES
+    """The moves, in the order of the action index."""
+
+    def __init__(self, max_turns: int, max_steps: int) -> None:
+        if max_turns < 1 or max_steps < 1:
+            raise ValueError(
+                f"max_turns and max_steps must be >= 1, actually: {max_turns}, {max_steps}"
+            )
+        self.max_turns = max_turns
+        self.max_steps = max_steps
+        self.step = 0
+        self.belief = TelecomBelief()
+        self.progress = Progress()
+        self.turn = 0
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """What each entry of `features()` means."""
+        return self._FEATURE_NAMES
+
+    @property
+    def template_names(self) -> tuple[str, ...]:
+        """The templates' names, by action index."""
+        return tuple(template.name for template in self.templates)
+
+    # -- reading -------------------------------------------------------------------------------
+    def observe(self, observation: Mapping[str, Any]) -> None:
+        """Read one observation of the agent (the messages that reached it, its instructions)."""
+        if self.belief.today is None and self.turn == 0:
+            self.belief.read_instructions(str(observation.get("instructions", "")))
+        self.step = int(observation.get("step", self.step))
+        self.read_messages(observation.get("messages", ()))
+
+    def read_messages(self, messages: Sequence[Mapping[str, Any]]) -> None:
+        """Read the customer's messages and the agent's tool results, oldest first."""
+        for message in messages:
+            role, content = int(message["role"]), str(message.get("content") or "")
+            if role == _USER:
+                self.belief.read_user_text(content)
+            elif role == _TOOL:
+                tool = str(message.get("tool_name") or "")
+                self.belief.read_tool_result(tool, content, bool(message.get("error")))
+
+    # -- acting --------------------------------------------------------------------------------
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Which templates apply now."""
+        return np.array(
+            [template.applies(self.belief, self.progress) for template in self.templates],
+            dtype=bool,
+        )
+
+    def actions(self, index: int) -> list[Action]:
+        """The actions of template ``index`` (recorded as taken)."""
+        template = self.templates[index]
+        self.progress.record(template)
+        self.turn += 1
+        return template.build(self.belief)
+
+    def skip(self, index: int) -> None:
+        """Count a turn spent on a template that did not apply (nothing is sent)."""
+        self.progress.counts[self.templates[index].name] = (
+            self.progress.counts.get(self.templates[index].name, 0) + 1
+        )
+        self.turn += 1
+
+    # -- the vector ----------------------------------------------------------------------------
+    def features(self) -> NDArray[np.float32]:
+        """The belief as a vector in [0, 1] (see `feature_names`)."""
+        b = self.belief
+        values: list[float] = [float(b.intent == intent) for intent in INTENTS]
+        out = b.out_of_data
+        values += [
+            b.phone_number is not None,
+            b.full_name is not None and b.birth_date is not None,
+            b.abroad is not None,
+            b.abroad is True,
+            b.customer_id is not None,
+            b.line_id is not None,
+            bool(b.candidate_lines),
+            b.line_suspended is True,
+            b.line_suspended is False,
+            b.line_roaming is True,
+            b.line_roaming is False,
+            b.contract_ended is True,
+            b.contract_ended is False,
+            b.bills_seen,
+            b.overdue_bill_id is not None,
+            b.payment_requested,
+            b.payment_made,
+            out is not None,
+            out is True,
+            out is not None and (b.data_refueled or 0.0) < MAX_REFUEL_GB,
+        ]
+        for fact, options in DEVICE_FACTS.items():
+            current = b.device.get(fact)
+            values += [current == option for option in options]
+        values += [check in self.progress.fresh for check in _CHECKS]
+        counts = self.progress.counts
+        values += [
+            min(counts.get(template.name, 0), _COUNT_CAP) / _COUNT_CAP
+            for template in self.templates
+        ]
+        used = max(self.turn / self.max_turns, self.step / self.max_steps)
+        values += [
+            min(used, 1.0),
+            float(b.tool_errors > 0),
+            float(self.progress.changed_since_reboot),
+        ]
+        return np.asarray(values, dtype=np.float32)
+
+
+def make_telecom_featurized_env(
+    *,
+    split: str | None = "train",
+    task_ids: Sequence[str] | None = None,
+    user: Any = "scripted",
+    data_dir: str | None = None,
+    max_turns: int = 40,
+    **options: Any,
+) -> FeaturizedEnv:
+    """The featurized view of telecom with the scripted user (built-in data by default).
+
+    Args:
+        split: Task split (built-in: ``train``, ``test``, ``base``).
+        task_ids: Play only these tasks of the split.
+        user: The user policy, as for `make_single_agent_env` (default: the scripted user).
+        data_dir: A reference data folder (None: built-in data).
+        max_turns: Templates per episode before truncation.
+        **options: Further `TauEnv` arguments (``max_steps``...).
+    """
+    from tau_env.wrappers.single_agent import make_single_agent_env
+
+    env = make_single_agent_env("telecom", user=user, data_dir=data_dir, split=split, **options)
+    return FeaturizedEnv(env, TelecomFeaturizer, task_ids=task_ids, max_turns=max_turns)

@@ -1,0 +1,391 @@
+"""The telecom agent's action templates: what it can do in one turn, with arguments filled in.
+
+A template is one agent move whose arguments come from the agent's `TelecomBelief`: ask the
+customer for a fact; call one of the agent's tools (the customer id, line id or bill id are
+those the episode revealed; every agent tool has a template except `get_customer_by_id`, since
+customer ids only come from the other lookups, and `get_details_by_id` serves the customer's
+lines only); ask the customer to check or change one thing on the phone (a
+message whose structured `UserRequest` names exactly one user tool call, so the scripted user
+acts on it exactly); transfer to a human (the tool call, then the policy's announcement); end.
+
+Each template also says when it applies. A template does not apply when its arguments are not
+known yet (no customer id for a lookup, no overdue bill to collect), when it would change
+nothing (turn airplane mode off when the phone did not report it on; repeat a check whose
+answer is known since the phone last changed; restart the phone twice with no change in
+between), or when the policy forbids it (buy more than
+2 GB of data in a cycle). Transfer and end always apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tau_env.actions import Action, CallTool, SendMessage, Stop
+from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.wrappers.rl.telecom_belief import TelecomBelief
+
+__all__ = ["MAX_REFUEL_GB", "TEMPLATES", "TRANSFER_ANNOUNCEMENT", "Progress", "Template"]
+
+TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+"""What the policy tells the agent to say after `transfer_to_human_agents`."""
+
+MAX_REFUEL_GB = 2.0
+"""The policy's limit on data bought per line and billing cycle."""
+
+_REBOOT = "reboot_device"
+_SUSPEND_REASON = "The customer asked to suspend the line."
+
+Kind = Literal["ask", "lookup", "account", "check", "fix", "end"]
+"""ask: a fact from the customer; lookup/account: an agent tool that reads/writes; check/fix:
+a phone tool that reads/writes, run by the customer; end: transfer or end the conversation."""
+
+
+@dataclass
+class Progress:
+    """What the agent did so far in the episode (its own moves, not the world's state).
+
+    Attributes:
+        counts: Template name -> times taken.
+        fresh: Checks whose answer is current (nothing that can alter it changed since).
+        changed_since_reboot: Whether the phone or the account changed since the last restart
+            (restarting again without a change would change nothing).
+    """
+
+    counts: dict[str, int] = field(default_factory=dict)
+    fresh: set[str] = field(default_factory=set)
+    changed_since_reboot: bool = False
+
+    def record(self, template: Template) -> None:
+        """Count a move; a change makes the checks it can affect stale."""
+        self.counts[template.name] = self.counts.get(template.name, 0) + 1
+        if template.kind in ("fix", "account"):
+            self.fresh -= {*_GENERAL_CHECKS, *template.affects}
+            self.changed_since_reboot = template.name != _REBOOT
+        if template.kind == "check":
+            self.fresh.add(template.name)
+
+
+Applies = Callable[[TelecomBelief, Progress], bool]
+
+
+@dataclass(frozen=True)
+class Template:
+    """One agent move.
+
+    Attributes:
+        name: Identifier (features and logs use it).
+        kind: See `Kind`.
+        applies: Whether the move can apply now (the action mask).
+        build: The actions that make the move, from the belief (only called when it applies).
+        affects: For changes: the specific checks whose answer the change can alter (every
+            change can alter the general checks: status bar, network status, speed, MMS).
+    """
+
+    name: str
+    kind: Kind
+    applies: Applies
+    build: Callable[[TelecomBelief], list[Action]]
+    affects: tuple[str, ...] = ()
+
+
+_GENERAL_CHECKS = ("check_status_bar", "check_network_status", "run_speed_test", "check_mms")
+"""Checks whose answer sums up the phone's state: any change can alter them."""
+
+
+def _always(belief: TelecomBelief, progress: Progress) -> bool:
+    return True
+
+
+def _not_fresh(name: str, condition: Callable[[TelecomBelief], bool]) -> Applies:
+    return lambda belief, progress: name not in progress.fresh and condition(belief)
+
+
+def _device(fact: str, *values: str) -> Applies:
+    return lambda belief, progress: belief.device.get(fact) in values
+
+
+def _request(text: str, tool: str, **arguments: Any) -> Callable[[TelecomBelief], list[Action]]:
+    call = RequestedToolCall(name=tool, arguments=arguments)
+    message = SendMessage(content=text, request=UserRequest(tool_calls=[call]))
+    return lambda belief: [message]
+
+
+def _ask(fact: str, text: str) -> Callable[[TelecomBelief], list[Action]]:
+    return _ask_many((fact,), text)
+
+
+def _ask_many(facts: tuple[str, ...], text: str) -> Callable[[TelecomBelief], list[Action]]:
+    message = SendMessage(content=text, request=UserRequest(facts=list(facts)))
+    return lambda belief: [message]
+
+
+def _call(
+    tool: str, **arguments: Callable[[TelecomBelief], Any]
+) -> Callable[[TelecomBelief], list[Action]]:
+    return lambda belief: [
+        CallTool(name=tool, arguments={key: fill(belief) for key, fill in arguments.items()})
+    ]
+
+
+def _customer(belief: TelecomBelief) -> str | None:
+    return belief.customer_id
+
+
+def _line(belief: TelecomBelief) -> str | None:
+    return belief.line_id
+
+
+def _check(name: str, text: str, tool: str, **arguments: Any) -> Template:
+    return Template(
+        name, "check", _not_fresh(name, lambda b: True), _request(text, tool, **arguments)
+    )
+
+
+def _fix(
+    name: str,
+    applies: Applies,
+    text: str,
+    tool: str,
+    affects: tuple[str, ...] = (),
+    **arguments: Any,
+) -> Template:
+    return Template(name, "fix", applies, _request(text, tool, **arguments), affects)
+
+
+def _refuel_amount(belief: TelecomBelief) -> float:
+    return round(MAX_REFUEL_GB - (belief.data_refueled or 0.0), 2)
+
+
+def _transfer(belief: TelecomBelief) -> list[Action]:
+    summary = "The customer's problem cannot be solved with the tools and policy available."
+    return [
+        CallTool(name="transfer_to_human_agents", arguments={"summary": summary}),
+        SendMessage(content=TRANSFER_ANNOUNCEMENT),
+    ]
+
+
+TEMPLATES: tuple[Template, ...] = (
+    # -- facts from the customer ---------------------------------------------------------------
+    Template(
+        "ask_phone_number",
+        "ask",
+        lambda b, p: b.phone_number is None and "ask_phone_number" not in p.counts,
+        _ask("phone_number", "Could you tell me the phone number of the line with the problem?"),
+    ),
+    Template(
+        "ask_name_and_birth_date",
+        "ask",
+        lambda b, p: b.full_name is None and "ask_name_and_birth_date" not in p.counts,
+        _ask_many(
+            ("full_name", "date_of_birth"), "Could you tell me your full name and date of birth?"
+        ),
+    ),
+    Template(
+        "ask_location",
+        "ask",
+        lambda b, p: b.abroad is None and "ask_location" not in p.counts,
+        _ask("location", "Where are you at the moment: at home or abroad?"),
+    ),
+    # -- the agent's lookups -------------------------------------------------------------------
+    Template(
+        "get_customer_by_phone",
+        "lookup",
+        lambda b, p: b.phone_number is not None and b.customer_id is None,
+        _call("get_customer_by_phone", phone_number=lambda b: b.phone_number),
+    ),
+    Template(
+        "get_customer_by_name",
+        "lookup",
+        lambda b, p: b.full_name is not None and b.birth_date is not None and b.customer_id is None,
+        _call("get_customer_by_name", full_name=lambda b: b.full_name, dob=lambda b: b.birth_date),
+    ),
+    Template(
+        "get_line_details",
+        "lookup",
+        lambda b, p: bool(b.candidate_lines),
+        _call("get_details_by_id", id=lambda b: b.candidate_lines[0]),
+    ),
+    Template(
+        "get_bills",
+        "lookup",
+        lambda b, p: b.customer_id is not None and not b.bills_seen,
+        _call("get_bills_for_customer", customer_id=_customer),
+    ),
+    Template(
+        "get_data_usage",
+        "lookup",
+        lambda b, p: b.line_id is not None and b.data_used is None,
+        _call("get_data_usage", customer_id=_customer, line_id=_line),
+    ),
+    # -- the agent's account changes -----------------------------------------------------------
+    Template(
+        "send_payment_request",
+        "account",
+        lambda b, p: b.overdue_bill_id is not None and not b.payment_requested,
+        _call("send_payment_request", customer_id=_customer, bill_id=lambda b: b.overdue_bill_id),
+    ),
+    Template(
+        "resume_line",
+        "account",
+        lambda b, p: b.line_suspended is True,
+        _call("resume_line", customer_id=_customer, line_id=_line),
+    ),
+    Template(
+        "suspend_line",
+        "account",
+        lambda b, p: b.line_suspended is False,
+        _call(
+            "suspend_line", customer_id=_customer, line_id=_line, reason=lambda b: _SUSPEND_REASON
+        ),
+    ),
+    Template(
+        "enable_roaming",
+        "account",
+        lambda b, p: b.line_id is not None and b.line_roaming is False,
+        _call("enable_roaming", customer_id=_customer, line_id=_line),
+    ),
+    Template(
+        "disable_roaming",
+        "account",
+        lambda b, p: b.line_id is not None and b.line_roaming is True,
+        _call("disable_roaming", customer_id=_customer, line_id=_line),
+    ),
+    Template(
+        "refuel_data",
+        "account",
+        lambda b, p: b.out_of_data is True and _refuel_amount(b) > 0,
+        _call("refuel_data", customer_id=_customer, line_id=_line, gb_amount=_refuel_amount),
+    ),
+    # -- checks on the phone -------------------------------------------------------------------
+    _check(
+        "check_status_bar",
+        "What does the status bar at the top of your screen show?",
+        "check_status_bar",
+    ),
+    _check(
+        "check_network_status",
+        "Could you open your network status and read it to me?",
+        "check_network_status",
+    ),
+    _check("check_sim_status", "Could you check the status of your SIM card?", "check_sim_status"),
+    _check("check_apn_settings", "Could you check your APN settings?", "check_apn_settings"),
+    _check(
+        "check_network_mode",
+        "Which network mode is your phone set to?",
+        "check_network_mode_preference",
+    ),
+    _check("run_speed_test", "Could you run a speed test?", "run_speed_test"),
+    _check("check_data_saver", "Is data saver mode on?", "check_data_restriction_status"),
+    _check("check_vpn", "Could you check whether a VPN is connected?", "check_vpn_status"),
+    _check("check_wifi_calling", "Is Wi-Fi calling turned on?", "check_wifi_calling_status"),
+    _check(
+        "check_messaging_permissions",
+        "Which permissions does your messaging app have?",
+        "check_app_permissions",
+        app_name="messaging",
+    ),
+    _check("check_mms", "Could you check whether you can send a picture message?", "can_send_mms"),
+    # -- changes on the phone ------------------------------------------------------------------
+    _fix(
+        "turn_airplane_mode_off",
+        _device("airplane_mode", "on"),
+        "Please turn airplane mode off.",
+        "toggle_airplane_mode",
+        ("check_vpn",),
+    ),
+    _fix(
+        "reseat_sim_card",
+        _device("sim", "missing"),
+        "Please take the SIM card out and put it back in.",
+        "reseat_sim_card",
+        ("check_sim_status",),
+    ),
+    _fix(
+        "turn_mobile_data_on",
+        _device("mobile_data", "off"),
+        "Please turn mobile data on.",
+        "toggle_data",
+    ),
+    _fix(
+        "turn_data_roaming_on",
+        _device("data_roaming", "off"),
+        "Please turn data roaming on.",
+        "toggle_roaming",
+    ),
+    _fix(
+        "turn_data_saver_off",
+        _device("data_saver", "on"),
+        "Please turn data saver mode off.",
+        "toggle_data_saver_mode",
+        ("check_data_saver",),
+    ),
+    _fix(
+        "set_network_mode_4g_5g",
+        _device("network_mode", "other"),
+        "Please set the network mode to 4G/5G preferred.",
+        "set_network_mode_preference",
+        ("check_network_mode",),
+        mode="4g_5g_preferred",
+    ),
+    _fix(
+        "reset_apn_settings",
+        lambda b, p: (
+            "apn_reset" not in b.device
+            and (b.device.get("apn_name") == "broken" or b.device.get("mmsc_url") == "missing")
+        ),
+        "Please reset your APN settings.",
+        "reset_apn_settings",
+        ("check_apn_settings",),
+    ),
+    _fix(
+        _REBOOT,
+        lambda b, p: _REBOOT not in p.counts or p.changed_since_reboot,
+        "Please restart your phone.",
+        "reboot_device",
+        ("check_apn_settings", "check_vpn"),
+    ),
+    _fix(
+        "disconnect_vpn",
+        _device("vpn", "connected", "poor"),
+        "Please disconnect the VPN.",
+        "disconnect_vpn",
+        ("check_vpn",),
+    ),
+    _fix(
+        "turn_wifi_calling_off",
+        _device("wifi_calling", "on"),
+        "Please turn Wi-Fi calling off.",
+        "toggle_wifi_calling",
+        ("check_wifi_calling",),
+    ),
+    _fix(
+        "grant_sms_permission",
+        _device("sms_permission", "missing"),
+        "Please allow the messaging app to use SMS.",
+        "grant_app_permission",
+        ("check_messaging_permissions",),
+        app_name="messaging",
+        permission="sms",
+    ),
+    _fix(
+        "grant_storage_permission",
+        _device("storage_permission", "missing"),
+        "Please allow the messaging app to use storage.",
+        "grant_app_permission",
+        ("check_messaging_permissions",),
+        app_name="messaging",
+        permission="storage",
+    ),
+    _fix(
+        "make_payment",
+        lambda b, p: b.payment_requested and not b.payment_made,
+        "I sent you a payment request: please pay it on your phone.",
+        "make_payment",
+    ),
+    # -- endings -------------------------------------------------------------------------------
+    Template("transfer", "end", _always, _transfer),
+    Template("end", "end", _always, lambda belief: [Stop()]),
+)
+"""Every template, in the order of the Discrete action index."""
