@@ -17,7 +17,21 @@ from tau_env.errors import DataError
 from tau_env.state.database import Database
 from tau_env.tasks.loading import parse_tasks, read_json, read_splits
 
+BUILTIN_FILES = {
+    "db": "builtin_db.json",
+    "user_db": "builtin_user_db.json",
+    "tasks": "builtin_tasks.json",
+    "splits": "builtin_split_tasks.json",
+}
+"""File names of built-in data in a domain package's ``data/`` folder.
+
+They differ from the reference's names (``db.json``, ``tasks.json``...) on purpose: a file of
+that name in this repository would look like a copy of the official data, which is never
+shipped; these files are written by tau_env's own generators.
+"""
+
 __all__ = [
+    "BUILTIN_FILES",
     "builtin_text",
     "load_builtin_data",
     "load_official_data",
@@ -162,8 +176,7 @@ def load_builtin_data(
 ) -> DomainData:
     """Read the built-in data a domain package ships in its ``data/`` folder.
 
-    Expects ``data/db.json``, ``data/tasks.json``, ``data/split_tasks.json`` and, with a user
-    database, ``data/user_db.json``.
+    Expects the `BUILTIN_FILES` in ``data/`` (the user database only when there is one).
     """
     import json
 
@@ -171,12 +184,14 @@ def load_builtin_data(
         return json.loads(builtin_text(package, f"data/{name}"))
 
     source = f"built-in {package}"
-    agent_snapshot = _snapshot(agent_db, load("db.json"), f"{source}/data/db.json")
+    names = BUILTIN_FILES
+    agent_snapshot = _snapshot(agent_db, load(names["db"]), f"{source}/data/{names['db']}")
     user_snapshot = None
     if user_db is not None:
-        user_snapshot = _snapshot(user_db, load("user_db.json"), f"{source}/data/user_db.json")
-    tasks = parse_tasks(load("tasks.json"), source=f"{source}/data/tasks.json")
-    splits = load("split_tasks.json")
+        path = f"{source}/data/{names['user_db']}"
+        user_snapshot = _snapshot(user_db, load(names["user_db"]), path)
+    tasks = parse_tasks(load(names["tasks"]), source=f"{source}/data/{names['tasks']}")
+    splits = load(names["splits"])
     return DomainData(
         policy=builtin_text(package, policy_file),
         agent_snapshot=agent_snapshot,
@@ -184,6 +199,6 @@ def load_builtin_data(
         tasks=tuple(tasks),
         splits={name: tuple(ids) for name, ids in splits.items()},
         source="built-in",
-        tasks_file=f"{source}/data/tasks.json",
-        splits_file=f"{source}/data/split_tasks.json",
+        tasks_file=f"{source}/data/{names['tasks']}",
+        splits_file=f"{source}/data/{names['splits']}",
     )

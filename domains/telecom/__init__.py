@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Literal
 
 from tau_env.data_files import (
+    BUILTIN_FILES,
     builtin_text,
     load_official_data,
     official_folder,
@@ -92,8 +93,8 @@ def builtin_databases() -> DomainData:
 
     return DomainData(
         policy="",
-        agent_snapshot=snapshot(TelecomDB, "db.json"),
-        user_snapshot=snapshot(TelecomUserDB, "user_db.json"),
+        agent_snapshot=snapshot(TelecomDB, BUILTIN_FILES["db"]),
+        user_snapshot=snapshot(TelecomUserDB, BUILTIN_FILES["user_db"]),
         tasks=(),
         splits={},
         source="built-in",
@@ -103,8 +104,9 @@ def builtin_databases() -> DomainData:
 @cache
 def _builtin_common() -> DomainData:
     source = f"built-in {__name__}/data"
-    tasks = parse_tasks(json.loads(builtin_text(__name__, "data/tasks.json")), source=source)
-    splits = json.loads(builtin_text(__name__, "data/split_tasks.json"))
+    tasks_text = builtin_text(__name__, f"data/{BUILTIN_FILES['tasks']}")
+    tasks = parse_tasks(json.loads(tasks_text), source=source)
+    splits = json.loads(builtin_text(__name__, f"data/{BUILTIN_FILES['splits']}"))
     return dataclasses.replace(
         builtin_databases(),
         tasks=tuple(tasks),

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import tau_env.domain
+from tau_env.data_files import BUILTIN_FILES
 
 
 @pytest.fixture
@@ -18,8 +19,14 @@ def mock_folder(tmp_path: Path) -> Path:
     package = resources.files("tau_env.domains.mock")
     folder = tmp_path / "domains" / "mock"
     folder.mkdir(parents=True)
-    for name in ("db.json", "user_db.json", "tasks.json", "split_tasks.json"):
-        (folder / name).write_text(package.joinpath("data", name).read_text())
+    official_names = {
+        "db": "db.json",
+        "user_db": "user_db.json",
+        "tasks": "tasks.json",
+        "splits": "split_tasks.json",
+    }
+    for key, name in official_names.items():
+        (folder / name).write_text(package.joinpath("data", BUILTIN_FILES[key]).read_text())
     (folder / "policy.md").write_text(package.joinpath("policy.md").read_text())
     yield tmp_path
     tau_env.domain._load_domain.cache_clear()

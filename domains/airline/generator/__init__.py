@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from tau_env.data_files import builtin_text
+from tau_env.data_files import BUILTIN_FILES, builtin_text
 from tau_env.domains.airline.data_model import AirlineData
 from tau_env.domains.airline.generator.tasks import draw_tasks, split_tasks
 from tau_env.domains.airline.generator.verify import builtin_domain, verify_tasks
@@ -80,9 +80,9 @@ def render_files(generated: GeneratedData) -> dict[str, str]:
         for task in generated.tasks
     ]
     return {
-        "db.json": "{\n" + ",\n".join(tables) + "\n}\n",
-        "tasks.json": "[\n" + ",\n".join(tasks) + "\n]\n",
-        "split_tasks.json": json.dumps(generated.splits, indent=1) + "\n",
+        BUILTIN_FILES["db"]: "{\n" + ",\n".join(tables) + "\n}\n",
+        BUILTIN_FILES["tasks"]: "[\n" + ",\n".join(tasks) + "\n]\n",
+        BUILTIN_FILES["splits"]: json.dumps(generated.splits, indent=1) + "\n",
     }
 
 

@@ -1,7 +1,7 @@
 """The built-in telecom task set: composed, sampled into disjoint train/test splits, verified.
 
-Run ``python -m tau_env.domains.telecom.tasks.generate`` to rewrite ``data/tasks.json`` and
-``data/split_tasks.json``; a test checks that the shipped files equal a fresh generation.
+Run ``python -m tau_env.domains.telecom.tasks.generate`` to rewrite ``data/builtin_tasks.json`` and
+``data/builtin_split_tasks.json``; a test checks that the shipped files equal a fresh generation.
 
 How tasks are chosen, per intent: every blueprint (issue combination) is composed; the
 blueprints are shuffled and split into a test pool and a train pool, so no combination of
@@ -169,13 +169,17 @@ def render(tasks: Sequence[Task], splits: dict[str, list[str]]) -> tuple[str, st
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Regenerate the shipped task files (``--check`` only compares)."""
+    from tau_env.data_files import BUILTIN_FILES
     from tau_env.domains.telecom import builtin_databases
 
     args = list(sys.argv[1:] if argv is None else argv)
     tasks, splits = generate(builtin_databases())
     tasks_text, splits_text = render(tasks, splits)
     folder = Path(str(resources.files("tau_env.domains.telecom").joinpath("data")))
-    targets = {folder / "tasks.json": tasks_text, folder / "split_tasks.json": splits_text}
+    targets = {
+        folder / BUILTIN_FILES["tasks"]: tasks_text,
+        folder / BUILTIN_FILES["splits"]: splits_text,
+    }
     if "--check" in args:
         stale = [path.name for path, text in targets.items() if path.read_text() != text]
         print("stale: " + ", ".join(stale) if stale else "up to date")

@@ -6,6 +6,7 @@ from importlib import resources
 import pytest
 
 import tau_env
+from tau_env.data_files import BUILTIN_FILES
 from tau_env.domains.airline.constants import FREE_BAGS, INSURANCE_FEE
 from tau_env.domains.airline.generator import BUILTIN_SEED, generate, render_files, rules
 from tau_env.domains.airline.generator.tasks import FAMILIES
@@ -26,7 +27,8 @@ def test_generate__same_seed_gives_identical_data_and_tasks():
     first = render_files(generate(7, scale=0.2))
     second = render_files(generate(7, scale=0.2))
     assert first == second
-    assert render_files(generate(8, scale=0.2))["db.json"] != first["db.json"]
+    name = BUILTIN_FILES["db"]
+    assert render_files(generate(8, scale=0.2))[name] != first[name]
 
 
 def test_shipped_data__is_what_the_generator_produces():

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 import tau_env
+from tau_env.data_files import BUILTIN_FILES
 from tau_env.domains.telecom import builtin_databases
 from tau_env.domains.telecom.tasks import issues
 from tau_env.domains.telecom.tasks.build import GenerationError, Verifier, build_task
@@ -46,8 +47,8 @@ def test_generate__reproduces_the_shipped_files():
     from importlib import resources
 
     folder = resources.files("tau_env.domains.telecom").joinpath("data")
-    assert folder.joinpath("tasks.json").read_text(encoding="utf-8") == tasks_text
-    assert folder.joinpath("split_tasks.json").read_text(encoding="utf-8") == splits_text
+    assert folder.joinpath(BUILTIN_FILES["tasks"]).read_text(encoding="utf-8") == tasks_text
+    assert folder.joinpath(BUILTIN_FILES["splits"]).read_text(encoding="utf-8") == splits_text
 
 
 def test_generate__seed_changes_the_draw_and_train_test_are_disjoint():
