@@ -21,6 +21,32 @@ def official_data_dir() -> Path | None:
     return None
 
 
+def domain_sources() -> list[tuple[str, str | None]]:
+    """Every registered domain on built-in data (None), then on the official data it loads from.
+
+    A domain counts as having official data when loading it from the folder succeeds
+    (``telecom-workflow`` reads ``domains/telecom/``), not when a folder of its name exists.
+    """
+    from tau_env.domain import load_domain, registered_domains
+    from tau_env.errors import DataError
+
+    data = official_data_dir()
+    sources: list[tuple[str, str | None]] = [(name, None) for name in registered_domains()]
+    if data is not None:
+        for name in registered_domains():
+            try:
+                load_domain(name, data)
+            except DataError:
+                continue
+            sources.append((name, str(data)))
+    return sources
+
+
+def source_id(source: tuple[str, str | None]) -> str:
+    """A readable pytest id for a (domain, data_dir) pair."""
+    return f"{source[0]}-{'official' if source[1] else 'builtin'}"
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     """The official τ²-bench data; skipped when absent, a failure under CI=true."""

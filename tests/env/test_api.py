@@ -1,31 +1,39 @@
-"""The official PettingZoo checkers, and tau_env's own, on every mock data source."""
+"""The official PettingZoo checkers and tau_env's own, on every registered domain and source."""
 
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import tau_env
+from tau_env.domain import registered_domains
 from tau_env.utils.env_checker import check_env
+from tests.conftest import domain_sources, source_id
 
 
-@pytest.fixture(params=["built-in", "official"])
+@pytest.fixture(params=domain_sources(), ids=source_id)
 def make(request):
-    if request.param == "official":
-        data_dir = request.getfixturevalue("data_dir")
-        return lambda: tau_env.make_env("mock", data_dir=data_dir)
-    return lambda: tau_env.make_env("mock")
+    domain, data_dir = request.param
+    return lambda: tau_env.make_env(domain, data_dir=data_dir)
+
+
+def test_every_domain_has_both_data_sources_checked(data_dir):
+    checked = {(name, source is not None) for name, source in domain_sources()}
+    for name in registered_domains():
+        assert (name, False) in checked
+        if (data_dir / "domains" / name).is_dir():
+            assert (name, True) in checked
 
 
 def test_api_test__passes(make):
-    api_test(make(), num_cycles=500)
+    api_test(make(), num_cycles=300)
 
 
 def test_seed_test__passes(make):
-    seed_test(make, num_cycles=300)
+    seed_test(make, num_cycles=200)
 
 
 def test_parallel_api_test__passes_on_the_turn_based_conversion(make):
-    parallel_api_test(turn_based_aec_to_parallel(make()), num_cycles=500)
+    parallel_api_test(turn_based_aec_to_parallel(make()), num_cycles=300)
 
 
 def test_check_env__passes(make):

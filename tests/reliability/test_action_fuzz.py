@@ -21,23 +21,13 @@ from hypothesis import strategies as st
 
 import tau_env
 from tau_env.actions import CallTool
-from tau_env.domain import load_domain, registered_domains
-from tests.conftest import official_data_dir
+from tau_env.domain import load_domain
+from tests.conftest import domain_sources, source_id
 from tests.reliability.strategies import action_for, known_values
 from tests.reliability.tally import count
 
 MAX_STEPS = 40
 EXAMPLES = 60
-
-
-def _sources() -> list[tuple[str, str | None]]:
-    data = official_data_dir()
-    sources: list[tuple[str, str | None]] = [(name, None) for name in registered_domains()]
-    if data is not None:
-        sources += [
-            (name, str(data)) for name in registered_domains() if (data / "domains" / name).is_dir()
-        ]
-    return sources
 
 
 def label_of(domain_name: str, data_dir: str | None) -> str:
@@ -71,7 +61,9 @@ def _space_sample(env, side: str, seed: int):
 
 
 @pytest.mark.parametrize(
-    ("domain_name", "data_dir"), _sources(), ids=lambda v: str(v).split("/")[-1]
+    ("domain_name", "data_dir"),
+    domain_sources(),
+    ids=[source_id(source) for source in domain_sources()],
 )
 def test_fuzzed_episodes_keep_every_invariant(domain_name, data_dir):
     domain = load_domain(domain_name, data_dir)

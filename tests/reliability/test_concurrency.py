@@ -10,21 +10,13 @@ import pytest
 
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
-from tau_env.domain import load_domain, registered_domains
+from tau_env.domain import load_domain
 from tau_env.episode_runner import run_episode
 from tau_env.state import World
 from tau_env.wrappers.users import GoldUser
-from tests.conftest import official_data_dir
+from tests.conftest import domain_sources, source_id
 
 MAX_TASKS = 24
-
-
-def _sources() -> list[tuple[str, str | None]]:
-    data = official_data_dir()
-    sources: list[tuple[str, str | None]] = [(name, None) for name in registered_domains()]
-    if data is not None:
-        sources += [(n, str(data)) for n in registered_domains() if (data / "domains" / n).is_dir()]
-    return sources
 
 
 def _fingerprints(domain_name: str, data_dir: str | None) -> tuple[str, ...]:
@@ -54,7 +46,7 @@ def _stepwise(domain_name: str, data_dir: str | None, task_id: str) -> Iterator[
         yield raw.conversation.world
 
 
-@pytest.fixture(params=_sources(), ids=lambda s: f"{s[0]}-{'official' if s[1] else 'builtin'}")
+@pytest.fixture(params=domain_sources(), ids=source_id)
 def source(request):
     return request.param
 

@@ -18,12 +18,12 @@ import pytest
 
 from tau_env.domain import Domain, load_domain
 from tau_env.state import World
+from tests.conftest import domain_sources, source_id
 from tests.reliability.tally import count
 from tests.reliability.test_concurrency import (
     _final_world,
     _fingerprints,
     _round_robin,
-    _sources,
     _stepwise,
 )
 
@@ -65,7 +65,7 @@ def conflicting_pairs(
     return found["agent"] + found["user"], alone
 
 
-@pytest.fixture(params=_sources(), ids=lambda s: f"{s[0]}-{'official' if s[1] else 'builtin'}")
+@pytest.fixture(params=domain_sources(), ids=source_id)
 def source(request):
     return request.param
 

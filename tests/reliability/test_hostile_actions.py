@@ -20,9 +20,10 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop, decode_action
 from tau_env.domain import load_domain
 from tau_env.errors import InvalidAction
 from tau_env.wrappers.users import GoldUser, ScriptedUser
+from tests.conftest import domain_sources, source_id
 from tests.reliability.strategies import NOT_ACTIONS, action_for, known_values
 from tests.reliability.tally import count
-from tests.reliability.test_action_fuzz import _sources, check_invariants, label_of
+from tests.reliability.test_action_fuzz import check_invariants, label_of
 
 SETTINGS = settings(
     deadline=None,
@@ -46,7 +47,7 @@ def _snapshot(env) -> tuple:
     )
 
 
-@pytest.mark.parametrize("source", _sources()[:5], ids=lambda s: label_of(*s))
+@pytest.mark.parametrize("source", domain_sources()[:5], ids=lambda s: label_of(*s))
 def test_non_actions__raise_invalid_action_and_change_nothing(source):
     domain_name, data_dir = source
     env = tau_env.make_env(domain_name, data_dir=data_dir, max_errors=1000).unwrapped
@@ -100,7 +101,9 @@ def _users(domain):
 
 
 @pytest.mark.parametrize(
-    ("domain_name", "data_dir"), _sources(), ids=lambda v: str(v).split("/")[-1]
+    ("domain_name", "data_dir"),
+    domain_sources(),
+    ids=[source_id(source) for source in domain_sources()],
 )
 @pytest.mark.parametrize("user_kind", ["scripted", "gold"])
 def test_fuzzed_agent__offline_users_always_answer_with_a_valid_action(

@@ -21,9 +21,10 @@ import tau_env
 from tau_env.actions import CallTool, SendMessage
 from tau_env.domain import load_domain
 from tau_env.messages import ToolMessage
+from tests.conftest import domain_sources, source_id
 from tests.reliability.strategies import arguments_for, known_values
 from tests.reliability.tally import count
-from tests.reliability.test_action_fuzz import _sources, check_invariants, label_of
+from tests.reliability.test_action_fuzz import check_invariants, label_of
 
 EXAMPLES_PER_TOOL = 25
 
@@ -45,7 +46,9 @@ def _playable_tasks(env) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("domain_name", "data_dir"), _sources(), ids=lambda v: str(v).split("/")[-1]
+    ("domain_name", "data_dir"),
+    domain_sources(),
+    ids=[source_id(source) for source in domain_sources()],
 )
 def test_every_tool_survives_fuzzed_arguments(domain_name, data_dir):
     domain = load_domain(domain_name, data_dir)

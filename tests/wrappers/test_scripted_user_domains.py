@@ -7,27 +7,20 @@ import pytest
 import tau_env
 from tau_env import SendMessage
 from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent, SoloOracleAgent
-from tau_env.domain import registered_domains
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers.no_user import NoUser
 from tau_env.wrappers.users import ScriptedUser
-from tests.conftest import official_data_dir
+from tests.conftest import domain_sources, source_id
 
 # Official mock tasks whose gold plans cannot satisfy their own env assertions (the reference
 # scores them 0 too; see the data's MANIFEST.md).
 UNSOLVABLE = {"update_task_with_history_and_env_assertions", "update_task_with_user_tools"}
 
 
-def _sources() -> list[tuple[str, str | None]]:
-    data = official_data_dir()
-    sources: list[tuple[str, str | None]] = [(name, None) for name in registered_domains()]
-    if data is not None:
-        sources += [(n, str(data)) for n in registered_domains() if (data / "domains" / n).is_dir()]
-    return sources
-
-
 SOURCES = pytest.mark.parametrize(
-    ("domain_name", "data_dir"), _sources(), ids=lambda v: str(v).rsplit("/", 1)[-1]
+    ("domain_name", "data_dir"),
+    domain_sources(),
+    ids=[source_id(source) for source in domain_sources()],
 )
 
 
