@@ -32,26 +32,17 @@ __all__ = [
 
 def find_user(db: AirlineDB, user_id: str) -> User:
     """The user (shared record: do not modify), or ``User <id> not found``."""
-    user = db.users.get(user_id)
-    if user is None:
-        raise ToolError(f"User {user_id} not found")
-    return user
+    return db.users.require(user_id, f"User {user_id} not found")
 
 
 def find_reservation(db: AirlineDB, reservation_id: str) -> Reservation:
     """The reservation (shared record), or ``Reservation <id> not found``."""
-    reservation = db.reservations.get(reservation_id)
-    if reservation is None:
-        raise ToolError(f"Reservation {reservation_id} not found")
-    return reservation
+    return db.reservations.require(reservation_id, f"Reservation {reservation_id} not found")
 
 
 def find_flight(db: AirlineDB, flight_number: str) -> Flight:
     """The flight (shared record), or ``Flight <number> not found``."""
-    flight = db.flights.get(flight_number)
-    if flight is None:
-        raise ToolError(f"Flight {flight_number} not found")
-    return flight
+    return db.flights.require(flight_number, f"Flight {flight_number} not found")
 
 
 def find_flight_date(db: AirlineDB, flight_number: str, date: str) -> FlightDateStatus:

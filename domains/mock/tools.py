@@ -76,18 +76,14 @@ def transfer_to_human_agents(db: MockDB, summary: str) -> str:
 @env_function(side="agent", mutates_state=False)
 def assert_number_of_tasks(db: MockDB, user_id: str, expected_number: int) -> bool:
     """True when the user owns exactly `expected_number` tasks."""
-    user = db.users.get(user_id)
-    if user is None:
-        raise ToolError(f"User {user_id} not found")
+    user = db.users.require(user_id, f"User {user_id} not found")
     return len(user.tasks) == expected_number
 
 
 @env_function(side="agent", mutates_state=False)
 def assert_task_status(db: MockDB, task_id: str, expected_status: TaskStatus) -> bool:
     """True when the task has the expected status."""
-    task = db.tasks.get(task_id)
-    if task is None:
-        raise ToolError(f"Task {task_id} not found")
+    task = db.tasks.require(task_id, f"Task {task_id} not found")
     return task.status == expected_status
 
 

@@ -48,9 +48,9 @@ def add_notification(
 @env_function(side="user", mutates_state=False)
 def assert_notification_status(db: MockUserDB, notification_id: str, expected_status: str) -> bool:
     """True when the notification has the expected status."""
-    notification = db.notifications.get(notification_id)
-    if notification is None:
-        raise ToolError(f"Notification {notification_id} not found")
+    notification = db.notifications.require(
+        notification_id, f"Notification {notification_id} not found"
+    )
     return notification.status == expected_status
 
 

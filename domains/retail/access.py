@@ -31,26 +31,17 @@ __all__ = [
 
 def get_order(db: RetailDB, order_id: str) -> Order:
     """The order, or ``Order not found``."""
-    order = db.orders.get(order_id)
-    if order is None:
-        raise ToolError("Order not found")
-    return order
+    return db.orders.require(order_id, "Order not found")
 
 
 def get_user(db: RetailDB, user_id: str) -> User:
     """The user, or ``User not found``."""
-    user = db.users.get(user_id)
-    if user is None:
-        raise ToolError("User not found")
-    return user
+    return db.users.require(user_id, "User not found")
 
 
 def get_product(db: RetailDB, product_id: str) -> Product:
     """The product, or ``Product not found``."""
-    product = db.products.get(product_id)
-    if product is None:
-        raise ToolError("Product not found")
-    return product
+    return db.products.require(product_id, "Product not found")
 
 
 def get_variant(db: RetailDB, product_id: str, item_id: str) -> Variant:

@@ -37,10 +37,7 @@ def phone_digits(phone_number: str) -> str:
 
 def customer_by_id(db: TelecomDB, customer_id: str) -> Customer:
     """The customer with that id."""
-    customer = db.customers.get(customer_id)
-    if customer is None:
-        raise ToolError(f"Customer with ID {customer_id} not found")
-    return customer
+    return db.customers.require(customer_id, f"Customer with ID {customer_id} not found")
 
 
 def customer_by_phone(db: TelecomDB, phone_number: str) -> Customer:
@@ -58,10 +55,7 @@ def customer_by_phone(db: TelecomDB, phone_number: str) -> Customer:
 
 def line_by_id(db: TelecomDB, line_id: str) -> Line:
     """The line with that id."""
-    line = db.lines.get(line_id)
-    if line is None:
-        raise ToolError(f"Line with ID {line_id} not found")
-    return line
+    return db.lines.require(line_id, f"Line with ID {line_id} not found")
 
 
 def line_by_phone(db: TelecomDB, phone_number: str) -> Line:
@@ -75,26 +69,17 @@ def line_by_phone(db: TelecomDB, phone_number: str) -> Line:
 
 def plan_by_id(db: TelecomDB, plan_id: str) -> Plan:
     """The plan with that id."""
-    plan = db.plans.get(plan_id)
-    if plan is None:
-        raise ToolError(f"Plan with ID {plan_id} not found")
-    return plan
+    return db.plans.require(plan_id, f"Plan with ID {plan_id} not found")
 
 
 def device_by_id(db: TelecomDB, device_id: str) -> Device:
     """The device with that id."""
-    device = db.devices.get(device_id)
-    if device is None:
-        raise ToolError(f"Device with ID {device_id} not found")
-    return device
+    return db.devices.require(device_id, f"Device with ID {device_id} not found")
 
 
 def bill_by_id(db: TelecomDB, bill_id: str) -> Bill:
     """The bill with that id."""
-    bill = db.bills.get(bill_id)
-    if bill is None:
-        raise ToolError(f"Bill with ID {bill_id} not found")
-    return bill
+    return db.bills.require(bill_id, f"Bill with ID {bill_id} not found")
 
 
 def target_line(db: TelecomDB, customer_id: str, line_id: str) -> Line:

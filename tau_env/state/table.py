@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
+from tau_env.errors import ToolError
 from tau_env.state.journal import Journal
 
 __all__ = ["Slot", "Table", "copy_record"]
@@ -70,6 +71,16 @@ class Table(Generic[R]):
         if entry is _ABSENT:
             return self._base.get(key)
         return None if entry is _DELETED else entry  # type: ignore[return-value]
+
+    def require(self, key: str, missing: str) -> R:
+        """The record under `key` (shared: do not modify); `ToolError(missing)` when absent.
+
+        The usual first line of a tool: the calling side sees `missing` as ``Error: ...``.
+        """
+        record = self.get(key)
+        if record is None:
+            raise ToolError(missing)
+        return record
 
     def __getitem__(self, key: str) -> R:
         record = self.get(key)

@@ -73,3 +73,15 @@ def test_missing_keys_raise_key_error(base):
     with pytest.raises(KeyError):
         table.delete("nope")
     assert table.get("nope") is None
+
+
+def test_require__returns_the_record_or_raises_the_callers_message(base):
+    from tau_env.errors import ToolError
+
+    table = Table("t", base, Journal())
+    assert table.require("a", "missing") is base["a"]
+    with pytest.raises(ToolError, match=r"^User nope not found$"):
+        table.require("nope", "User nope not found")
+    table.delete("a")
+    with pytest.raises(ToolError, match="gone"):
+        table.require("a", "gone")
