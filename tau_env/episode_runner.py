@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from tau_env.grading.outcome import Grade
-from tau_env.messages import Message
+from tau_env.messages import Message, Side
 from tau_env.participant import ParticipantFactory
 
-__all__ = ["EpisodeResult", "run_episode"]
+__all__ = ["EpisodeResult", "live_turns", "run_episode"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,20 @@ class EpisodeResult:
     grade: Grade
     trajectory: list[Message]
     steps: int
+
+
+def live_turns(env: Any) -> Iterator[Side]:
+    """The sides whose turn it is, one per step, until the episode ends.
+
+    Sides that have finished are stepped with ``None`` on the way (PettingZoo's dead steps), so
+    a loop over this generator only has to pick and apply each live side's action.
+    """
+    for side in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last(observe=False)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        yield side
 
 
 def run_episode(
@@ -57,11 +72,7 @@ def run_episode(
     players = {"agent": agent(task)}
     if user is not None:
         players["user"] = user(task)
-    for side in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last(observe=False)
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for side in live_turns(env):
         player = players.get(side)
         if player is None:
             raise ValueError(f"no participant was given for the {side} side")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tau_env.actions import Action
+from tau_env.episode_runner import live_turns
 from tau_env.grading.outcome import Grade, TerminationReason
 from tau_env.messages import Message, Side
 from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
@@ -94,11 +95,7 @@ async def play_episode(
             seed_participant(player, seed)
     except Exception as error:
         raise EpisodeAborted(Fault.CRASH, error) from error
-    for side in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last(observe=False)
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for side in live_turns(env):
         try:
             action = await _decide(players[side], env.view(side), env.context(side), gate)
             env.step(action)

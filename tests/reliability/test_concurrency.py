@@ -11,7 +11,7 @@ import pytest
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.domain import load_domain
-from tau_env.episode_runner import run_episode
+from tau_env.episode_runner import live_turns, run_episode
 from tau_env.state import World
 from tau_env.wrappers.users import GoldUser
 from tests.conftest import domain_sources, source_id
@@ -37,12 +37,8 @@ def _stepwise(domain_name: str, data_dir: str | None, task_id: str) -> Iterator[
     raw = tau_env.make_env(domain_name, data_dir=data_dir).unwrapped
     raw.reset(seed=3, options={"task_id": task_id})
     players = {"agent": OracleAgent(raw.task), "user": GoldUser(raw.task)}
-    for side in raw.agent_iter():
-        _, _, terminated, truncated, _ = raw.last(observe=False)
-        if terminated or truncated:
-            raw.step(None)
-        else:
-            raw.step(players[side].act(raw.view(side), raw.context(side)))
+    for side in live_turns(raw):
+        raw.step(players[side].act(raw.view(side), raw.context(side)))
         yield raw.conversation.world
 
 
