@@ -1,8 +1,10 @@
 """Oracle agents: follow a task's gold plan, asking the user to perform the user's steps.
 
-Upper bounds and test fixtures. Agent steps become tool calls; consecutive user steps become
-one message asking the user to perform them; at the end the agent tells the user every
-``communicate_info`` string and, after a transfer, the reference's transfer announcement.
+Upper bounds and test fixtures. Agent steps become tool calls; each user step becomes one
+message asking the user to perform it, asked again when the user says it did not follow (a
+novice asks for an instruction twice or does something else instead; the oracle cannot see
+the user's tools, only its words); at the end the agent tells the user every
+``communicate_info`` string and, after a transfer, the transfer announcement.
 
 `OracleAgent` attaches a structured request to its messages (the user tool calls, exactly),
 for programmatic users; `PlainTextOracleAgent` writes the same request in plain text only
@@ -16,13 +18,16 @@ from __future__ import annotations
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
-from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.messages import AssistantMessage, RequestedToolCall, UserMessage, UserRequest
 from tau_env.tasks.model import GoldAction, Task
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 from tau_env.wrappers.no_user import DONE_TOOL
+from tau_env.wrappers.users.matcher import did_not_follow
 
-__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent"]
+__all__ = ["OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent"]
 
-TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+MAX_REPEATS = 3
+"""How often the oracle asks again for one user step the user did not follow."""
 
 
 class OracleAgent:
@@ -40,9 +45,18 @@ class OracleAgent:
         )
         self.next_step = 0
         self.finished = False
+        self.last_request: SendMessage | None = None
+        self.repeats = 0
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """Next gold step, a request for the user's steps, or the closing message."""
+        reply = _latest_user_text(view)
+        if self.last_request is not None and reply is not None:
+            request, self.last_request = self.last_request, None
+            if did_not_follow(reply) and self.repeats < MAX_REPEATS:
+                self.repeats += 1
+                self.last_request = request
+                return request
         if self.next_step < len(self.plan):
             step = self.plan[self.next_step]
             if step.requestor == "assistant":
@@ -55,11 +69,11 @@ class OracleAgent:
         return SendMessage(content=self._closing())
 
     def _request_user_steps(self) -> SendMessage:
-        steps: list[GoldAction] = []
-        while self.next_step < len(self.plan) and self.plan[self.next_step].requestor == "user":
-            steps.append(self.plan[self.next_step])
-            self.next_step += 1
-        return self.ask_user(steps)
+        step = self.plan[self.next_step]
+        self.next_step += 1
+        self.repeats = 0
+        self.last_request = self.ask_user([step])
+        return self.last_request
 
     def ask_user(self, steps: list[GoldAction]) -> SendMessage:
         """The message asking the user to perform `steps` (text plus a structured request)."""
@@ -72,7 +86,7 @@ class OracleAgent:
         parts = ["Everything you asked for is done."]
         if self.to_communicate:
             parts.append("For your records: " + "; ".join(self.to_communicate) + ".")
-        if any(step.name == "transfer_to_human_agents" for step in self.plan):
+        if any(step.name == TRANSFER_TOOL for step in self.plan):
             parts = [TRANSFER_ANNOUNCEMENT]
         return " ".join(parts)
 
@@ -83,6 +97,16 @@ class PlainTextOracleAgent(OracleAgent):
     def ask_user(self, steps: list[GoldAction]) -> SendMessage:
         """The message asking the user to perform `steps`, as text alone."""
         return SendMessage(content=_instructions(steps))
+
+
+def _latest_user_text(view: SideView) -> str | None:
+    """The user's newest message since the agent last acted (None when there is none)."""
+    for message in reversed(view.inbox):
+        if isinstance(message, UserMessage) and message.content:
+            return message.content
+        if isinstance(message, AssistantMessage):
+            return None
+    return None
 
 
 def _instructions(steps: list[GoldAction]) -> str:

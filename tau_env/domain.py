@@ -21,7 +21,8 @@ from tau_env.state.database import Database, SeedSource, Snapshot
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
-from tau_env.tasks.model import Task, UserScript
+from tau_env.tasks.model import Task
+from tau_env.tasks.user_vocabulary import UserVocabulary
 
 __all__ = [
     "Domain",
@@ -75,8 +76,9 @@ class DomainDefinition:
         user_db: Database class of the user side, or None.
         load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
         load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
-        derive_user_script: Builds a scripted-user brief for a task that carries none (official
-            tasks), from the task's structure; None when the domain cannot.
+        user_vocabulary: What the scripted user needs to know about the domain: patterns of
+            its scenarios (ids, goal checks, offers) and how its tool results are said in
+            words (`tau_env.tasks.user_vocabulary`); None: the generic reading.
     """
 
     name: str
@@ -86,7 +88,7 @@ class DomainDefinition:
     user_db: type[Database] | None
     load_builtin: Callable[[], DomainData]
     load_official: Callable[[Path], DomainData]
-    derive_user_script: Callable[[Task], UserScript | None] | None = None
+    user_vocabulary: UserVocabulary | None = None
 
 
 @dataclass

@@ -9,8 +9,8 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 
 from tau_env.actions import CallTool, SendMessage, Stop
 from tau_env.messages import AssistantMessage, RequestedToolCall, UserRequest
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT
 from tau_env.wrappers.rl import FeaturizedEnv, make_telecom_featurized_env
-from tau_env.wrappers.rl.telecom_templates import TRANSFER_ANNOUNCEMENT
 
 # One task per situation the tests need (built-in data, split "base").
 AIRPLANE_ONLY = "[service_issue]airplane_mode_on[PERSONA:None][CUSTOMER:C2004]"

@@ -24,12 +24,10 @@ from typing import Any, Literal
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 from tau_env.wrappers.rl.telecom_belief import TelecomBelief
 
-__all__ = ["MAX_REFUEL_GB", "TEMPLATES", "TRANSFER_ANNOUNCEMENT", "Progress", "Template"]
-
-TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
-"""What the policy tells the agent to say after `transfer_to_human_agents`."""
+__all__ = ["MAX_REFUEL_GB", "TEMPLATES", "Progress", "Template"]
 
 MAX_REFUEL_GB = 2.0
 """The policy's limit on data bought per line and billing cycle."""
@@ -161,7 +159,7 @@ def _refuel_amount(belief: TelecomBelief) -> float:
 def _transfer(belief: TelecomBelief) -> list[Action]:
     summary = "The customer's problem cannot be solved with the tools and policy available."
     return [
-        CallTool(name="transfer_to_human_agents", arguments={"summary": summary}),
+        CallTool(name=TRANSFER_TOOL, arguments={"summary": summary}),
         SendMessage(content=TRANSFER_ANNOUNCEMENT),
     ]
 
@@ -186,7 +184,7 @@ TEMPLATES: tuple[Template, ...] = (
         "ask_location",
         "ask",
         lambda b, p: b.abroad is None and "ask_location" not in p.counts,
-        _ask("location", "Where are you at the moment: at home or abroad?"),
+        _ask("location", "What is your location at the moment: at home or abroad?"),
     ),
     # -- the agent's lookups -------------------------------------------------------------------
     Template(
@@ -273,20 +271,24 @@ TEMPLATES: tuple[Template, ...] = (
     _check("check_apn_settings", "Could you check your APN settings?", "check_apn_settings"),
     _check(
         "check_network_mode",
-        "Which network mode is your phone set to?",
+        "Could you check your preferred network mode?",
         "check_network_mode_preference",
     ),
     _check("run_speed_test", "Could you run a speed test?", "run_speed_test"),
-    _check("check_data_saver", "Is data saver mode on?", "check_data_restriction_status"),
-    _check("check_vpn", "Could you check whether a VPN is connected?", "check_vpn_status"),
-    _check("check_wifi_calling", "Is Wi-Fi calling turned on?", "check_wifi_calling_status"),
+    _check(
+        "check_data_saver", "Could you check your data saver status?", "check_data_restriction_status"
+    ),
+    _check("check_vpn", "Could you check your VPN status?", "check_vpn_status"),
+    _check(
+        "check_wifi_calling", "Could you check your Wi-Fi calling status?", "check_wifi_calling_status"
+    ),
     _check(
         "check_messaging_permissions",
-        "Which permissions does your messaging app have?",
+        "Could you check the permissions of your messaging app?",
         "check_app_permissions",
         app_name="messaging",
     ),
-    _check("check_mms", "Could you check whether you can send a picture message?", "can_send_mms"),
+    _check("check_mms", "Could you check whether you can send an MMS message?", "can_send_mms"),
     # -- changes on the phone ------------------------------------------------------------------
     _fix(
         "turn_airplane_mode_off",
@@ -298,7 +300,7 @@ TEMPLATES: tuple[Template, ...] = (
     _fix(
         "reseat_sim_card",
         _device("sim", "missing"),
-        "Please take the SIM card out and put it back in.",
+        "Please remove the SIM card and insert it again.",
         "reseat_sim_card",
         ("check_sim_status",),
     ),
@@ -363,7 +365,7 @@ TEMPLATES: tuple[Template, ...] = (
     _fix(
         "grant_sms_permission",
         _device("sms_permission", "missing"),
-        "Please allow the messaging app to use SMS.",
+        "Please grant the SMS permission to your messaging app.",
         "grant_app_permission",
         ("check_messaging_permissions",),
         app_name="messaging",
@@ -372,7 +374,7 @@ TEMPLATES: tuple[Template, ...] = (
     _fix(
         "grant_storage_permission",
         _device("storage_permission", "missing"),
-        "Please allow the messaging app to use storage.",
+        "Please grant the storage permission to your messaging app.",
         "grant_app_permission",
         ("check_messaging_permissions",),
         app_name="messaging",

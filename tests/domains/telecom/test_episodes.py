@@ -13,7 +13,7 @@ from tau_env.wrappers.users import GoldUser
 @pytest.mark.parametrize("domain", ["telecom", "telecom-workflow"])
 def test_validate__builtin_reaches_one_on_every_task(domain, capsys):
     assert main(["validate", "--domain", domain]) == 0
-    assert capsys.readouterr().out.strip() == "420/420 tasks reach reward 1.0"
+    assert capsys.readouterr().out.strip() == "480/480 tasks reach reward 1.0"
 
 
 @pytest.mark.parametrize("domain", ["telecom", "telecom-workflow"])
@@ -67,10 +67,11 @@ def test_official__splits_and_policy_assembly(data_dir):
 def test_builtin__splits_policy_and_registration():
     domain = tau_env.load_domain("telecom")
     splits = {name: set(ids) for name, ids in domain.data.splits.items()}
-    assert set(splits) == {"base", "train", "test"}
-    assert not splits["train"] & splits["test"]
-    assert splits["base"] == splits["train"] | splits["test"]
-    assert (len(splits["train"]), len(splits["test"])) == (300, 120)
+    assert set(splits) == {"base", "train", "test", "test_ood"}
+    assert not splits["train"] & (splits["test"] | splits["test_ood"])
+    assert splits["base"] == splits["train"] | splits["test"] | splits["test_ood"]
+    sizes = (len(splits["train"]), len(splits["test"]), len(splits["test_ood"]))
+    assert sizes == (300, 120, 60)
     assert domain.policy.startswith("<main_policy>\n# Customer support policy")
     assert "<tech_support_policy>\n# Technical support manual" in domain.policy
     workflow = tau_env.load_domain("telecom-workflow")
@@ -92,12 +93,12 @@ def test_gold_episode__trajectory_is_deterministic_for_a_seed():
         assert first.reward == 1.0
 
 
-def test_unfixable_task__ends_in_a_transfer_graded_on_action():
+def test_unfixable_task__ends_in_a_transfer_graded_on_action_and_db():
     env = tau_env.make_env("telecom")
     task = next(t for t in env.unwrapped.tasks if "contract_end_suspension" in t.id)
     result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
     assert result.trajectory[-1].content == "###TRANSFER###"
-    assert result.grade.breakdown == {"ENV_ASSERTION": 1.0, "ACTION": 1.0}
+    assert result.grade.breakdown == {"ENV_ASSERTION": 1.0, "DB": 1.0, "ACTION": 1.0}
 
 
 def test_official__a_missing_policy_file_is_named(data_dir, tmp_path):
