@@ -143,7 +143,8 @@ _NEGATION = re.compile(
 )
 _QUESTION = re.compile(
     r"\b(?:[Aa]sk (?:the agent |them )?|[Yy]ou (?:also )?want to know |[Yy]ou wonder )"
-    r"(?P<q>(?:exactly )?(?:how|what|whether|if|when|which|why|where|who)\b[^.?!\n]*)"
+    r"(?P<q>(?:exactly )?(?:how|what|whether|if|when|which|why|where|who)\b[^.?!\n]*?)"
+    r"(?=,? and (?:agree|end|confirm|then)\b|[.?!\n]|$)"
 )
 _ASK_HUMAN = re.compile(
     r"\b(?:ask|request|demand|insist)\w*\b[^.\n]{0,60}?\b"

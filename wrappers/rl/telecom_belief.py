@@ -52,7 +52,7 @@ class TelecomBelief:
         tool_errors: Tool calls of the agent that failed.
         unresolved: The customer's last reply said the problem is still there.
         not_followed: The customer's last reply said it did not do what was asked.
-        read_device: The customer's last reply stated at least one device fact.
+        read_device: The device facts the customer's last reply stated.
     """
 
     today: str | None = None
@@ -80,7 +80,7 @@ class TelecomBelief:
     tool_errors: int = 0
     unresolved: bool = False
     not_followed: bool = False
-    read_device: bool = False
+    read_device: set[str] = field(default_factory=set)
 
     # -- derived facts -------------------------------------------------------------------------
     @property
@@ -108,11 +108,16 @@ class TelecomBelief:
         if not self.opened:
             self.opened = True
             self.intent = intent_of(text)
-        self.unresolved = self.not_followed = self.read_device = False
+        self.unresolved = self.not_followed = False
+        self.read_device = set()
         for name, value in read_report(text):
-            if name in DEVICE_FACTS:
+            if name == "vpn" and value == "present":  # an icon: the performance stays known
+                current = self.device.get("vpn")
+                self.set_fact("vpn", current if current in ("connected", "poor") else "connected")
+                self.read_device.add(name)
+            elif name in DEVICE_FACTS:
                 self.set_fact(name, value)
-                self.read_device = True
+                self.read_device.add(name)
             elif name == "unresolved":
                 self.unresolved = True
             elif name == "not_followed":
@@ -124,6 +129,11 @@ class TelecomBelief:
                 self.abroad = value == "yes"
             elif name in ("phone_number", "full_name", "birth_date"):
                 setattr(self, name, value)
+        if self.intent is None and self.unresolved:  # the goal check the customer ran says it
+            for fact, intent in (("speed", "mobile_data"), ("mms", "mms"), ("signal", "service")):
+                if fact in self.read_device:
+                    self.intent = intent
+                    break
 
     def read_tool_result(self, tool: str, content: str, error: bool) -> None:
         """Update from the result of one of the agent's own tool calls."""

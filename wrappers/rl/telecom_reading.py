@@ -9,7 +9,8 @@ in the order the text states them, so the newest wins.
 
 A sentence that names a concept without a state ("I flipped the airplane mode switch") states
 nothing. A status-bar report lists icons; what it does not list is off (no airplane icon:
-airplane mode off), as on the phone itself.
+airplane mode off), as on the phone itself. Its VPN icon says a VPN is connected, not how
+fast (``("vpn", "present")``: a known performance is kept).
 
 Returned readings are ``(name, value)`` pairs: device facts of `DEVICE_FACTS`, and the events
 ``unresolved`` (a goal check still fails), ``not_followed`` (the customer did not do what was
@@ -70,7 +71,8 @@ _LEVEL_WORDS = {
     "4": "some",
     "full": "some",
 }
-_STATUS_BAR = re.compile(r"status bar|top of my screen|up top|🔋|battery")
+_STATUS_BAR = re.compile(r"🔋|\bbattery\b")
+"""A status-bar report: every status bar ends with the battery level."""
 _NETWORK_TYPE = re.compile(r"\b([2345])g\b")
 _MODE = re.compile(r"4g[/_ ]5g[ _]preferred|([234])g[ _]only")
 _SPEED = re.compile(r"\b(very poor|poor|fair|good|excellent)\b")
@@ -84,7 +86,7 @@ _NOT_FOLLOWED = re.compile(
     r"say (?:that|it) again|repeat (?:that|it|what)|didn't (?:quite )?(?:follow|catch|understand)|"
     r"\binstead\b|wasn't sure how|not sure how"
 )
-_PAID = re.compile(r"\bpaid\b|payment of [\d.]+ usd (?:has been made|went through)")
+_PAID = re.compile(r"\bpaid\b|payment of [\d.]+ usd[^.]*?(?:has been made|went through)")
 _PERMISSIONS = re.compile(
     r"(?:messaging app|app 'messaging') (?:has )?(?:permissions?(?: for)?:?) ([^.]*)"
 )
@@ -259,6 +261,8 @@ def _signal(clause: str) -> list[Reading]:
         readings.append(("signal", _LEVEL_WORDS.get(words[0], "some") if words else "some"))
     if (found := _NETWORK_TYPE.search(clause)) and "only" not in clause:
         readings.append(("network_type", f"{found.group(1)}G"))
+    elif re.search(r"network(?: type)?(?: is|:) none", clause):
+        readings.append(("network_type", "none"))
     return readings
 
 
@@ -268,7 +272,7 @@ def _status_bar(sentence: str) -> list[Reading]:
     airplane = any("airplane" in item or "✈" in item for item in items)
     readings: list[Reading] = [("airplane_mode", "on" if airplane else "off")]
     vpn = any("vpn" in item for item in items)
-    readings.append(("vpn", "connected" if vpn else "off"))
+    readings.append(("vpn", "present" if vpn else "off"))
     if airplane:
         return [*readings, ("signal", "none")]
     technology = "none"
@@ -277,11 +281,12 @@ def _status_bar(sentence: str) -> list[Reading]:
         if (found := _NETWORK_TYPE.search(item)) and "only" not in item:
             technology = f"{found.group(1)}G"
     readings.append(("network_type", technology))
+    if technology == "none":
+        return readings  # no network: the data icon says nothing about the data switch
     data = [item for item in items if "data" in item and "saver" not in item]
-    if data:
-        readings.append(("mobile_data", _switch(data[0]) or "on"))
+    state = (_switch(data[0]) or "on") if data else "off"
+    readings.append(("mobile_data", state))
+    if state == "on":  # data saver shows only while data is on
         saver = any("saver" in item or "🔽" in item for item in items)
         readings.append(("data_saver", "on" if saver else "off"))
-    elif technology != "none":
-        readings.append(("mobile_data", "off"))
     return readings

@@ -303,16 +303,35 @@ def requested_calls(
         tools: The user's tools as OpenAI function schemas.
         facts: What the user knows, to fill arguments (``notification_id`` -> ``notif_1``).
     """
-    names = tuple(t["function"]["name"] for t in tools)
-    key = (names, id(tools))
-    schemas = _SCHEMAS.get(key)
-    if schemas is None or _SCHEMAS_OF.get(key) is not tools:
-        schemas = {t["function"]["name"]: t["function"] for t in tools}
-        _SCHEMAS[key], _SCHEMAS_OF[key] = schemas, tools
-    found = _requested(text, key, tuple(sorted((facts or {}).items())))
+    key = _tools_key(tools)
+    found = _requested(text, key, _facts_key(facts or {}))
     return [RequestedCall(c.name, dict(c.arguments), c.missing, c.position) for c in found]
 
 
+def _tools_key(tools: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, ...], int]:
+    """A cache key for a tool list (its names and identity), registering its schemas."""
+    key = _KEY_OF.get(id(tools))
+    if key is None or _SCHEMAS_OF.get(key) is not tools:
+        key = (tuple(t["function"]["name"] for t in tools), id(tools))
+        _SCHEMAS[key] = {t["function"]["name"]: t["function"] for t in tools}
+        _SCHEMAS_OF[key] = tools
+        _KEY_OF[id(tools)] = key
+    return key
+
+
+def _facts_key(facts: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    cached = _FACTS_KEY.get(id(facts))
+    if cached is not None and cached[0] is facts:
+        return cached[1]
+    key = tuple(sorted(facts.items()))
+    if len(_FACTS_KEY) > 4096:
+        _FACTS_KEY.clear()
+    _FACTS_KEY[id(facts)] = (facts, key)
+    return key
+
+
+_KEY_OF: dict[int, tuple[tuple[str, ...], int]] = {}
+_FACTS_KEY: dict[int, tuple[Mapping[str, str], tuple[tuple[str, str], ...]]] = {}
 _SCHEMAS: dict[tuple[tuple[str, ...], int], dict[str, Mapping[str, Any]]] = {}
 _SCHEMAS_OF: dict[tuple[tuple[str, ...], int], Sequence[Mapping[str, Any]]] = {}
 

@@ -49,6 +49,19 @@ def _compiled(lexicon: ReportLexicon) -> tuple[tuple[re.Pattern[str], tuple[str,
     return tuple((re.compile(pattern), options) for pattern, options in lexicon.lines)
 
 
+@lru_cache(maxsize=16384)
+def _parse_line(
+    lexicon: ReportLexicon, line: str
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The lexicon's wordings for one output line and the line's groups (None: no pattern)."""
+    stripped = line.strip()
+    for pattern, options in _compiled(lexicon):
+        match = pattern.fullmatch(stripped)
+        if match:
+            return options, tuple(group or "" for group in match.groups())
+    return None
+
+
 class Reporter:
     """Words for tool results, in one style (one per episode: it holds the style's random state).
 
@@ -62,7 +75,6 @@ class Reporter:
         self.style = style
         self.lexicon = lexicon
         self.rng = rng
-        self.lines = _compiled(lexicon)
         self.tool_phrases = dict(lexicon.tool_phrases)
 
     # -- whole reports ---------------------------------------------------------------------------
@@ -123,10 +135,10 @@ class Reporter:
         return content
 
     def _line(self, line: str) -> str:
-        for pattern, options in self.lines:
-            match = pattern.fullmatch(line.strip())
-            if match:
-                return self._fill(self.rng.choice(options), match)
+        parsed = _parse_line(self.lexicon, line)
+        if parsed is not None:
+            options, groups = parsed
+            return self._fill(self.rng.choice(options), groups)
         match = _KEY_VALUE.match(line)
         if match:
             key, value = match.group(1), match.group(2)
@@ -137,10 +149,10 @@ class Reporter:
             line = f"{key.lower()} is {value}" if self.rng.random() < 0.5 else f"{key}: {value}"
         return self._tokens(line)
 
-    def _fill(self, template: str, match: re.Match[str]) -> str:
+    def _fill(self, template: str, groups: tuple[str, ...]) -> str:
         def group(found: re.Match[str]) -> str:
             switch, index = found.group(1), int(found.group(2))
-            value = match.group(index) or ""
+            value = groups[index - 1] or ""
             return self._switch(value) if switch else self._tokens(value)
 
         return re.sub(r"\{(on:)?(\d)\}", group, template)
