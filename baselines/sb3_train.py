@@ -96,8 +96,8 @@ class TrainConfig:
     grid: tuple[tuple[str, str], ...] = EVAL_GRID
     n_envs: int = 8
     n_steps: int = 256
-    batch_size: int = 512
-    n_epochs: int = 4
+    batch_size: int = 256
+    n_epochs: int = 10
     learning_rate: float = 3e-4
     gamma: float = 0.99
     ent_coef: float = 0.01
@@ -138,21 +138,15 @@ _CLI_OPTIONS = {
     "--task-filter": "task_filter",
     "--train-style": "train_style",
     "--test-style": "test_style",
+    "--n-steps": "n_steps",
+    "--batch-size": "batch_size",
+    "--n-epochs": "n_epochs",
+    "--learning-rate": "learning_rate",
+    "--ent-coef": "ent_coef",
 }
 """Command-line option -> `TrainConfig` field."""
 
-_OTHER_SETTINGS = (
-    "train_split",
-    "test_split",
-    "n_steps",
-    "batch_size",
-    "n_epochs",
-    "learning_rate",
-    "gamma",
-    "ent_coef",
-    "net_arch",
-    "max_turns",
-)
+_OTHER_SETTINGS = ("train_split", "test_split", "gamma", "net_arch", "max_turns")
 
 
 def _task_ids(env: FeaturizedEnv, task_filter: str) -> list[str]:
@@ -316,6 +310,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--task-filter", default="", help="keep tasks whose id contains this")
     parser.add_argument("--train-style", default=None, help="user style in training (persona)")
     parser.add_argument("--test-style", default=TrainConfig.test_style)
+    parser.add_argument("--n-steps", type=int, default=TrainConfig.n_steps)
+    parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
+    parser.add_argument("--n-epochs", type=int, default=TrainConfig.n_epochs)
+    parser.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate)
+    parser.add_argument("--ent-coef", type=float, default=TrainConfig.ent_coef)
+    parser.add_argument("--no-grid", action="store_true", help="score the curve's split only")
     args = parser.parse_args(argv)
     summary = train(
         TrainConfig(
@@ -328,6 +328,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             task_filter=args.task_filter,
             train_style=args.train_style,
             test_style=args.test_style,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            learning_rate=args.learning_rate,
+            ent_coef=args.ent_coef,
+            grid=() if args.no_grid else EVAL_GRID,
         )
     )
     timing = summary["time"]

@@ -11,7 +11,6 @@ __all__ = [
     "MAX_EXPONENT",
     "ORDER_STATUSES",
     "PENDING_MARKER",
-    "REFUSAL_PHRASES",
     "TRANSFER_RESULT",
     "CancelReason",
     "OrderStatus",
@@ -64,16 +63,6 @@ CALCULATOR_CHARACTERS: Final = frozenset("0123456789+-*/(). ")
 MAX_EXPONENT: Final = 1000
 """Largest exponent ``calculate`` evaluates. The reference evaluates any power, so an input
 such as ``9**9**9`` never returns; tau_env refuses it with an error instead."""
-
-REFUSAL_PHRASES: Final = (
-    "cannot",
-    "can't",
-    "unable",
-    "not able",
-    "not possible",
-    "not allowed",
-)
-"""What an agent says when it turns a request down (a scripted user's cue to end the call)."""
 
 BUILTIN_SEED: Final = 20240515
 """Seed of the built-in world and tasks (any fixed value; changing it is a version bump)."""

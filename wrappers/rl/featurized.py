@@ -119,6 +119,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.n_templates = len(self.template_names)
         self.action_space = spaces.Discrete(self.n_templates)
         self.turn = 0
+        self.moves = 0
         self._ended = True
         self._last_info: dict[str, Any] = {}
 
@@ -157,6 +158,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         info = self._last_info
         if self.featurizer.action_masks()[index]:
             for move in self.featurizer.actions(index):
+                self.moves += 1
                 observation, reward, terminated, truncated, info = self.env.step(move)
                 self.featurizer.observe(observation)
                 if terminated or truncated:
@@ -171,6 +173,11 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def action_masks(self) -> NDArray[np.bool_]:
         """Which templates apply now."""
         return self.featurizer.action_masks()
+
+    @property
+    def agent_steps(self) -> int:
+        """Agent actions played since the view was made (a template may play several)."""
+        return self.moves
 
     def close(self) -> None:
         """Close the wrapped view."""

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_env.domains.airline.constants import REFUSAL_PHRASES
 from tau_env.domains.airline.data_model import Passenger, Reservation
 from tau_env.tasks.model import Task
 from tau_env.tasks.scenario_reading import with_details
 
-__all__ = ["REFUSAL_PHRASES", "Draft", "money", "people", "route"]
+__all__ = ["Draft", "money", "people", "route"]
 
 
 @dataclass
