@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,22 @@ def test_mypy__strict_on_the_package(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _test_extra_pins() -> dict[str, str]:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = {}
+    for requirement in config["project"]["optional-dependencies"]["test"]:
+        name, _, version = requirement.partition("==")
+        pins[name.strip()] = version.strip()
+    return pins
+
+
+@pytest.mark.parametrize("name", ["ruff", "mypy"])
+def test_test_extra__pins_the_checkers_the_suite_runs(name):
+    pins = _test_extra_pins()
+    assert pins.get(name), f"the test extra must pin {name} with '==' (found: {pins.get(name)!r})"
+    assert importlib.metadata.version(name) == pins[name], (
+        f"installed {name} {importlib.metadata.version(name)} is not the pinned {pins[name]}; "
+        "pip install -e '.[test]'"
+    )
