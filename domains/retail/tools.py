@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 
 from tau_env.domains.retail.access import get_item, get_order, get_product, get_user
-from tau_env.domains.retail.arithmetic import evaluate
 from tau_env.domains.retail.constants import TRANSFER_RESULT
 from tau_env.domains.retail.data_model import Order, Product, RetailDB, User, Variant
 from tau_env.domains.retail.lookup import email_key, first_user_matching, name_zip_key
@@ -27,6 +26,7 @@ from tau_env.domains.retail.order_tools import (
 )
 from tau_env.errors import ToolError
 from tau_env.tools import tool
+from tau_env.tools.calculator import evaluate_expression
 
 __all__ = [
     "AGENT_ENV_FUNCTIONS",
@@ -51,7 +51,7 @@ def calculate(db: RetailDB, expression: str) -> str:
         expression: Numbers combined with + - * / and parentheses, for example
             '(129.99 - 99.5) * 2'.
     """
-    return evaluate(expression)
+    return evaluate_expression(expression)
 
 
 @tool(kind="read")
