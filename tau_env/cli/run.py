@@ -15,7 +15,7 @@ from typing import Any
 from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments, add_store_arguments
 from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.errors import TauEnvError
-from tau_env.registry import load_tasks
+from tau_env.loader import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import playable_in_mode
 from tau_env.rollout.runner import create_run
