@@ -24,6 +24,7 @@ from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
 from tau_env.tasks.model import Task, UserScript
 from tau_env.tasks.setup import build_initial_world
+from tau_env.utils.commands import tau_env_command
 
 __all__ = [
     "Domain",
@@ -133,7 +134,7 @@ class Domain:
         except KeyError:
             raise KeyError(
                 f"no task {task_id!r} in domain {self.name!r} ({self.data.source}); "
-                f"`tau-env tasks --domain {self.name}` lists them"
+                f"`{tau_env_command('tasks', ('--domain', self.name))}` lists them"
             ) from None
 
     def split(self, split: str | None) -> list[Task]:
