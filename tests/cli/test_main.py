@@ -31,8 +31,14 @@ def test_existing_store_commands__a_folder_is_named_as_one(command, tmp_path, ca
     assert "is a folder" in one_error_line(capsys.readouterr().err)
 
 
-def test_main__a_broken_pipe_ends_quietly(monkeypatch, capsys):
-    # `tau-env report | head`: the reader goes away while tau-env writes.
+@pytest.mark.parametrize("command", ["tasks", "report"])
+def test_main__a_broken_pipe_ends_quietly(command, tmp_path, monkeypatch, capsys):
+    # `tau-env tasks | head`, `tau-env report | head`: the reader goes away while tau-env writes.
+    store = str(tmp_path / "runs.sqlite")
+    argv = ["run", "--domain", "mock", "--tasks", "create_task", "--quiet", "--store", store]
+    assert main(argv) == 0
+    capsys.readouterr()
+
     class ClosedPipe:
         def write(self, text):
             raise BrokenPipeError(32, "Broken pipe")
@@ -41,7 +47,8 @@ def test_main__a_broken_pipe_ends_quietly(monkeypatch, capsys):
             raise BrokenPipeError(32, "Broken pipe")
 
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
-    assert main(["tasks", "--domain", "mock"]) == EXIT_BROKEN_PIPE
+    argv = ["tasks", "--domain", "mock"] if command == "tasks" else ["report", "--store", store]
+    assert main(argv) == EXIT_BROKEN_PIPE
     assert capsys.readouterr().err == ""
 
 
