@@ -5,14 +5,8 @@ import tau_env
 from tau_env.actions import CallTool, SendMessage, Stop
 from tau_env.baselines.oracle import SoloOracleAgent
 from tau_env.episode_runner import run_episode
-from tau_env.wrappers import (
-    DONE_TOOL,
-    NoUser,
-    needs_a_listener,
-    no_user_refusal,
-    playable_without_user,
-    solo_compatible,
-)
+from tau_env.wrappers import DONE_TOOL, NoUser, playable_without_user, solo_compatible
+from tau_env.wrappers.no_user import needs_a_listener, no_user_refusal
 
 MOCK_AGENT_TOOLS = ["create_task", "get_users", "update_task_status", "transfer_to_human_agents"]
 MOCK_USER_TOOLS = ["check_notifications", "dismiss_notification"]
