@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from tau_env.state import Snapshot, Table
 
 __all__ = ["UserDirectory", "first_user_matching", "with_user_directory"]
 
-R = TypeVar("R")
+R = TypeVar("R", bound=BaseModel)
 
 KeyFunction = Callable[[Any], Hashable]
 """A user's look-up key (the keys themselves, such as `data_model.email_key`, live with the
@@ -60,7 +62,7 @@ def with_user_directory(snapshot: Snapshot) -> Snapshot:
     if isinstance(users, UserDirectory):
         return snapshot
     records = dict(snapshot.records)
-    records["users"] = UserDirectory(users)  # type: ignore[arg-type]  # holds User records
+    records["users"] = UserDirectory(users)
     return Snapshot(snapshot.layout, records)
 
 
