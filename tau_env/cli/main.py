@@ -29,9 +29,9 @@ __all__ = [
 ]
 
 SUBCOMMANDS = ("run", "resume", "report", "export", "tasks", "validate")
-"""Every subcommand, in the order ``--help`` lists them: the module ``tau_env.cli.<name>``
-defines ``add_parser(commands)``, which registers the subcommand and its handler. A new
-subcommand is one module and one name here."""
+"""Every subcommand's module, in the order ``--help`` lists them: ``tau_env.cli.<name>``
+defines ``add_parser(commands)``, which registers the subcommand (``<name>`` with ``-`` for
+``_``) and its handler. A new subcommand is one module and one name here."""
 
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT, as a shell reports it)."""

@@ -125,4 +125,5 @@ def test_main__tau_env_debug_shows_the_traceback(monkeypatch):
 def test_main__every_subcommand_is_registered_in_one_place():
     parser = cli_main.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
-    assert list(commands.choices) == list(cli_main.SUBCOMMANDS)
+    # Module tau_env.cli.<name> registers the command <name> ('_' written '-' on the line).
+    assert [name.replace("-", "_") for name in commands.choices] == list(cli_main.SUBCOMMANDS)
