@@ -71,7 +71,7 @@ def make_featurized_env(
         reveal_task: Keep the task id in ``info`` (privileged; for logging only).
         **options: Further `TauEnv` arguments (``max_steps``...).
     """
-    from tau_env.registry import make_env
+    from tau_env.loader import make_env
     from tau_env.wrappers.single_agent import SingleAgentEnv
     from tau_env.wrappers.users.scripted import ScriptedUser
 
