@@ -2,6 +2,10 @@
 
 ``python benchmarks/rl_telecom.py [--seeds 0 1 2] [--cpu-budget 600] [--out DIR] [--runs DIR ...]``
 
+On a machine with several free cores, the trainings (``python -m tau_env.baselines.sb3_train
+--seed S ...``) and ``--baselines-only`` can run as parallel processes; the report then reads
+their folders (``--runs``) and ``baselines.json``. CPU-seconds, not wall time, are the budget.
+
 1. Speed of the featurized view alone: template steps and agent actions per CPU-second of the
    manual policy over every built-in task, per user style (env, scripted user, featurizer; no
    torch). Target: >= 5,000 agent steps per CPU-second.
@@ -78,6 +82,23 @@ def mean_std(values: list[float]) -> dict[str, float]:
     }
 
 
+def score_baselines(seeds: list[int], speed: bool = True) -> dict[str, Any]:
+    """The view's speed per style and every baseline's grid (nothing here depends on training)."""
+    found: dict[str, Any] = {}
+    if speed:
+        found["speed"] = {style: view_speed(style) for style in STYLES}
+    randoms = [score_grid(lambda env, s=seed: random_policy(s)) for seed in seeds]
+    found["random"] = {cell: mean_std([r[cell] for r in randoms]) for cell in randoms[0]}
+    found["manual"] = score_grid(lambda env: ManualPolicy(env.feature_names, env.template_names))
+    found["trivial"] = {
+        name: score_grid(
+            lambda env, n=name: trivial_policies(env.feature_names, env.template_names)[n]
+        )
+        for name in ("transfer_at_once", "fix_all_then_transfer", "fix_all_then_end")
+    }
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/rl_telecom")
@@ -85,18 +106,31 @@ def main() -> None:
     parser.add_argument("--cpu-budget", type=float, default=600.0)
     parser.add_argument("--runs", type=Path, nargs="*", help="existing sb3_train output folders")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument(
+        "--baselines-only",
+        action="store_true",
+        help="measure the view's speed and score the baselines into baselines.json, then stop "
+        "(run it next to the trainings; the report reads that file when it exists)",
+    )
     args = parser.parse_args()
     wall0 = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
     summary: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load": os.getloadavg()}}
 
-    if not args.skip_speed:
-        summary["speed"] = {style: view_speed(style) for style in STYLES}
-        for style, figures in summary["speed"].items():
-            print(
-                f"view speed ({style}): {figures['agent_steps_per_cpu_s']:,.0f} agent steps, "
-                f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
-            )
+    cached = args.out / "baselines.json"
+    if cached.exists() and not args.baselines_only:
+        found = json.loads(cached.read_text())
+        summary.update({key: value for key, value in found.items() if key != "machine"})
+    else:
+        summary.update(score_baselines(args.seeds, speed=not args.skip_speed))
+        if args.baselines_only:
+            cached.write_text(json.dumps(summary, indent=2) + "\n")
+            return
+    for style, figures in summary.get("speed", {}).items():
+        print(
+            f"view speed ({style}): {figures['agent_steps_per_cpu_s']:,.0f} agent steps, "
+            f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
+        )
 
     runs = list(args.runs or [])
     if not runs:
@@ -123,15 +157,6 @@ def main() -> None:
         for run in trained
     ]
 
-    randoms = [score_grid(lambda env, s=seed: random_policy(s)) for seed in args.seeds]
-    summary["random"] = {cell: mean_std([r[cell] for r in randoms]) for cell in randoms[0]}
-    summary["manual"] = score_grid(lambda env: ManualPolicy(env.feature_names, env.template_names))
-    summary["trivial"] = {
-        name: score_grid(
-            lambda env, n=name: trivial_policies(env.feature_names, env.template_names)[n]
-        )
-        for name in ("transfer_at_once", "fix_all_then_transfer", "fix_all_then_end")
-    }
     best_trivial = max(cells_["test/paraphrase"] for cells_ in summary["trivial"].values())
     headline = summary["trained"]["test/paraphrase"]
     budgets = [run["train_cpu_s"] for run in summary["trained_runs"]]
