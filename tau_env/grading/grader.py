@@ -76,7 +76,7 @@ class TaskGrader:
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
         # The reward first; diagnostics after (they never change it).
-        checks = {component: by_component[component].check(episode) for component in basis}
+        checks: dict[str, Check] = {c: by_component[c].check(episode) for c in basis}
         for grader in self.graders:
             if grader.component not in checks and grader.component != "NL_ASSERTION":
                 checks[grader.component] = grader.check(episode)

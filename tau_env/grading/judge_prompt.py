@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tau_env.grading.nl_assertions import Verdict
-from tau_env.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from tau_env.messages import AssistantMessage, Message, ToolCall, ToolMessage
 
 __all__ = [
     "INSTRUCTIONS",

@@ -48,9 +48,7 @@ def rejudge(grade: Grade, trajectory: Sequence[Message], task: Task, judge: Judg
     return _with(grade, ruled_check(assertions, verdicts), judge_name(judge))
 
 
-async def arejudge(
-    grade: Grade, trajectory: Sequence[Message], task: Task, judge: Judge
-) -> Grade:
+async def arejudge(grade: Grade, trajectory: Sequence[Message], task: Task, judge: Judge) -> Grade:
     """`rejudge` for async code: awaits the judge's ``ajudge`` (else runs it in a thread)."""
     if not needs_judge(grade):
         return grade

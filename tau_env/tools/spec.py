@@ -242,7 +242,6 @@ def _build_spec(
     )
 
 
-
 def _number(value: Any) -> Any:
     """A JSON number as given (an integer stays an integer); anything else is refused."""
     if isinstance(value, bool) or not isinstance(value, int | float):

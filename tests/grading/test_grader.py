@@ -148,7 +148,9 @@ def test_not_judged__no_reward_even_when_every_judged_check_passed(domain):
     grade = TaskGrader().grade(make_episode(None, task, [said("hello")], world=object()))
     assert grade.checks["DB"].reward == 1.0
     assert (grade.reward, grade.success, grade.not_judged) == (None, False, ["NL_ASSERTION"])
-    assert grade.checks["NL_ASSERTION"].details == [{"assertion": "The agent was polite", "met": None}]
+    assert grade.checks["NL_ASSERTION"].details == [
+        {"assertion": "The agent was polite", "met": None}
+    ]
     assert grade.note == "not judged: NL_ASSERTION"
 
 

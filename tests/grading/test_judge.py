@@ -60,9 +60,8 @@ def test_judge__no_usable_reply_after_the_attempts_is_an_infrastructure_error_ne
 
 
 def test_judge__provider_failures_surface_as_infrastructure_errors():
-    with FakeOpenAIServer([FakeReply.error(500)]) as server:
-        with pytest.raises(InfrastructureError):
-            _judge(server)(TRAJECTORY, ASSERTIONS)
+    with FakeOpenAIServer([FakeReply.error(500)]) as server, pytest.raises(InfrastructureError):
+        _judge(server)(TRAJECTORY, ASSERTIONS)
 
 
 def test_judge__usable_rulings_are_cached_unusable_ones_are_not(tmp_path):

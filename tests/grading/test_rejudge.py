@@ -37,7 +37,12 @@ def test_rejudge__leaves_judged_grades_alone_and_keeps_failures_not_judged():
     def broken(trajectory, assertions):
         raise InfrastructureError("provider down")
 
-    judged = rejudge(_unjudged(), TRAJECTORY, TASK, _rule(dict.fromkeys(TASK.evaluation_criteria.nl_assertions, True)))
+    judged = rejudge(
+        _unjudged(),
+        TRAJECTORY,
+        TASK,
+        _rule(dict.fromkeys(TASK.evaluation_criteria.nl_assertions, True)),
+    )
     assert judged.reward == 1.0
     assert rejudge(judged, TRAJECTORY, TASK, broken) is judged
     still = rejudge(_unjudged(), TRAJECTORY, TASK, broken)

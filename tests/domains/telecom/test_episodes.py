@@ -139,6 +139,8 @@ def test_db_diagnostic__expected_world_replays_with_the_episode_seed():
 
 def test_expected_world__computed_once_when_the_gold_plan_draws_nothing(data_dir):
     domain = tau_env.load_domain("telecom", data_dir)
-    task = next(t for t in domain.split(None) if any(a.name == "refuel_data" for a in t.gold_actions))
+    task = next(
+        t for t in domain.split(None) if any(a.name == "refuel_data" for a in t.gold_actions)
+    )
     assert not domain.expected_world(task).seed_source.drawn
     assert domain.expected_world(task, 1) is domain.expected_world(task, 2)

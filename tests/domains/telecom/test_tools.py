@@ -279,7 +279,12 @@ def test_numbers__strings_and_floats_are_not_converted(official_world, tool, arg
 def test_numbers__an_integer_is_a_float_and_stays_an_integer(official_world):
     out = json.loads(
         call(
-            official_world, "agent", "refuel_data", customer_id="C1001", line_id="L1002", gb_amount=2
+            official_world,
+            "agent",
+            "refuel_data",
+            customer_id="C1001",
+            line_id="L1002",
+            gb_amount=2,
         )
     )
     assert out["message"].startswith("Successfully added 2 GB of data for line L1002")
