@@ -57,13 +57,16 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
     """Play what the run lacks, then print its report.
 
     Returns:
-        0 when the run is complete, 1 when attempts failed (the message says how to resume),
-        130 when interrupted (Ctrl-C; everything finished is stored).
+        0 when the run is complete, 1 when attempts failed or its judge could not rule on
+        every episode (the message says how to resume), 130 when interrupted (Ctrl-C;
+        everything finished is stored).
     """
     backend = _backend(args)
     progress = ProgressBar(enabled=False if args.no_progress else None)
     try:
-        run(store, config, backend=backend, on_outcome=progress.update, on_start=progress.start)
+        summary = run(
+            store, config, backend=backend, on_outcome=progress.update, on_start=progress.start
+        )
     except KeyboardInterrupt:
         progress.close()
         done = store.episode_count(config.run_id)
@@ -84,4 +87,12 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
             )
         return 1
     print_report(report, as_json=args.json, store=store.path)
+    if config.judge is not None and summary.unjudged:
+        print(
+            f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
+            f"attempts); judge them with: tau-env resume --store {store.path} --run "
+            f"{config.run_id}",
+            file=sys.stderr,
+        )
+        return 1
     return 0

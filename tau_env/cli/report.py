@@ -76,13 +76,17 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         header = "".join(f"  pass^{k:<3}" for k in ks)
         print(f"  {'task':<{width}}  passed{header}".rstrip())
         for task in report.tasks:
-            values = "".join(f"  {task.pass_hat_k[k]:<8.3f}" for k in ks)
+            values = "".join(
+                f"  {task.pass_hat_k[k]:<8.3f}" if k in task.pass_hat_k else f"  {'-':<8}"
+                for k in ks
+            )
             passed = f"{task.successes:>2}/{len(task.rewards):<3}"
             print(f"  {task.task_id:<{width}}  {passed}{values}".rstrip())
     episodes = len(report.tasks) * config.trials
+    average = report.average_reward
     print(
         f"{len(report.tasks)} tasks x {config.trials} trials ({episodes} episodes): "
-        f"average reward {report.average_reward:.3f}"
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}"
     )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
     ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
@@ -92,8 +96,10 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
     print(f"terminations: {ends}{extra}")
     if report.not_judged:
         print(
-            f"note: {report.not_judged} episodes have checks nothing could judge (NL assertions "
-            "without a judge); their rewards leave those checks out"
+            f"not judged: {report.not_judged} of {episodes} episodes wait for a judge (NL "
+            "assertions): no reward, left out of pass^k and the average. Judge them with: "
+            f"tau-env resume --store {store} --run {report.run_id} --judge-model "
+            f"{report.judge or 'MODEL'}"
         )
     usage = [
         f"{side} {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens"
@@ -111,4 +117,5 @@ def print_domains(reports: list[RunReport]) -> None:
     for report in sorted(reports, key=lambda r: (r.domain, r.run_id)):
         values = "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items())
         agent = report.config.agent.describe()
-        print(f"  {report.domain:<10} {agent:<24} {values}  ({report.run_id})")
+        unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
+        print(f"  {report.domain:<10} {agent:<24} {values}  ({report.run_id}{unjudged})")
