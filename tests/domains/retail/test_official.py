@@ -5,10 +5,10 @@ import json
 import pytest
 
 import tau_env
+from tau_env import SendMessage
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.main import main
 from tau_env.episode_runner import run_episode
-from tau_env import SendMessage
 from tau_env.grading import LLMJudge, TaskGrader, Verdict
 from tau_env.testing.fake_judge import judge_script
 from tau_env.testing.fake_openai import FakeOpenAIServer
