@@ -13,6 +13,7 @@ Usable rulings are cached in the result store's file, so judging the same conver
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -56,8 +57,9 @@ def build_judge(spec: JudgeSpec, cache_path: str | None = None) -> LLMJudge:
         temperature=spec.temperature,
         seed=spec.seed,
         params=params,
-        **({} if timeout is None else {"timeout": float(timeout)}),
     )
+    if timeout is not None:
+        config = dataclasses.replace(config, timeout=float(timeout))
     cache = ResponseCache(cache_path) if cache_path and cache_path != ":memory:" else None
     return LLMJudge(LLMClient(config), cache=cache)
 
