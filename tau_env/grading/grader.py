@@ -80,8 +80,9 @@ class TaskGrader:
         for grader in self.graders:
             if grader.component not in checks and grader.component != "NL_ASSERTION":
                 checks[grader.component] = grader.check(episode)
-        nl_judged = "NL_ASSERTION" in checks and checks["NL_ASSERTION"].judged
-        judge = judge_name(self.judge) if nl_judged else None
+        nl_check = checks.get("NL_ASSERTION")
+        ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
+        judge = judge_name(self.judge) if ruled else None
         return combine(episode.termination, basis, checks, judge=judge)
 
 

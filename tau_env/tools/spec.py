@@ -57,6 +57,7 @@ __all__ = [
     "FunctionSpec",
     "ToolKind",
     "env_function",
+    "exact_numbers",
     "format_validation_error",
     "function_spec",
     "tool",
