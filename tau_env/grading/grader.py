@@ -58,6 +58,7 @@ class TaskGrader:
                 NLAssertionGrader(judge),
             )
         )
+        self._by_component = {grader.component: grader for grader in self.graders}
 
     def grade(self, episode: Episode) -> Grade:
         """Grade a finished episode."""
@@ -71,7 +72,7 @@ class TaskGrader:
         if criteria is None:
             return Grade(reward=1.0, termination=episode.termination, note="no criteria")
         basis = list(criteria.reward_basis)
-        by_component = {grader.component: grader for grader in self.graders}
+        by_component = self._by_component
         missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
