@@ -318,7 +318,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         conversation = self._require_conversation()
         task = self.task
         termination = conversation.termination or TerminationReason.AGENT_ERROR
-        seed = self.episode_seed
+        # Gold plans that draw random ids replay with the episode's seed (same ids, no
+        # spurious DB difference); an episode that drew nothing needs no per-seed replay.
+        seed = self.episode_seed if conversation.world.seed_source.drawn else None
         episode = Episode(
             task=task,
             trajectory=conversation.trajectory,
