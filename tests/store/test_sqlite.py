@@ -195,3 +195,16 @@ def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path
         assert schema == ("2",)
     with ResultStore(path) as reopened:  # migrating once is enough
         assert reopened.rewards("a") == {"t": {0: None, 1: 1.0}}
+
+
+def test_result_store__a_folder_is_refused_with_a_message_naming_it(tmp_path):
+    # Before issue 15: sqlite3.OperationalError "unable to open database file".
+    with pytest.raises(TauEnvError, match=r"is a folder; a result store is a file"):
+        ResultStore(tmp_path)
+
+
+def test_result_store__a_path_under_a_file_is_refused_with_a_message_naming_it(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(TauEnvError, match="cannot create its folder"):
+        ResultStore(blocker / "runs.sqlite")
