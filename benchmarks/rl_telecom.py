@@ -141,7 +141,8 @@ def main() -> None:
             train(TrainConfig(out=out, seed=seed, cpu_budget_s=args.cpu_budget))
             runs.append(out)
     trained = [json.loads((run / "summary.json").read_text()) for run in runs]
-    cells = sorted(trained[0]["grid"])
+    # Runs scored on part of the grid only (benchmarks/rl_telecom_cells.py) leave cells out.
+    cells = sorted(set.intersection(*(set(run["grid"]) for run in trained)))
     summary["trained"] = {
         cell: mean_std([run["grid"][cell]["pass1"] for run in trained]) for cell in cells
     }
@@ -214,8 +215,10 @@ def table(summary: dict[str, Any]) -> str:
     def row(name: str, values: dict[str, Any]) -> str:
         shown = []
         for cell in cells:
-            value = values[cell]
-            if isinstance(value, dict):
+            value = values.get(cell)
+            if value is None:
+                shown.append("not scored")
+            elif isinstance(value, dict):
                 shown.append(f"{value['mean']:.3f} ± {value['std']:.3f}")
             else:
                 shown.append(f"{value:.3f}")
