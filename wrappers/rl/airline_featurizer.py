@@ -185,7 +185,10 @@ _PLANS = {
 
 def _propose(b: AirlineBelief) -> list[Action]:
     calls = [c for c in writes(b) if c is not None]
-    plan = " and ".join(_PLANS[c.name].format(**c.arguments) for c in calls)
+    # Templates build their calls with keyword arguments (never a raw JSON string).
+    plan = " and ".join(
+        _PLANS[c.name].format_map(c.arguments) for c in calls if isinstance(c.arguments, dict)
+    )
     return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
 
 

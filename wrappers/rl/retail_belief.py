@@ -161,7 +161,8 @@ class RetailBelief(DeskBelief):
             if hint and any(item["name"] == hint for item in order["items"])
         ]
         suited = [order for order in matches if self._suits(order)]
-        return (suited or matches or [None])[0]
+        candidates = suited or matches
+        return candidates[0] if candidates else None
 
     def _suits(self, order: dict[str, Any]) -> bool:
         if self.intents & {"return", "exchange"}:
