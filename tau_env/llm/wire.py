@@ -7,9 +7,12 @@ what is new. The same bytes make the request body and the response-cache key: th
 SHA-256 of the canonical JSON that `tau_env.llm.cache.request_key` hashes (sorted keys,
 ``", "`` and ``": "`` separators), fed message by message from the hash state of the prefix.
 
-A message is reused when it is the same object or compares equal to the copy kept of it, so
-callers may rebuild their message dicts on every call (as `to_openai_messages` does) or mutate
-them in place; either way the bytes sent are those of the messages given.
+A message is reused when it compares equal to the copy kept of it, so callers may rebuild
+their message dicts on every call (as `to_openai_messages` does) or mutate them in place;
+either way the bytes sent are those of the messages given. A tool list is reused when it is
+the very list of an earlier call (of any conversation: envs hand every episode the same list)
+with the same length, or compares equal to the last one: tool lists are not copied, so change
+tools by passing a new list rather than editing one in place.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["ChatCall", "RequestWriter", "canonical_json"]
+
+_SHARED_TOOLS: dict[int, tuple[Any, int, bytes]] = {}
+"""JSON of recently seen tool lists, by id: (the list itself, its length, its JSON)."""
+_SHARED_TOOLS_LIMIT = 256
 
 
 def canonical_json(value: Any) -> bytes:
@@ -87,8 +94,8 @@ class RequestWriter:
         self._sent: list[Any] = []  # copies of the messages whose JSON is in `_parts`
         self._parts: list[bytes] = []
         self._hashes: list[Any] = []  # hash state after each message (for cache keys)
-        self._tools: Any = None  # the last tool list, its copy and JSON
-        self._tools_copy: Any = None
+        self._tools: Any = None  # the last tool list, its length when seen, and its JSON
+        self._tools_length = 0
         self._tools_json = b"null"
 
     def call(
@@ -154,11 +161,21 @@ class RequestWriter:
     def _tools_part(self, tools: Sequence[Mapping[str, Any]] | None) -> bytes:
         if tools is None:
             return b"null"
-        if tools is not self._tools and tools != self._tools_copy:
-            self._tools_json = canonical_json(list(tools))
-            self._tools_copy = _copy(list(tools))
-        self._tools = tools
-        return self._tools_json
+        last = self._tools
+        same = last is not None and len(tools) == self._tools_length
+        if same and (tools is last or tools == last):
+            self._tools = tools
+            return self._tools_json
+        shared = _SHARED_TOOLS.get(id(tools))
+        if shared is not None and shared[0] is tools and shared[1] == len(tools):
+            data = shared[2]
+        else:
+            data = canonical_json(list(tools))
+            if len(_SHARED_TOOLS) >= _SHARED_TOOLS_LIMIT:
+                _SHARED_TOOLS.pop(next(iter(_SHARED_TOOLS)), None)
+            _SHARED_TOOLS[id(tools)] = (tools, len(tools), data)
+        self._tools, self._tools_length, self._tools_json = tools, len(tools), data
+        return data
 
     def _key(
         self, tools_json: bytes, tool_choice: str | Mapping[str, Any] | None, seed: int | None

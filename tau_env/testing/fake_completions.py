@@ -57,7 +57,8 @@ def _finish_reason(reply: FakeReply) -> str:
 def _usage(request: FakeRequest, reply: FakeReply) -> dict[str, int]:
     prompt = reply.prompt_tokens
     if prompt is None:
-        prompt = max(1, len(json.dumps(request.messages)) // 4)
+        size = request.size or len(json.dumps(request.body))
+        prompt = max(1, size // 4)
     completion = reply.completion_tokens
     if completion is None:
         out = (reply.content or "") + "".join(c.arguments for c in reply.tool_calls)

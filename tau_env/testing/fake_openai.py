@@ -72,7 +72,8 @@ class FakeReply:
         status: HTTP status; anything but 200 sends an OpenAI-style error body.
         delay: Seconds to wait before answering (simulates slowness or a timeout).
         raw_body: Sent verbatim instead of a JSON completion (a broken provider).
-        prompt_tokens: Reported usage (default: about one token per 4 characters of input).
+        prompt_tokens: Reported usage (default: about one token per 4 bytes of the request
+            body, tools included, as providers count them).
         completion_tokens: Reported usage (default: about one token per 4 characters of output).
         cut_after: Drop the connection in the middle of the reply: after this many
             server-sent events of a stream, or after half of a plain JSON body (None: never).
@@ -159,12 +160,14 @@ class FakeRequest:
         number: 1 for the first request the server received, then 2, 3...
         headers: The HTTP headers, names in lower case (``authorization`` carries the API key
             the client sent).
+        size: The body's length in bytes, as received (0: unknown).
     """
 
     path: str
     body: dict[str, Any]
     number: int
     headers: dict[str, str] = field(default_factory=dict)
+    size: int = 0
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -201,6 +204,8 @@ class _State:
     script: Script | None
     queue: deque[FakeReply]
     latency: float
+    keep: bool = True
+    count: int = 0
     requests: list[FakeRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -214,6 +219,9 @@ class FakeOpenAIServer:
             saying so (a test that under-scripted the model fails loudly).
         latency: Seconds added to every reply.
         port: The port to bind (0, the default: any free port).
+        keep_requests: Keep every request for `requests` (default). Long benchmarks turn it
+            off: thousands of retained request bodies make Python's garbage collector the
+            server's main cost. `request_count` counts them either way.
     """
 
     def __init__(
@@ -222,12 +230,13 @@ class FakeOpenAIServer:
         *,
         latency: float = 0.0,
         port: int = 0,
+        keep_requests: bool = True,
     ) -> None:
         if latency < 0:
             raise ValueError(f"latency must be >= 0, actually: {latency}")
         script = replies if callable(replies) else None
         queue = deque() if callable(replies) or replies is None else deque(replies)
-        self._state = _State(script=script, queue=queue, latency=latency)
+        self._state = _State(script=script, queue=queue, latency=latency, keep=keep_requests)
         self._http = HttpServer(self._answer, port=port)
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -257,6 +266,17 @@ class FakeOpenAIServer:
         """Every request received so far, in arrival order."""
         with self._state.lock:
             return list(self._state.requests)
+
+    @property
+    def request_count(self) -> int:
+        """Requests received so far (kept or not)."""
+        with self._state.lock:
+            return self._state.count
+
+    @property
+    def connections(self) -> int:
+        """TCP connections accepted so far: a pooling client opens few and keeps them alive."""
+        return self._http.accepted
 
     @property
     def pending(self) -> int:
@@ -304,8 +324,10 @@ class FakeOpenAIServer:
             return _json(400, error_body(400, "request body is not JSON"))
         state = self._state
         with state.lock:
-            request = FakeRequest(http.path, body, len(state.requests) + 1, dict(http.headers))
-            state.requests.append(request)
+            state.count += 1
+            request = FakeRequest(http.path, body, state.count, http.headers, len(http.body))
+            if state.keep:
+                state.requests.append(request)
             reply = None if state.script is not None else _pop(state.queue)
         if state.script is not None:
             reply = state.script(request)

@@ -93,6 +93,8 @@ class HttpServer:
         self._thread: threading.Thread | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[asyncio.Task[None]] = set()
+        self.accepted = 0
+        """TCP connections accepted so far (kept-alive connections count once)."""
 
     @property
     def running(self) -> bool:
@@ -133,6 +135,7 @@ class HttpServer:
         loop.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.accepted += 1
         task = asyncio.current_task()
         if task is not None:
             self._connections.add(task)
