@@ -92,7 +92,7 @@ class HttpServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: asyncio.Server | None = None
-        self._connections: set[asyncio.Task[None]] = set()
+        self._connections: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
         self.accepted = 0
         """TCP connections accepted so far (kept-alive connections count once)."""
 
@@ -123,10 +123,10 @@ class HttpServer:
 
         async def shut() -> None:
             server.close()
-            connections = list(self._connections)
-            for task in connections:
-                task.cancel()
-            await asyncio.gather(*connections, return_exceptions=True)
+            for writer in self._connections.values():
+                writer.close()  # the connection's reader sees the end: its coroutine returns
+            if self._connections:
+                await asyncio.wait(list(self._connections), timeout=5)
             await server.wait_closed()
 
         asyncio.run_coroutine_threadsafe(shut(), loop).result(timeout=10)
@@ -138,7 +138,7 @@ class HttpServer:
         self.accepted += 1
         task = asyncio.current_task()
         if task is not None:
-            self._connections.add(task)
+            self._connections[task] = writer
         try:
             while True:
                 request = await self._read(reader)
@@ -152,7 +152,7 @@ class HttpServer:
             pass  # the client went away, or sent something that is not HTTP
         finally:
             if task is not None:
-                self._connections.discard(task)
+                self._connections.pop(task, None)
             writer.close()
 
     @staticmethod
