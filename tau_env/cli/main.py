@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from tau_env.cli import export as export_command
+from tau_env.cli import fake_server as fake_server_command
 from tau_env.cli import report as report_command
 from tau_env.cli import resume as resume_command
 from tau_env.cli import run as run_command
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         export_command,
         tasks_command,
         validate_command,
+        fake_server_command,
     ):
         module.add_parser(commands)
     return parser
