@@ -203,13 +203,19 @@ def test_retry_policy__grows_exponentially_up_to_the_cap():
     assert policy.delay(1, fraction=0.5) == 1.25
 
 
-def test_importing_the_llm_module__does_not_import_litellm():
+def test_importing_the_llm_module__imports_neither_litellm_nor_aiohttp():
     import subprocess
     import sys
 
-    code = "import sys, tau_env.llm, tau_env.testing.fake_openai; print('litellm' in sys.modules)"
+    code = (
+        "import sys, tau_env.llm, tau_env.testing.fake_openai\n"
+        "from tau_env.llm import LLMClient, ModelConfig\n"
+        "LLMClient(ModelConfig('openai/m', api_base='http://127.0.0.1:9/v1'))\n"
+        "LLMClient(ModelConfig('anthropic/claude-sonnet-4-5'))\n"
+        "print([m for m in ('litellm', 'aiohttp') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"  # both are imported on the first model call
 
 
 def test_a_provider_body_that_is_not_json__is_retried_as_transient(server, route):
