@@ -67,7 +67,7 @@ def fake_model(request):
         if request.last_message.get("role") == "tool":
             return FakeReply.text("I looked it up: everything is in order.")
         return FakeReply.tool_call("get_users", {})
-    if request.tool_names:  # the client setup's telecom agent
+    if request.body.get("model") == "client":  # the client setup's telecom agent
         return FakeReply.text("Sure, let me check that for you.")
     spoken = sum(1 for m in request.messages if m.get("role") == "assistant")
     return FakeReply.text("Hello, I need help with my tasks." if spoken == 0 else "###STOP###")
@@ -265,7 +265,7 @@ async def _client_load(base_url: str, route: str, calls: int, concurrency: int) 
     from tau_env.llm import CallLimiter, LLMClient, ModelConfig
 
     opening, tools = telecom_request()
-    config = ModelConfig("openai/fake", api_base=base_url, route=route)  # type: ignore[arg-type]
+    config = ModelConfig("openai/client", api_base=base_url, route=route)  # type: ignore[arg-type]
     limiter = CallLimiter(concurrency)
     left = [calls]
     longest: list[list[dict[str, object]]] = [[]]
