@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import math
 import multiprocessing
+import signal
 import traceback
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
@@ -163,6 +164,7 @@ def _worker_main(
     llm_lanes: int | None,
 ) -> None:
     """A worker process: play the units the driver sends until it says stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
     try:
         asyncio.run(_serve(connection, payload, versions, llm_lanes))
     except Exception:
