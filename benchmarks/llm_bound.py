@@ -15,8 +15,9 @@ call takes L seconds, and reports the wall time against the ideal: total model l
 
 Also reported: the zero-overhead lane-packing bound (the same episodes on C lanes, each taking
 the next episode when free, at no CPU cost: with few episodes per lane it is above the ideal),
-and CPU per model call of the driver plus its worker processes (``--workers``). The episode
-count defaults to 400 per 64 of concurrency, so each lane plays about six episodes.
+and CPU per model call of the driver plus its worker processes (``--workers``; their start-up,
+a few seconds once per run, is left out of wall and CPU figures). The episode count defaults
+to 400 per 64 of concurrency, so each lane plays about six episodes.
 
 Usage::
 
@@ -134,6 +135,9 @@ def measure(store: ResultStore, config: RunConfig, backend: Backend) -> dict[str
     cpu, wall = _cpu(), time.perf_counter()
     summary = run(store, config, backend=backend)
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    startup = getattr(backend, "startup", None) or {}  # worker processes: not the steady state
+    wall -= startup.get("seconds", 0.0)
+    cpu -= startup.get("cpu_seconds", 0.0)
     episodes = list(store.summaries(config.run_id))
     calls = sum(e.agent_usage.calls + e.user_usage.calls for e in episodes)
     return {

@@ -18,6 +18,7 @@ import contextlib
 import math
 import multiprocessing
 import signal
+import time
 import traceback
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
@@ -55,6 +56,10 @@ class ProcessBackend:
         self.workers = workers
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency
+        self.startup: dict[str, float] = {}
+        """Of the last `execute`: ``seconds`` until every worker was ready to play (started,
+        imported, built its env) and ``cpu_seconds`` the workers spent getting there. Episodes
+        start only then; benchmarks subtract it to see the steady state."""
 
     async def execute(
         self, config: RunConfig, versions: dict[str, str], units: Sequence[Unit], sink: Sink
@@ -89,8 +94,12 @@ class ProcessBackend:
             process.start()
         for _, child in pipes:
             child.close()
+        started = time.perf_counter()
         try:
-            await _dispatch([parent for parent, _ in pipes], lanes, units, sink)
+            connections = [parent for parent, _ in pipes]
+            cpu = await _wait_ready(connections)
+            self.startup = {"seconds": time.perf_counter() - started, "cpu_seconds": cpu}
+            await _dispatch(connections, lanes, units, sink)
         finally:
             for (parent, _), process in zip(pipes, processes, strict=True):
                 _send(parent, ("stop",))
@@ -104,6 +113,28 @@ class ProcessBackend:
 def _send(connection: Connection, message: tuple[Any, ...]) -> None:
     with contextlib.suppress(OSError, EOFError):  # the worker is gone already
         connection.send(message)
+
+
+async def _wait_ready(connections: list[Connection]) -> float:
+    """Wait until every worker says it is ready; the CPU seconds they spent starting."""
+    loop = asyncio.get_running_loop()
+    cpu = 0.0
+    for index, connection in enumerate(connections):
+        message = await loop.run_in_executor(None, _receive, connection)
+        if message[0] == "crash":
+            raise TauEnvError(f"worker process {index} failed to start: {message[1]}")
+        if message[0] != "ready":
+            raise TauEnvError(f"worker process {index} died while starting")
+        cpu += float(message[1])
+    return cpu
+
+
+def _receive(connection: Connection) -> tuple[Any, ...]:
+    try:
+        message: tuple[Any, ...] = connection.recv()
+    except (EOFError, OSError):
+        return ("gone",)
+    return message
 
 
 async def _dispatch(
@@ -181,6 +212,7 @@ async def _serve(
 ) -> None:
     gate = asyncio.Semaphore(llm_lanes) if llm_lanes else None
     worker = EpisodeWorker(RunConfig.model_validate(payload), versions, gate)
+    _send(connection, ("ready", time.process_time()))
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
 
