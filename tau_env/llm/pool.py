@@ -56,7 +56,11 @@ async def shared_session() -> aiohttp.ClientSession:
     pool = _pools.get(loop)
     if pool is None or pool.session.closed:
         connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=60.0, ttl_dns_cache=300)
-        session = aiohttp.ClientSession(connector=connector, skip_auto_headers=("User-Agent",))
+        session = aiohttp.ClientSession(
+            connector=connector,
+            skip_auto_headers=("User-Agent",),
+            trust_env=True,  # HTTP(S)_PROXY and NO_PROXY, as httpx (litellm's) honours them
+        )
         pool = _Pool(session, _keep(session))
         _pools[loop] = pool
     if not pool.started:
