@@ -83,10 +83,10 @@ class LocalBackend:
                 sink(await worker.play(unit))
 
         lanes = min(self.concurrency, len(units))
-        await run_lanes([lane() for _ in range(lanes)])
+        await _run_lanes([lane() for _ in range(lanes)])
 
 
-async def run_lanes(lanes: Sequence[Coroutine[Any, Any, None]]) -> None:
+async def _run_lanes(lanes: Sequence[Coroutine[Any, Any, None]]) -> None:
     """Run coroutines concurrently; the first that raises cancels the others, then re-raises."""
     tasks = [asyncio.ensure_future(lane) for lane in lanes]
     try:
