@@ -100,3 +100,11 @@ class ModelAccessError(InfrastructureError):
 
     def __init__(self, message: str, *, attempts: int = 1) -> None:
         super().__init__(message, attempts=attempts, transient=False)
+
+
+class JudgeError(InfrastructureError):
+    """The NL-assertion judge gave no usable verdict, even after being asked again.
+
+    Never a pass and never a fail: the assertions stay not judged, and a later
+    ``tau-env resume --judge-model ...`` judges them from the stored conversation.
+    """
