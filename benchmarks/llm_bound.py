@@ -254,7 +254,7 @@ def benchmark(
 def telecom_request() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """The telecom agent's opening messages and tools (about 16 KB as JSON)."""
     from tau_env.baselines.llm_agent import agent_system_prompt
-    from tau_env.registry import make_env
+    from tau_env.loader import make_env
 
     env = make_env("telecom")
     env.reset(seed=1)
