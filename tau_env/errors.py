@@ -43,6 +43,10 @@ class DataError(TauEnvError, ValueError):
     """
 
 
+class NoBuiltinData(DataError):
+    """The domain ships no built-in data (yet): it needs a reference data folder."""
+
+
 class ToolDefinitionError(TauEnvError, TypeError):
     """A function registered as a tool has no usable signature or docstring."""
 

@@ -103,6 +103,8 @@ def make_env(
     *,
     data_dir: str | Path | None = None,
     split: str | None = None,
+    retrieval: str | None = None,
+    retrieval_options: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> Any:
     """Build the wrapped AEC environment of a domain.
@@ -114,6 +116,9 @@ def make_env(
         data_dir: A folder laid out like the reference's data (``domains/<domain>/...``);
             None uses the built-in data, which needs no download.
         split: Task split (None: ``base`` when the data defines it, else every task).
+        retrieval: Retrieval variant of a domain with a knowledge base (``banking_knowledge``:
+            ``"bm25"``, ``"no_knowledge"``...; None: the domain's default).
+        retrieval_options: Settings of the retrieval variant (``{"top_k": 5}``...).
         **options: Keyword arguments of `TauEnv` (``grader``, ``max_steps``, ``max_errors``,
             ``render_mode``...).
 
@@ -125,7 +130,9 @@ def make_env(
     from tau_env.env.aec import TauEnv
 
     spec = _spec_for(domain)
-    loaded = load_domain(spec.domain, data_dir)
+    loaded = load_domain(
+        spec.domain, data_dir, retrieval=retrieval, retrieval_options=retrieval_options
+    )
     tasks = [loaded.task(task_id)] if task_id is not None else loaded.split(split)
     kwargs = {**spec.kwargs, **options}
     return OrderEnforcingWrapper(TauEnv(loaded, tasks, **kwargs))
@@ -136,3 +143,4 @@ register("tau/airline-v0", "tau_env.domains.airline:DEFINITION")
 register("tau/telecom-v0", "tau_env.domains.telecom:DEFINITION")
 register("tau/telecom-workflow-v0", "tau_env.domains.telecom:WORKFLOW_DEFINITION")
 register("tau/retail-v0", "tau_env.domains.retail:DEFINITION")
+register("tau/banking_knowledge-v0", "tau_env.domains.banking_knowledge:DEFINITION")

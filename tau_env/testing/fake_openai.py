@@ -15,12 +15,16 @@ Example::
         reply = client.complete_sync([{"role": "user", "content": "Hi"}])
         assert reply.content == "Hello" and len(server.requests) == 2
 
+It also answers ``/v1/embeddings`` with deterministic word-hash vectors (`fake_embedding`), so
+dense retrieval runs end to end too; those requests are listed in ``embedding_requests``.
+
 litellm reaches it with ``model="openai/<name>"``, ``api_base=server.base_url`` (which ends
 in ``/v1``) and any non-empty API key.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -32,7 +36,7 @@ from typing import Any
 
 from tau_env.llm.config import ModelConfig
 
-__all__ = ["FakeOpenAIServer", "FakeReply", "FakeRequest", "FakeToolCall"]
+__all__ = ["FakeOpenAIServer", "FakeReply", "FakeRequest", "FakeToolCall", "fake_embedding"]
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class _State:
     queue: deque[FakeReply]
     latency: float
     requests: list[FakeRequest] = field(default_factory=list)
+    embedding_requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -233,6 +238,12 @@ class FakeOpenAIServer:
             return list(self._state.requests)
 
     @property
+    def embedding_requests(self) -> list[dict[str, Any]]:
+        """Bodies of every ``/v1/embeddings`` request, in arrival order (kept apart from chat)."""
+        with self._state.lock:
+            return list(self._state.embedding_requests)
+
+    @property
     def pending(self) -> int:
         """Queued replies not yet sent."""
         with self._state.lock:
@@ -279,6 +290,9 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
+            if self.path.rstrip("/").endswith("/embeddings"):
+                self._embeddings(raw)
+                return
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, _error_body(404, f"no route {self.path}"))
                 return
@@ -306,6 +320,16 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 self._send(reply.status, _error_body(reply.status, reply.content or ""))
             else:
                 self._send(200, _completion(request, reply))
+
+        def _embeddings(self, raw: bytes) -> None:
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError:
+                self._send(400, _error_body(400, "request body is not JSON"))
+                return
+            with state.lock:
+                state.embedding_requests.append(body)
+            self._send(200, _embedding_reply(body))
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             self._send_raw(status, json.dumps(payload).encode())
@@ -369,4 +393,37 @@ def _completion(request: FakeRequest, reply: FakeReply) -> dict[str, Any]:
             "completion_tokens": completion,
             "total_tokens": prompt + completion,
         },
+    }
+
+
+EMBEDDING_DIMENSIONS = 64
+"""Length of the fake server's embedding vectors."""
+
+
+def fake_embedding(text: str) -> list[float]:
+    """A deterministic vector for `text`: word counts hashed into `EMBEDDING_DIMENSIONS` slots.
+
+    Texts that share words point in similar directions, so dense retrieval over these vectors
+    ranks overlapping documents first, which is enough to test it end to end.
+    """
+    vector = [0.0] * EMBEDDING_DIMENSIONS
+    for word in text.lower().split():
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[digest[0] % EMBEDDING_DIMENSIONS] += 1.0 if digest[1] % 2 else -1.0
+    return vector
+
+
+def _embedding_reply(body: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI ``/v1/embeddings`` response for a request body (``input`` text or list)."""
+    inputs = body.get("input") or []
+    texts = [inputs] if isinstance(inputs, str) else [str(text) for text in inputs]
+    tokens = sum(len(text.split()) for text in texts)
+    return {
+        "object": "list",
+        "data": [
+            {"object": "embedding", "index": i, "embedding": fake_embedding(text)}
+            for i, text in enumerate(texts)
+        ],
+        "model": str(body.get("model", "fake")),
+        "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
     }

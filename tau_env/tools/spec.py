@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, TypeVar
@@ -132,7 +132,11 @@ def function_spec(function: Callable[..., Any]) -> FunctionSpec:
 
 
 def tool(
-    *, side: Side = "agent", kind: ToolKind, mutates_state: bool | None = None
+    *,
+    side: Side = "agent",
+    kind: ToolKind,
+    mutates_state: bool | None = None,
+    argument_texts: Mapping[str, str] | None = None,
 ) -> Callable[[F], F]:
     """Declare a function as a tool of one side.
 
@@ -140,6 +144,9 @@ def tool(
         side: ``"agent"`` for the company's tools, ``"user"`` for the user's own device tools.
         kind: ``"read"``, ``"write"``, ``"generic"`` or ``"think"``.
         mutates_state: Whether calls change state; defaults to ``kind == "write"``.
+        argument_texts: Argument descriptions that replace the docstring's in the schema, for
+            interface text a Google docstring cannot carry (a line break inside one argument's
+            description, which a reference's schema may contain byte for byte).
 
     Returns:
         A decorator that attaches the spec and returns the function unchanged.
@@ -149,7 +156,9 @@ def tool(
 
     def decorate(function: F) -> F:
         mutates = kind == "write" if mutates_state is None else mutates_state
-        spec = _build_spec(function, side, kind, mutates, require_descriptions=True)
+        spec = _build_spec(
+            function, side, kind, mutates, require_descriptions=True, overrides=argument_texts
+        )
         setattr(function, _SPEC_ATTRIBUTE, spec)
         return function
 
@@ -182,6 +191,7 @@ def _build_spec(
     mutates_state: bool,
     *,
     require_descriptions: bool,
+    overrides: Mapping[str, str] | None = None,
 ) -> FunctionSpec:
     name = function.__name__
     try:
@@ -204,10 +214,15 @@ def _build_spec(
             problems.append(f"parameter {parameter.name!r}: no type annotation")
             continue
         description = docstring.args.get(parameter.name)
+        if overrides and parameter.name in overrides:
+            description = overrides[parameter.name]
         if require_descriptions and not description:
             problems.append(f"parameter {parameter.name!r}: no description in 'Args:'")
         default = ... if parameter.default is parameter.empty else parameter.default
         fields[parameter.name] = (hints[parameter.name], Field(default, description=description))
+    unknown = sorted(set(overrides or ()) - set(fields))
+    if unknown:
+        problems.append(f"argument_texts name no parameter: {unknown}")
     if problems:
         raise ToolDefinitionError(f"{name}: " + "; ".join(problems))
     arguments_model = create_model("parameters", __config__=ConfigDict(extra="forbid"), **fields)
