@@ -5,9 +5,10 @@ database hash covers exact value types and string formats (``25`` differs from `
 ``"$25.00"`` from ``"25.00"``). Records are therefore `Row` objects wrapping the dict as read or
 written, key order included (read tools print fields in stored order).
 
-Two more tables hold static data the tools need: the notes the reference keeps beside each
-table (part of its hash) and the catalogue of discoverable tools (names, documentation, and
-which implementation answers them). Neither is ever changed by a tool.
+Three more tables hold static data the tools need: the notes the reference keeps beside each
+table (part of its hash), the catalogue of discoverable tools (names, documentation, and
+which implementation answers them) and, for a bank with its own credit cards (the built-in
+bank), the card products the customer's card tools accept. None is ever changed by a tool.
 
 File layout (official ``db.json`` and built-in ``builtin_db.json`` alike)::
 
@@ -33,6 +34,7 @@ from tau_env.state.journal import Journal
 __all__ = [
     "BankingDB",
     "BankingData",
+    "CardProduct",
     "CatalogEntry",
     "ParameterDoc",
     "Row",
@@ -79,6 +81,19 @@ class CatalogEntry(BaseModel):
     parameters: list[ParameterDoc] = Field(default_factory=list, description="Documented args.")
 
 
+class CardProduct(BaseModel):
+    """A credit card of a bank's own (the built-in bank's; the reference's 13 are constants).
+
+    ``apply_for_credit_card`` accepts its name and ``submit_transaction`` applies its rates.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rates: dict[str, float] = Field(
+        description="Purchase category -> rate in points per dollar; 'default' for the rest."
+    )
+
+
 class BankingData(BaseModel):
     """Schema of the parsed database: one keyed table per reference table, plus static data."""
 
@@ -109,12 +124,21 @@ class BankingData(BaseModel):
     debit_card_disputes: dict[str, Row] = Field(default_factory=dict)
     table_notes: dict[str, TableNote] = Field(default_factory=dict, description="By table.")
     tool_catalog: dict[str, CatalogEntry] = Field(default_factory=dict, description="By name.")
+    card_products: dict[str, CardProduct] = Field(
+        default_factory=dict, description="A bank's own credit cards by name (empty: reference)."
+    )
 
 
 def to_snapshot_data(
-    raw: Mapping[str, Any], catalog: Mapping[str, CatalogEntry], *, source: str
+    raw: Mapping[str, Any],
+    catalog: Mapping[str, CatalogEntry],
+    *,
+    source: str,
+    card_products: Mapping[str, CardProduct] | None = None,
 ) -> dict[str, Any]:
     """The `BankingData` content of a file in the reference layout, plus a tool catalogue.
+
+    `card_products` are the bank's own credit cards, if it has any.
 
     Raises:
         DataError: A table is unknown or not shaped ``{"data": {...}, "notes": "..."}``.
@@ -136,6 +160,9 @@ def to_snapshot_data(
         notes[name] = {"text": note}
     data["table_notes"] = notes
     data["tool_catalog"] = {name: entry.model_dump() for name, entry in catalog.items()}
+    data["card_products"] = {
+        name: product.model_dump() for name, product in (card_products or {}).items()
+    }
     return data
 
 
@@ -173,6 +200,7 @@ class BankingDB(Database):
     debit_card_disputes: Table[Row]
     table_notes: Table[TableNote]
     tool_catalog: Table[CatalogEntry]
+    card_products: Table[CardProduct]
 
     def __init__(self, snapshot: Snapshot, journal: Journal, seed_source: SeedSource) -> None:
         super().__init__(snapshot, journal, seed_source)

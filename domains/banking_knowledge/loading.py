@@ -13,7 +13,12 @@ from typing import Any
 
 from tau_env.data_files import official_folder, official_guidelines, read_data_file, read_text
 from tau_env.domain import DomainData
-from tau_env.domains.banking_knowledge.data_model import BankingDB, CatalogEntry, to_snapshot_data
+from tau_env.domains.banking_knowledge.data_model import (
+    BankingDB,
+    CardProduct,
+    CatalogEntry,
+    to_snapshot_data,
+)
 from tau_env.domains.banking_knowledge.discoverable import check_catalog, reference_catalog
 from tau_env.domains.banking_knowledge.retrieval.knowledge import KnowledgeBase, load_documents
 from tau_env.domains.banking_knowledge.user_tools import USER_TOOLS
@@ -74,6 +79,7 @@ def bank_data(
     db_source: str,
     guidelines: Mapping[str, str] | None = None,
     tasks_file: str | None = None,
+    card_products: Mapping[str, CardProduct] | None = None,
 ) -> DomainData:
     """A bank as `DomainData` (policy and retrieval tools are added per variant).
 
@@ -89,6 +95,7 @@ def bank_data(
         db_source: The database file, for messages.
         guidelines: User-simulation guidelines shipped with the data.
         tasks_file: Named in errors about a task.
+        card_products: The bank's own credit cards (None: the reference's 13).
 
     Raises:
         DataError: Any part is malformed; the message names the file and field.
@@ -97,7 +104,8 @@ def bank_data(
     check_catalog(entries, source=source)
     catalog_by_name = {entry.name: entry for entry in entries}
     snapshot = BankingDB.load_snapshot(
-        to_snapshot_data(raw_db, catalog_by_name, source=db_source), source=db_source
+        to_snapshot_data(raw_db, catalog_by_name, source=db_source, card_products=card_products),
+        source=db_source,
     )
     tasks: list[Task] = []
     required: dict[str, tuple[str, ...]] = {}

@@ -32,6 +32,18 @@ __all__ = [
 ]
 
 
+def _card_types(db: BankingDB) -> list[str]:
+    """The card names this bank accepts, alphabetically (the reference's when it has none)."""
+    return sorted(db.card_products) if len(db.card_products) else list(VALID_CREDIT_CARD_TYPES)
+
+
+def _card_rates(db: BankingDB) -> dict[str, dict[str, float]]:
+    """Reward rates by card name, in the bank's order (the reference's when it has none)."""
+    if not len(db.card_products):
+        return {name: dict(rates) for name, rates in CREDIT_CARD_REWARDS.items()}
+    return {name: product.rates for name, product in db.card_products.items()}
+
+
 @tool(side="user", kind="write")
 def apply_for_credit_card(
     db: BankingDB,
@@ -48,11 +60,9 @@ def apply_for_credit_card(
         annual_income: Annual income in USD
         rho_bank_subscription: Whether user has Rho-Bank+ subscription
     """
-    if card_type not in VALID_CREDIT_CARD_TYPES:
-        return (
-            f"Error: Invalid card_type '{card_type}'. "
-            f"Must be one of: {list(VALID_CREDIT_CARD_TYPES)}"
-        )
+    valid = _card_types(db)
+    if card_type not in valid:
+        return f"Error: Invalid card_type '{card_type}'. Must be one of: {valid}"
     income = float(annual_income)
     record_id = application_id(card_type, customer_name, income, rho_bank_subscription)
     record = {
@@ -202,11 +212,12 @@ def submit_transaction(
         amount: Transaction amount in USD (e.g., 127.43)
         category: Transaction category (e.g., "Groceries", "Dining", "Travel", "Software", "Entertainment", "Utilities", "Shopping")
     """  # noqa: E501
-    rates = CREDIT_CARD_REWARDS.get(credit_card_type)
+    all_rates = _card_rates(db)
+    rates = all_rates.get(credit_card_type)
     if rates is None:
         return (
             f"Error: Unknown credit card type '{credit_card_type}'. "
-            f"Available types: {list(CREDIT_CARD_REWARDS)}"
+            f"Available types: {list(all_rates)}"
         )
     record_id = transaction_id(user_id, credit_card_type, merchant_name, amount, category)
     rate = rates.get(category, rates["default"])
