@@ -14,7 +14,8 @@ Registered IDs:
     retrieval="bm25")`` (default ``bm25_grep``).
 
 Version History:
-    v0: first release. Official data from a folder (97 tasks); no built-in bank yet.
+    v0: first release. Official data from a folder (97 tasks); built-in bank Larkspur Bank
+    (generated, with train/test splits by product family).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from tau_env.domains.banking_knowledge.retrieval.variants import (
 from tau_env.domains.banking_knowledge.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.banking_knowledge.user_script import derive_user_script
 from tau_env.domains.banking_knowledge.user_tools import USER_TOOLS
-from tau_env.errors import NoBuiltinData
 from tau_env.state import Toolbox
 from tau_env.tools import ToolSet
 
@@ -48,15 +48,10 @@ TOOLBOX = Toolbox(
 
 
 def load_builtin() -> DomainData:
-    """The built-in bank (not written yet: the official data is needed for now).
+    """Larkspur Bank, the bank of our own written by ``generator/`` (shipped in ``data/``)."""
+    from tau_env.domains.banking_knowledge.builtin import read_builtin
 
-    Raises:
-        NoBuiltinData: Always, naming what to pass instead.
-    """
-    raise NoBuiltinData(
-        "banking_knowledge has no built-in bank yet: pass the reference data folder "
-        "(make_env(..., data_dir=...), --data-dir or TAU2_DATA_DIR)"
-    )
+    return read_builtin()
 
 
 def load_official(data_dir: Path) -> DomainData:
