@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tau_env.errors import DataError, UnregisteredEnv
+from tau_env.errors import DataError, InvalidOption, UnregisteredEnv
 from tau_env.messages import Requestor, side_of
 from tau_env.state.database import Database, SeedSource, Snapshot
 from tau_env.state.journal import Journal
@@ -81,10 +81,11 @@ class RetrievalSupport:
     database, the tasks or the grading), so one loaded data source serves every variant.
 
     Attributes:
-        variants: Every name ``make_env(..., retrieval=...)`` accepts.
+        variants: Every name ``make_env(..., retrieval=...)`` accepts (for help texts).
         default: The variant used when none is named.
         configure: ``(definition, data, variant, options) -> (definition, data)`` with the
-            variant's toolbox and policy; raises `ValueError` for unknown names or options.
+            variant's toolbox and policy; raises `InvalidOption` for a name or an option it
+            does not accept, saying why.
     """
 
     variants: tuple[str, ...]
@@ -330,21 +331,16 @@ def load_domain(
     Raises:
         UnregisteredEnv: Unknown domain name.
         DataError: Missing or malformed files; the message names the file.
-        ValueError: A retrieval variant or option the domain does not know, or retrieval
+        InvalidOption: A retrieval variant or option the domain does not know, or retrieval
             settings for a domain without a knowledge base.
     """
     folder = None if data_dir is None else str(Path(data_dir).expanduser().resolve())
     support = _definition(name).retrieval
     if support is None:
         if retrieval is not None or retrieval_options:
-            raise ValueError(f"domain {name!r} has no retrieval variants")
+            raise InvalidOption(f"domain {name!r} has no retrieval variants")
         return _load_domain(name, folder, None, "{}")
-    variant = retrieval or support.default
-    if variant not in support.variants:
-        raise ValueError(
-            f"unknown retrieval variant {variant!r} for {name!r}; "
-            f"available: {', '.join(support.variants)}"
-        )
+    variant = retrieval or support.default  # `configure` explains names it refuses
     options = json.dumps(dict(retrieval_options or {}), sort_keys=True)
     return _load_domain(name, folder, variant, options)
 

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
-from tau_env.cli.common import add_data_arguments
+from tau_env.cli.common import add_data_arguments, add_retrieval_arguments
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.outcome import Grade
 from tau_env.registry import make_env
@@ -26,6 +26,7 @@ def add_parser(commands: Any) -> None:
         ),
     )
     add_data_arguments(parser, default_domain=None)
+    add_retrieval_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -58,12 +59,19 @@ def _describe_detail(detail: dict[str, Any]) -> str:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the subcommand; exit code 0 when every task reaches 1.0, else 1."""
-    env = make_env(args.domain, data_dir=args.data_dir, split=args.split)
+    env = make_env(
+        args.domain,
+        data_dir=args.data_dir,
+        split=args.split,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
+    )
     task_ids = [t.id for t in env.unwrapped.tasks]
     if args.tasks:
         task_ids = args.tasks.split(",")
+    user = GoldUser.factory(env.unwrapped.domain)
     results: list[EpisodeResult] = [
-        run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0) for task_id in task_ids
+        run_episode(env, OracleAgent, user, task_id=task_id, seed=0) for task_id in task_ids
     ]
     passed = 0
     unjudged = 0

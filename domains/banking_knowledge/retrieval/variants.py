@@ -38,6 +38,7 @@ from tau_env.domains.banking_knowledge.retrieval.search_tools import (
     grep_tool,
     kb_search_tool,
 )
+from tau_env.errors import InvalidOption
 from tau_env.tasks.model import Task
 from tau_env.tools import ToolSet
 
@@ -141,20 +142,20 @@ def check_options(options: Mapping[str, Any]) -> None:
     """Refuse unknown options and values of the wrong type.
 
     Raises:
-        ValueError: The message names the option.
+        InvalidOption: The message names the option.
     """
     for key, value in options.items():
         kind = _OPTIONS.get(key)
         if kind is None:
-            raise ValueError(f"unknown retrieval option {key!r}; known: {', '.join(_OPTIONS)}")
+            raise InvalidOption(f"unknown retrieval option {key!r}; known: {', '.join(_OPTIONS)}")
         if key == "embedding_cache" and value is None:
             continue
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ValueError(
+            raise InvalidOption(
                 f"retrieval option {key!r} must be {kind.__name__}, actually: {value!r}"
             )
         if isinstance(value, int) and not isinstance(value, bool) and value < 1:
-            raise ValueError(f"retrieval option {key!r} must be >= 1, actually: {value}")
+            raise InvalidOption(f"retrieval option {key!r} must be >= 1, actually: {value}")
 
 
 def configure(
@@ -163,14 +164,14 @@ def configure(
     """The definition and data of one variant: retrieval tools first, then the 14 base tools.
 
     Raises:
-        ValueError: Unknown variant or option, or a variant tau_env does not provide.
+        InvalidOption: Unknown variant or option, or a variant tau_env does not provide.
     """
     variant = VARIANTS.get(name)
     if variant is None:
         why = UNSUPPORTED_VARIANTS.get(name)
         if why is not None:
-            raise ValueError(f"retrieval variant {name!r} is not provided by tau_env: {why}")
-        raise ValueError(f"unknown retrieval variant {name!r}; available: {', '.join(VARIANTS)}")
+            raise InvalidOption(f"retrieval variant {name!r} is not provided by tau_env: {why}")
+        raise InvalidOption(f"unknown retrieval variant {name!r}; available: {', '.join(VARIANTS)}")
     check_options(options)
     knowledge: KnowledgeBase = data.extras["knowledge_base"]
     prompts: Mapping[str, str] = data.extras["prompts"]
