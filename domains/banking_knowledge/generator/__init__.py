@@ -116,9 +116,13 @@ def render_files(generated: GeneratedBank) -> dict[str, str]:
     """The data files' text: one record, task or document per line; small files indented."""
     tables = []
     for name, table in generated.raw_db.items():
-        records = [f"{json.dumps(key)}: {json.dumps(record)}" for key, record in table["data"].items()]
+        records = [
+            f"{json.dumps(key)}: {json.dumps(record)}" for key, record in table["data"].items()
+        ]
         body = _lines(records, "{", "}") if records else "{}"
-        tables.append(f'{json.dumps(name)}: {{"notes": {json.dumps(table["notes"])}, "data": {body}}}')
+        tables.append(
+            f'{json.dumps(name)}: {{"notes": {json.dumps(table["notes"])}, "data": {body}}}'
+        )
     catalog_entries = [entry.model_dump() for entry in generated.catalog]
     cards = {name: card.model_dump() for name, card in generated.cards.items()}
     return {

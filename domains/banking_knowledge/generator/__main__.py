@@ -1,4 +1,7 @@
-"""``python -m tau_env.domains.banking_knowledge.generator [--seed N] [--out DIR]``: write the data."""
+"""``python -m tau_env.domains.banking_knowledge.generator [--seed N] [--out DIR]``.
+
+Generates, verifies and writes the built-in bank's data files.
+"""
 
 from __future__ import annotations
 

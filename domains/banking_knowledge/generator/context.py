@@ -7,7 +7,9 @@ so tasks never interfere; `Context` also writes the ordinary history every accou
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -210,7 +212,7 @@ class Context:
         status: str = "ACTIVE",
         reason: str = "new_account",
         issued_days_ago: int | None = None,
-        **extra: object,
+        extra: Mapping[str, object] | None = None,
     ) -> dict[str, object]:
         """A debit card of a checking account; returns its record."""
         days = issued_days_ago if issued_days_ago is not None else self.rng.randint(90, 900)
@@ -221,7 +223,7 @@ class Context:
             status=status,
             issued=_days_before(days),
             issue_reason=reason,
-            **extra,
+            **(extra or {}),
         )
 
     def pin(self) -> str:
@@ -229,7 +231,7 @@ class Context:
         while True:
             pin = f"{self.rng.randint(0, 9999):04d}"
             digits = [int(c) for c in pin]
-            steps = {b - a for a, b in zip(digits, digits[1:], strict=False)}
+            steps = {b - a for a, b in itertools.pairwise(digits)}
             if len(set(pin)) > 1 and steps not in ({1}, {-1}):
                 return pin
 

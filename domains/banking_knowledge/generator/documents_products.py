@@ -368,14 +368,21 @@ def write_product_documents(library: Library, bank: Bank) -> None:
             for p in products
         ]
         _comparison(library, family, [p.name for p in products], rows)
-    rows = [f"- {s.name}: {s.apy:.2f}% APY, {s.free_withdrawals} free withdrawals a month." for s in bank.savings]
+    rows = [
+        f"- {s.name}: {s.apy:.2f}% APY, {s.free_withdrawals} free withdrawals a month."
+        for s in bank.savings
+    ]
     _comparison(library, "savings", [s.name for s in bank.savings], rows)
     for family in ("cashback_cards", "travel_cards", "business_cards", "starter_cards"):
         cards = bank.cards_of(family)
         rows = []
         for c in cards:
             best = max((r, k) for k, r in c.rates.items())
-            income = "no minimum income" if c.min_income == 0 else f"income from {_dollars(c.min_income)}"
+            income = (
+                "no minimum income"
+                if c.min_income == 0
+                else f"income from {_dollars(c.min_income)}"
+            )
             rows.append(
                 f"- {c.name}: annual fee {_dollars(c.annual_fee)}, {income}, up to "
                 f"{best[0]:g} points per dollar."

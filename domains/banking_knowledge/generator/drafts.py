@@ -33,7 +33,17 @@ class Plan:
 
     def agent(self, tool: str, compare_args: list[str] | None = None, **arguments: Any) -> Plan:
         """A call of one of the agent's own tools."""
-        self.steps.append(("assistant", tool, arguments, compare_args))
+        return self.add("assistant", tool, arguments, compare_args)
+
+    def add(
+        self,
+        requestor: str,
+        tool: str,
+        arguments: dict[str, Any],
+        compare_args: list[str] | None = None,
+    ) -> Plan:
+        """A step of either side."""
+        self.steps.append((requestor, tool, arguments, compare_args))
         return self
 
     def user(self, tool: str, **arguments: Any) -> Plan:
@@ -43,7 +53,8 @@ class Plan:
 
     def verify(self, person: Person) -> Plan:
         """Log the customer's verified identity with their record's values."""
-        return self.agent("log_verification", **person.record(), time_verified=TIME_VERIFIED)
+        arguments: dict[str, Any] = {**person.record(), "time_verified": TIME_VERIFIED}
+        return self.add("assistant", "log_verification", arguments)
 
     def call(self, tool: str, **arguments: Any) -> Plan:
         """Unlock a discoverable agent tool (first use only), then call it."""
@@ -62,7 +73,9 @@ class Plan:
             arguments=json.dumps(arguments),
         )
         return self.user(
-            "call_discoverable_user_tool", discoverable_tool_name=tool, arguments=json.dumps(arguments)
+            "call_discoverable_user_tool",
+            discoverable_tool_name=tool,
+            arguments=json.dumps(arguments),
         )
 
     def calls(self, tool: str) -> list[dict[str, Any]]:
@@ -85,7 +98,8 @@ class Scenario:
         opening: Their first message (first person).
         facts: What they answer when asked, by key; every value appears in `known` or `wishes`.
         accepts: Offers they agree to, as keywords that appear in `wishes`.
-        asks_for_transfer: They ask for a human when the agent says it cannot help.
+        asks_for_transfer: They ask for a human when the agent says it cannot help (the
+            rendered wishes say so).
     """
 
     reason: str
@@ -112,7 +126,6 @@ class Draft:
         user_tools: The customer's tools.
         documents: Ids of the documents the task needs (the golden-retrieval prompt).
         agent_data: Patch of the initial database, reference layout (None: untouched).
-        transfer_compare: Arguments an ACTION check compares on ``transfer_to_human_agents``.
     """
 
     family: str
@@ -140,6 +153,11 @@ class Draft:
             if compare is not None:
                 action["compare_args"] = compare
             actions.append(action)
+        wishes = scenario.wishes
+        if "confirm" in scenario.accepts and "confirm" not in wishes.lower():
+            wishes += " If the agent asks you to confirm what you asked for, confirm it."
+        if scenario.asks_for_transfer:
+            wishes += " If the agent says it cannot help you, ask to be transferred to a human."
         initial = None
         if self.agent_data:
             initial = {"initialization_data": {"agent_data": self.agent_data}}
@@ -151,7 +169,7 @@ class Draft:
                     "domain": "banking_knowledge",
                     "reason_for_call": scenario.reason,
                     "known_info": scenario.known,
-                    "task_instructions": scenario.wishes,
+                    "task_instructions": wishes,
                 }
             },
             "initial_state": initial,
@@ -161,6 +179,7 @@ class Draft:
             "user_script": {
                 "opening": scenario.opening,
                 "facts": scenario.facts,
+                "accepted_tools": self.user_tools,
                 "accepts": scenario.accepts,
                 "expects_transfer": scenario.asks_for_transfer,
             },

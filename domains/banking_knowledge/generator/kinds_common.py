@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tau_env.domains.banking_knowledge.generator.catalog import TOOLS
 from tau_env.domains.banking_knowledge.generator.context import Context
-from tau_env.domains.banking_knowledge.generator.documents_procedures import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
+from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import (
     BANK_NAME,
     CardOffer,
@@ -18,7 +18,7 @@ from tau_env.domains.banking_knowledge.generator.products import (
     SavingsProduct,
 )
 
-__all__ = ["T", "Product", "draft", "pick", "transfer_third_party", "verified_plan"]
+__all__ = ["Product", "T", "draft", "pick", "transfer_third_party", "verified_plan"]
 
 T = TOOLS
 P = TypeVar("P")
@@ -47,7 +47,7 @@ def draft(
     documents: Sequence[str],
     user_tools: Sequence[str] = (),
     basis: Sequence[str] = ("DB",),
-    agent_data: dict[str, object] | None = None,
+    agent_data: dict[str, Any] | None = None,
 ) -> Draft:
     """A draft whose documents always include the verification procedure."""
     docs = [PROCEDURES.VERIFY, *documents]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from tau_env.domains.banking_knowledge.generator.context import Context
-from tau_env.domains.banking_knowledge.generator.documents_procedures import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import draft, pick, verified_plan
 from tau_env.domains.banking_knowledge.generator.people import EMAIL_DOMAINS
+from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 
 __all__ = ["PROFILE_KINDS"]
 

@@ -10,7 +10,6 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from tau_env.domains.banking_knowledge.generator.context import Context, november
-from tau_env.domains.banking_knowledge.generator.documents_procedures import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
@@ -21,6 +20,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
+from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CheckingProduct, SavingsProduct
 
 __all__ = ["DEPOSIT_KINDS", "SAVINGS_KINDS"]
@@ -144,7 +144,9 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
     elif variant == 1:
         fees_after.add(free)
     ledger = ctx.ledger
-    ledger.add_bank_transaction(account, date(2025, 10, 2), "TRANSFER FROM CHECKING", 900.0, "transfer")
+    ledger.add_bank_transaction(
+        account, date(2025, 10, 2), "TRANSFER FROM CHECKING", 900.0, "transfer"
+    )
     days = sorted(ctx.rng.sample(range(1, 14), withdrawals))
     for number, day in enumerate(days, 1):
         kind = ctx.rng.choice(("TRANSFER TO CHECKING", "ATM WITHDRAWAL - LARKSPUR"))
@@ -171,7 +173,9 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
         .call(T["get_account_transactions"], account_id=account)
     )
     if refund:
-        plan.call(T["apply_savings_credit"], account_id=account, amount=refund, credit_type="fee_refund")
+        plan.call(
+            T["apply_savings_credit"], account_id=account, amount=refund, credit_type="fee_refund"
+        )
     return draft(
         product,
         family,

@@ -99,7 +99,9 @@ class People:
             f"{zip_prefix}{rng.randint(10, 99)}"
         )
         email = self._fresh(
-            lambda: f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(EMAIL_DOMAINS)}"
+            lambda: (
+                f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(EMAIL_DOMAINS)}"
+            )
         )
         phone = self._fresh(lambda: f"{rng.choice(AREA_CODES)}-555-{rng.randint(0, 9999):04d}")
         oldest = TODAY.replace(year=TODAY.year - max_age - 1) + timedelta(days=1)

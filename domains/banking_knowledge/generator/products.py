@@ -235,7 +235,12 @@ class Bank:
 
     def product(self, name: str) -> CheckingProduct | SavingsProduct | CardOffer:
         """Any product by name."""
-        for product in (*self.checking, *self.savings, *self.cards):
+        products: tuple[CheckingProduct | SavingsProduct | CardOffer, ...] = (
+            *self.checking,
+            *self.savings,
+            *self.cards,
+        )
+        for product in products:
             if product.name == name:
                 return product
         raise KeyError(name)
@@ -328,7 +333,9 @@ def _savings(rng: random.Random) -> tuple[SavingsProduct, ...]:
     return tuple(products)
 
 
-def _rates(rng: random.Random, bonus: Mapping[str, tuple[float, ...]], base: float) -> dict:
+def _rates(
+    rng: random.Random, bonus: Mapping[str, tuple[float, ...]], base: float
+) -> dict[str, float]:
     rates = {category: rng.choice(choices) for category, choices in bonus.items()}
     rates["default"] = base
     return rates
@@ -354,7 +361,7 @@ def _cards(rng: random.Random) -> tuple[CardOffer, ...]:
         fee: int,
         first_year_free: bool,
         income: int,
-        rates: dict,
+        rates: dict[str, float],
         limits: LimitTerms,
         *,
         expedited: bool,
@@ -386,7 +393,7 @@ def _cards(rng: random.Random) -> tuple[CardOffer, ...]:
             starting=(1500, 2000, 2500, 3000),
         ),
         card(
-            "Nickel Cash Card", "cashback_cards", "nickel", "families who spend on groceries and gas",
+            "Nickel Cash Card", "cashback_cards", "nickel", "families buying groceries and gas",
             r.choice((0, 39)), False, 35000 + 5000 * r.randint(0, 2),
             _rates(r, {"Groceries": (3.0, 4.0), "Gas": (2.0, 3.0)}, 1.0),
             _limits(r, 6, 6, 25, 15000), expedited=False, retention=12,

@@ -8,8 +8,11 @@ from typing import Any
 
 from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft
+from tau_env.domains.banking_knowledge.generator.kinds_card_services import CARD_SERVICE_KINDS
 from tau_env.domains.banking_knowledge.generator.kinds_cards import CARD_KINDS
 from tau_env.domains.banking_knowledge.generator.kinds_checking import CHECKING_KINDS
+from tau_env.domains.banking_knowledge.generator.kinds_debit import DEBIT_KINDS
+from tau_env.domains.banking_knowledge.generator.kinds_debit_issues import DEBIT_ISSUE_KINDS
 from tau_env.domains.banking_knowledge.generator.kinds_profile import PROFILE_KINDS
 from tau_env.domains.banking_knowledge.generator.kinds_savings import DEPOSIT_KINDS, SAVINGS_KINDS
 from tau_env.domains.banking_knowledge.generator.products import FAMILIES, TEST_FAMILIES
@@ -19,13 +22,13 @@ __all__ = ["FAMILY_KINDS", "Kind", "draw_tasks", "family_of", "split_tasks"]
 Kind = Callable[[Context, str, int], Draft | None]
 
 FAMILY_KINDS: dict[str, tuple[tuple[Kind, int], ...]] = {
-    "everyday_checking": (*CHECKING_KINDS, *DEPOSIT_KINDS),
-    "premier_checking": (*CHECKING_KINDS, *DEPOSIT_KINDS),
+    "everyday_checking": (*CHECKING_KINDS, *DEBIT_KINDS, *DEBIT_ISSUE_KINDS, *DEPOSIT_KINDS),
+    "premier_checking": (*CHECKING_KINDS, *DEBIT_KINDS, *DEBIT_ISSUE_KINDS, *DEPOSIT_KINDS),
     "savings": (*SAVINGS_KINDS, *DEPOSIT_KINDS),
-    "cashback_cards": CARD_KINDS,
-    "travel_cards": CARD_KINDS,
-    "business_cards": CARD_KINDS,
-    "starter_cards": CARD_KINDS,
+    "cashback_cards": (*CARD_KINDS, *CARD_SERVICE_KINDS),
+    "travel_cards": (*CARD_KINDS, *CARD_SERVICE_KINDS),
+    "business_cards": (*CARD_KINDS, *CARD_SERVICE_KINDS),
+    "starter_cards": (*CARD_KINDS, *CARD_SERVICE_KINDS),
     "profile": PROFILE_KINDS,
 }
 """Each family's task kinds with the number of tasks drawn from each."""
@@ -66,7 +69,7 @@ def draw_tasks(ctx: Context, scale: float = 1.0) -> list[dict[str, Any]]:
 
 
 def split_tasks(task_ids: Sequence[str]) -> dict[str, list[str]]:
-    """``base`` (every task), ``train`` and ``test``: test holds whole families, absent from train."""
+    """``base`` (every task), ``train`` and ``test`` (whole families, none of them in train)."""
     test = [i for i in task_ids if family_of(i) in TEST_FAMILIES]
     train = [i for i in task_ids if family_of(i) not in TEST_FAMILIES]
     return {"base": list(task_ids), "train": train, "test": test}

@@ -91,7 +91,9 @@ class Ledger:
         """A deposit account; returns its id (``chk_<user>_<n>`` or ``sav_<user>_<n>``)."""
         saving = isinstance(product, SavingsProduct)
         prefix = "sav" if saving else "chk"
-        number = 1 + sum(1 for a in self.tables["accounts"].values() if a["user_id"] == person.user_id)
+        number = 1 + sum(
+            1 for a in self.tables["accounts"].values() if a["user_id"] == person.user_id
+        )
         account_id = f"{prefix}_{person.user_id}_{number}"
         self._put(
             "accounts",
