@@ -153,8 +153,8 @@ Only ACTIVE cards can get a new PIN. Find the card with `{T["get_user_accounts"]
 Each checking product has standard daily ATM and purchase limits and says how far they may be
 raised for 24 hours (its "debit card fees and limits" page).
 
-1. Find the account and the card (`{T["get_user_accounts"]}`, `{T["get_debit_cards"]}`). The
-   account must be at least 60 days old.
+1. Find the account and the card (`{T["get_user_accounts"]}`, `{T["get_debit_cards"]}`). Accounts
+   opened fewer than 60 days ago get no increase.
 2. The highest temporary limit is the product's percentage of the card's standard limit,
    rounded down to whole dollars. If the customer asks for more, offer that highest amount.
 3. Raise it with `{T["raise_debit_card_limit"]}`: limit_type "atm" or "purchase", new_limit

@@ -106,7 +106,7 @@ See "{name} fee schedule" for every fee and "{name}: debit card fees and limits"
 | Outgoing domestic wire | $25 |
 | Paper statement | $2 per month (electronic statements are free) |
 
-The ATM operator may charge its own surcharge; Larkspur never refunds those.
+The owner of the other ATM may add a surcharge of its own; Larkspur never refunds those.
 """,
     )
     increases = (
@@ -115,8 +115,8 @@ The ATM operator may charge its own surcharge; Larkspur never refunds those.
         else f"For 24 hours a limit may be raised to at most {debit.temp_cap_percent}% of the "
         f"card's standard limit, rounded down to whole dollars (with the standard limits above: "
         f"ATM {_dollars(debit.temp_cap(debit.atm_limit))}, purchases "
-        f"{_dollars(debit.temp_cap(debit.purchase_limit))}). The account must be at least 60 "
-        "days old."
+        f"{_dollars(debit.temp_cap(debit.purchase_limit))}). Only accounts opened 60 or more "
+        "days ago qualify."
     )
     library.add(
         product_doc(product, "debit_card"),

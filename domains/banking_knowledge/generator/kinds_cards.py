@@ -297,7 +297,8 @@ def close_card(ctx: Context, family: str, index: int) -> Draft | None:
         "found_better_card": "you got a card elsewhere that suits you better",
     }[reason]
     wish = (
-        "If the agent offers to waive the annual fee for a year, accept it and keep the card."
+        "If the agent offers to waive the annual fee for one year, take the offer and keep the "
+        "card."
         if variant in (0, 2)
         else "You do not want any offer: you just want the card closed."
     )
