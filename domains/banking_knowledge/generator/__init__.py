@@ -23,6 +23,7 @@ from tau_env.domains.banking_knowledge.builtin import BANK_FILES, bank_from_part
 from tau_env.domains.banking_knowledge.data_model import CardProduct, CatalogEntry
 from tau_env.domains.banking_knowledge.generator.catalog import catalog
 from tau_env.domains.banking_knowledge.generator.context import Context
+from tau_env.domains.banking_knowledge.generator.documents_extra import write_extra_documents
 from tau_env.domains.banking_knowledge.generator.documents_general import write_general_documents
 from tau_env.domains.banking_knowledge.generator.documents_procedures import (
     write_procedure_documents,
@@ -91,6 +92,7 @@ def generate(seed: int = BUILTIN_SEED, *, scale: float = 1.0, verify: bool = Tru
     write_product_documents(library, bank)
     write_procedure_documents(library)
     write_general_documents(library, rng)
+    write_extra_documents(library, bank, rng)
     context = Context(rng, bank, Ledger(rng), People(rng))
     tasks = draw_tasks(context, scale)
     for task in tasks:

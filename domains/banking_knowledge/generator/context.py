@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from tau_env.domains.banking_knowledge.constants import TODAY
@@ -66,12 +66,28 @@ class Context:
         bank: The products.
         ledger: The database being written.
         people: Draws new customers.
+        returning: Customers a kind left for a later kind to call again, by the later kind's
+            key (several tasks about one customer, as in real call logs).
     """
 
     rng: random.Random
     bank: Bank
     ledger: Ledger
     people: People
+    returning: dict[str, list[tuple[Person, str, str]]] = field(default_factory=dict)
+
+    def remember(self, key: str, person: Person, *accounts: str) -> None:
+        """Leave a customer and two of their accounts for the kind `key` to reuse."""
+        first, second = accounts
+        self.returning.setdefault(key, []).append((person, first, second))
+
+    def recall(self, key: str, account_level: str) -> tuple[Person, str, str] | None:
+        """A remembered customer whose second account is of `account_level` (then forgotten)."""
+        waiting = self.returning.get(key, [])
+        for number, (_, _, second) in enumerate(waiting):
+            if self.ledger.tables["accounts"][second]["level"] == account_level:
+                return waiting.pop(number)
+        return None
 
     # -- customers ----------------------------------------------------------------------------
     def customer(self, min_age: int = 24, max_age: int = 79) -> Person:

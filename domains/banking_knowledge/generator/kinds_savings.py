@@ -312,6 +312,7 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
     person = ctx.customer()
     checking = ctx.checking(person, _everyday(ctx), balance=ctx.amount(800, 5000))
     savings = ctx.savings(person, product)
+    ctx.remember("close_savings", person, checking, savings)
     available = ctx.ledger.balance(checking)
     possible = index % 4 != 3
     amount = (
@@ -352,11 +353,19 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
 
 
 def close_savings(ctx: Context, family: str, index: int) -> Draft:
-    """Move the savings balance to checking and close the savings account."""
+    """Move the savings balance to checking and close the savings account.
+
+    Some of these customers already called to move money into that savings account (another
+    task, on the same records).
+    """
     product = pick(ctx.bank.savings, index)
-    person = ctx.customer()
-    checking = ctx.checking(person, _everyday(ctx))
-    savings = ctx.savings(person, product)
+    returning = ctx.recall("close_savings", product.name) if index % 2 == 0 else None
+    if returning is not None:  # the customer of an earlier task calls again
+        person, checking, savings = returning
+    else:
+        person = ctx.customer()
+        checking = ctx.checking(person, _everyday(ctx))
+        savings = ctx.savings(person, product)
     balance = ctx.ledger.balance(savings)
     code, why = (
         ("consolidating_accounts", "you prefer to keep everything in your checking account"),
