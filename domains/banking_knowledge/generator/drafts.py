@@ -153,7 +153,7 @@ class Draft:
             if compare is not None:
                 action["compare_args"] = compare
             actions.append(action)
-        wishes = scenario.wishes
+        wishes = f'You open the call by saying: "{scenario.opening}" {scenario.wishes}'
         if "confirm" in scenario.accepts and "confirm" not in wishes.lower():
             wishes += " If the agent asks you to confirm what you asked for, confirm it."
         if scenario.asks_for_transfer:
