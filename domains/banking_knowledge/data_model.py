@@ -19,6 +19,8 @@ catalogue) into the `BankingData` schema the copy-on-write `BankingDB` views are
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
@@ -139,6 +141,18 @@ def to_snapshot_data(
     return data
 
 
+_TABLE_TEXTS: dict[int, tuple[Snapshot, dict[str, str]]] = {}
+"""Snapshot id -> (snapshot, JSON of its untouched tables): derived from immutable data."""
+
+
+def _unchanged_table_texts(snapshot: Snapshot) -> dict[str, str]:
+    entry = _TABLE_TEXTS.get(id(snapshot))
+    if entry is None or entry[0] is not snapshot:  # ids are reused only after the snapshot died
+        entry = (snapshot, {})
+        _TABLE_TEXTS[id(snapshot)] = entry
+    return entry[1]
+
+
 class BankingDB(Database):
     """The bank for one episode: one view both the agent's and the customer's tools work on.
 
@@ -223,13 +237,31 @@ class BankingDB(Database):
 
     def dump(self) -> dict[str, Any]:
         """The database as the reference's ``model_dump()`` gives it (the hashed layout)."""
-        notes = self.table_notes
+        return {name: self._table_dump(name) for name in TABLES}
+
+    def reference_hash(self) -> str:
+        """The reference's database hash (sha256 of the sorted-key JSON of `dump`).
+
+        Built table by table: the JSON of a table this episode has not changed is computed
+        once per process, so hashing costs what the changed tables cost.
+        """
+        unchanged = _unchanged_table_texts(self.snapshot)
+        notes_changed = bool(self.table_notes.changed_keys())
+        parts = []
+        for name in sorted(TABLES):
+            text = None if notes_changed or self.table(name).changed_keys() else unchanged.get(name)
+            if text is None:
+                text = json.dumps(self._table_dump(name), sort_keys=True, default=str)
+                if not notes_changed and not self.table(name).changed_keys():
+                    unchanged[name] = text
+            parts.append(f"{json.dumps(name)}: {text}")
+        return hashlib.sha256(("{" + ", ".join(parts) + "}").encode()).hexdigest()
+
+    def _table_dump(self, name: str) -> dict[str, Any]:
+        note = self.table_notes.get(name)
         return {
-            name: {
-                "data": {key: row.model_dump() for key, row in self.table(name).items()},
-                "notes": note.text if (note := notes.get(name)) is not None else "",
-            }
-            for name in TABLES
+            "data": {key: row.model_dump() for key, row in self.table(name).items()},
+            "notes": note.text if note is not None else "",
         }
 
     def catalog_entries(self, side: Literal["agent", "user"]) -> Iterator[CatalogEntry]:

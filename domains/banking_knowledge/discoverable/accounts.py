@@ -14,6 +14,7 @@ from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
     add,
     edit,
+    exists,
     is_empty_result,
     parse_balance,
     query_by,
@@ -411,7 +412,7 @@ def get_account_transactions(db: BankingDB, account_id: str) -> str:
     """An account's transactions, most recent first (same-date records keep stored order)."""
     if not account_id:
         return "Error: Missing required parameter: account_id"
-    if account_id not in db.accounts:
+    if not exists(db.accounts, account_id):
         return f"Error: Account '{account_id}' not found."
     found = [
         (key, record)

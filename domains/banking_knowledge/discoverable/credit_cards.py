@@ -24,6 +24,7 @@ from tau_env.domains.banking_knowledge.ids import (
 from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
+    exists,
     is_empty_result,
     parse_balance,
     query_by,
@@ -88,7 +89,7 @@ def order_replacement_credit_card(
     }
     if not add(db.credit_card_orders, order_id, order):
         return "Error: Order may have already been placed for this card replacement."
-    if credit_card_account_id in db.credit_card_accounts:
+    if exists(db.credit_card_accounts, credit_card_account_id):
         card = edit(db.credit_card_accounts, credit_card_account_id)
         card["status"] = "CLOSED"
         card["closed_date"] = TODAY_TEXT
@@ -320,7 +321,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
     missing = _card_missing(db, credit_card_account_id)
     if missing:
         return missing
-    if credit_card_account_id not in db.credit_card_accounts:
+    if not exists(db.credit_card_accounts, credit_card_account_id):
         return f"Error: Failed to close credit card account '{credit_card_account_id}'."
     card = edit(db.credit_card_accounts, credit_card_account_id)
     card["status"] = "CLOSED"
@@ -521,7 +522,7 @@ def deny_credit_limit_increase(
     ]
     if denial_reason not in reasons:
         return f"Error: Invalid denial_reason. Must be one of: {', '.join(reasons)}"
-    if credit_card_account_id not in db.credit_card_accounts:
+    if not exists(db.credit_card_accounts, credit_card_account_id):
         return f"Error: Credit card account '{credit_card_account_id}' not found."
     request_id = credit_limit_request_id(credit_card_account_id, user_id, 0.0)
     add(
@@ -550,7 +551,7 @@ def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_e
     """Correct the rewards recorded on a card transaction."""
     if not transaction_id or not new_rewards_earned:
         return "Error: Missing required parameters."
-    if transaction_id not in db.credit_card_transaction_history:
+    if not exists(db.credit_card_transaction_history, transaction_id):
         return f"Error: Transaction '{transaction_id}' not found."
     edit(db.credit_card_transaction_history, transaction_id)["rewards_earned"] = new_rewards_earned
     arguments = {"transaction_id": transaction_id, "new_rewards_earned": new_rewards_earned}

@@ -1,0 +1,31 @@
+"""Fixtures: the official bank (the domain has no built-in data yet) and one-task worlds."""
+
+from __future__ import annotations
+
+import pytest
+
+from tau_env.domain import Domain, load_domain
+from tau_env.messages import Side
+from tau_env.state import World
+
+
+@pytest.fixture(scope="session")
+def bank(data_dir) -> Domain:
+    """The official bank on the default retrieval variant (``bm25_grep``)."""
+    return load_domain("banking_knowledge", data_dir)
+
+
+@pytest.fixture
+def world(bank):
+    """A fresh world for a task: ``world("task_001")`` (the task's initial state applied)."""
+
+    def make(task_id: str = "task_001") -> World:
+        return bank.prepare(bank.task(task_id)).initial_world.fork()
+
+    return make
+
+
+def call(world: World, side: Side, name: str, **arguments):
+    """Call a tool; returns (content, error)."""
+    result = world.call_tool(side, name, arguments)
+    return result.content, result.error
