@@ -37,7 +37,8 @@ _NAMES = (
     re.compile(r"named ([A-Z][\w.'-]+(?: [A-Z][\w.'-]+)+)"),
 )
 _WANTS_HUMAN = re.compile(
-    r"(transfer(red)?|speak|talk)\s+(you\s+|me\s+)?(to|with)\s+(a\s+)?(human|real person|live agent)",
+    r"(transfer(red)?|speak|talk)\s+(you\s+|me\s+)?(to|with)\s+(a\s+)?"
+    r"(human|real person|live agent)",
     re.IGNORECASE,
 )
 
