@@ -21,6 +21,7 @@ from tau_env.tasks.model import Task, UserScript
 
 __all__ = ["derive_user_script", "scenario_facts", "scenario_opening"]
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _QUOTE = re.compile(r"[\"“]([^\"“”\n]{12,})[\"”]")
 _OPENING_STEP = re.compile(r"^.*\*\*(?:Opening|Start naturally)[^*]*\*\*.*$", re.MULTILINE)
 _FLOW = re.compile(r"^#+\s*(?:Conversation Flow|How to Behave)", re.MULTILINE | re.IGNORECASE)
@@ -56,11 +57,10 @@ _FIRST_PERSON = (
 
 
 def _clean(line: str) -> str | None:
-    """A usable spoken line: no stop token, no markdown left."""
-    text = line.strip().strip("*").strip()
-    if not text or any(token in text for token in STOP_TOKENS.values()):
-        return None
-    return text
+    """A usable spoken line: its sentences without a stop token, no markdown left."""
+    sentences = _SENTENCE.split(line.strip().strip("*").strip())
+    kept = [s for s in sentences if s and not any(t in s for t in STOP_TOKENS.values())]
+    return " ".join(kept) or None
 
 
 def _first_person(text: str) -> str:

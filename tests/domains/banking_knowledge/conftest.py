@@ -25,7 +25,7 @@ def world(bank):
     return make
 
 
-def call(world: World, side: Side, name: str, **arguments):
+def call(world: World, side: Side, tool: str, **arguments):
     """Call a tool; returns (content, error)."""
-    result = world.call_tool(side, name, arguments)
+    result = world.call_tool(side, tool, arguments)
     return result.content, result.error
