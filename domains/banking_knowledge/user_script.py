@@ -15,6 +15,7 @@ never from the gold plan or the evaluation criteria:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tau_env.messages import STOP_TOKENS
 from tau_env.tasks.model import Task, UserScript
@@ -116,9 +117,16 @@ def derive_user_script(task: Task) -> UserScript | None:
     instructions = task.user_scenario.instructions
     if not isinstance(instructions, str):
         return None
+    tools = tuple(task.user_tools) if task.user_tools is not None else None
+    return _script(instructions, tools)
+
+
+@lru_cache(maxsize=1024)
+def _script(instructions: str, tools: tuple[str, ...] | None) -> UserScript:
+    """Read once per scenario text (users derive their brief at every episode's start)."""
     return UserScript(
         opening=scenario_opening(instructions),
         facts=scenario_facts(instructions),
-        accepted_tools=list(task.user_tools) if task.user_tools is not None else None,
+        accepted_tools=list(tools) if tools is not None else None,
         expects_transfer=bool(_WANTS_HUMAN.search(instructions)),
     )

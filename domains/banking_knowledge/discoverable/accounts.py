@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
@@ -398,7 +399,12 @@ def submit_interest_discrepancy_report(
 
 
 def _transaction_time(record: dict[str, Any]) -> datetime:
-    text = str(record.get("date", ""))
+    return _parsed_date(str(record.get("date", "")))
+
+
+@lru_cache(maxsize=4096)
+def _parsed_date(text: str) -> datetime:
+    """A transaction date (with or without a time); the earliest date when unreadable."""
     for layout in ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y"):
         try:
             return datetime.strptime(text, layout)
