@@ -7,6 +7,7 @@ import pytest
 from tau_env.domain import Domain, load_domain
 from tau_env.messages import Side
 from tau_env.state import World
+from tau_env.testing.fake_openai import FakeOpenAIServer
 
 
 @pytest.fixture(scope="session")
@@ -29,3 +30,20 @@ def call(world: World, side: Side, tool: str, **arguments):
     """Call a tool; returns (content, error)."""
     result = world.call_tool(side, tool, arguments)
     return result.content, result.error
+
+
+@pytest.fixture(scope="session")
+def embeddings():
+    """A fake OpenAI server answering ``/v1/embeddings`` for the whole session."""
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+def dense_options(server, cache: str | None = None) -> dict[str, object]:
+    """Retrieval options pointing the embedding variants at the fake server."""
+    return {
+        "embedding_model": "openai/fake-embedding",
+        "embedding_api_base": server.base_url,
+        "embedding_api_key": "sk-fake",
+        "embedding_cache": cache,
+    }

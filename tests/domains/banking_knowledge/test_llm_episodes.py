@@ -21,6 +21,7 @@ from tau_env.episode_runner import run_episode
 from tau_env.llm import LLMClient, RetryPolicy
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
 from tau_env.wrappers.users import LLMUser
+from tests.domains.banking_knowledge.conftest import dense_options
 
 FAST = RetryPolicy(max_retries=2, initial_delay=0.01, jitter=0.0)
 ASK = "Please run these on your side:"
@@ -86,12 +87,6 @@ def _customer_turn(messages):
     return FakeReply.text("Hi, I need some help with my accounts.")
 
 
-@pytest.fixture(scope="module")
-def embeddings():
-    with FakeOpenAIServer() as server:
-        yield server
-
-
 def _play(data_dir, retrieval, options, task_id):
     env = tau_env.make_env(
         "banking_knowledge", data_dir=data_dir, retrieval=retrieval, retrieval_options=options
@@ -118,16 +113,12 @@ def test_llm_agent_and_user__solve_tasks_with_bm25_search(data_dir, task_id):
 
 
 def test_llm_agent_and_user__solve_a_task_with_dense_search(data_dir, embeddings, tmp_path):
-    options = {
-        "embedding_model": "openai/fake-embedding",
-        "embedding_api_base": embeddings.base_url,
-        "embedding_api_key": "sk-fake",
-        "embedding_cache": str(tmp_path / "vectors.sqlite"),
-    }
+    before = len(embeddings.embedding_requests)
+    options = dense_options(embeddings, str(tmp_path / "vectors.sqlite"))
     result, _ = _play(data_dir, "openai_embeddings", options, "task_026")
     assert result.reward == 1.0, result.grade.failed_components()
-    documents = sum(len(r["input"]) for r in embeddings.embedding_requests[:-1])
-    assert documents == 698  # the knowledge base, once; then the query
-    assert embeddings.embedding_requests[-1]["input"] == ["how to help this customer"]
+    requests = embeddings.embedding_requests[before:]
+    assert sum(len(r["input"]) for r in requests[:-1]) == 698  # the knowledge base, once
+    assert requests[-1]["input"] == ["how to help this customer"]
     search = next(m for m in result.trajectory if m.role == "tool" and m.name == "KB_search")
     assert search.content.count("\n   ID: ") == 10

@@ -17,6 +17,7 @@ from tau_env.domain import load_domain
 from tau_env.domains.banking_knowledge.retrieval.grep import grep_documents
 from tau_env.domains.banking_knowledge.retrieval.variants import OFFLINE_VARIANTS
 from tau_env.errors import InvalidOption
+from tests.domains.banking_knowledge.conftest import dense_options
 
 REFERENCE = json.loads((Path(__file__).parent / "reference_retrieval.json").read_text())
 TIMING = re.compile(r"\n\n\[Timing: retrieval=\d+ms, reranking=\d+ms, total=\d+ms\]$")
@@ -143,3 +144,29 @@ def test_options__top_k_and_grep_settings_apply_and_bad_ones_are_refused(data_di
         load_domain(
             "banking_knowledge", data_dir, retrieval="bm25", retrieval_options={"top_k": "3"}
         )
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["openai_embeddings", "openai_embeddings_grep", "qwen_embeddings", "qwen_embeddings_grep"],
+)
+def test_embedding_variants__policy_tools_and_query_instruction(data_dir, embeddings, variant):
+    domain = load_domain(
+        "banking_knowledge",
+        data_dir,
+        retrieval=variant,
+        retrieval_options=dense_options(embeddings),
+    )
+    assert _sha(domain.policy) == REFERENCE["policy_sha256"][variant]
+    names = domain.toolbox.tools("agent").names
+    assert names[0] == "KB_search" and (names[1] == "grep") == variant.endswith("_grep")
+    output = domain.new_world().call_tool("agent", "KB_search", {"query": "close my account"})
+    assert output.content.count("\n   ID: ") == 10 and TIMING.search(output.content)
+    query = embeddings.embedding_requests[-1]["input"]
+    if variant.startswith("qwen"):
+        assert query == [
+            "Instruct: Given a web search query, retrieve relevant passages that answer the "
+            "query\nQuery:close my account"
+        ]
+    else:
+        assert query == ["close my account"]
