@@ -61,3 +61,24 @@ def test_episodes__start_from_the_task_state_whatever_came_before(env):
     run_episode(env, OracleAgent, user, task_id="task_026", seed=0)
     again = run_episode(env, OracleAgent, user, task_id="task_031", seed=0)
     assert [m.model_dump() for m in again.trajectory] == [m.model_dump() for m in alone.trajectory]
+
+
+def test_task_102__with_a_judge_the_reward_is_db_times_nl(data_dir):
+    from tau_env.grading.grader import TaskGrader
+    from tau_env.grading.nl_assertions import Verdict
+
+    rulings = []
+
+    def judge(trajectory, assertions):
+        rulings.append(list(assertions))
+        return [Verdict(text, met=True) for text in assertions]
+
+    env = tau_env.make_env("banking_knowledge", data_dir=data_dir, grader=TaskGrader(judge=judge))
+    domain = env.unwrapped.domain
+    result = run_episode(env, OracleAgent, GoldUser.factory(domain), task_id="task_102", seed=0)
+    assert result.grade.breakdown == {"DB": 1.0, "NL_ASSERTION": 1.0}
+    assert result.grade.not_judged == [] and result.reward == 1.0
+    assert (
+        len(rulings) == 1
+        and rulings[0] == domain.task("task_102").evaluation_criteria.nl_assertions
+    )

@@ -102,3 +102,9 @@ def test_cli__unknown_variant_is_a_clean_error(data_dir, capsys):
     )
     assert code == 2
     assert "sandbox" in capsys.readouterr().err
+
+
+def test_cli__run_without_a_data_folder_says_to_pass_one(capsys, tmp_path):
+    store = str(tmp_path / "runs.sqlite")
+    assert main(["run", "--domain", "banking_knowledge", "--store", store]) == 2
+    assert "no built-in bank yet" in capsys.readouterr().err
