@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -263,7 +263,3 @@ class BankingDB(Database):
             "data": {key: row.model_dump() for key, row in self.table(name).items()},
             "notes": note.text if note is not None else "",
         }
-
-    def catalog_entries(self, side: Literal["agent", "user"]) -> Iterator[CatalogEntry]:
-        """The discoverable tools of one side, in catalogue order."""
-        return (entry for entry in self.tool_catalog.values() if entry.side == side)
