@@ -108,3 +108,25 @@ def test_cli__run_without_a_data_folder_says_to_pass_one(capsys, tmp_path):
     store = str(tmp_path / "runs.sqlite")
     assert main(["run", "--domain", "banking_knowledge", "--store", store]) == 2
     assert "no built-in bank yet" in capsys.readouterr().err
+
+
+def test_cli__run_records_the_retrieval_variant_in_the_run_config(data_dir, tmp_path, capsys):
+    from tau_env.rollout.config import RunConfig
+    from tau_env.rollout.provenance import run_fingerprint
+    from tau_env.store.sqlite import ResultStore
+
+    store = str(tmp_path / "runs.sqlite")
+    arguments = ["--domain", "banking_knowledge", "--data-dir", str(data_dir), "--store", store]
+    command = ["run", *arguments, "--retrieval", "grep_only", "--tasks", "task_001,task_083"]
+    assert main([*command, "--run", "r1", "--retrieval-options", '{"grep_top_k": 3}']) == 0
+    with ResultStore(store) as opened:
+        record = opened.run("r1")
+        assert opened.episode_count("r1") == 2
+    assert record.config["retrieval"] == "grep_only"
+    assert record.config["retrieval_options"] == {"grep_top_k": 3}
+    assert "pass^1=1.000" in capsys.readouterr().out
+    config = RunConfig.model_validate(record.config)
+    assert run_fingerprint(config) == record.fingerprint
+    unset = config.model_copy(update={"retrieval": None, "retrieval_options": None})
+    assert "retrieval" not in json.dumps(unset.model_dump(exclude_none=True))
+    assert run_fingerprint(unset) != record.fingerprint
