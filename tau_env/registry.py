@@ -79,7 +79,12 @@ def _spec_for(name: str) -> EnvSpec:
 
 
 def load_tasks(
-    domain: str, *, data_dir: str | Path | None = None, split: str | None = None
+    domain: str,
+    *,
+    data_dir: str | Path | None = None,
+    split: str | None = None,
+    retrieval: str | None = None,
+    retrieval_options: Mapping[str, Any] | None = None,
 ) -> list[Task]:
     """The tasks of a domain.
 
@@ -87,9 +92,14 @@ def load_tasks(
         domain: Domain name (``"mock"``) or versioned id (``"tau/mock-v0"``).
         data_dir: A reference data folder; None uses the built-in data.
         split: A split name (None: ``base`` when defined, else every task).
+        retrieval: Retrieval variant (checked here; tasks are the same in every variant).
+        retrieval_options: Settings of the retrieval variant.
     """
     spec = _spec_for(domain)
-    return load_domain(spec.domain, data_dir).split(split)
+    loaded = load_domain(
+        spec.domain, data_dir, retrieval=retrieval, retrieval_options=retrieval_options
+    )
+    return loaded.split(split)
 
 
 def make(id: str, **options: Any) -> Any:

@@ -20,7 +20,9 @@ catalogue) into the `BankingData` schema the copy-on-write `BankingDB` views are
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import hashlib
+import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -166,6 +168,18 @@ def to_snapshot_data(
     return data
 
 
+_TABLE_TEXTS: dict[int, tuple[Snapshot, dict[str, str]]] = {}
+"""Snapshot id -> (snapshot, JSON of its untouched tables): derived from immutable data."""
+
+
+def _unchanged_table_texts(snapshot: Snapshot) -> dict[str, str]:
+    entry = _TABLE_TEXTS.get(id(snapshot))
+    if entry is None or entry[0] is not snapshot:  # ids are reused only after the snapshot died
+        entry = (snapshot, {})
+        _TABLE_TEXTS[id(snapshot)] = entry
+    return entry[1]
+
+
 class BankingDB(Database):
     """The bank for one episode: one view both the agent's and the customer's tools work on.
 
@@ -251,15 +265,29 @@ class BankingDB(Database):
 
     def dump(self) -> dict[str, Any]:
         """The database as the reference's ``model_dump()`` gives it (the hashed layout)."""
-        notes = self.table_notes
-        return {
-            name: {
-                "data": {key: row.model_dump() for key, row in self.table(name).items()},
-                "notes": note.text if (note := notes.get(name)) is not None else "",
-            }
-            for name in TABLES
-        }
+        return {name: self._table_dump(name) for name in TABLES}
 
-    def catalog_entries(self, side: Literal["agent", "user"]) -> Iterator[CatalogEntry]:
-        """The discoverable tools of one side, in catalogue order."""
-        return (entry for entry in self.tool_catalog.values() if entry.side == side)
+    def reference_hash(self) -> str:
+        """The reference's database hash (sha256 of the sorted-key JSON of `dump`).
+
+        Built table by table: the JSON of a table this episode has not changed is computed
+        once per process, so hashing costs what the changed tables cost.
+        """
+        unchanged = _unchanged_table_texts(self.snapshot)
+        notes_changed = bool(self.table_notes.changed_keys())
+        parts = []
+        for name in sorted(TABLES):
+            text = None if notes_changed or self.table(name).changed_keys() else unchanged.get(name)
+            if text is None:
+                text = json.dumps(self._table_dump(name), sort_keys=True, default=str)
+                if not notes_changed and not self.table(name).changed_keys():
+                    unchanged[name] = text
+            parts.append(f"{json.dumps(name)}: {text}")
+        return hashlib.sha256(("{" + ", ".join(parts) + "}").encode()).hexdigest()
+
+    def _table_dump(self, name: str) -> dict[str, Any]:
+        note = self.table_notes.get(name)
+        return {
+            "data": {key: row.model_dump() for key, row in self.table(name).items()},
+            "notes": note.text if note is not None else "",
+        }

@@ -39,14 +39,18 @@ def hex_digest(seed: str, length: int = 16) -> str:
 def transaction_id(
     user_id: str, card_type: str, merchant: str, amount: float, category: str
 ) -> str:
-    """Id of a credit card transaction: ``txn_`` + 12 hex."""
-    seed = f"transaction:{user_id}:{card_type}:{merchant}:{amount:.2f}:{category}"
+    """Id of a credit card transaction: ``txn_`` + 12 hex.
+
+    The seed is joined from its parts, so a part that is not text fails with the reference's
+    `TypeError`.
+    """
+    seed = ":".join(["transaction", user_id, card_type, merchant, f"{amount:.2f}", category])
     return "txn_" + hex_digest(seed, 12)
 
 
 def referral_id(referrer_id: str, account_type: str) -> str:
-    """Id of a referral submitted by the customer: 16 hex."""
-    return hex_digest(f"referral:{referrer_id}:{account_type}")
+    """Id of a referral submitted by the customer: 16 hex (parts joined, as for transactions)."""
+    return hex_digest(":".join(["referral", referrer_id, account_type]))
 
 
 def application_id(card_type: str, name: str, income: float, subscription: Any) -> str:

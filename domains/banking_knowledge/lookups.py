@@ -21,6 +21,7 @@ __all__ = [
     "account_balance",
     "add",
     "edit",
+    "exists",
     "is_empty_result",
     "matching_rows",
     "parse_balance",
@@ -36,6 +37,11 @@ def row(table: Table[Row], key: str) -> dict[str, Any] | None:
     """The record under `key` (shared: read only), or None."""
     found = table.get(key)
     return None if found is None else found.root
+
+
+def exists(table: Table[Row], key: Any) -> bool:
+    """Whether a record has id `key` (an unhashable key raises `TypeError`, as a dict does)."""
+    return table.get(key) is not None
 
 
 def rows(table: Table[Row]) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -15,12 +15,14 @@ never from the gold plan or the evaluation criteria:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tau_env.messages import STOP_TOKENS
 from tau_env.tasks.model import Task, UserScript
 
 __all__ = ["derive_user_script", "scenario_facts", "scenario_opening"]
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _QUOTE = re.compile(r"[\"“]([^\"“”\n]{12,})[\"”]")
 _OPENING_STEP = re.compile(r"^.*\*\*(?:Opening|Start naturally)[^*]*\*\*.*$", re.MULTILINE)
 _FLOW = re.compile(r"^#+\s*(?:Conversation Flow|How to Behave)", re.MULTILINE | re.IGNORECASE)
@@ -37,7 +39,8 @@ _NAMES = (
     re.compile(r"named ([A-Z][\w.'-]+(?: [A-Z][\w.'-]+)+)"),
 )
 _WANTS_HUMAN = re.compile(
-    r"(transfer(red)?|speak|talk)\s+(you\s+|me\s+)?(to|with)\s+(a\s+)?(human|real person|live agent)",
+    r"(transfer(red)?|speak|talk)\s+(you\s+|me\s+)?(to|with)\s+(a\s+)?"
+    r"(human|real person|live agent)",
     re.IGNORECASE,
 )
 
@@ -55,11 +58,10 @@ _FIRST_PERSON = (
 
 
 def _clean(line: str) -> str | None:
-    """A usable spoken line: no stop token, no markdown left."""
-    text = line.strip().strip("*").strip()
-    if not text or any(token in text for token in STOP_TOKENS.values()):
-        return None
-    return text
+    """A usable spoken line: its sentences without a stop token, no markdown left."""
+    sentences = _SENTENCE.split(line.strip().strip("*").strip())
+    kept = [s for s in sentences if s and not any(t in s for t in STOP_TOKENS.values())]
+    return " ".join(kept) or None
 
 
 def _first_person(text: str) -> str:
@@ -115,9 +117,16 @@ def derive_user_script(task: Task) -> UserScript | None:
     instructions = task.user_scenario.instructions
     if not isinstance(instructions, str):
         return None
+    tools = tuple(task.user_tools) if task.user_tools is not None else None
+    return _script(instructions, tools)
+
+
+@lru_cache(maxsize=1024)
+def _script(instructions: str, tools: tuple[str, ...] | None) -> UserScript:
+    """Read once per scenario text (users derive their brief at every episode's start)."""
     return UserScript(
         opening=scenario_opening(instructions),
         facts=scenario_facts(instructions),
-        accepted_tools=list(task.user_tools) if task.user_tools is not None else None,
+        accepted_tools=list(tools) if tools is not None else None,
         expects_transfer=bool(_WANTS_HUMAN.search(instructions)),
     )

@@ -12,7 +12,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments, add_store_arguments
+from tau_env.cli.common import (
+    DEFAULT_DOMAIN,
+    add_data_arguments,
+    add_retrieval_arguments,
+    add_store_arguments,
+)
 from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.errors import TauEnvError
 from tau_env.registry import load_tasks
@@ -33,6 +38,7 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
+    add_retrieval_arguments(parser)
     for side, default, kinds in (
         ("agent", "oracle", "llm, oracle, random"),
         ("user", "scripted", "scripted, llm, gold"),
@@ -88,7 +94,13 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     ):
         if value < 1:
             raise TauEnvError(f"{flag} must be >= 1, actually: {value}")
-    tasks = load_tasks(args.domain, data_dir=args.data_dir, split=args.split)
+    tasks = load_tasks(
+        args.domain,
+        data_dir=args.data_dir,
+        split=args.split,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
+    )
     known = [task.id for task in tasks]
     playable = [task.id for task in tasks if playable_in_mode(task, args.mode)]
     task_ids = playable
@@ -126,6 +138,8 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         # Absolute, so `resume` finds the data from any working directory.
         data_dir=str(Path(args.data_dir).expanduser().resolve()) if args.data_dir else None,
         split=args.split,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
         task_ids=tuple(task_ids),
         trials=args.trials,
         base_seed=args.seed,

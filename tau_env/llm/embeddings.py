@@ -134,7 +134,7 @@ class EmbeddingClient:
         *,
         retry: RetryPolicy | None = None,
         cache: EmbeddingCache | None = None,
-        batch_size: int = 64,
+        batch_size: int = 128,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, actually: {batch_size}")

@@ -36,7 +36,14 @@ from typing import Any
 
 from tau_env.llm.config import ModelConfig
 
-__all__ = ["FakeOpenAIServer", "FakeReply", "FakeRequest", "FakeToolCall", "fake_embedding"]
+__all__ = [
+    "EMBEDDING_DIMENSIONS",
+    "FakeOpenAIServer",
+    "FakeReply",
+    "FakeRequest",
+    "FakeToolCall",
+    "fake_embedding",
+]
 
 
 @dataclass(frozen=True)

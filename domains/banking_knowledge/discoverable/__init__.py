@@ -21,9 +21,13 @@ from types import MappingProxyType
 
 from tau_env.domains.banking_knowledge.data_model import CatalogEntry
 from tau_env.domains.banking_knowledge.discoverable import (
+    account_activity,
     accounts,
     credit_cards,
+    credit_limits,
     customer,
+    debit_card_activation,
+    debit_card_orders,
     debit_cards,
     disputes,
     protocols,
@@ -52,7 +56,11 @@ __all__ = [
 _AGENT_FUNCTIONS: tuple[Callable[..., str], ...] = (
     *protocols.BEHAVIOURS,
     *accounts.BEHAVIOURS,
+    *account_activity.BEHAVIOURS,
     *credit_cards.BEHAVIOURS,
+    *credit_limits.BEHAVIOURS,
+    *debit_card_orders.BEHAVIOURS,
+    *debit_card_activation.BEHAVIOURS,
     *debit_cards.BEHAVIOURS,
     *disputes.BEHAVIOURS,
 )

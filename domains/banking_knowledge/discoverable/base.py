@@ -118,7 +118,7 @@ def invoke(spec: Behaviour, db: BankingDB, owner: str, name: str, arguments: Any
             reference's class name) or the behaviour raised it; callers report it as text.
         ToolError: The behaviour failed on a value of the wrong type.
     """
-    problem = _binding_problem(spec, f"{owner}.{name}()", arguments)
+    problem = _binding_problem(spec, owner, name, arguments)
     if problem is not None:
         raise TypeError(problem)
     try:
@@ -127,10 +127,16 @@ def invoke(spec: Behaviour, db: BankingDB, owner: str, name: str, arguments: Any
         raise ToolError(str(error)) from None
 
 
-def _binding_problem(spec: Behaviour, label: str, arguments: Any) -> str | None:
-    """CPython's message for calling `label` with ``**arguments``, or None if it binds."""
+_REFERENCE_MODULE = "tau2.domains.banking_knowledge.tools"
+"""The reference's module, which CPython names in one of its call errors."""
+
+
+def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> str | None:
+    """CPython's message for calling the reference's method with ``**arguments``, or None."""
+    label = f"{owner}.{name}()"
     if not isinstance(arguments, dict):
-        return f"{label} argument after ** must be a mapping, not {type(arguments).__name__}"
+        kind = type(arguments).__name__
+        return f"{_REFERENCE_MODULE}.{label} argument after ** must be a mapping, not {kind}"
     for key in arguments:
         if key not in spec.parameters:
             return f"{label} got an unexpected keyword argument '{key}'"

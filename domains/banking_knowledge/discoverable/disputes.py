@@ -310,7 +310,25 @@ def get_atm_deposit_images(db: BankingDB, transaction_id: str) -> str:
     )
 
 
+@behaviour("get_credit_card_disputes", "read")
+def get_credit_card_disputes(db: BankingDB, user_id: str) -> str:
+    """A customer's credit card transaction disputes."""
+    if not user_id:
+        return "Error: Missing required parameter: user_id"
+    return history(
+        db,
+        "get_credit_card_disputes",
+        "User transaction dispute history retrieved successfully.",
+        f"Transaction dispute history for user {user_id}:",
+        "transaction_disputes",
+        "user_id",
+        user_id,
+        "\nNo transaction disputes found for this user.",
+    )
+
+
 BEHAVIOURS = (
+    get_credit_card_disputes,
     file_credit_card_dispute,
     file_debit_card_dispute,
     get_debit_card_disputes,
