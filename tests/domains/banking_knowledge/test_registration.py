@@ -9,7 +9,7 @@ import pytest
 import tau_env
 from tau_env.cli.main import main
 from tau_env.domain import clear_domain_cache, load_domain
-from tau_env.errors import DataError, NoBuiltinData
+from tau_env.errors import DataError
 from tau_env.wrappers.registration import gym_id
 
 
@@ -23,9 +23,10 @@ def test_make__versioned_id_and_retrieval_option(data_dir):
     assert raw.context("agent").instructions == raw.domain.policy
 
 
-def test_builtin__not_written_yet_says_what_to_pass():
-    with pytest.raises(NoBuiltinData, match="pass the reference data folder"):
-        load_domain("banking_knowledge")
+def test_builtin__loads_the_generated_bank_without_a_data_folder():
+    domain = load_domain("banking_knowledge")
+    assert domain.data.source == "built-in"
+    assert "Larkspur Bank" in domain.policy
 
 
 def test_gymnasium__scripted_and_llm_ids(data_dir):
@@ -104,10 +105,11 @@ def test_cli__unknown_variant_is_a_clean_error(data_dir, capsys):
     assert "sandbox" in capsys.readouterr().err
 
 
-def test_cli__run_without_a_data_folder_says_to_pass_one(capsys, tmp_path):
+def test_cli__run_without_a_data_folder_plays_the_built_in_bank(capsys, tmp_path):
     store = str(tmp_path / "runs.sqlite")
-    assert main(["run", "--domain", "banking_knowledge", "--store", store]) == 2
-    assert "no built-in bank yet" in capsys.readouterr().err
+    command = ["run", "--domain", "banking_knowledge", "--store", store, "--no-progress"]
+    assert main([*command, "--tasks", "savings-close_savings-0"]) == 0
+    assert "pass^1=1.000" in capsys.readouterr().out
 
 
 def test_cli__run_records_the_retrieval_variant_in_the_run_config(data_dir, tmp_path, capsys):
