@@ -103,3 +103,30 @@ def test_grade__a_transfer_task_needs_the_documented_reason(env):
 
     assert run_episode(env, OracleAgent, GoldUser, task_id=task.id).reward == 1.0
     assert run_episode(env, WrongReason, GoldUser, task_id=task.id).reward == 0.0
+
+
+@pytest.mark.parametrize(
+    ("retrieval", "task_id"),
+    [
+        ("bm25_grep", "savings-photo_deposit-0"),
+        ("openai_embeddings", "cashback_cards-missing_points-0"),
+    ],
+)
+def test_llm_agent_and_user__solve_built_in_tasks_over_the_fake_server(
+    retrieval, task_id, embeddings, tmp_path
+):
+    from tests.domains.banking_knowledge.conftest import dense_options
+    from tests.domains.banking_knowledge.test_llm_episodes import _play
+
+    before = len(embeddings.embedding_requests)
+    options = dense_options(embeddings, str(tmp_path / "vectors.sqlite"))
+    result, _ = _play(None, retrieval, options if retrieval != "bm25_grep" else None, task_id)
+    assert result.reward == 1.0, result.grade.failed_components()
+    customer_calls = [m for m in result.trajectory if m.role == "tool" and m.requestor == "user"]
+    assert customer_calls and not customer_calls[0].error
+    if retrieval == "openai_embeddings":
+        documents = len(
+            tau_env.load_domain("banking_knowledge").data.extras["knowledge_base"].documents
+        )
+        inputs = sum(len(r["input"]) for r in embeddings.embedding_requests[before:-1])
+        assert inputs == documents  # the built-in knowledge base, embedded once
