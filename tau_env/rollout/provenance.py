@@ -67,8 +67,9 @@ def run_fingerprint(config: RunConfig) -> str:
     """A hash of everything that decides what an episode of the run is.
 
     Covers the domain version, the policy, the run's tasks (full content), the participants,
-    the mode and the limits; not the execution settings. Resume refuses to continue a run whose
-    fingerprint changed, because old and new episodes would not be comparable.
+    the mode and the limits; not the execution settings, nor the judge (a resume may bring the
+    judge a run lacked; episodes are judged after they are played). Resume refuses to continue
+    a run whose fingerprint changed, because old and new episodes would not be comparable.
     """
     domain = domain_of(config)
     payload: dict[str, Any] = {
@@ -78,7 +79,8 @@ def run_fingerprint(config: RunConfig) -> str:
         # Settings left at their default are left out, so runs stored before the setting
         # existed keep their fingerprint (and can still be resumed).
         "config": config.model_dump(
-            mode="json", exclude={"run_id", *_UNSET_OPTIONAL.intersection(_unset(config))}
+            mode="json",
+            exclude={"run_id", "judge", *_UNSET_OPTIONAL.intersection(_unset(config))},
         ),
     }
     text = json.dumps(payload, sort_keys=True, default=str)

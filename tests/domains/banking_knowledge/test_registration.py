@@ -10,6 +10,8 @@ import tau_env
 from tau_env.cli.main import main
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.errors import DataError
+from tau_env.testing.fake_judge import judge_outcomes, judge_script
+from tau_env.testing.fake_openai import FakeOpenAIServer
 from tau_env.wrappers.registration import gym_id
 
 
@@ -85,8 +87,37 @@ def test_cli__validate_with_a_retrieval_variant(data_dir, capsys):
             "task_001,task_083,task_102",
         ]
     )
+    # task_102's NL assertion needs a judge: without one it has no reward, never a pass.
+    assert code == 1
+    assert capsys.readouterr().out.strip() == (
+        "2/3 tasks reach reward 1.0; 1 not judged (NL assertions: pass --judge-model to judge them)"
+    )
+
+
+def test_cli__validate_with_a_retrieval_variant_and_a_judge(data_dir, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")  # the SDK wants one; the fake ignores it
+    with FakeOpenAIServer(judge_script()) as server:
+        code = main(
+            [
+                "validate",
+                "--domain",
+                "banking_knowledge",
+                "--data-dir",
+                str(data_dir),
+                "--retrieval",
+                "bm25",
+                "--tasks",
+                "task_001,task_102",
+                "--judge-model",
+                server.model(),
+                "--judge-api-base",
+                server.base_url,
+            ]
+        )
+        judged = [request for request in server.requests if judge_outcomes(request) is not None]
     assert code == 0
-    assert "3/3 tasks reach reward 1.0 (1 with NL assertions not judged)" in capsys.readouterr().out
+    assert capsys.readouterr().out.strip() == "2/2 tasks reach reward 1.0"
+    assert len(judged) == 1  # task_102 only
 
 
 def test_cli__unknown_variant_is_a_clean_error(data_dir, capsys):
