@@ -1,9 +1,9 @@
 """Banking speed and memory: BM25 and grep queries, reset, gold episodes per variant, memory.
 
 Usage: ``python benchmarks/banking_knowledge.py [--data-dir DIR] [--episodes 1000]`` (the data
-folder defaults to ``TAU2_DATA_DIR``; the domain has no built-in data yet). Targets (issue 18):
-a BM25 query over the official knowledge base <= 1 ms; reset independent of the knowledge
-base's size; a whole gold episode <= 2 ms; 1,000 open episodes <= 200 MB. CPU time
+folder defaults to ``TAU2_DATA_DIR``; every figure is on the official knowledge base). Targets
+(issue 18): a BM25 query over the official knowledge base <= 1 ms; reset independent of the
+knowledge base's size; a whole gold episode <= 2 ms; 1,000 open episodes <= 200 MB. CPU time
 (``time.process_time``) is reported beside wall time, since the machine may be shared.
 """
 
