@@ -28,7 +28,7 @@ def test_fingerprint__unset_retrieval_leaves_the_earlier_payload_unchanged():
         "policy": domain.policy,
         "tasks": [domain.task("create_task").model_dump(mode="json")],
         "config": config.model_dump(
-            mode="json", exclude={"run_id", "retrieval", "retrieval_options"}
+            mode="json", exclude={"run_id", "judge", "retrieval", "retrieval_options"}
         ),
     }
     text = json.dumps(payload, sort_keys=True, default=str)
