@@ -37,6 +37,18 @@ def official_data_dir() -> Path | None:
     return None
 
 
+def has_builtin_data(domain: str) -> bool:
+    """False for a domain that ships no built-in data yet (banking_knowledge)."""
+    from tau_env.domain import load_domain
+    from tau_env.errors import NoBuiltinData
+
+    try:
+        load_domain(domain)
+    except NoBuiltinData:
+        return False
+    return True
+
+
 def import_time(repeat: int) -> Stat:
     """Wall time of ``python -c 'import tau_env'`` minus that of ``python -c 'pass'``."""
 
@@ -124,7 +136,7 @@ def main() -> int:
     domains = args.domains.split(",") if args.domains else registered_domains()
     data_dir = official_data_dir()
     for domain in domains:
-        sources = [Source(domain, None)]
+        sources = [Source(domain, None)] if has_builtin_data(domain) else []
         if data_dir is not None and (data_dir / "domains" / domain).is_dir():
             sources.append(Source(domain, data_dir))
         for source in sources:

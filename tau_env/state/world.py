@@ -108,13 +108,12 @@ class World:
         """
         journal = Journal()
         source = SeedSource(seed)
-        return World(
-            self.toolbox,
-            self.agent_db.fork(journal, source),
-            None if self.user_db is None else self.user_db.fork(journal, source),
-            journal,
-            source,
-        )
+        agent_db = self.agent_db.fork(journal, source)
+        if self.user_db is self.agent_db:  # one database for both sides (banking)
+            user_db: Database | None = agent_db
+        else:
+            user_db = None if self.user_db is None else self.user_db.fork(journal, source)
+        return World(self.toolbox, agent_db, user_db, journal, source)
 
     def sync(self) -> None:
         """Apply the domain's consistency rule between the two sides (no-op for most)."""
@@ -185,6 +184,7 @@ class World:
     def differences(self, other: World) -> list[str]:
         """Where the two worlds' databases differ (``agent:`` / ``user:`` prefixed paths)."""
         found = [f"agent:{path}" for path in self.agent_db.differences(other.agent_db)]
-        if self.user_db is not None and other.user_db is not None:
+        shared = self.user_db is self.agent_db
+        if self.user_db is not None and other.user_db is not None and not shared:
             found += [f"user:{path}" for path in self.user_db.differences(other.user_db)]
         return found
