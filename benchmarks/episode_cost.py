@@ -12,21 +12,21 @@ domain the median whole episode, the median all-inclusive cost per step (reset +
 grade, divided by the episode's steps as the reference counts them) and the median grading of
 one finished episode.
 
-For a deterministic figure, count instructions with callgrind and subtract a run with no
-timed pass from a run with one::
+For a deterministic figure, count instructions with callgrind. With ``--passes`` the passes
+run inside one ``functools.reduce`` call (which tau_env never uses), so callgrind can collect
+exactly them::
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/episode_cost.py \\
-        --domains telecom --passes 0
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/episode_cost.py \\
-        --domains telecom --passes 1
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        --collect-atstart=no --toggle-collect=functools_reduce \\
+        python benchmarks/episode_cost.py --domains telecom --passes 1
 
-(the difference of the two "Collected" totals is one pass over the split; divide by the steps
-printed).
+("Collected" is the instructions of the passes; divide by the episodes or steps printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -36,6 +36,7 @@ import tau_env
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
+from tau_env.tasks.model import Task
 from tau_env.wrappers.users import GoldUser
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,10 +58,11 @@ def measure(domain: str, data_dir: Path | None, rounds: int, passes: int | None)
     for task in tasks:  # warm the per-task caches (starting and expected worlds)
         run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
     if passes is not None:
-        steps = 0
-        for _ in range(passes):
-            for task in tasks:
-                steps += run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1).steps
+
+        def play(steps: int, task: Task) -> int:
+            return steps + run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1).steps
+
+        steps = functools.reduce(play, tasks * passes, 0)  # callgrind: --toggle-collect
         print(f"{domain}: {passes} pass(es), {len(tasks)} tasks, {steps} steps")
         return
     whole, per_step, grading = [], [], []
