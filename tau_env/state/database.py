@@ -189,6 +189,11 @@ class Database:
         return Snapshot.from_model(model, cls.list_keys)
 
     @property
+    def tables(self) -> Mapping[str, Table[Any]]:
+        """Field name -> its table (a `Slot`'s table for single records); do not modify."""
+        return self._tables
+
+    @property
     def rng(self) -> np.random.Generator:
         """The episode's random generator (shared by both sides' databases)."""
         return self.seed_source.rng

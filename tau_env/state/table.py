@@ -49,6 +49,11 @@ class Table(Generic[R]):
     """An ordered mapping of id -> record: a shared base plus this episode's changes.
 
     Iteration yields base keys in base order, then new keys in the order they were inserted.
+
+    Attributes:
+        version: Counts the changes of the table's entries (inserts, edits, deletions, undos),
+            so a reader can tell cheaply that nothing changed since it last looked (the sync
+            rule is skipped when none of its tables changed).
     """
 
     def __init__(
@@ -57,12 +62,14 @@ class Table(Generic[R]):
         base: Mapping[str, R],
         journal: Journal,
         changes: dict[str, R | _Marker] | None = None,
+        version: int = 0,
     ) -> None:
         self.name = name
         self._base = base
         self._journal = journal
         self._changes: dict[str, R | _Marker] = {} if changes is None else changes
         self._working: set[str] = set()  # keys copied during the open transaction
+        self.version = version
 
     # -- reading -------------------------------------------------------------------------------
     def get(self, key: str) -> R | None:
@@ -158,6 +165,7 @@ class Table(Generic[R]):
             raise KeyError(key)
         self._journal.remember(self, key, self._changes.get(key, _ABSENT))
         self._working.discard(key)
+        self.version += 1
         if key in self._base:
             self._changes[key] = _DELETED
         else:
@@ -167,10 +175,12 @@ class Table(Generic[R]):
         self._journal.remember(self, key, self._changes.get(key, _ABSENT))
         self._changes[key] = record
         self._working.add(key)
+        self.version += 1
 
     # -- journal protocol ----------------------------------------------------------------------
     def undo(self, key: str, previous: object) -> None:
         """Put back the overlay entry `key` had before the transaction."""
+        self.version += 1
         if previous is _ABSENT:
             self._changes.pop(key, None)
         else:
@@ -196,7 +206,7 @@ class Table(Generic[R]):
         """
         if self._working:
             raise RuntimeError(f"table {self.name!r} cannot be forked inside a transaction")
-        return Table(self.name, self._base, journal, dict(self._changes))
+        return Table(self.name, self._base, journal, dict(self._changes), self.version)
 
 
 class Slot(Generic[R]):
