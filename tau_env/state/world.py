@@ -10,6 +10,7 @@ unchanged ones would change nothing).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,8 @@ from tau_env.state.table import Table
 from tau_env.tools.toolset import ToolSet
 
 __all__ = ["ToolResult", "Toolbox", "World"]
+
+_version = operator.attrgetter("version")
 
 
 @dataclass(frozen=True)
@@ -134,31 +137,33 @@ class World:
                 self.toolbox.sync(self)
         self._synced_at = self._sync_stamp()
 
-    def _sync_if_changed(self) -> None:
+    def _sync_if_changed(self) -> bool:
         """Run the sync rule unless none of the tables it reads changed since it last ran.
 
-        Called inside the caller's transaction; the caller records `_sync_stamp` once that
-        transaction is committed.
+        Called inside the caller's transaction. Returns whether the rule ran: then the caller
+        records `_sync_stamp` once that transaction is committed (otherwise the stamp is still
+        the recorded one).
         """
         sync = self.toolbox.sync
-        if sync is not None and self._sync_stamp() != self._synced_at:
-            sync(self)
+        if sync is None or self._sync_stamp() == self._synced_at:
+            return False
+        sync(self)
+        return True
 
     def _sync_stamp(self) -> int:
         """Sum of the versions of the tables the sync rule reads (versions only grow)."""
         tables = self._sync_tables
         if tables is None:
             tables = self._sync_tables = self._tables_read_by_sync()
-        return sum(table.version for table in tables)
+        return sum(map(_version, tables))
 
     def _tables_read_by_sync(self) -> tuple[Table[Any], ...]:
         inputs = self.toolbox.sync_inputs
         tables: list[Table[Any]] = []
         for side, db in (("agent", self.agent_db), ("user", self.user_db)):
-            if db is None:
-                continue
-            wanted = None if inputs is None else inputs.get(side, frozenset())  # type: ignore[call-overload]
-            tables += [t for name, t in db.tables.items() if wanted is None or name in wanted]
+            if db is not None:
+                wanted = None if inputs is None else inputs.get(side, frozenset())  # type: ignore[call-overload]
+                tables += [t for name, t in db.tables.items() if wanted is None or name in wanted]
         return tuple(tables)
 
     def call_tool(self, side: Side, name: str, arguments: dict[str, Any] | str) -> ToolResult:
@@ -192,7 +197,7 @@ class World:
         journal = self.journal
         try:  # one transaction (`Journal.transaction`, spelled out: this is the hot path)
             value = spec.function(self.db(side), **kwargs)
-            self._sync_if_changed()  # part of the call: a failing sync undoes the call too
+            synced = self._sync_if_changed()  # part of the call: a failing sync undoes it too
         except ToolError as error:
             journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
@@ -200,7 +205,7 @@ class World:
             journal.rollback()
             raise
         journal.commit()
-        if toolbox.sync is not None:
+        if synced:
             self._synced_at = self._sync_stamp()
         return ToolResult(to_json_str(value))
 
@@ -223,8 +228,8 @@ class World:
         kwargs = spec.validate_arguments(arguments)
         with self.journal.transaction():
             value = spec.function(self.db(side), **kwargs)
-            self._sync_if_changed()
-        if self.toolbox.sync is not None:
+            synced = self._sync_if_changed()
+        if synced:
             self._synced_at = self._sync_stamp()
         return value
 
