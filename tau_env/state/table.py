@@ -244,6 +244,11 @@ class Table(Generic[R]):
         """Keys whose entry differs from the base by identity, in overlay order."""
         return list(self._changes)
 
+    def added_keys(self) -> list[str]:
+        """Keys of records that are not in the base, in table order (after the base's keys)."""
+        base = self._base
+        return [k for k, e in self._changes.items() if e is not _DELETED and k not in base]
+
     def overlay_entry(self, key: str) -> object:
         """The raw overlay entry for `key`: a record, or a marker for absent/deleted."""
         return self._changes.get(key, _ABSENT)
