@@ -226,9 +226,14 @@ class World:
         if spec is None:
             raise KeyError(f"no {side} env function or tool named {name!r}")
         kwargs = spec.validate_arguments(arguments)
-        with self.journal.transaction():
+        journal = self.journal
+        try:  # one transaction, as in `call_tool`
             value = spec.function(self.db(side), **kwargs)
             synced = self._sync_if_changed()
+        except BaseException:
+            journal.rollback()
+            raise
+        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
         return value
