@@ -19,7 +19,6 @@ table keyed by the record attribute named in ``list_keys``; dumped back as a lis
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import typing
@@ -74,15 +73,10 @@ class Snapshot:
     Attributes:
         layout: How each field of the file schema is stored.
         records: field name -> key -> record.
-        base_dumps: field name -> key -> the record's dump, filled as episodes first copy
-            records (copying a record validates its dump; a base record's dump never changes).
     """
 
     layout: tuple[_FieldLayout, ...]
     records: Mapping[str, Mapping[str, BaseModel]]
-    base_dumps: Mapping[str, dict[str, Any]] = dataclasses.field(
-        default_factory=dict, compare=False, repr=False
-    )
 
     @classmethod
     def from_model(cls, data: BaseModel, list_keys: Mapping[str, str] | None = None) -> Snapshot:
@@ -92,7 +86,7 @@ class Snapshot:
         for field in layout:
             value = getattr(data, field.name)
             records[field.name] = _index(field, value, source="data")
-        return cls(layout, records, {field.name: {} for field in layout})
+        return cls(layout, records)
 
     def fingerprint(self) -> str:
         """Hash of every record's content; tests use it to prove no episode mutated the base."""
@@ -173,12 +167,7 @@ class Database:
         self.seed_source = seed_source
         self._tables: dict[str, Table[Any]] = {}
         for field in snapshot.layout:
-            table: Table[Any] = Table(
-                field.name,
-                snapshot.records[field.name],
-                journal,
-                base_dumps=snapshot.base_dumps.get(field.name),
-            )
+            table: Table[Any] = Table(field.name, snapshot.records[field.name], journal)
             self._attach(field, table)
 
     def _attach(self, field: _FieldLayout, table: Table[Any]) -> None:

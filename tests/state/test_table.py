@@ -1,10 +1,7 @@
-from typing import Any
-
 import pytest
 from pydantic import BaseModel
 
 from tau_env.state import Journal, Table
-from tau_env.state.table import copy_record, dump_is_reusable
 
 
 class Rec(BaseModel):
@@ -116,35 +113,3 @@ def test_version__is_forked_with_the_changes(base):
     assert fork.version == table.version
     fork.delete("c")
     assert fork.version > table.version
-
-
-class Loose(BaseModel):
-    name: str
-    extra: Any = None
-
-
-def test_dump_is_reusable__only_when_validation_builds_everything_anew():
-    assert dump_is_reusable(Rec)
-    assert not dump_is_reusable(Loose)  # an `Any` field would hand the same object out twice
-
-
-def test_edit__copies_of_a_base_record_share_nothing_across_episodes(base):
-    dumps: dict = {}
-    first = Table("t", base, Journal(), base_dumps=dumps)
-    second = Table("t", base, Journal(), base_dumps=dumps)
-    first.edit("a").tags.append("first")
-    copy = second.edit("a")
-    assert "a" in dumps  # the dump was kept and used again
-    assert copy.tags == ["x"] and base["a"].tags == ["x"]
-    assert copy == copy_record(base["a"])
-    copy.tags.append("second")
-    assert first["a"].tags == ["x", "first"]
-
-
-def test_edit__a_record_whose_dump_cannot_be_reused_is_copied_whole():
-    shared = {"a": Loose(name="A", extra=["x"])}
-    dumps: dict = {}
-    first = Table("t", shared, Journal(), base_dumps=dumps)
-    second = Table("t", shared, Journal(), base_dumps=dumps)
-    first.edit("a").extra.append("first")
-    assert second.edit("a").extra == ["x"] and dumps == {}
