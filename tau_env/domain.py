@@ -188,6 +188,7 @@ class Domain:
             task: The task.
             seed: The episode's seed (None: 0).
         """
+        seed = seed or 0
         prepared = self.prepare(task)
         base = prepared._expected
         if base is not None and (not seed or not base.seed_source.drawn):
