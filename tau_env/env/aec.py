@@ -223,9 +223,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         conversation.act(decoded)
         if conversation.done:
             self._finish()
-        else:
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end: accumulating them would change nothing
             self.agent_selection = conversation.turn
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

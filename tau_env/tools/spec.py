@@ -52,6 +52,7 @@ from pydantic_core import PydanticCustomError
 from tau_env.errors import ToolDefinitionError
 from tau_env.messages import Side
 from tau_env.tools.docstring import parse_docstring
+from tau_env.tools.plain_arguments import PlainParameter, check_plain, plain_parameters
 
 __all__ = [
     "FunctionSpec",
@@ -94,10 +95,14 @@ class FunctionSpec:
     description: str
     arguments_model: type[BaseModel]
 
-    @property
+    @cached_property
     def parameter_names(self) -> tuple[str, ...]:
         """The argument names, in signature order."""
         return tuple(self.arguments_model.model_fields)
+
+    @cached_property
+    def _plain_parameters(self) -> tuple[PlainParameter, ...] | None:
+        return plain_parameters(self.function)
 
     @cached_property
     def _parameters_schema(self) -> dict[str, Any]:
@@ -122,6 +127,11 @@ class FunctionSpec:
             ValueError: An argument is missing, unknown or of the wrong type; the message
                 names each offending argument.
         """
+        plain = self._plain_parameters
+        if plain is not None:  # values of exactly the declared types pass unchanged: no model
+            kwargs = check_plain(plain, arguments)
+            if kwargs is not None:
+                return kwargs
         try:
             validated = self.arguments_model.model_validate(arguments)
         except ValidationError as error:
