@@ -15,6 +15,8 @@ step itself (user steps with the user's tools) and calls ``done``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
@@ -33,6 +35,11 @@ MAX_REPEATS = 3
 class OracleAgent:
     """Plays the agent side of one episode by following the task's gold actions.
 
+    Its plan never depends on what it sees, so its actions are worked out once per task (and
+    class) and replayed: an episode costs the oracle no more than handing them over. The one
+    thing it reads is the user's reply to a request: when the user says it did not follow,
+    the request is repeated (at most `MAX_REPEATS` times).
+
     Args:
         task: The task whose gold plan to follow.
     """
@@ -43,37 +50,50 @@ class OracleAgent:
         self.to_communicate: list[str] = list(
             (criteria.communicate_info if criteria else None) or []
         )
-        self.next_step = 0
-        self.finished = False
-        self.last_request: SendMessage | None = None
-        self.repeats = 0
+        self._task = task
+        self._script: _Script = ()
+        self._played = 0
+        self._last_request: Action | None = None
+        self._repeats = 0
 
     def act(self, view: SideView, context: SideContext) -> Action:
-        """Next gold step, a request for the user's steps, or the closing message."""
-        reply = _latest_user_text(view)
-        if self.last_request is not None and reply is not None:
-            request, self.last_request = self.last_request, None
-            if did_not_follow(reply) and self.repeats < MAX_REPEATS:
-                self.repeats += 1
-                self.last_request = request
+        """Next gold step, a user step's request (again if not followed), closing, stops."""
+        script = self._script or self._prepare()
+        if self._last_request is not None and (reply := _latest_user_text(view)) is not None:
+            request, self._last_request = self._last_request, None
+            if did_not_follow(reply) and self._repeats < MAX_REPEATS:
+                self._repeats += 1
+                self._last_request = request
                 return request
-        if self.next_step < len(self.plan):
-            step = self.plan[self.next_step]
-            if step.requestor == "assistant":
-                self.next_step += 1
-                return CallTool(name=step.name, arguments=dict(step.arguments))
-            return self._request_user_steps()
-        if self.finished:
-            return Stop()
-        self.finished = True
-        return SendMessage(content=self._closing())
+        if self._played < len(script):
+            action, asks = script[self._played]
+            self._played += 1
+            if asks:
+                self._last_request, self._repeats = action, 0
+            return action
+        return _STOP
 
-    def _request_user_steps(self) -> SendMessage:
-        step = self.plan[self.next_step]
-        self.next_step += 1
-        self.repeats = 0
-        self.last_request = self.ask_user([step])
-        return self.last_request
+    def _prepare(self) -> _Script:
+        cls = type(self)
+        if all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY):
+            self._script = _script_of(self, self._task)  # this module's rules: same every time
+        else:  # a subclass words its messages its own way: work them out for this episode
+            self._script = _flagged(tuple(self.actions()))
+        return self._script
+
+    def actions(self) -> Iterator[Action]:
+        """Every action of an episode, in order, ending with a stop.
+
+        Agent steps become tool calls; each user step one message (`ask_user`); then the
+        closing message (`_closing`).
+        """
+        for step in self.plan:
+            if step.requestor == "assistant":
+                yield CallTool(name=step.name, arguments=dict(step.arguments))
+            else:
+                yield self.ask_user([step])
+        yield SendMessage(content=self._closing())
+        yield _STOP
 
     def ask_user(self, steps: list[GoldAction]) -> SendMessage:
         """The message asking the user to perform `steps` (text plus a structured request)."""
@@ -89,6 +109,41 @@ class OracleAgent:
         if any(step.name == TRANSFER_TOOL for step in self.plan):
             parts = [TRANSFER_ANNOUNCEMENT]
         return " ".join(parts)
+
+
+_STOP = Stop()
+_Script = tuple[tuple[Action, bool], ...]
+"""An episode's actions, each with whether it asks the user to perform a step."""
+_SCRIPTS: dict[tuple[type, str], tuple[Task, _Script]] = {}
+_MAX_SCRIPTS = 10_000  # generated tasks come and go: the cache is emptied past this size
+
+
+_SCRIPTED_BY = ("actions", "ask_user", "_closing")
+
+
+def _script_of(agent: OracleAgent, task: Task) -> _Script:
+    """The oracle's actions for `task`, worked out once per task and class.
+
+    Actions are frozen models, so every episode can be handed the same ones.
+    """
+    key = (type(agent), task.id)
+    cached = _SCRIPTS.get(key)
+    if cached is None or cached[0] is not task:
+        if len(_SCRIPTS) >= _MAX_SCRIPTS:
+            _SCRIPTS.clear()
+        cached = (task, _flagged(tuple(agent.actions())))
+        _SCRIPTS[key] = cached
+    return cached[1]
+
+
+def _flagged(actions: tuple[Action, ...]) -> _Script:
+    """`actions` with their request flags: every message before the closing one asks."""
+    messages = [i for i, action in enumerate(actions) if isinstance(action, SendMessage)]
+    closing = messages[-1] if messages else -1
+    return tuple(
+        (action, isinstance(action, SendMessage) and i != closing)
+        for i, action in enumerate(actions)
+    )
 
 
 class PlainTextOracleAgent(OracleAgent):

@@ -43,6 +43,17 @@ class DataError(TauEnvError, ValueError):
     """
 
 
+class InvalidOption(TauEnvError, ValueError):
+    """An environment option is unknown to the domain or has a value of the wrong type.
+
+    For example a retrieval variant or setting the domain does not offer.
+    """
+
+
+class NoBuiltinData(DataError):
+    """The domain ships no built-in data (yet): it needs a reference data folder."""
+
+
 class ToolDefinitionError(TauEnvError, TypeError):
     """A function registered as a tool has no usable signature or docstring."""
 
@@ -88,6 +99,18 @@ class ContextWindowExceeded(LLMError, ValueError):
     Deterministic (the same call fails again), so never retried: the episode ends with that
     side's error, as for `ParticipantError`, and is recorded as ``context_window_exceeded``.
     """
+
+
+class ModelAccessError(InfrastructureError):
+    """The provider refuses the credentials or does not know the model (or no key is set).
+
+    No retry and no other episode can fix it, so runners stop the run at once instead of
+    failing every episode; the message is one line naming the provider and what to set
+    (usually the API key's environment variable). Never the participant's fault, never a pass.
+    """
+
+    def __init__(self, message: str, *, attempts: int = 1) -> None:
+        super().__init__(message, attempts=attempts, transient=False)
 
 
 class JudgeError(InfrastructureError):

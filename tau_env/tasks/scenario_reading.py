@@ -8,7 +8,8 @@ scenario and that changing a task's criteria leaves the scripted user byte-ident
 
 What is read, and where (`ScenarioText` names the sections):
 
-- **opening**: the reason for calling, in the first person (`first_person`).
+- **opening**: the reason for calling, in the first person (`first_person`), unless the
+  domain's `ScenarioVocabulary.openings` find the line the scenario tells the user to open with.
 - **facts** (known info, reason, instructions; never unknown info): "Details you can give when
   asked: <label>: <value>; ..." (`with_details` writes it), "Your <label> is <value>"
   (the label becomes the key: ``user id`` -> ``user_id``, ``email address`` -> ``email``), "You
@@ -148,7 +149,9 @@ _QUESTION = re.compile(
 )
 _ASK_HUMAN = re.compile(
     r"\b(?:ask|request|demand|insist)\w*\b[^.\n]{0,60}?\b"
-    r"(?:human|real person|supervisor|manager|representative|transfer\w*)\b",
+    r"(?:human|real person|supervisor|manager|representative|transferr\w*|"
+    # "a transfer" to someone, not a money transfer ("ask for the transfer" of $1,500)
+    r"transfer\w*(?=\s+(?:me\s+|you\s+)?to\b|[^.\n]{0,30}\b(?:human|agent|person|supervisor)\b))\b",
     re.IGNORECASE,
 )
 _CONFIRM = re.compile(r"\b(?:[Cc]onfirm|[Aa]gree to|[Aa]ccept)\b[^.\n]*")
@@ -169,12 +172,17 @@ class ScenarioVocabulary:
             the keywords are accepted.
         declines: ``(pattern, keywords)``: when the scenario says this, offers naming one of
             the keywords are declined.
+        openings: ``(pattern, verbatim)``: where a scenario states the opening line (its
+            group ``line``), tried in order on the instructions; a ``verbatim`` line (the
+            user's own quoted words) is said as written, others in the first person. None
+            found: the reason for calling.
     """
 
     fact_patterns: tuple[tuple[str, str], ...] = ()
     goal_checks: tuple[tuple[str, GoalCheck], ...] = ()
     offers: tuple[tuple[str, tuple[str, ...]], ...] = ()
     declines: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    openings: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -373,15 +381,26 @@ class _Reader:
         self.evidence["after_refusal"] = found.group()
         return "ask_human"
 
+    def read_opening(self) -> str:
+        """The opening line: where the domain says a scenario states it, else the reason."""
+        for regex, verbatim in self.vocabulary.openings:
+            found = re.search(regex, self.scenario.instructions)
+            line = found["line"].strip() if found else ""
+            if line:
+                self.evidence["opening"] = line
+                return " ".join((line if verbatim else first_person(line)).split())
+        reason = self.scenario.reason or self.scenario.instructions
+        self.evidence["opening"] = reason
+        return " ".join(first_person(reason).split())
+
     def read(self) -> ReadScript:
         """The whole brief."""
         scenario = self.scenario
-        reason = scenario.reason or scenario.instructions
-        self.evidence["opening"] = reason
+        opening = self.read_opening()
         self.read_facts()
         done, accepts, declines = self.read_wishes()
         script = UserScript(
-            opening=" ".join(first_person(reason).split()),
+            opening=opening,
             facts=self.facts,
             goal_checks=self.read_goal_checks(),
             done_phrases=done,

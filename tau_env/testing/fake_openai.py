@@ -4,7 +4,14 @@ It speaks real HTTP, so everything between a participant and the wire (litellm, 
 SDK, retries, timeouts, the response cache) runs as in production. Replies are scripted: a
 queue of `FakeReply` objects, or a function that sees each request and returns one. Faults are
 replies too: an HTTP error status (429, 500...), a delay longer than the client's timeout,
-malformed tool-call JSON, an empty reply, a body that is not JSON.
+malformed tool-call JSON, an empty reply, a body that is not JSON, a connection dropped in
+the middle of the reply (a stream cut).
+
+A request with ``"stream": true`` is answered as OpenAI streams: server-sent events
+(``data: {chunk}`` lines, chunked transfer encoding), text and tool-call arguments in deltas,
+the finish reason in the last choice chunk, a usage chunk (empty ``choices``) when
+``stream_options.include_usage`` is set, then ``data: [DONE]``. Errors are sent as plain JSON
+error bodies with their status, as before the stream starts.
 
 Example::
 
@@ -15,143 +22,41 @@ Example::
         reply = client.complete_sync([{"role": "user", "content": "Hi"}])
         assert reply.content == "Hello" and len(server.requests) == 2
 
-litellm reaches it with ``model="openai/<name>"``, ``api_base=server.base_url`` (which ends
-in ``/v1``) and any non-empty API key.
+Clients reach it with ``model="openai/<name>"`` and ``api_base=server.base_url`` (which
+ends in ``/v1``); it ignores API keys. Requests are served by coroutines on one event loop in
+a background thread (`tau_env.testing.http_server`), so hundreds of concurrent clients cost
+it little CPU; scripts run on that loop, so keep them quick (simulate slowness with
+``FakeReply.delay`` or ``latency``, never by sleeping in a script).
+
+It also answers ``/v1/embeddings`` with deterministic word-hash vectors
+(`tau_env.testing.fake_embeddings`), so dense retrieval runs end to end too; those requests
+are listed in ``embedding_requests``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
-import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tau_env.llm.config import ModelConfig
+from tau_env.testing.fake_completions import completion_body, error_body, stream_events
+from tau_env.testing.fake_embeddings import EMBEDDING_DIMENSIONS, embedding_body, fake_embedding
+from tau_env.testing.fake_replies import FakeReply, FakeRequest, FakeToolCall, Script
+from tau_env.testing.http_server import HttpRequest, HttpResponse, HttpServer
 
-__all__ = ["FakeOpenAIServer", "FakeReply", "FakeRequest", "FakeToolCall"]
-
-
-@dataclass(frozen=True)
-class FakeToolCall:
-    """A tool call in a scripted reply.
-
-    Attributes:
-        name: Function name.
-        arguments: The arguments exactly as sent on the wire (JSON text, possibly malformed).
-        id: Call id (default: generated from the request number).
-    """
-
-    name: str
-    arguments: str = "{}"
-    id: str | None = None
-
-
-@dataclass(frozen=True)
-class FakeReply:
-    """One scripted answer of the server.
-
-    Attributes:
-        content: The assistant text (None: no text).
-        tool_calls: Tool calls of the reply.
-        status: HTTP status; anything but 200 sends an OpenAI-style error body.
-        delay: Seconds to wait before answering (simulates slowness or a timeout).
-        raw_body: Sent verbatim instead of a JSON completion (a broken provider).
-        prompt_tokens: Reported usage (default: about one token per 4 characters of input).
-        completion_tokens: Reported usage (default: about one token per 4 characters of output).
-    """
-
-    content: str | None = None
-    tool_calls: tuple[FakeToolCall, ...] = ()
-    status: int = 200
-    delay: float = 0.0
-    raw_body: str | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-
-    @classmethod
-    def text(cls, content: str) -> FakeReply:
-        """A plain text reply."""
-        return cls(content=content)
-
-    @classmethod
-    def tool_call(
-        cls, name: str, arguments: dict[str, Any] | str | None = None, *, id: str | None = None
-    ) -> FakeReply:
-        """A reply with one tool call; `arguments` as a dict is sent as JSON, a str verbatim."""
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
-        return cls(tool_calls=(FakeToolCall(name, text, id),))
-
-    @classmethod
-    def tool_calls_of(cls, *calls: tuple[str, dict[str, Any]]) -> FakeReply:
-        """A reply with several tool calls, given as ``(name, arguments)`` pairs."""
-        return cls(tool_calls=tuple(FakeToolCall(n, json.dumps(a)) for n, a in calls))
-
-    @classmethod
-    def malformed_tool_call(cls, name: str, raw_arguments: str = '{"unclosed": ') -> FakeReply:
-        """A tool call whose arguments are not valid JSON."""
-        return cls(tool_calls=(FakeToolCall(name, raw_arguments),))
-
-    @classmethod
-    def empty(cls) -> FakeReply:
-        """A reply with neither text nor tool calls."""
-        return cls(content="")
-
-    @classmethod
-    def error(cls, status: int, message: str = "") -> FakeReply:
-        """An HTTP error (429 rate limit, 500 server error, 400 bad request...)."""
-        return cls(status=status, content=message or f"fake error {status}")
-
-    @classmethod
-    def timeout(cls, seconds: float, then: FakeReply | None = None) -> FakeReply:
-        """Wait `seconds` before answering (set the client's timeout below it)."""
-        base = then or cls(content="(answered too late)")
-        return FakeReply(
-            content=base.content,
-            tool_calls=base.tool_calls,
-            status=base.status,
-            delay=seconds,
-            raw_body=base.raw_body,
-        )
-
-
-@dataclass(frozen=True)
-class FakeRequest:
-    """A request the server received.
-
-    Attributes:
-        path: The URL path.
-        body: The parsed JSON body (model, messages, tools, temperature, seed...).
-        number: 1 for the first request the server received, then 2, 3...
-        headers: The HTTP headers, names in lower case (``authorization`` carries the API key
-            the client sent).
-    """
-
-    path: str
-    body: dict[str, Any]
-    number: int
-    headers: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def messages(self) -> list[dict[str, Any]]:
-        """The chat messages sent."""
-        return list(self.body.get("messages") or [])
-
-    @property
-    def tool_names(self) -> list[str]:
-        """Names of the tools offered."""
-        return [t["function"]["name"] for t in self.body.get("tools") or []]
-
-    @property
-    def last_message(self) -> dict[str, Any]:
-        """The last chat message (what the model answers)."""
-        return self.messages[-1] if self.messages else {}
-
-
-Script = Callable[[FakeRequest], FakeReply]
+__all__ = [
+    "EMBEDDING_DIMENSIONS",
+    "FakeOpenAIServer",
+    "FakeReply",
+    "FakeRequest",
+    "FakeToolCall",
+    "fake_embedding",
+]
 
 
 @dataclass
@@ -159,14 +64,11 @@ class _State:
     script: Script | None
     queue: deque[FakeReply]
     latency: float
+    keep: bool = True
+    count: int = 0
     requests: list[FakeRequest] = field(default_factory=list)
+    embedding_requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-class _Server(ThreadingHTTPServer):
-    # The default listen backlog (5) resets connections when dozens of clients connect at once.
-    request_queue_size = 256
-    daemon_threads = True
 
 
 class FakeOpenAIServer:
@@ -177,6 +79,10 @@ class FakeOpenAIServer:
             the request. With a queue, a request arriving when it is empty gets a 400 error
             saying so (a test that under-scripted the model fails loudly).
         latency: Seconds added to every reply.
+        port: The port to bind (0, the default: any free port).
+        keep_requests: Keep every request for `requests` (default). Long benchmarks turn it
+            off: thousands of retained request bodies make Python's garbage collector the
+            server's main cost. `request_count` counts them either way.
     """
 
     def __init__(
@@ -184,35 +90,25 @@ class FakeOpenAIServer:
         replies: Iterable[FakeReply] | Script | None = None,
         *,
         latency: float = 0.0,
+        port: int = 0,
+        keep_requests: bool = True,
     ) -> None:
         if latency < 0:
             raise ValueError(f"latency must be >= 0, actually: {latency}")
         script = replies if callable(replies) else None
         queue = deque() if callable(replies) or replies is None else deque(replies)
-        self._state = _State(script=script, queue=queue, latency=latency)
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._state = _State(script=script, queue=queue, latency=latency, keep=keep_requests)
+        self._http = HttpServer(self._answer, port=port)
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> FakeOpenAIServer:
-        """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
-        if self._server is not None:
-            return self
-        handler = _handler_for(self._state)
-        server = _Server(("127.0.0.1", 0), handler)
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-        self._thread.start()
+        """Bind the port on 127.0.0.1 and serve from a daemon thread."""
+        self._http.start()
         return self
 
     def close(self) -> None:
         """Stop serving and release the port."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        self._http.close()
 
     def __enter__(self) -> FakeOpenAIServer:
         return self.start()
@@ -233,6 +129,23 @@ class FakeOpenAIServer:
             return list(self._state.requests)
 
     @property
+    def request_count(self) -> int:
+        """Requests received so far (kept or not)."""
+        with self._state.lock:
+            return self._state.count
+
+    @property
+    def connections(self) -> int:
+        """TCP connections accepted so far: a pooling client opens few and keeps them alive."""
+        return self._http.accepted
+
+    @property
+    def embedding_requests(self) -> list[dict[str, Any]]:
+        """Bodies of every ``/v1/embeddings`` request, in arrival order (kept apart from chat)."""
+        with self._state.lock:
+            return list(self._state.embedding_requests)
+
+    @property
     def pending(self) -> int:
         """Queued replies not yet sent."""
         with self._state.lock:
@@ -242,17 +155,17 @@ class FakeOpenAIServer:
     @property
     def port(self) -> int:
         """The bound port."""
-        if self._server is None:
+        if not self._http.running:
             raise RuntimeError("the fake server is not started")
-        return int(self._server.server_address[1])
+        return self._http.port
 
     @property
     def base_url(self) -> str:
-        """``http://127.0.0.1:<port>/v1``: the ``api_base`` to give litellm."""
+        """``http://127.0.0.1:<port>/v1``: the ``api_base`` to give clients."""
         return f"http://127.0.0.1:{self.port}/v1"
 
     def model(self, name: str = "fake") -> str:
-        """The litellm model string that reaches this server: ``openai/<name>``."""
+        """The model string that reaches this server: ``openai/<name>``."""
         return f"openai/{name}"
 
     def config(self, name: str = "fake", **settings: Any) -> ModelConfig:
@@ -261,112 +174,76 @@ class FakeOpenAIServer:
             model=self.model(name), api_base=self.base_url, api_key="sk-fake", **settings
         )
 
+    # -- serving -------------------------------------------------------------------------------
+    async def _answer(self, http: HttpRequest) -> HttpResponse:
+        """Route one HTTP request (runs on the server's event loop)."""
+        path = http.path.split("?", 1)[0].rstrip("/")
+        if http.method == "GET" and path.endswith("/models"):
+            return _json(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
+        if http.method == "POST" and path.endswith("/chat/completions"):
+            return await self._chat(http)
+        if http.method == "POST" and path.endswith("/embeddings"):
+            return await self._embeddings(http)
+        return _json(404, error_body(404, f"no route {http.method} {http.path}"))
 
-def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # headers and body go out at once: no 40 ms stalls
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            return
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
-                self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
-            else:
-                self._send(404, _error_body(404, f"no route {self.path}"))
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length)
-            if not self.path.rstrip("/").endswith("/chat/completions"):
-                self._send(404, _error_body(404, f"no route {self.path}"))
-                return
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                self._send(400, _error_body(400, "request body is not JSON"))
-                return
-            with state.lock:
-                number = len(state.requests) + 1
-                headers = {name.lower(): value for name, value in self.headers.items()}
-                request = FakeRequest(self.path, body, number, headers)
+    async def _chat(self, http: HttpRequest) -> HttpResponse:
+        try:
+            body = json.loads(http.body or b"{}")
+        except ValueError:
+            return _json(400, error_body(400, "request body is not JSON"))
+        state = self._state
+        with state.lock:
+            state.count += 1
+            request = FakeRequest(http.path, body, state.count, http.headers, len(http.body))
+            if state.keep:
                 state.requests.append(request)
-                reply = None if state.script is not None else _pop(state.queue)
-            if state.script is not None:
-                reply = state.script(request)
-            if reply is None:
-                self._send(400, _error_body(400, "fake server: no scripted reply left"))
-                return
-            if state.latency or reply.delay:
-                time.sleep(state.latency + reply.delay)
-            if reply.raw_body is not None:
-                self._send_raw(reply.status, reply.raw_body.encode())
-            elif reply.status != 200:
-                self._send(reply.status, _error_body(reply.status, reply.content or ""))
-            else:
-                self._send(200, _completion(request, reply))
+            reply = None if state.script is not None else _pop(state.queue)
+        if state.script is not None:
+            reply = state.script(request)
+        if reply is None:
+            return _json(400, error_body(400, "fake server: no scripted reply left"))
+        if state.latency or reply.delay:
+            await asyncio.sleep(state.latency + reply.delay)
+        headers = {}
+        if reply.retry_after is not None or reply.status == 429:
+            headers["Retry-After"] = f"{reply.retry_after or 0:g}"
+        if reply.raw_body is not None:
+            raw = reply.raw_body.encode()
+            return HttpResponse(reply.status, raw, headers=headers, cut_after=reply.cut_after)
+        if reply.status != 200:
+            return _json(reply.status, error_body(reply.status, reply.content or ""), headers)
+        if request.stream:
+            events = (f"data: {event}\n\n".encode() for event in stream_events(request, reply))
+            return HttpResponse(
+                200,
+                content_type="text/event-stream",
+                headers={"Cache-Control": "no-cache"},
+                chunks=events,
+                cut_after=reply.cut_after,
+            )
+        return _json(200, completion_body(request, reply), cut_after=reply.cut_after)
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            self._send_raw(status, json.dumps(payload).encode())
+    async def _embeddings(self, http: HttpRequest) -> HttpResponse:
+        try:
+            body = json.loads(http.body or b"{}")
+        except ValueError:
+            return _json(400, error_body(400, "request body is not JSON"))
+        with self._state.lock:
+            self._state.embedding_requests.append(body)
+        return _json(200, embedding_body(body))
 
-        def _send_raw(self, status: int, data: bytes) -> None:
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                if status == 429:
-                    self.send_header("Retry-After", "0")
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
-                pass
 
-    return Handler
+def _json(
+    status: int,
+    payload: dict[str, Any],
+    headers: dict[str, str] | None = None,
+    *,
+    cut_after: int | None = None,
+) -> HttpResponse:
+    return HttpResponse(
+        status, json.dumps(payload).encode(), headers=headers or {}, cut_after=cut_after
+    )
 
 
 def _pop(queue: deque[FakeReply]) -> FakeReply | None:
     return queue.popleft() if queue else None
-
-
-def _error_body(status: int, message: str) -> dict[str, Any]:
-    kinds = {429: "rate_limit_exceeded", 400: "invalid_request_error", 404: "not_found"}
-    return {"error": {"message": message, "type": kinds.get(status, "server_error"), "code": None}}
-
-
-def _completion(request: FakeRequest, reply: FakeReply) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
-    if reply.tool_calls:
-        message["tool_calls"] = [
-            {
-                "id": call.id or f"call_{request.number}_{i}",
-                "type": "function",
-                "function": {"name": call.name, "arguments": call.arguments},
-            }
-            for i, call in enumerate(reply.tool_calls)
-        ]
-    prompt = reply.prompt_tokens
-    if prompt is None:
-        prompt = max(1, len(json.dumps(request.messages)) // 4)
-    completion = reply.completion_tokens
-    if completion is None:
-        out = (reply.content or "") + "".join(c.arguments for c in reply.tool_calls)
-        completion = max(1, len(out) // 4)
-    return {
-        "id": f"chatcmpl-fake-{request.number}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": str(request.body.get("model", "fake")),
-        "choices": [
-            {
-                "index": 0,
-                "message": message,
-                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
-            "total_tokens": prompt + completion,
-        },
-    }

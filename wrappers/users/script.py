@@ -31,6 +31,9 @@ def resolve_script(task: Task, domain: Domain | None = None) -> UserScript:
     return read_brief(task, domain).script
 
 
-def opening_line(task: Task) -> str:
-    """What the user says first: the reason for calling, in the user's own voice."""
-    return resolve_script(task).opening
+def opening_line(task: Task, domain: Domain | None = None) -> str:
+    """What the user says first: the reason for calling, in the user's own voice.
+
+    The domain's vocabulary may say where a scenario states the opening line (banking).
+    """
+    return resolve_script(task, domain).opening
