@@ -24,11 +24,11 @@ from tau_env.messages import STOP_TOKENS
 __all__ = ["action_message", "assistant_actions", "normalize_assistant_message"]
 
 
-def normalize_assistant_message(message: object, *, first_call: int = 1) -> dict[str, Any]:
+def normalize_assistant_message(message: object) -> dict[str, Any]:
     """The message in canonical chat form: ``role``, ``content`` and (if any) ``tool_calls``.
 
-    Tool calls get ids where they have none (``call_<n>``, counting from `first_call`) and
-    their arguments as JSON text, as a chat completion carries them.
+    Tool-call arguments become JSON text, as a chat completion carries them; a call without an
+    id gets ``""`` (the env numbers it when it runs).
 
     Raises:
         InvalidAction: `message` is not an assistant message; the text names the bad part.
@@ -46,14 +46,14 @@ def normalize_assistant_message(message: object, *, first_call: int = 1) -> dict
     raw_calls = message.get("tool_calls") or []
     if not isinstance(raw_calls, list | tuple):
         raise InvalidAction(f"'tool_calls' must be a list, actually: {type(raw_calls).__name__}")
-    calls = [_normal_call(call, i, first_call + i) for i, call in enumerate(raw_calls)]
+    calls = [_normal_call(call, i) for i, call in enumerate(raw_calls)]
     normal: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         normal["tool_calls"] = calls
     return normal
 
 
-def _normal_call(call: object, index: int, number: int) -> dict[str, Any]:
+def _normal_call(call: object, index: int) -> dict[str, Any]:
     where = f"tool_calls[{index}]"
     if not isinstance(call, Mapping):
         raise InvalidAction(f"{where} must be a mapping, actually: {type(call).__name__}")
@@ -74,8 +74,8 @@ def _normal_call(call: object, index: int, number: int) -> dict[str, Any]:
             f"actually: {type(arguments).__name__}"
         )
     call_id = call.get("id")
-    if not isinstance(call_id, str) or not call_id:
-        call_id = f"call_{number}"
+    if not isinstance(call_id, str):
+        call_id = ""
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 

@@ -85,7 +85,6 @@ class ChatEnv:
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self._seen = 0
-        self._calls = 0
         self._done = True
         self._reward = 0.0
 
@@ -113,7 +112,6 @@ class ChatEnv:
         self.tools = list(context.tools)
         self.messages = [{"role": "system", "content": self.system_prompt(context.instructions)}]
         self._seen = 0
-        self._calls = 0
         self._done = bool(aec.terminations["agent"] or aec.truncations["agent"])
         self._reward = float(aec.rewards.get("agent", 0.0)) if self._done else 0.0
         self.messages.extend(self._incoming(own=True))  # the greeting and any task history
@@ -128,9 +126,8 @@ class ChatEnv:
         """
         if self._done:
             raise ResetNeeded("the episode has ended; call reset()")
-        normal = normalize_assistant_message(message, first_call=self._calls + 1)
+        normal = normalize_assistant_message(message)
         actions = assistant_actions(normal)
-        self._calls += len(normal.get("tool_calls", ()))
         self.messages.append(normal)
         info: dict[str, Any] = {}
         for action in actions:
@@ -140,6 +137,7 @@ class ChatEnv:
                 self._reward = float(reward)
                 break
         new = self._incoming(own=False)
+        _fill_call_ids(normal, new)
         self.messages.extend(new)
         return self._turn(new, info)
 
@@ -161,6 +159,23 @@ class ChatEnv:
         truncated = bool(self.single.aec.truncations.get("agent", False))
         reward = self._reward if self._done else 0.0
         return ChatTurn(messages, self._done, reward, truncated, info)
+
+
+def _fill_call_ids(message: dict[str, Any], results: list[dict[str, Any]]) -> None:
+    """Give the calls the model sent without an id the ids the env recorded, in call order.
+
+    Calls that never ran (the episode ended first) have no result and lose the empty id.
+    """
+    ids = iter([r["tool_call_id"] for r in results if r["role"] == "tool"])
+    for call in message.get("tool_calls", ()):
+        if not call["id"]:
+            found = next(ids, None)
+            if found is None:
+                del call["id"]
+            else:
+                call["id"] = found
+        else:
+            next(ids, None)
 
 
 def _default_system_prompt() -> SystemPrompt:

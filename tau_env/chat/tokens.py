@@ -19,6 +19,7 @@ imported from transformers here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -101,11 +102,14 @@ class EpisodeTokens:
         self.add_model_ids(ids, message)
         return ids
 
-    def add_environment(self, messages: Sequence[Mapping[str, Any]]) -> list[int]:
+    def add_environment(
+        self, messages: Sequence[Mapping[str, Any]], *, final: bool = False
+    ) -> list[int]:
         """Append what the environment said after the model's turn (loss mask 0).
 
-        The ids run from the end of the model's turn to the next generation prompt included.
-        Returns the ids added.
+        The ids run from the end of the model's turn to the next generation prompt included
+        (`final`: to the last end-of-turn token, when no model turn follows). Returns the ids
+        added.
 
         Raises:
             ValueError: No model turn precedes, or the template renders inconsistently.
@@ -114,8 +118,10 @@ class EpisodeTokens:
             raise ValueError("environment messages must follow a model turn")
         before = [_STAND_IN, self._last_model]
         prefix = _through_last_eos(self._render(before, tools=None, generation=False), self._eos())
-        full = self._render([*before, *map(dict, messages)], tools=None, generation=True)
+        full = self._render([*before, *map(dict, messages)], tools=None, generation=not final)
         _require_prefix(prefix, full, "the conversation so far", "it with the new messages")
+        if final:
+            full = _through_last_eos(full, self._eos())
         ids = full[len(prefix) :]
         self.completion_ids.extend(ids)
         self.loss_mask.extend([0] * len(ids))
@@ -128,11 +134,9 @@ class EpisodeTokens:
         )
 
     # -- internals -----------------------------------------------------------------------------
-    def _render(
-        self, messages: list[dict[str, Any]], *, tools: Any, generation: bool
-    ) -> list[int]:
+    def _render(self, messages: list[dict[str, Any]], *, tools: Any, generation: bool) -> list[int]:
         ids = self.tokenizer.apply_chat_template(
-            messages,
+            [_template_message(m) for m in messages],
             tools=tools,
             add_generation_prompt=generation,
             tokenize=True,
@@ -187,8 +191,32 @@ def tokenize_episode(
         while index < len(chat) and chat[index].get("role") != "assistant":
             index += 1
         if index > start:
-            episode.add_environment(chat[start:index])
+            episode.add_environment(chat[start:index], final=index == len(chat))
     return episode.result()
+
+
+def _template_message(message: dict[str, Any]) -> dict[str, Any]:
+    """The message as chat templates expect it: tool-call arguments as objects, not JSON text.
+
+    (OpenAI's wire format carries arguments as text; Hugging Face templates serialize them
+    themselves. Arguments that are not a JSON object stay text.)
+    """
+    calls = message.get("tool_calls")
+    if not calls:
+        return message
+    converted = []
+    for call in calls:
+        function = dict(call.get("function", {}))
+        arguments = function.get("arguments")
+        if isinstance(arguments, str):
+            try:
+                parsed = json.loads(arguments) if arguments.strip() else {}
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict):
+                function["arguments"] = parsed
+        converted.append({**call, "function": function})
+    return {**message, "tool_calls": converted}
 
 
 def _first_model_turn(chat: list[dict[str, Any]]) -> int:
