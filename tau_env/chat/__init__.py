@@ -1,4 +1,4 @@
-"""The chat view: a tau_env episode, agent side, as OpenAI chat messages, tools and one reply a turn.
+"""The chat view: a tau_env episode, agent side, as OpenAI chat: messages in, one reply a turn.
 
 - `ChatEnv` / `make_chat_env`: messages and tool schemas in, an assistant message out, the
   user's reply, tool results and the terminal reward with its breakdown back.
