@@ -94,6 +94,11 @@ class ChatEnv:
         return self._done
 
     @property
+    def reward(self) -> float:
+        """The terminal reward once the episode has ended, else 0."""
+        return self._reward if self._done else 0.0
+
+    @property
     def task_id(self) -> str:
         """The task of the current episode."""
         return str(self.single.task.id)
