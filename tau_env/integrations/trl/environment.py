@@ -140,7 +140,8 @@ def environment_factory(
 
 
 def _message_method() -> Any:
-    def send_message_to_customer(self: TauToolEnvironment, message: str) -> str:
+    # A method defined here, bound by `type()`: ``self`` is no tool argument (noqa: D417).
+    def send_message_to_customer(self: TauToolEnvironment, message: str) -> str:  # noqa: D417
         """Send a message to the customer and get their reply.
 
         Args:

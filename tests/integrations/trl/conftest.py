@@ -86,7 +86,7 @@ def scripted_model(tokenizer, *, message_tool: bool):
                     reply = GIVE_UP
                 else:
                     reply = good_turn(turn, message_tool=message_tool)
-                ids = tokenizer.encode(reply, add_special_tokens=False) + [tokenizer.eos_token_id]
+                ids = [*tokenizer.encode(reply, add_special_tokens=False), tokenizer.eos_token_id]
                 rows.append(ids)
             width = max(len(r) for r in rows)
             padded = [r + [tokenizer.pad_token_id] * (width - len(r)) for r in rows]

@@ -95,7 +95,7 @@ def test_grpo__two_optimizer_steps_through_environment_factory(
     trainer.train()
     assert trainer.state.global_step == 2
     assert len(played) == 8  # 2 steps x 4 rollouts
-    for task_id, tool_calls, reward, grade in played:
+    for _task_id, tool_calls, reward, grade in played:
         assert reward == grade.reward  # the reward is the env's grade
         assert (reward, tool_calls) in {(1.0, 2), (0.0, 0)}
     assert {reward for *_, reward, _ in played} == {0.0, 1.0}
