@@ -10,6 +10,7 @@ from tau_env.cli import export as export_command
 from tau_env.cli import report as report_command
 from tau_env.cli import resume as resume_command
 from tau_env.cli import run as run_command
+from tau_env.cli import serve as serve_command
 from tau_env.cli import tasks as tasks_command
 from tau_env.cli import validate as validate_command
 from tau_env.errors import TauEnvError
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         export_command,
         tasks_command,
         validate_command,
+        serve_command,
     ):
         module.add_parser(commands)
     return parser
