@@ -74,7 +74,9 @@ class EpisodeTokens:
 
     def start(self, messages: Sequence[Mapping[str, Any]]) -> list[int]:
         """Render the chat before the model's first turn; returns the prompt ids."""
-        self.prompt_ids = self._render(list(messages), tools=self.tools, generation=True)
+        self.prompt_ids = self._render(
+            [dict(m) for m in messages], tools=self.tools, generation=True
+        )
         self.completion_ids, self.loss_mask, self._last_model = [], [], None
         return list(self.prompt_ids)
 

@@ -195,7 +195,10 @@ def _annotation(spec: dict[str, Any]) -> Any:
     kind = spec.get("type")
     if kind == "array":
         items = spec.get("items") or {}
-        return list[_annotation(items)] if items.get("type") in _JSON_TYPES else list
+        if items.get("type") not in _JSON_TYPES:
+            return list
+        item: Any = _annotation(items)
+        return list[item]  # built at run time from the schema
     return _JSON_TYPES.get(kind, str) if isinstance(kind, str) else Any
 
 
