@@ -4,7 +4,14 @@ It speaks real HTTP, so everything between a participant and the wire (litellm, 
 SDK, retries, timeouts, the response cache) runs as in production. Replies are scripted: a
 queue of `FakeReply` objects, or a function that sees each request and returns one. Faults are
 replies too: an HTTP error status (429, 500...), a delay longer than the client's timeout,
-malformed tool-call JSON, an empty reply, a body that is not JSON.
+malformed tool-call JSON, an empty reply, a body that is not JSON, a connection dropped in
+the middle of the reply (a stream cut).
+
+A request with ``"stream": true`` is answered as OpenAI streams: server-sent events
+(``data: {chunk}`` lines, chunked transfer encoding), text and tool-call arguments in deltas,
+the finish reason in the last choice chunk, a usage chunk (empty ``choices``) when
+``stream_options.include_usage`` is set, then ``data: [DONE]``. Errors are sent as plain JSON
+error bodies with their status, as before the stream starts.
 
 Example::
 
@@ -21,11 +28,13 @@ in ``/v1``) and any non-empty API key.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -62,6 +71,8 @@ class FakeReply:
         raw_body: Sent verbatim instead of a JSON completion (a broken provider).
         prompt_tokens: Reported usage (default: about one token per 4 characters of input).
         completion_tokens: Reported usage (default: about one token per 4 characters of output).
+        cut_after: Drop the connection in the middle of the reply: after this many
+            server-sent events of a stream, or after half of a plain JSON body (None: never).
     """
 
     content: str | None = None
@@ -71,6 +82,7 @@ class FakeReply:
     raw_body: str | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cut_after: int | None = None
 
     @classmethod
     def text(cls, content: str) -> FakeReply:
@@ -109,13 +121,19 @@ class FakeReply:
     def timeout(cls, seconds: float, then: FakeReply | None = None) -> FakeReply:
         """Wait `seconds` before answering (set the client's timeout below it)."""
         base = then or cls(content="(answered too late)")
-        return FakeReply(
-            content=base.content,
-            tool_calls=base.tool_calls,
-            status=base.status,
-            delay=seconds,
-            raw_body=base.raw_body,
-        )
+        return dataclasses.replace(base, delay=seconds)
+
+    @classmethod
+    def stream_cut(cls, after: int = 1, then: FakeReply | None = None) -> FakeReply:
+        """Drop the connection mid-reply (the "stream cut" fault).
+
+        A stream is cut after `after` events; a plain JSON reply after half its body. `then`
+        is the reply that gets cut (default: a text).
+        """
+        if after < 0:
+            raise ValueError(f"after must be >= 0 events, actually: {after}")
+        base = then or cls(content="This reply never arrives whole.")
+        return dataclasses.replace(base, cut_after=after)
 
 
 @dataclass(frozen=True)
@@ -149,6 +167,17 @@ class FakeRequest:
     def last_message(self) -> dict[str, Any]:
         """The last chat message (what the model answers)."""
         return self.messages[-1] if self.messages else {}
+
+    @property
+    def stream(self) -> bool:
+        """True when the client asked for a stream of server-sent events."""
+        return bool(self.body.get("stream"))
+
+    @property
+    def include_usage(self) -> bool:
+        """True when a streaming client asked for the final usage chunk."""
+        options = self.body.get("stream_options")
+        return isinstance(options, dict) and bool(options.get("include_usage"))
 
 
 Script = Callable[[FakeRequest], FakeReply]
@@ -301,16 +330,18 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             if state.latency or reply.delay:
                 time.sleep(state.latency + reply.delay)
             if reply.raw_body is not None:
-                self._send_raw(reply.status, reply.raw_body.encode())
+                self._send_raw(reply.status, reply.raw_body.encode(), reply.cut_after)
             elif reply.status != 200:
                 self._send(reply.status, _error_body(reply.status, reply.content or ""))
+            elif request.stream:
+                self._stream(_events(request, reply), reply.cut_after)
             else:
-                self._send(200, _completion(request, reply))
+                self._send(200, _completion(request, reply), reply.cut_after)
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            self._send_raw(status, json.dumps(payload).encode())
+        def _send(self, status: int, payload: dict[str, Any], cut: int | None = None) -> None:
+            self._send_raw(status, json.dumps(payload).encode(), cut)
 
-        def _send_raw(self, status: int, data: bytes) -> None:
+        def _send_raw(self, status: int, data: bytes, cut: int | None = None) -> None:
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -318,7 +349,30 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 if status == 429:
                     self.send_header("Retry-After", "0")
                 self.end_headers()
+                if cut is not None:  # announce the whole body, send half, hang up
+                    self.wfile.write(data[: len(data) // 2])
+                    self.close_connection = True
+                    return
                 self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
+                pass
+
+        def _stream(self, events: Iterator[str], cut: int | None) -> None:
+            """Send server-sent events in HTTP chunks; hang up after `cut` events."""
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for sent, event in enumerate(events):
+                    if cut is not None and sent >= cut:
+                        self.close_connection = True  # no terminating chunk: a cut stream
+                        return
+                    data = f"data: {event}\n\n".encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    self.wfile.flush()
+                self.wfile.write(b"0\r\n\r\n")
             except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
                 pass
 
@@ -339,12 +393,31 @@ def _completion(request: FakeRequest, reply: FakeReply) -> dict[str, Any]:
     if reply.tool_calls:
         message["tool_calls"] = [
             {
-                "id": call.id or f"call_{request.number}_{i}",
+                "id": _call_id(request, call, i),
                 "type": "function",
                 "function": {"name": call.name, "arguments": call.arguments},
             }
             for i, call in enumerate(reply.tool_calls)
         ]
+    return {
+        "id": f"chatcmpl-fake-{request.number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": str(request.body.get("model", "fake")),
+        "choices": [{"index": 0, "message": message, "finish_reason": _finish_reason(reply)}],
+        "usage": _usage(request, reply),
+    }
+
+
+def _call_id(request: FakeRequest, call: FakeToolCall, index: int) -> str:
+    return call.id or f"call_{request.number}_{index}"
+
+
+def _finish_reason(reply: FakeReply) -> str:
+    return "tool_calls" if reply.tool_calls else "stop"
+
+
+def _usage(request: FakeRequest, reply: FakeReply) -> dict[str, int]:
     prompt = reply.prompt_tokens
     if prompt is None:
         prompt = max(1, len(json.dumps(request.messages)) // 4)
@@ -353,20 +426,54 @@ def _completion(request: FakeRequest, reply: FakeReply) -> dict[str, Any]:
         out = (reply.content or "") + "".join(c.arguments for c in reply.tool_calls)
         completion = max(1, len(out) // 4)
     return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+
+
+_WORDS = re.compile(r"\s*\S+|\s+$")
+ARGUMENT_PIECE = 16
+"""Characters of tool-call arguments per streamed delta."""
+
+
+def _events(request: FakeRequest, reply: FakeReply) -> Iterator[str]:
+    """The server-sent events of a streamed reply (JSON chunks, then ``[DONE]``).
+
+    Text arrives word by word, each tool call as a first delta with its id and name and then
+    its arguments in `ARGUMENT_PIECE`-character deltas; joined, the deltas are the reply.
+    """
+    usage = request.include_usage
+    head = {
         "id": f"chatcmpl-fake-{request.number}",
-        "object": "chat.completion",
+        "object": "chat.completion.chunk",
         "created": int(time.time()),
         "model": str(request.body.get("model", "fake")),
-        "choices": [
-            {
-                "index": 0,
-                "message": message,
-                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
-            "total_tokens": prompt + completion,
-        },
     }
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        body = {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        if usage:
+            body["usage"] = None  # as OpenAI: null on every chunk but the last
+        return json.dumps(body)
+
+    text = reply.content
+    yield chunk({"role": "assistant", "content": "" if text is not None else None})
+    for piece in _WORDS.findall(text or ""):
+        yield chunk({"content": piece})
+    for index, call in enumerate(reply.tool_calls):
+        opening = {
+            "index": index,
+            "id": _call_id(request, call, index),
+            "type": "function",
+            "function": {"name": call.name, "arguments": ""},
+        }
+        yield chunk({"tool_calls": [opening]})
+        arguments = call.arguments
+        for start in range(0, len(arguments), ARGUMENT_PIECE):
+            piece = arguments[start : start + ARGUMENT_PIECE]
+            yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+    yield chunk({}, _finish_reason(reply))
+    if usage:
+        yield json.dumps({**head, "choices": [], "usage": _usage(request, reply)})
+    yield "[DONE]"
