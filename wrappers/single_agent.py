@@ -88,7 +88,19 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         if "task_id" not in options:
             tasks = self.aec.tasks  # a mode may narrow the tasks (NoUser)
             options["task_id"] = tasks[int(self.np_random.integers(len(tasks)))].id
-        self.aec.reset(seed=seed, options=options)
+        self.begin(options.pop("task_id"), seed=seed, options=options)
+        return self.aec.observe("agent"), self.info()
+
+    def begin(
+        self, task_id: str, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> bool:
+        """Start an episode of `task_id`, building no observation: the lean `reset`.
+
+        For views that read the AEC env themselves (the chat view): the view's own generator,
+        which only draws tasks, is left as it is. Returns True when the episode has already
+        ended (the user closed the call before the agent acted).
+        """
+        self.aec.reset(seed=seed, options={**(options or {}), "task_id": task_id})
         if self.user_factory is not None:
             user = self.user_factory(self.aec.unwrapped.task)
             if not hasattr(user, "act"):
@@ -97,18 +109,39 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         self._user_error = None
         self._play_user()
         self._ended = any(self._flags())  # the user may end the call before the agent acts
-        return self.aec.observe("agent"), self._info()
+        return self._ended
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """The agent acts, then the user until it is the agent's turn again (or the end)."""
+        terminated, truncated = self.advance(action)
+        reward = float(self.aec.rewards["agent"]) if terminated or truncated else 0.0
+        return self.aec.observe("agent"), reward, terminated, truncated, self.info()
+
+    def advance(self, action: Any) -> tuple[bool, bool]:
+        """The agent acts, then the user plays; returns ``(terminated, truncated)``: the lean `step`.
+
+        Builds neither the observation nor the info (views that read the AEC env themselves
+        ask for what they need: `info`, ``aec.rewards``).
+
+        Raises:
+            ResetNeeded: No episode is in progress.
+        """
         if self._ended:
             raise ResetNeeded("the episode has ended; call reset()")
         self.aec.step(action)
         self._play_user()
         terminated, truncated = self._flags()
-        reward = float(self.aec.rewards["agent"]) if terminated or truncated else 0.0
         self._ended = terminated or truncated
-        return self.aec.observe("agent"), reward, terminated, truncated, self._info()
+        return terminated, truncated
+
+    def info(self) -> dict[str, Any]:
+        """The agent's info now: ``task_id``; at the end ``grade``, ``termination`` and, when
+        the user policy failed, ``user_error``."""
+        info = dict(self.aec.infos["agent"])
+        info.setdefault("task_id", self.aec.unwrapped.task.id)
+        if self._user_error is not None:
+            info["user_error"] = self._user_error
+        return info
 
     def render(self) -> str | None:
         """The transcript (``ansi``), or print it (``human``); nothing without a render mode."""
@@ -126,8 +159,11 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def _play_user(self) -> None:
         """Let the user act while it holds the floor."""
-        while self.aec.agent_selection == "user" and not any(self._flags()):
-            self.aec.step(self._user_action())
+        aec = self.aec
+        while aec.agent_selection == "user":
+            if aec.terminations["agent"] or aec.truncations["agent"]:
+                return
+            aec.step(self._user_action())
 
     def _user_action(self) -> Action:
         if self.user is None:
@@ -137,13 +173,6 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         except (ParticipantError, ContextWindowExceeded) as error:
             self._user_error = f"{type(error).__name__}: {error}"
             return SendMessage(content="")  # ends the episode as the user's error
-
-    def _info(self) -> dict[str, Any]:
-        info = dict(self.aec.infos["agent"])
-        info.setdefault("task_id", self.aec.unwrapped.task.id)
-        if self._user_error is not None:
-            info["user_error"] = self._user_error
-        return info
 
 
 def make_single_agent_env(

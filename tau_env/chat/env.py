@@ -87,6 +87,8 @@ class ChatEnv:
         self._seen = 0
         self._done = True
         self._reward = 0.0
+        self._instructions: str | None = None
+        self._system_text = ""
 
     @property
     def done(self) -> bool:
@@ -110,17 +112,21 @@ class ChatEnv:
             task_id: The task to play (None: drawn with the seeded generator).
             seed: Seeds the episode (the env, the user and the task draw).
         """
-        options = {"task_id": task_id} if task_id is not None else None
-        _, info = self.single.reset(seed=seed, options=options)
-        aec = self.single.aec
+        single = self.single
+        if task_id is None:
+            single.reset(seed=seed)  # draws the task with the view's seeded generator
+        else:
+            single.begin(task_id, seed=seed)
+        aec = single.aec
         context = aec.context("agent")
         self.tools = list(context.tools)
-        self.messages = [{"role": "system", "content": self.system_prompt(context.instructions)}]
+        self.messages = [{"role": "system", "content": self._system(context.instructions)}]
         self._seen = 0
-        self._done = bool(aec.terminations["agent"] or aec.truncations["agent"])
+        terminated, truncated = bool(aec.terminations["agent"]), bool(aec.truncations["agent"])
+        self._done = terminated or truncated
         self._reward = float(aec.rewards.get("agent", 0.0)) if self._done else 0.0
         self.messages.extend(self._incoming(own=True))  # the greeting and any task history
-        return self._turn(list(self.messages), info)
+        return ChatTurn(list(self.messages), self._done, self._reward, truncated, single.info())
 
     def step(self, message: Mapping[str, Any]) -> ChatTurn:
         """Apply one assistant message; returns what came back.
@@ -134,19 +140,28 @@ class ChatEnv:
         normal = normalize_assistant_message(message)
         actions = assistant_actions(normal)
         self.messages.append(normal)
-        info: dict[str, Any] = {}
+        single = self.single
+        terminated = truncated = False
         for action in actions:
-            _, reward, terminated, truncated, info = self.single.step(action)
+            terminated, truncated = single.advance(action)
             if terminated or truncated:
                 self._done = True
-                self._reward = float(reward)
+                self._reward = float(single.aec.rewards["agent"])
                 break
         new = self._incoming(own=False)
-        _fill_call_ids(normal, new)
+        if "tool_calls" in normal:
+            _fill_call_ids(normal, new)
         self.messages.extend(new)
-        return self._turn(new, info)
+        return ChatTurn(new, self._done, self._reward, truncated, single.info())
 
     # -- internals -----------------------------------------------------------------------------
+    def _system(self, instructions: str) -> str:
+        """The system message for `instructions`, built once per distinct instructions."""
+        if instructions != self._instructions:
+            self._instructions = instructions
+            self._system_text = self.system_prompt(instructions)
+        return self._system_text
+
     def _incoming(self, *, own: bool) -> list[dict[str, Any]]:
         """The agent's view since it last looked, as chat messages.
 
@@ -159,11 +174,6 @@ class ChatEnv:
             fresh = [m for m in fresh if not isinstance(m, AssistantMessage)]
         self._seen = len(history)
         return to_openai_messages(fresh, side="agent")
-
-    def _turn(self, messages: list[dict[str, Any]], info: dict[str, Any]) -> ChatTurn:
-        truncated = bool(self.single.aec.truncations.get("agent", False))
-        reward = self._reward if self._done else 0.0
-        return ChatTurn(messages, self._done, reward, truncated, info)
 
 
 def _fill_call_ids(message: dict[str, Any], results: list[dict[str, Any]]) -> None:
