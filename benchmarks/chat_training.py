@@ -156,9 +156,7 @@ def openenv_rate(episodes: int, concurrency: int = 16) -> dict[str, float]:
         await asyncio.gather(*(worker(url, queue) for _ in range(concurrency)))
 
     with served(["telecom"]) as url:
-        server = next(
-            p for p in psutil.Process().children() if "serve" in " ".join(p.cmdline())
-        )
+        server = next(p for p in psutil.Process().children() if "serve" in " ".join(p.cmdline()))
         asyncio.run(play(url, concurrency * 2))  # warm: sessions, code paths
         server_before = sum(server.cpu_times()[:2])
         client_before = time.process_time()

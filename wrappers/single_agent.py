@@ -118,7 +118,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         return self.aec.observe("agent"), reward, terminated, truncated, self.info()
 
     def advance(self, action: Any) -> tuple[bool, bool]:
-        """The agent acts, then the user plays; returns ``(terminated, truncated)``: the lean `step`.
+        """The agent acts, then the user plays: the lean `step`, ``(terminated, truncated)``.
 
         Builds neither the observation nor the info (views that read the AEC env themselves
         ask for what they need: `info`, ``aec.rewards``).
@@ -135,8 +135,11 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         return terminated, truncated
 
     def info(self) -> dict[str, Any]:
-        """The agent's info now: ``task_id``; at the end ``grade``, ``termination`` and, when
-        the user policy failed, ``user_error``."""
+        """The agent's info now.
+
+        ``task_id``; at the end also ``grade``, ``termination`` and, when the user policy
+        failed, ``user_error``.
+        """
         info = dict(self.aec.infos["agent"])
         info.setdefault("task_id", self.aec.unwrapped.task.id)
         if self._user_error is not None:
