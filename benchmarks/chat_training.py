@@ -14,9 +14,11 @@
    plays one side ``--passes`` times after one warm pass, for instruction counts under
    ``valgrind --tool=callgrind`` (subtract a ``--passes 0`` run).
 2. OpenEnv over WebSocket. ``tau-env serve telecom`` on 127.0.0.1 and `TauEnvClient`
-   sessions (16 concurrent) play scripted-oracle episodes; reported: episodes per wall
-   second, and CPU seconds per episode of the server process and of the client process
-   separately (meaningful on a loaded machine), with the load average.
+   sessions (16 concurrent) play scripted-oracle episodes (replayed assistant messages),
+   after one warm pass over every task (the server caches each task's initial and expected
+   worlds on first play); reported: episodes per wall second, and CPU milliseconds per
+   episode of the server process and of the client process separately (meaningful on a
+   loaded machine), with the load average.
 """
 
 from __future__ import annotations
@@ -157,7 +159,9 @@ def openenv_rate(episodes: int, concurrency: int = 16) -> dict[str, float]:
 
     with served(["telecom"]) as url:
         server = next(p for p in psutil.Process().children() if "serve" in " ".join(p.cmdline()))
-        asyncio.run(play(url, concurrency * 2))  # warm: sessions, code paths
+        # Warm: every task once, so the server has built each task's initial and expected
+        # worlds (cached per task, as in training, where every task is played many times).
+        asyncio.run(play(url, len(tasks)))
         server_before = sum(server.cpu_times()[:2])
         client_before = time.process_time()
         start = time.perf_counter()

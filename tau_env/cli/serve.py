@@ -56,5 +56,14 @@ def run(args: argparse.Namespace) -> int:
         user_model=args.user_model,
         user_api_base=args.user_api_base,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # No per-message compression (the payloads are small JSON on a local link: deflate costs
+    # more CPU than it saves) and no access log (one line per HTTP request).
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        ws_per_message_deflate=False,
+    )
     return 0

@@ -22,10 +22,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(arguments: Sequence[str], *, timeout: float = 60.0) -> Iterator[str]:
+def served(arguments: Sequence[str], *, timeout: float = 300.0) -> Iterator[str]:
     """Run ``tau-env serve <arguments>`` on a free local port; yields its base URL.
 
-    The process is stopped on exit. Waits (at most `timeout` seconds) for ``/health``.
+    The process is stopped on exit. Waits (at most `timeout` seconds: importing the server
+    takes a while on a loaded machine) for ``/health``.
 
     Raises:
         RuntimeError: The server exited or did not answer in time.

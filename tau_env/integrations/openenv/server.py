@@ -20,7 +20,7 @@ from tau_env.chat import ChatTurn, make_chat_env
 from tau_env.errors import InvalidAction
 from tau_env.integrations.openenv.models import TauAction, TauObservation, TauState
 
-__all__ = ["TauOpenEnv", "create_server_app", "env_name"]
+__all__ = ["InlineTauOpenEnv", "TauOpenEnv", "create_server_app", "env_name"]
 
 
 def env_name(domain: str) -> str:
@@ -138,6 +138,39 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         return [t.id for t in self._domain().split(name) if playable_in_mode(t, mode)]
 
 
+class InlineTauOpenEnv(TauOpenEnv):
+    """A `TauOpenEnv` that plays in the server's event loop instead of a worker thread.
+
+    OpenEnv runs a synchronous ``reset``/``step`` in a thread pool; for an episode whose
+    user never waits (scripted, gold, no user) a step takes about a millisecond of pure CPU,
+    and the thread hop (queue, wake-up, GIL hand-over) costs more than the step. The server
+    picks this class for such users; an LLM user, which waits for its model, keeps the
+    threads so one session's wait never stalls the others.
+    """
+
+    async def reset_async(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        task_id: str | None = None,
+        split: str | None = None,
+        index: int | None = None,
+        **kwargs: Any,
+    ) -> TauObservation:
+        """`reset`, run in the event loop."""
+        return self.reset(seed, episode_id, task_id, split, index, **kwargs)
+
+    async def step_async(
+        self, action: TauAction, timeout_s: float | None = None, **kwargs: Any
+    ) -> TauObservation:
+        """`step`, run in the event loop."""
+        return self.step(action, timeout_s, **kwargs)
+
+
+INLINE_USERS = frozenset({"scripted", "gold"})
+"""Users that answer at once, without waiting on anything (their episodes run inline)."""
+
+
 def _metadata(turn: ChatTurn) -> dict[str, Any]:
     info: Mapping[str, Any] = turn.info
     return {key: info[key] for key in ("grade", "termination", "user_error") if key in info}
@@ -158,11 +191,16 @@ def create_server_app(
         data_dir: A reference data folder (None: built-in data).
         **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``...).
     """
+    from tau_env.rollout.modes import has_user
+
     folder = str(data_dir) if data_dir is not None else None
     make_chat_env(domain, data_dir=folder, **options)  # fail now, not in the first session
+    user = options.get("user", "scripted")
+    inline = user in INLINE_USERS or not has_user(options.get("mode", "default"))
+    session_cls = InlineTauOpenEnv if inline else TauOpenEnv
 
     def factory() -> TauOpenEnv:
-        return TauOpenEnv(domain, data_dir=folder, **options)
+        return session_cls(domain, data_dir=folder, **options)
 
     return create_app(
         factory,
