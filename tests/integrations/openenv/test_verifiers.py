@@ -137,8 +137,8 @@ def test_openenv_taskset__16_concurrent_episodes_match_run_episode(tmp_path):
     user = ScriptedUser.factory(env.unwrapped.domain)
     direct = {}
     for task_id, (seed, actions) in plans.items():
-        replay = iter(actions)
-        result = run_episode(env, lambda _task: _Replay(replay), user, task_id=task_id, seed=seed)
+        agent = _Replay(iter(actions))
+        result = run_episode(env, lambda _task, a=agent: a, user, task_id=task_id, seed=seed)
         direct[task_id] = result.reward
     assert rewards == direct
     assert set(direct.values()) == {0.0, 1.0}  # both outcomes were played
