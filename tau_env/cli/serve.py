@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from typing import Any
 
 from tau_env.errors import TauEnvError
@@ -56,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
         user_model=args.user_model,
         user_api_base=args.user_api_base,
     )
+    # The imports (fastapi, openenv, mcp...) leave a large heap that never dies: move it out of
+    # the collector's sight so the per-message garbage does not make full collections walk it.
+    gc.freeze()
     # No per-message compression (the payloads are small JSON on a local link: deflate costs
     # more CPU than it saves) and no access log (one line per HTTP request).
     uvicorn.run(
