@@ -82,7 +82,7 @@ def serve(latency: float) -> None:
 
 
 def config_for(episodes: int, agent: ParticipantSpec, user: ParticipantSpec) -> RunConfig:
-    from tau_env.registry import load_tasks
+    from tau_env.loader import load_tasks
 
     task_ids = tuple(t.id for t in load_tasks("mock"))
     trials = -(-episodes // len(task_ids))

@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tau_env.cli.main import main  # noqa: E402
-from tau_env.registry import load_tasks  # noqa: E402
+from tau_env.loader import load_tasks  # noqa: E402
 from tests.html_report.browser import missing_reason, start_chromium, wait_ready  # noqa: E402
 
 TASKS = 114

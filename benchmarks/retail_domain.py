@@ -27,7 +27,8 @@ from typing import Any
 import tau_env
 from tau_env.actions import CallTool, SendMessage
 from tau_env.baselines.oracle import OracleAgent
-from tau_env.domains.retail.lookup import first_user_matching, name_zip_key
+from tau_env.domains.retail.data_model import name_zip_key
+from tau_env.domains.retail.lookup import first_user_matching
 from tau_env.episode_runner import run_episode
 from tau_env.grading import Episode
 from tau_env.wrappers.users import GoldUser

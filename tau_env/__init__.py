@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "make_env": "tau_env.registry",
-    "make": "tau_env.registry",
-    "load_tasks": "tau_env.registry",
+    "make_env": "tau_env.loader",
+    "make": "tau_env.loader",
+    "load_tasks": "tau_env.loader",
     "register": "tau_env.registry",
     "registry": "tau_env.registry",
     "load_domain": "tau_env.domain",
@@ -63,8 +63,9 @@ if TYPE_CHECKING:
     from tau_env.env.aec import TauEnv
     from tau_env.grading.grader import TaskGrader
     from tau_env.grading.outcome import Grade, TerminationReason
+    from tau_env.loader import load_tasks, make, make_env
     from tau_env.metrics import pass_hat_k
-    from tau_env.registry import load_tasks, make, make_env, register, registry
+    from tau_env.registry import register, registry
     from tau_env.tasks.model import Task
 
 

@@ -15,13 +15,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from tau_env.errors import DataError, UnregisteredEnv
+from tau_env.errors import DataError
 from tau_env.messages import Requestor, side_of
+from tau_env.registry import registered_domains, spec_for
 from tau_env.state.database import Database, SeedSource, Snapshot
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
 from tau_env.tasks.model import Task, UserScript
+from tau_env.tasks.setup import build_initial_world
+from tau_env.utils.commands import tau_env_command
 
 __all__ = [
     "Domain",
@@ -29,7 +32,6 @@ __all__ = [
     "DomainDefinition",
     "PreparedTask",
     "load_domain",
-    "register_domain",
     "registered_domains",
 ]
 
@@ -132,7 +134,7 @@ class Domain:
         except KeyError:
             raise KeyError(
                 f"no task {task_id!r} in domain {self.name!r} ({self.data.source}); "
-                f"`tau-env tasks --domain {self.name}` lists them"
+                f"`{tau_env_command('tasks', ('--domain', self.name))}` lists them"
             ) from None
 
     def split(self, split: str | None) -> list[Task]:
@@ -167,8 +169,6 @@ class Domain:
         prepared = self._prepared.get(task.id)
         if prepared is not None and prepared.task is task:
             return prepared
-        from tau_env.tasks.setup import build_initial_world  # setup imports Domain types
-
         with self._lock:
             prepared = self._prepared.get(task.id)
             if prepared is None or prepared.task is not task:
@@ -222,34 +222,9 @@ def _check_task_functions(domain: Domain) -> None:
                 )
 
 
-# -- registry ----------------------------------------------------------------------------------
-
-_DEFINITIONS: dict[str, str] = {}
-
-
-def register_domain(name: str, entry_point: str) -> None:
-    """Register a domain lazily: ``entry_point`` is ``"package.module:ATTRIBUTE"``.
-
-    Nothing is imported until the domain is first used.
-    """
-    _DEFINITIONS[name] = entry_point
-
-
-def registered_domains() -> list[str]:
-    """Names of every registered domain."""
-    import tau_env.registry  # noqa: F401  # registers the built-in domains on first use
-
-    return sorted(_DEFINITIONS)
-
-
 def _definition(name: str) -> DomainDefinition:
-    import tau_env.registry  # noqa: F401  # registers the built-in domains on first use
-
-    entry_point = _DEFINITIONS.get(name)
-    if entry_point is None:
-        raise UnregisteredEnv(
-            f"unknown domain {name!r}; registered domains: {', '.join(registered_domains())}"
-        )
+    """The definition a registered domain name's entry point names (imported now)."""
+    entry_point = spec_for(name).entry_point
     module_name, _, attribute = entry_point.partition(":")
     definition = getattr(importlib.import_module(module_name), attribute)
     if not isinstance(definition, DomainDefinition):

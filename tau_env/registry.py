@@ -1,8 +1,10 @@
-"""Versioned environment ids and the public constructors `make_env`, `make` and `load_tasks`.
+"""The table of registered environment ids: which domain and version, and where its code lives.
 
-Every domain registers under ``tau/<domain>-v<version>`` with a lazy string entry point, so
-importing tau_env imports no domain. `make_env` returns the default stack,
-``OrderEnforcingWrapper(TauEnv)``; ``env.unwrapped`` is the bare `TauEnv`.
+Every domain registers under ``tau/<domain>-v<version>`` with a lazy string entry point
+(``"package.module:ATTRIBUTE"``), so registering imports nothing. This module imports nothing
+but `tau_env.errors`: `tau_env.domain` reads the table to load a domain, and the constructors in
+`tau_env.loader` (`make_env`, `make`, `load_tasks`) read it to build environments; neither is
+imported from here, so the three modules form no import cycle.
 """
 
 from __future__ import annotations
@@ -10,14 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from tau_env.domain import load_domain, register_domain
 from tau_env.errors import UnregisteredEnv, VersionNotFound
-from tau_env.tasks.model import Task
 
-__all__ = ["EnvSpec", "load_tasks", "make", "make_env", "register", "registry"]
+__all__ = ["EnvSpec", "register", "registered_domains", "registry", "spec_for"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,8 @@ def register(id: str, entry_point: str, **kwargs: Any) -> EnvSpec:
 
     Args:
         id: The versioned id.
-        entry_point: ``"module:ATTRIBUTE"`` naming the domain's `DomainDefinition`.
+        entry_point: ``"module:ATTRIBUTE"`` naming the domain's `DomainDefinition`; nothing is
+            imported until the domain is first used.
         **kwargs: Default keyword arguments for `TauEnv`.
     """
     match = _ID.match(id)
@@ -58,77 +58,34 @@ def register(id: str, entry_point: str, **kwargs: Any) -> EnvSpec:
         raise ValueError(f"environment ids look like 'tau/<domain>-v<N>', actually: {id!r}")
     spec = EnvSpec(id, match["domain"], int(match["version"]), entry_point, dict(kwargs))
     registry[id] = spec
-    register_domain(spec.domain, entry_point)
     return spec
 
 
-def _spec_for(name: str) -> EnvSpec:
-    """The spec for a domain name (latest version) or a versioned id."""
+def registered_domains() -> list[str]:
+    """Names of every registered domain, sorted."""
+    return sorted({spec.domain for spec in registry.values()})
+
+
+def spec_for(name: str) -> EnvSpec:
+    """The spec for a domain name (its latest version) or a versioned id.
+
+    Raises:
+        UnregisteredEnv: No domain of that name is registered.
+        VersionNotFound: The domain is registered, but not in the version the id names.
+    """
     if name in registry:
         return registry[name]
     match = _ID.match(name)
     domain = match["domain"] if match else name
     versions = [spec for spec in registry.values() if spec.domain == domain]
     if not versions:
-        known = sorted({spec.domain for spec in registry.values()})
-        raise UnregisteredEnv(f"unknown domain {domain!r}; registered: {', '.join(known)}")
+        raise UnregisteredEnv(
+            f"unknown domain {domain!r}; registered: {', '.join(registered_domains())}"
+        )
     if match:
         have = sorted(spec.id for spec in versions)
         raise VersionNotFound(f"{name!r} is not registered; available versions: {have}")
     return max(versions, key=lambda spec: spec.version)
-
-
-def load_tasks(
-    domain: str, *, data_dir: str | Path | None = None, split: str | None = None
-) -> list[Task]:
-    """The tasks of a domain.
-
-    Args:
-        domain: Domain name (``"mock"``) or versioned id (``"tau/mock-v0"``).
-        data_dir: A reference data folder; None uses the built-in data.
-        split: A split name (None: ``base`` when defined, else every task).
-    """
-    spec = _spec_for(domain)
-    return load_domain(spec.domain, data_dir).split(split)
-
-
-def make(id: str, **options: Any) -> Any:
-    """`make_env` for a versioned id (``make("tau/mock-v0")``)."""
-    return make_env(id, **options)
-
-
-def make_env(
-    domain: str,
-    task_id: str | None = None,
-    *,
-    data_dir: str | Path | None = None,
-    split: str | None = None,
-    **options: Any,
-) -> Any:
-    """Build the wrapped AEC environment of a domain.
-
-    Args:
-        domain: Domain name (``"mock"``) or versioned id (``"tau/mock-v0"``).
-        task_id: Play only this task; None cycles through the split's tasks on each reset
-            (``reset(options={"task_id": ...})`` still picks any task).
-        data_dir: A folder laid out like the reference's data (``domains/<domain>/...``);
-            None uses the built-in data, which needs no download.
-        split: Task split (None: ``base`` when the data defines it, else every task).
-        **options: Keyword arguments of `TauEnv` (``grader``, ``max_steps``, ``max_errors``,
-            ``render_mode``...).
-
-    Returns:
-        ``OrderEnforcingWrapper(TauEnv)``; ``.unwrapped`` is the `TauEnv`.
-    """
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
-    from tau_env.env.aec import TauEnv
-
-    spec = _spec_for(domain)
-    loaded = load_domain(spec.domain, data_dir)
-    tasks = [loaded.task(task_id)] if task_id is not None else loaded.split(split)
-    kwargs = {**spec.kwargs, **options}
-    return OrderEnforcingWrapper(TauEnv(loaded, tasks, **kwargs))
 
 
 register("tau/mock-v0", "tau_env.domains.mock:DEFINITION")

@@ -12,13 +12,27 @@ import tau_env
 _REPO = Path(__file__).resolve().parents[1]
 
 
+OFFICIAL_DATA_MARKER = "official_data"
+"""Marks every test that needs the official data (it uses the `data_dir` fixture); without the
+data exactly these skip. ``pytest -m "not official_data"`` runs the others."""
+
+
 def official_data_dir() -> Path | None:
-    """``TAU2_DATA_DIR``, else ``../shared/tau2-data`` next to the repository, else None."""
-    candidates = [os.environ.get("TAU2_DATA_DIR"), str(_REPO.parent / "shared" / "tau2-data")]
-    for candidate in candidates:
-        if candidate and (Path(candidate) / "domains").is_dir():
-            return Path(candidate)
-    return None
+    """``TAU2_DATA_DIR`` when set, else ``../shared/tau2-data`` next to the repository.
+
+    A ``TAU2_DATA_DIR`` that names no data folder means "no official data" (it does not fall
+    back), so ``TAU2_DATA_DIR=/nowhere python -m pytest`` runs as on a machine without it.
+    """
+    chosen = os.environ.get("TAU2_DATA_DIR")
+    candidate = Path(chosen) if chosen else _REPO.parent / "shared" / "tau2-data"
+    return candidate if (candidate / "domains").is_dir() else None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that need the official data (directly or through a fixture)."""
+    for item in items:
+        if "data_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(OFFICIAL_DATA_MARKER)
 
 
 def domain_sources() -> list[tuple[str, str | None]]:

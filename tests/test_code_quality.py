@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
+import importlib.metadata
+import importlib.util
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,19 +15,19 @@ REPO = Path(__file__).resolve().parents[1]
 MAPPED = {"domains": "domains", "wrappers": "wrappers", "baselines": "baselines"}
 
 
-def _tool(name: str) -> str:
-    path = Path(sys.executable).parent / name
-    found = str(path) if path.exists() else shutil.which(name)
-    if found is None:
+def _tool(name: str) -> list[str]:
+    """The checker run by this interpreter (``python -m <name>``), so mypy sees the packages the
+    tests run with; a command on PATH may belong to another Python without them."""
+    if importlib.util.find_spec(name) is None:
         pytest.fail(f"{name} is not installed; install the test extra: pip install -e '.[test]'")
-    return found
+    return [sys.executable, "-m", name]
 
 
 def test_ruff__lint_and_format_are_clean():
-    lint = subprocess.run([_tool("ruff"), "check", "."], cwd=REPO, capture_output=True, text=True)
+    lint = subprocess.run([*_tool("ruff"), "check", "."], cwd=REPO, capture_output=True, text=True)
     assert lint.returncode == 0, lint.stdout + lint.stderr
     fmt = subprocess.run(
-        [_tool("ruff"), "format", "--check", "."], cwd=REPO, capture_output=True, text=True
+        [*_tool("ruff"), "format", "--check", "."], cwd=REPO, capture_output=True, text=True
     )
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
@@ -50,7 +52,7 @@ def test_mypy__strict_on_the_package(tmp_path):
     link_tree(tmp_path)
     result = subprocess.run(
         [
-            _tool("mypy"),
+            *_tool("mypy"),
             "--config-file",
             str(REPO / "pyproject.toml"),
             "--cache-dir",
@@ -63,3 +65,22 @@ def test_mypy__strict_on_the_package(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _test_extra_pins() -> dict[str, str]:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = {}
+    for requirement in config["project"]["optional-dependencies"]["test"]:
+        name, _, version = requirement.partition("==")
+        pins[name.strip()] = version.strip()
+    return pins
+
+
+@pytest.mark.parametrize("name", ["ruff", "mypy"])
+def test_test_extra__pins_the_checkers_the_suite_runs(name):
+    pins = _test_extra_pins()
+    assert pins.get(name), f"the test extra must pin {name} with '==' (found: {pins.get(name)!r})"
+    assert importlib.metadata.version(name) == pins[name], (
+        f"installed {name} {importlib.metadata.version(name)} is not the pinned {pins[name]}; "
+        "pip install -e '.[test]'"
+    )

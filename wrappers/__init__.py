@@ -1,7 +1,8 @@
 """Users and modes: participants for the user side, and wrappers that change one thing each.
 
 - `tau_env.wrappers.users`: `ScriptedUser`, `LLMUser`, `ReplayUser`, `GoldUser`.
-- `NoUser`: removes the user (the agent gets the ticket, every tool and ``done``).
+- `NoUser`: removes the user (the agent gets the ticket, every tool and ``done``); it plays
+  only tasks it can grade fairly (`no_user_refusal`: no COMMUNICATE reward, nobody to tell).
 - `OraclePlan`: adds the task's resolution steps to the agent's instructions.
 - `SingleAgentEnv`: the agent's side as a `gymnasium.Env`, the user played by a policy.
 
@@ -21,6 +22,8 @@ _EXPORTS = {
     "DONE_TOOL": "tau_env.wrappers.no_user",
     "solo_compatible": "tau_env.wrappers.no_user",
     "playable_without_user": "tau_env.wrappers.no_user",
+    "no_user_refusal": "tau_env.wrappers.no_user",
+    "needs_a_listener": "tau_env.wrappers.no_user",
     "OraclePlan": "tau_env.wrappers.oracle_plan",
     "resolution_steps": "tau_env.wrappers.oracle_plan",
     "SingleAgentEnv": "tau_env.wrappers.single_agent",
@@ -33,6 +36,8 @@ __all__ = [
     "OraclePlan",
     "SingleAgentEnv",
     "make_single_agent_env",
+    "needs_a_listener",
+    "no_user_refusal",
     "playable_without_user",
     "register_gym_envs",
     "resolution_steps",
@@ -43,6 +48,8 @@ if TYPE_CHECKING:
     from tau_env.wrappers.no_user import (
         DONE_TOOL,
         NoUser,
+        needs_a_listener,
+        no_user_refusal,
         playable_without_user,
         solo_compatible,
     )

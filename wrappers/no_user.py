@@ -22,7 +22,14 @@ from tau_env.messages import STOP_TOKENS, AssistantMessage, Side, UserMessage, h
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.script import opening_line
 
-__all__ = ["DONE_TOOL", "NoUser", "playable_without_user", "solo_compatible"]
+__all__ = [
+    "DONE_TOOL",
+    "NoUser",
+    "needs_a_listener",
+    "no_user_refusal",
+    "playable_without_user",
+    "solo_compatible",
+]
 
 DONE_TOOL = "done"
 """The tool the agent calls when the ticket is resolved (the reference's solo stop tool)."""
@@ -56,6 +63,30 @@ def playable_without_user(task: Task) -> bool:
     )
 
 
+def needs_a_listener(task: Task) -> bool:
+    """True when the task's reward needs information told to the user.
+
+    That is a COMMUNICATE check with something to say. Without a user nobody receives the
+    information (the agent only calls tools), so the check cannot pass and even a perfect
+    agent would score 0: such a task cannot be graded fairly in No-User mode.
+    """
+    criteria = task.evaluation_criteria
+    return bool(
+        criteria is not None
+        and "COMMUNICATE" in criteria.reward_basis
+        and criteria.communicate_info
+    )
+
+
+def no_user_refusal(task: Task) -> str | None:
+    """Why the task cannot be played (or graded fairly) without a user; None when it can."""
+    if not playable_without_user(task):
+        return "the message history is a conversation in progress, waiting for the user"
+    if needs_a_listener(task):
+        return "the reward needs COMMUNICATE, information told to a user this mode removes"
+    return None
+
+
 def solo_compatible(task: Task) -> bool:
     """The reference's test of whether a task can be played without a user.
 
@@ -82,7 +113,8 @@ class NoUser(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type inf
         env: A tau_env AEC environment (wrapped or not), not reset yet or between episodes.
 
     Attributes:
-        tasks: The env's tasks that can be played without a user (`playable_without_user`).
+        tasks: The env's tasks that can be played and graded fairly without a user: no
+            conversation in progress, no reward that needs COMMUNICATE (`no_user_refusal`).
 
     Raises:
         TypeError: `env` is not a tau_env environment.
@@ -114,9 +146,12 @@ class NoUser(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type inf
         content = cast(spaces.Text, cast(spaces.Dict, raw.action_space("agent"))["content"])
         self._action_space = action_space(len(self.tool_names), content.max_length)
         self.possible_agents: list[Side] = ["agent"]
-        self.tasks: tuple[Task, ...] = tuple(t for t in raw.tasks if playable_without_user(t))
+        self.tasks: tuple[Task, ...] = tuple(t for t in raw.tasks if no_user_refusal(t) is None)
         if not self.tasks:
-            raise ValueError("none of the env's tasks can be played without a user")
+            raise ValueError(
+                "none of the env's tasks can be played without a user (each has a "
+                "conversation in progress, or a reward that needs COMMUNICATE)"
+            )
         self._next_task = 0
         self._context: SideContext | None = None
         self._note: str | None = None
@@ -169,7 +204,9 @@ class NoUser(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type inf
         are taken in turn.
 
         Raises:
-            ValueError: The chosen task's message history leaves the floor to the user.
+            ValueError: The chosen task cannot be played or graded fairly without a user: its
+                message history leaves the floor to the user, or its reward needs COMMUNICATE
+                (see `no_user_refusal`).
         """
         options = dict(options or {})
         if "task_id" not in options:
@@ -177,10 +214,11 @@ class NoUser(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type inf
             self._next_task += 1
         raw = self.env.unwrapped
         task = raw.domain.task(options["task_id"])
-        if not playable_without_user(task):
+        refusal = no_user_refusal(task)
+        if refusal is not None:
             raise ValueError(
-                f"task {task.id!r} cannot be played without a user: its message history "
-                "is a conversation in progress (see tau_env.wrappers.playable_without_user)"
+                f"task {task.id!r} cannot be played without a user: {refusal} "
+                "(see tau_env.wrappers.no_user_refusal)"
             )
         self.env.reset(seed=seed, options={**options, "seating": self._seating})
         self._note = None

@@ -204,7 +204,7 @@ def make_single_agent_env(
         render_mode: ``"ansi"`` or ``"human"``.
         **options: Further `TauEnv` arguments (``max_steps``, ``max_errors``, ``grader``).
     """
-    from tau_env.registry import make_env
+    from tau_env.loader import make_env
 
     env = make_env(
         domain, task_id, data_dir=data_dir, split=split, render_mode=render_mode, **options

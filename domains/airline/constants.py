@@ -14,7 +14,6 @@ __all__ = [
     "AIRPORTS",
     "BAG_FEE",
     "CABINS",
-    "CALCULATOR_CHARACTERS",
     "CANCELLED_FLIGHT_COMPENSATION",
     "CERTIFICATE_ID_POOL",
     "CREATED_AT",
@@ -88,8 +87,6 @@ CANCELLED_FLIGHT_COMPENSATION: Final = 100
 DELAYED_FLIGHT_COMPENSATION: Final = 50
 """Certificate value per passenger for a delayed flight that was then changed or cancelled."""
 
-CALCULATOR_CHARACTERS: Final = frozenset("0123456789+-*/(). ")
-"""The only characters `calculate` accepts."""
 
 ONESTOP_NEXT_DAY_PREFIX: Final = "2024-05-"
 """The reference builds a connection's next-day date as this prefix plus the unpadded day."""

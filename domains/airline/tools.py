@@ -8,7 +8,6 @@ the policy's rules on changes, cancellations and compensation are the agent's to
 
 from __future__ import annotations
 
-from tau_env.domains.airline.calculator import evaluate_expression
 from tau_env.domains.airline.constants import (
     AIRPORTS,
     BAG_FEE,
@@ -45,6 +44,7 @@ from tau_env.domains.airline.lookups import (
 from tau_env.domains.airline.search import direct_flights, onestop_flights
 from tau_env.errors import ToolError
 from tau_env.tools import tool
+from tau_env.tools.calculator import evaluate_expression
 
 __all__ = [
     "AGENT_ENV_FUNCTIONS",

@@ -27,19 +27,10 @@ from tau_env.data_files import (
 )
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.retail.data_model import RetailDB
-from tau_env.domains.retail.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
+from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.domains.retail.user_script import derive_user_script
-from tau_env.state import Toolbox
-from tau_env.tools import ToolSet
 
 __all__ = ["DEFINITION", "TOOLBOX"]
-
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", ()),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", ()),
-)
 
 
 def load_builtin() -> DomainData:

@@ -6,9 +6,7 @@ from typing import Final, Literal
 
 __all__ = [
     "BUILTIN_SEED",
-    "CALCULATOR_CHARACTERS",
     "CANCEL_REASONS",
-    "MAX_EXPONENT",
     "ORDER_STATUSES",
     "PENDING_MARKER",
     "REFUSAL_PHRASES",
@@ -58,12 +56,6 @@ cancellation need the exact status ``pending`` (the reference's rule)."""
 TRANSFER_RESULT: Final = "Transfer successful"
 """What ``transfer_to_human_agents`` returns."""
 
-CALCULATOR_CHARACTERS: Final = frozenset("0123456789+-*/(). ")
-"""The only characters ``calculate`` accepts."""
-
-MAX_EXPONENT: Final = 1000
-"""Largest exponent ``calculate`` evaluates. The reference evaluates any power, so an input
-such as ``9**9**9`` never returns; tau_env refuses it with an error instead."""
 
 REFUSAL_PHRASES: Final = (
     "cannot",

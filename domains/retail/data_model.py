@@ -6,7 +6,7 @@ results (pydantic dumps) and database hashes are byte-identical to the reference
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,6 +35,8 @@ __all__ = [
     "UserAddress",
     "UserName",
     "Variant",
+    "email_key",
+    "name_zip_key",
 ]
 
 
@@ -114,6 +116,16 @@ class User(_Record):
     email: str = Field(description="Email address (look-ups ignore case).")
     payment_methods: dict[str, PaymentMethod] = Field(description="Id -> payment method.")
     orders: list[str] = Field(description="Ids of the user's orders.")
+
+
+def email_key(user: User) -> Hashable:
+    """Look-up key of a user by email: case is ignored."""
+    return user.email.lower()
+
+
+def name_zip_key(user: User) -> Hashable:
+    """Look-up key of a user by name and zip: case of the names is ignored, the zip is exact."""
+    return (user.name.first_name.lower(), user.name.last_name.lower(), user.address.zip)
 
 
 class OrderFulfillment(_Record):

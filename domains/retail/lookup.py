@@ -10,32 +10,19 @@ and returns exactly what a scan in table order would: the first matching user.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from tau_env.state import Snapshot, Table
 
-if TYPE_CHECKING:
-    from tau_env.domains.retail.data_model import User
+__all__ = ["UserDirectory", "first_user_matching", "with_user_directory"]
 
-__all__ = [
-    "UserDirectory",
-    "email_key",
-    "first_user_matching",
-    "name_zip_key",
-    "with_user_directory",
-]
+R = TypeVar("R", bound=BaseModel)
 
-KeyFunction = Callable[["User"], Hashable]
-
-
-def email_key(user: User) -> Hashable:
-    """Look-up key of a user by email: case is ignored."""
-    return user.email.lower()
-
-
-def name_zip_key(user: User) -> Hashable:
-    """Look-up key of a user by name and zip: case of the names is ignored, the zip is exact."""
-    return (user.name.first_name.lower(), user.name.last_name.lower(), user.address.zip)
+KeyFunction = Callable[[Any], Hashable]
+"""A user's look-up key (the keys themselves, such as `data_model.email_key`, live with the
+record type, which imports this module)."""
 
 
 class UserDirectory(dict[str, Any]):
@@ -46,7 +33,7 @@ class UserDirectory(dict[str, Any]):
     build the same one; either result is kept.
     """
 
-    def __init__(self, users: Mapping[str, User]) -> None:
+    def __init__(self, users: Mapping[str, Any]) -> None:
         super().__init__(users)
         self._indexes: dict[KeyFunction, dict[Hashable, tuple[str, ...]]] = {}
         self._positions: dict[str, int] | None = None
@@ -75,12 +62,12 @@ def with_user_directory(snapshot: Snapshot) -> Snapshot:
     if isinstance(users, UserDirectory):
         return snapshot
     records = dict(snapshot.records)
-    records["users"] = UserDirectory(users)  # type: ignore[arg-type]  # holds User records
+    records["users"] = UserDirectory(users)
     return Snapshot(snapshot.layout, records)
 
 
 def first_user_matching(
-    users: Table[User], base: Mapping[str, Any], key_of: KeyFunction, key: Hashable
+    users: Table[R], base: Mapping[str, Any], key_of: Callable[[R], Hashable], key: Hashable
 ) -> str | None:
     """The id of the first user, in table order, whose key equals `key`, or None.
 

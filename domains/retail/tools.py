@@ -12,10 +12,17 @@ from __future__ import annotations
 import json
 
 from tau_env.domains.retail.access import get_item, get_order, get_product, get_user
-from tau_env.domains.retail.arithmetic import evaluate
 from tau_env.domains.retail.constants import TRANSFER_RESULT
-from tau_env.domains.retail.data_model import Order, Product, RetailDB, User, Variant
-from tau_env.domains.retail.lookup import email_key, first_user_matching, name_zip_key
+from tau_env.domains.retail.data_model import (
+    Order,
+    Product,
+    RetailDB,
+    User,
+    Variant,
+    email_key,
+    name_zip_key,
+)
+from tau_env.domains.retail.lookup import first_user_matching
 from tau_env.domains.retail.order_tools import (
     cancel_pending_order,
     exchange_delivered_order_items,
@@ -26,11 +33,14 @@ from tau_env.domains.retail.order_tools import (
     return_delivered_order_items,
 )
 from tau_env.errors import ToolError
-from tau_env.tools import tool
+from tau_env.state import Toolbox
+from tau_env.tools import ToolSet, tool
+from tau_env.tools.calculator import evaluate_expression
 
 __all__ = [
     "AGENT_ENV_FUNCTIONS",
     "AGENT_TOOLS",
+    "TOOLBOX",
     "calculate",
     "find_user_id_by_email",
     "find_user_id_by_name_zip",
@@ -51,7 +61,7 @@ def calculate(db: RetailDB, expression: str) -> str:
         expression: Numbers combined with + - * / and parentheses, for example
             '(129.99 - 99.5) * 2'.
     """
-    return evaluate(expression)
+    return evaluate_expression(expression)
 
 
 @tool(kind="read")
@@ -171,3 +181,12 @@ AGENT_TOOLS = (
 
 AGENT_ENV_FUNCTIONS: tuple[()] = ()
 """Retail task files call no setup or assertion helpers."""
+
+TOOLBOX = Toolbox(
+    agent_tools=ToolSet("agent", AGENT_TOOLS),
+    user_tools=ToolSet("user", ()),
+    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
+    user_env_functions=ToolSet("user", ()),
+)
+"""Both sides' tools and env functions (the user has none). Defined here, beside the tools,
+so the generator can use it without importing the package that imports the generator."""

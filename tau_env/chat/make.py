@@ -43,7 +43,7 @@ def make_chat_env(
     Raises:
         TauEnvError: Unknown mode or user kind, or no task playable in the mode.
     """
-    from tau_env.registry import make_env
+    from tau_env.loader import make_env
     from tau_env.rollout.modes import apply_mode, has_user
 
     env = apply_mode(make_env(domain, data_dir=data_dir, split=split, **options), mode)

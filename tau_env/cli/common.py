@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tau_env.errors import TauEnvError
 from tau_env.store.sqlite import ResultStore
+from tau_env.utils.commands import tau_env_command
 
 __all__ = [
     "DEFAULT_DOMAIN",
@@ -58,6 +59,9 @@ def open_existing_store(path: str) -> ResultStore:
     Raises:
         TauEnvError: There is no file at `path`.
     """
+    if Path(path).expanduser().is_dir():
+        raise TauEnvError(f"--store {path} is a folder; name the result store file in it")
     if path != ":memory:" and not Path(path).expanduser().is_file():
-        raise TauEnvError(f"no result store at {path}; `tau-env run --store {path}` creates one")
+        create = tau_env_command("run", ("--store", path))
+        raise TauEnvError(f"no result store at {path}; `{create}` creates one")
     return ResultStore(path)

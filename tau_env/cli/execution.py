@@ -5,19 +5,25 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tau_env.cli.report import print_report
+from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.progress import ProgressBar
 from tau_env.rollout.report import IncompleteRun, run_report
 from tau_env.rollout.runner import Backend, LocalBackend, run
 from tau_env.store.sqlite import ResultStore
+from tau_env.utils.commands import resume_command, tau_env_command
 
 __all__ = ["add_execution_arguments", "execute"]
 
 
 def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--concurrency``, ``--llm-concurrency``, ``--backend``, ``--json``, ``--no-progress``."""
+    """``--concurrency``, ``--llm-concurrency``, ``--backend`` and the output options.
+
+    Output: a compact summary by default (the run, pass^k, terminations, usage, and the
+    command that prints the per-task table); ``--verbose`` adds that table, ``--quiet`` prints
+    one line and no progress bar, ``--json`` the report as JSON.
+    """
     parser.add_argument(
         "--concurrency", type=int, default=8, help="episodes in flight at once (default: 8)"
     )
@@ -33,7 +39,14 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
         default="local",
         help="local: asyncio on this machine; ray: a Ray cluster (RAY_ADDRESS, else local)",
     )
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the report as JSON")
+    output.add_argument(
+        "--verbose", "-v", action="store_true", help="also print the per-task table"
+    )
+    output.add_argument(
+        "--quiet", "-q", action="store_true", help="print one summary line, no progress bar"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
@@ -61,7 +74,7 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
         130 when interrupted (Ctrl-C; everything finished is stored).
     """
     backend = _backend(args)
-    progress = ProgressBar(enabled=False if args.no_progress else None)
+    progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         run(store, config, backend=backend, on_outcome=progress.update, on_start=progress.start)
     except KeyboardInterrupt:
@@ -69,7 +82,7 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
         done = store.episode_count(config.run_id)
         print(
             f"tau-env: interrupted; {done} of {config.episodes} episodes are stored. Continue "
-            f"with: tau-env resume --store {store.path} --run {config.run_id}",
+            f"with: {resume_command(store.path, config.run_id)}",
             file=sys.stderr,
         )
         return 130
@@ -83,5 +96,11 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
                 f"  {failure.kind}: task {failure.task_id!r} trial {failure.trial}: {failure.error}"
             )
         return 1
-    print_report(report, as_json=args.json, store=store.path)
+    if args.quiet:
+        print(summary_line(report))
+        return 0
+    print_report(report, as_json=args.json, store=store.path, tasks=args.verbose)
+    if not args.json and not args.verbose:
+        listing = tau_env_command("report", ("--store", store.path), ("--run", config.run_id))
+        print(f"per-task table: {listing}")
     return 0

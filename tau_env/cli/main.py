@@ -1,53 +1,123 @@
-"""``tau-env``: run, resume, report and export rollouts; list and validate tasks."""
+"""``tau-env``: run, resume, report and export rollouts; list and validate tasks.
+
+Every failure the user can act on is one line on stderr, ``tau-env: error: ...``, and a non-zero
+exit code; never a traceback. Ctrl-C at any moment (even while the subcommands are imported)
+exits with 130; a reader that stops early (``tau-env tasks | head``) ends the output quietly.
+Set ``TAU_ENV_DEBUG=1`` to see the traceback of an unexpected error.
+
+This module imports only the standard library at import time: the subcommand modules, which
+import the rest of tau_env, are imported inside `main`, where Ctrl-C is handled.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
-from tau_env.cli import export as export_command
-from tau_env.cli import report as report_command
-from tau_env.cli import resume as resume_command
-from tau_env.cli import run as run_command
-from tau_env.cli import serve as serve_command
-from tau_env.cli import tasks as tasks_command
-from tau_env.cli import validate as validate_command
-from tau_env.errors import TauEnvError
-from tau_env.secrets import redact
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_ERROR",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "SUBCOMMANDS",
+    "build_parser",
+    "main",
+]
 
-__all__ = ["build_parser", "main"]
+SUBCOMMANDS = ("run", "resume", "report", "export", "tasks", "validate", "serve")
+"""Every subcommand's module, in the order ``--help`` lists them: ``tau_env.cli.<name>``
+defines ``add_parser(commands)``, which registers the subcommand (``<name>`` with ``-`` for
+``_``) and its handler. A new subcommand is one module and one name here."""
+
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as a shell reports it)."""
+
+EXIT_BROKEN_PIPE = 141
+"""Exit code when the reader of standard output went away (128 + SIGPIPE, as a shell reports
+a command that a closed pipe stopped)."""
+
+EXIT_ERROR = 2
+"""Exit code of an error the message explains (bad input, missing file, refused run)."""
+
+EXIT_INTERNAL = 3
+"""Exit code of an unexpected error (a bug): one line, the traceback with ``TAU_ENV_DEBUG=1``."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+    """The argument parser of every subcommand (imports the subcommand modules)."""
     parser = argparse.ArgumentParser(
         prog="tau-env", description="τ²-bench as a dual-control RL environment."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    for module in (
-        run_command,
-        resume_command,
-        report_command,
-        export_command,
-        tasks_command,
-        validate_command,
-        serve_command,
-    ):
-        module.add_parser(commands)
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"tau_env.cli.{name}").add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         code: int = args.handler(args)
-    except (TauEnvError, KeyError) as error:
-        message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        print(f"tau-env: error: {redact(str(message))}", file=sys.stderr)
-        return 2
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
+    except KeyboardInterrupt:
+        _error("interrupted", kind="")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _detach_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as error:
+        return _report(error)
     return code
+
+
+def _report(error: Exception) -> int:
+    """Print `error` as one line and return its exit code."""
+    from tau_env.errors import TauEnvError
+
+    if isinstance(error, TauEnvError | KeyError):
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        _error(str(message))
+        return EXIT_ERROR
+    if isinstance(error, sqlite3.Error):
+        _error(f"result store: {error}")
+        return EXIT_ERROR
+    if isinstance(error, OSError):  # a file or folder that cannot be read or written
+        _error(str(error))
+        return EXIT_ERROR
+    if os.environ.get("TAU_ENV_DEBUG"):
+        raise error
+    _error(
+        f"unexpected {type(error).__name__}: {error} (a bug in tau_env or a plug-in; "
+        "TAU_ENV_DEBUG=1 shows the traceback)",
+        kind="internal error",
+    )
+    return EXIT_INTERNAL
+
+
+def _error(message: str, *, kind: str = "error") -> None:
+    """``tau-env: <kind>: <message>`` on stderr, on one line, with API keys redacted."""
+    from tau_env.secrets import redact
+
+    one_line = " ".join(redact(message).split())
+    print(f"tau-env: {kind}: {one_line}" if kind else f"tau-env: {one_line}", file=sys.stderr)
+
+
+def _detach_stdout() -> None:
+    """Point standard output at /dev/null after its reader went away.
+
+    The interpreter's final flush of what could not be written then raises no second
+    BrokenPipeError (the recipe of the Python docs on SIGPIPE).
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (tests capture stdout)
+        pass
 
 
 if __name__ == "__main__":

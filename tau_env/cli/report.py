@@ -17,7 +17,10 @@ from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.report import RunReport, run_report
 
-__all__ = ["add_parser", "print_report"]
+__all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
+
+ORACLE_KINDS = frozenset({"oracle", "oracle-text"})
+"""Agent kinds that read the task's gold plan (their pass^k is 1.0 by construction)."""
 
 
 def add_parser(commands: Any) -> None:
@@ -72,13 +75,14 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"user {user}, mode {config.mode} (store {store})"
     )
     if tasks:
-        width = max(len("task"), *(len(task.task_id) for task in report.tasks))
-        header = "".join(f"  pass^{k:<3}" for k in ks)
-        print(f"  {'task':<{width}}  passed{header}".rstrip())
+        # The task id comes last, unpadded: official ids run to 200+ characters, and padding
+        # every row to the longest would stretch all of them.
+        header = "".join(f"pass^{k:<5}" for k in ks)
+        print(f"  passed  {header}task")
         for task in report.tasks:
-            values = "".join(f"  {task.pass_hat_k[k]:<8.3f}" for k in ks)
-            passed = f"{task.successes:>2}/{len(task.rewards):<3}"
-            print(f"  {task.task_id:<{width}}  {passed}{values}".rstrip())
+            values = "".join(f"{task.pass_hat_k[k]:<10.3f}" for k in ks)
+            passed = f"{task.successes:>3}/{len(task.rewards):<3}"
+            print(f"  {passed} {values}{task.task_id}")
     episodes = len(report.tasks) * config.trials
     print(
         f"{len(report.tasks)} tasks x {config.trials} trials ({episodes} episodes): "
@@ -90,6 +94,11 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"; {report.failed_attempts} failed attempts (retried)" if report.failed_attempts else ""
     )
     print(f"terminations: {ends}{extra}")
+    if config.agent.kind in ORACLE_KINDS:
+        print(
+            "note: the oracle agent replays each task's gold actions; its score tests the env "
+            "and the grader, not an agent"
+        )
     if report.not_judged:
         print(
             f"note: {report.not_judged} episodes have checks nothing could judge (NL assertions "
@@ -105,10 +114,34 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         print("usage: " + "; ".join(usage))
 
 
+def summary_line(report: RunReport) -> str:
+    """The run in one line: id, pass^k, size and average reward (``run --quiet``)."""
+    values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
+    return (
+        f"run {report.run_id}: {values} ({len(report.tasks)} tasks x {report.config.trials} "
+        f"trials, average reward {report.average_reward:.3f})"
+    )
+
+
 def print_domains(reports: list[RunReport]) -> None:
-    """One line per run: its domain, participants and pass^k (the per-domain view)."""
+    """One line per run: its domain, mode, participants and pass^k (the per-domain view).
+
+    The mode is shown because it changes what a score means (No-User, Oracle-Plan).
+    """
+    rows = [
+        (
+            report.domain,
+            report.config.mode,
+            report.config.agent.describe(),
+            report.config.user.describe() if has_user(report.config.mode) else "none",
+            "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items()),
+            f"({report.run_id})",
+        )
+        for report in sorted(reports, key=lambda r: (r.domain, r.config.mode, r.run_id))
+    ]
+    header = ("domain", "mode", "agent", "user", "pass^k", "run")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     print("per domain:")
-    for report in sorted(reports, key=lambda r: (r.domain, r.run_id)):
-        values = "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items())
-        agent = report.config.agent.describe()
-        print(f"  {report.domain:<10} {agent:<24} {values}  ({report.run_id})")
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print("  " + "  ".join([*cells, row[-1]]).rstrip())

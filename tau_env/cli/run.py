@@ -8,18 +8,22 @@ result store as it finishes; a killed run continues with ``tau-env resume``.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments, add_store_arguments
 from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.errors import TauEnvError
-from tau_env.registry import load_tasks
+from tau_env.loader import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
-from tau_env.rollout.modes import playable_in_mode
+from tau_env.rollout.modes import has_user, unplayable_reason
+from tau_env.rollout.participants import AGENT_KINDS, USER_KINDS
 from tau_env.rollout.runner import create_run
 from tau_env.store.sqlite import ResultStore
+from tau_env.utils.commands import id_part, tau_env_command
 
 __all__ = ["add_parser"]
 
@@ -33,9 +37,10 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
+    # The kinds come from the tables that build them, so the help cannot leave one out.
     for side, default, kinds in (
-        ("agent", "oracle", "llm, oracle, random"),
-        ("user", "scripted", "scripted, llm, gold"),
+        ("agent", "oracle", ", ".join(AGENT_KINDS)),
+        ("user", "scripted", ", ".join(USER_KINDS)),
     ):
         parser.add_argument(
             f"--{side}",
@@ -75,6 +80,22 @@ def _spec(args: argparse.Namespace, side: str) -> ParticipantSpec:
     )
 
 
+def check_run_id(run_id: str) -> None:
+    """Refuse a run id that a printed command could not carry on one line as one argument.
+
+    Other characters (spaces, parentheses, quotes) are allowed: printed commands quote them.
+
+    Raises:
+        TauEnvError: The id is empty, starts with ``-`` or holds a control character.
+    """
+    if not run_id.strip():
+        raise TauEnvError("--run: a run id cannot be empty")
+    if run_id.startswith("-"):
+        raise TauEnvError(f"--run: a run id cannot start with '-', actually: {run_id!r}")
+    if any(ord(char) < 32 or ord(char) == 127 for char in run_id):
+        raise TauEnvError(f"--run: a run id cannot hold control characters, actually: {run_id!r}")
+
+
 def build_config(args: argparse.Namespace) -> RunConfig:
     """The run the arguments describe (tasks resolved now, so the run's plan is fixed).
 
@@ -88,35 +109,16 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     ):
         if value < 1:
             raise TauEnvError(f"{flag} must be >= 1, actually: {value}")
-    tasks = load_tasks(args.domain, data_dir=args.data_dir, split=args.split)
-    known = [task.id for task in tasks]
-    playable = [task.id for task in tasks if playable_in_mode(task, args.mode)]
-    task_ids = playable
-    if args.tasks:
-        task_ids = [task_id.strip() for task_id in args.tasks.split(",") if task_id.strip()]
-        unknown = [task_id for task_id in task_ids if task_id not in known]
-        if unknown:
-            raise TauEnvError(
-                f"--tasks: {unknown[0]!r} is not a task of {args.domain} split "
-                f"{args.split or 'default'}; `tau-env tasks --domain {args.domain}` lists them"
-            )
-        if len(set(task_ids)) != len(task_ids):
-            raise TauEnvError("--tasks: a task id appears twice")
-        unplayable = [task_id for task_id in task_ids if task_id not in playable]
-        if unplayable:
-            raise TauEnvError(
-                f"--tasks: {unplayable[0]!r} cannot be played in mode {args.mode!r} "
-                "(No-User needs a ticket and gold actions, or a history that leaves the agent "
-                "the floor)"
-            )
-    if not task_ids:
-        raise TauEnvError(f"no task of {args.domain} can be played in mode {args.mode!r}")
+    task_ids = select_tasks(args)
     agent, user = _spec(args, "agent"), _spec(args, "user")
+    if args.run is not None:
+        check_run_id(args.run)
     run_id = args.run or "-".join(
         [
-            args.domain.replace("/", "_"),
-            agent.describe().replace("/", "_").replace(":", "."),
-            user.describe().replace("/", "_").replace(":", "."),
+            id_part(args.domain),
+            id_part(agent.describe()),
+            *([id_part(user.describe())] if has_user(args.mode) else []),
+            *([args.mode] if args.mode != "default" else []),
             time.strftime("%Y%m%d-%H%M%S") + f".{int(time.time() * 1000) % 1000:03d}",
         ]
     )
@@ -135,6 +137,56 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         max_steps=args.max_steps,
         max_errors=args.max_errors,
     )
+
+
+def select_tasks(args: argparse.Namespace) -> list[str]:
+    """The run's task ids: those named by ``--tasks``, else every task the mode can grade.
+
+    Tasks the mode cannot play or grade fairly (`unplayable_reason`) are left out of a whole
+    split, with one note on stderr saying how many and why, and refused when named.
+
+    Raises:
+        TauEnvError: A named task is unknown, named twice or refused by the mode; or no task
+            is left.
+    """
+    tasks = load_tasks(args.domain, data_dir=args.data_dir, split=args.split)
+    refused = {task.id: reason for task in tasks if (reason := unplayable_reason(task, args.mode))}
+    if not args.tasks:
+        task_ids = [task.id for task in tasks if task.id not in refused]
+        if refused:
+            reasons = Counter(refused.values())
+            why = "; ".join(f"{count} where {reason}" for reason, count in reasons.items())
+            print(
+                f"tau-env: note: mode {args.mode} leaves out {len(refused)} of {len(tasks)} "
+                f"tasks: {why}",
+                file=sys.stderr,
+            )
+    else:
+        known = {task.id for task in tasks}
+        task_ids = [task_id.strip() for task_id in args.tasks.split(",") if task_id.strip()]
+        unknown = [task_id for task_id in task_ids if task_id not in known]
+        if unknown:
+            listing = tau_env_command(
+                "tasks",
+                ("--domain", args.domain),
+                ("--data-dir", args.data_dir),
+                ("--split", args.split),
+            )
+            raise TauEnvError(
+                f"--tasks: {unknown[0]!r} is not a task of {args.domain} split "
+                f"{args.split or 'default'}; `{listing}` lists them"
+            )
+        if len(set(task_ids)) != len(task_ids):
+            raise TauEnvError("--tasks: a task id appears twice")
+        refused_ids = [task_id for task_id in task_ids if task_id in refused]
+        if refused_ids:
+            raise TauEnvError(
+                f"--tasks: {refused_ids[0]!r} cannot be played in mode {args.mode!r}: "
+                f"{refused[refused_ids[0]]}"
+            )
+    if not task_ids:
+        raise TauEnvError(f"no task of {args.domain} can be played in mode {args.mode!r}")
+    return task_ids
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments
-from tau_env.registry import load_tasks
+from tau_env.loader import load_tasks
 
 __all__ = ["add_parser"]
 

@@ -9,7 +9,7 @@ from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.common import add_data_arguments
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.outcome import Grade
-from tau_env.registry import make_env
+from tau_env.loader import make_env
 from tau_env.wrappers.users import GoldUser
 
 __all__ = ["add_parser", "describe_failure"]

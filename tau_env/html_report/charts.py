@@ -65,7 +65,11 @@ def pass_hat_k_svg(title: str, curves: Sequence[Curve], *, chart_id: str) -> str
     axes.set_xlabel("k (trials that must all pass)")
     axes.set_ylabel(r"pass$^k$")
     axes.set_ylim(-0.04, 1.04)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    # k is a count of trials: integer ticks only, also for a one-trial run, whose single point
+    # would otherwise get an autoscaled axis of fractions around 1.
+    largest = max((max(curve.pass_hat_k) for curve in curves if curve.pass_hat_k), default=1)
+    axes.set_xlim(0.5, largest + 0.5)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     axes.grid(alpha=0.3)
     if curves:  # below the axes: lines at pass^k = 1 are common and a legend inside hides them
         axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2))

@@ -8,7 +8,7 @@ from tau_env.errors import TauEnvError
 from tau_env.rollout.config import MODES
 from tau_env.tasks.model import Task
 
-__all__ = ["apply_mode", "has_user", "playable_in_mode"]
+__all__ = ["apply_mode", "has_user", "playable_in_mode", "unplayable_reason"]
 
 
 def has_user(mode: str) -> bool:
@@ -38,10 +38,26 @@ def apply_mode(env: Any, mode: str) -> Any:
     return env
 
 
-def playable_in_mode(task: Task, mode: str) -> bool:
-    """Whether a task can be played in a mode (No-User needs a task the agent can start)."""
-    if has_user(mode):
-        return True
-    from tau_env.wrappers import solo_compatible
+def unplayable_reason(task: Task, mode: str) -> str | None:
+    """Why a task cannot be played, or graded fairly, in a mode; None when it can.
 
-    return solo_compatible(task)
+    Only the No-User modes refuse tasks: those the agent cannot start alone (the reference's
+    test: a ticket and gold actions, or a history that leaves the agent the floor), and those
+    whose reward needs COMMUNICATE, which nobody can receive without a user (a perfect agent
+    would score 0 on them, and the mode's pass^k would measure the data, not the agent).
+    """
+    if has_user(mode):
+        return None
+    from tau_env.wrappers.no_user import no_user_refusal, solo_compatible
+
+    if not solo_compatible(task):
+        return (
+            "the agent cannot start it alone: No-User needs a ticket and gold actions, or a "
+            "history that leaves the agent the floor"
+        )
+    return no_user_refusal(task)
+
+
+def playable_in_mode(task: Task, mode: str) -> bool:
+    """Whether a task can be played, and graded fairly, in a mode (see `unplayable_reason`)."""
+    return unplayable_reason(task, mode) is None

@@ -17,6 +17,7 @@ from tau_env.metrics import CoverageError, is_success, pass_hat_k_curve, task_pa
 from tau_env.rollout.config import RunConfig
 from tau_env.store.records import Usage
 from tau_env.store.sqlite import ResultStore
+from tau_env.utils.commands import resume_command
 
 __all__ = ["IncompleteRun", "RunReport", "TaskResult", "run_report"]
 
@@ -176,7 +177,7 @@ def _check_complete(
         f"have no result (e.g. task {example[0]!r} trial {example[1]})"
         + (f"; outstanding failed attempts: {failed}" if failed else "")
         + f"; pass^k needs every task at {config.trials} trials. Finish it with: "
-        f"tau-env resume --store {store.path} --run {config.run_id}"
+        + resume_command(store.path, config.run_id)
     )
 
 

@@ -13,9 +13,9 @@ import traceback
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from tau_env.loader import make_env
 from tau_env.messages import Side
 from tau_env.participant import ParticipantFactory
-from tau_env.registry import make_env
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.episode import EpisodeAborted, PlayedEpisode, play_episode
 from tau_env.rollout.failures import Fault

@@ -19,6 +19,7 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.secrets import redact
 from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
+from tau_env.utils.commands import resume_command
 
 __all__ = ["ResultStore", "RunExists", "UnknownRun"]
 
@@ -76,9 +77,7 @@ class ResultStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db = self._connect()
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL is durable against a killed process (not against power loss), and fast.
@@ -92,6 +91,29 @@ class ResultStore:
         except TauEnvError:
             self._db.close()
             raise
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open the database file, creating its folder.
+
+        Raises:
+            TauEnvError: The path is a folder, or cannot be created or opened; the message
+                names the path (never a bare ``sqlite3.OperationalError``).
+        """
+        if self.path != ":memory:":
+            file = Path(self.path).expanduser()
+            if file.is_dir():
+                raise TauEnvError(
+                    f"{self.path}: is a folder; a result store is a file, such as "
+                    f"{file / 'tau_env_runs.sqlite'}"
+                )
+            try:
+                file.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise TauEnvError(f"{self.path}: cannot create its folder: {error}") from None
+        try:
+            return sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as error:
+            raise TauEnvError(f"{self.path}: cannot open the result store: {error}") from None
 
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -135,7 +157,7 @@ class ResultStore:
         except sqlite3.IntegrityError:
             raise RunExists(
                 f"run {run.run_id!r} already exists in {self.path}; continue it with "
-                f"`tau-env resume --store {self.path} --run {run.run_id}` or pick another --run"
+                f"`{resume_command(self.path, run.run_id)}` or pick another --run"
             ) from None
 
     def run(self, run_id: str | None = None) -> RunRecord:

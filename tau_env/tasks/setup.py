@@ -4,20 +4,34 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tau_env.errors import DataError, ReplayMismatch, ToolError
 from tau_env.messages import AssistantMessage, Message, ToolMessage, UserMessage, side_of
 from tau_env.state.world import World
 from tau_env.tasks.model import Task
 
-if TYPE_CHECKING:
-    from tau_env.domain import Domain
-
-__all__ = ["build_initial_world", "replay_history", "same_tool_output"]
+__all__ = ["WorldFactory", "build_initial_world", "replay_history", "same_tool_output"]
 
 
-def build_initial_world(domain: Domain, task: Task) -> World:
+class WorldFactory(Protocol):
+    """What building a starting world needs of a domain (`tau_env.domain.Domain` is one).
+
+    A protocol rather than the `Domain` class, so this module does not import
+    `tau_env.domain`, which imports it.
+    """
+
+    @property
+    def tasks_source(self) -> str:
+        """Where the tasks come from, named in errors."""
+        ...
+
+    def new_world(self, seed: int | None = 0) -> World:
+        """A world holding the domain's untouched databases."""
+        ...
+
+
+def build_initial_world(domain: WorldFactory, task: Task) -> World:
     """Apply a task's ``initial_state`` to a fresh world, as the reference's ``set_state``.
 
     Steps: merge ``initialization_data`` into each side's own database (the reference's

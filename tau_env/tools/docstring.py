@@ -1,19 +1,18 @@
-"""A small parser for Google-style docstrings: summary, long description and ``Args:``.
+"""The parts of a Google-style docstring that tools need: summary, long description, ``Args:``.
 
 Tool descriptions and parameter descriptions come from here, so a tool is documented once, in
-its docstring, and the JSON schema the LLM sees says the same thing.
+its docstring, and the JSON schema the LLM sees says the same thing. Parsing is done by the
+`docstring_parser` library (Google style); this module only reduces its result to what the
+tool registry uses.
 """
 
 from __future__ import annotations
 
-import inspect
-import re
 from dataclasses import dataclass, field
 
-__all__ = ["Docstring", "parse_docstring"]
+from docstring_parser import google
 
-_SECTION = re.compile(r"^(Args|Arguments|Returns|Yields|Raises|Examples?|Notes?|Attributes):\s*$")
-_ARG = re.compile(r"^(\*{0,2}\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$")
+__all__ = ["Docstring", "parse_docstring"]
 
 
 @dataclass(frozen=True)
@@ -39,40 +38,20 @@ def parse_docstring(text: str | None) -> Docstring:
         text: The raw docstring (``None`` gives an empty result).
 
     Returns:
-        The summary line, the text between it and the first section, and the ``Args:`` entries.
+        The summary line, the text between it and the first section, and the ``Args:``
+        entries (``*args``/``**kwargs`` without their stars; a description that wraps over
+        several lines joined into one line).
     """
-    lines = inspect.cleandoc(text or "").splitlines()
-    head: list[str] = []
-    sections: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in lines:
-        match = _SECTION.match(line.strip()) if not line.startswith((" ", "\t")) else None
-        if match:
-            current = sections.setdefault(match.group(1), [])
-        elif current is None:
-            head.append(line)
-        else:
-            current.append(line)
-    summary = head[0].strip() if head else ""
-    long_description = "\n".join(head[1:]).strip()
-    raw_args = sections.get("Args", sections.get("Arguments", []))
-    return Docstring(summary, long_description, _parse_args(raw_args))
-
-
-def _parse_args(lines: list[str]) -> dict[str, str]:
-    args: dict[str, list[str]] = {}
-    indent: int | None = None
-    name: str | None = None
-    for line in lines:
-        if not line.strip():
-            continue
-        depth = len(line) - len(line.lstrip())
-        if indent is None:
-            indent = depth
-        match = _ARG.match(line.strip()) if depth == indent else None
-        if match:
-            name = match.group(1).lstrip("*")
-            args[name] = [match.group(3).strip()]
-        elif name is not None:
-            args[name].append(line.strip())
-    return {key: " ".join(part for part in parts if part) for key, parts in args.items()}
+    parsed = google.parse(text or "")
+    args = {
+        param.arg_name.lstrip("*"): " ".join(
+            line.strip() for line in (param.description or "").splitlines() if line.strip()
+        )
+        for param in parsed.params
+        if param.args[0] == "param"
+    }
+    return Docstring(
+        summary=(parsed.short_description or "").strip(),
+        long_description=(parsed.long_description or "").strip(),
+        args=args,
+    )

@@ -5,6 +5,10 @@ are present with identical space objects on every call, the greeting gives the u
 turn, a tool call keeps the floor, an action that is not an action raises `InvalidAction`
 without changing anything, a finished side accepts only ``None``, and the same seed with the
 same actions gives the same episode.
+
+Every check raises `AssertionError` explicitly (not with an ``assert`` statement), so the
+checker still checks under ``python -O``. PettingZoo's ``api_test`` is its own code, built on
+``assert`` statements: under ``-O`` only tau_env's checks below remain.
 """
 
 from __future__ import annotations
@@ -34,13 +38,31 @@ def check_env(make: Callable[[], Any], *, num_cycles: int = 200) -> None:
     _check_determinism(make)
 
 
+def _expect(condition: bool, message: str) -> None:
+    """Raise `AssertionError` with `message` unless `condition` holds (also under ``-O``)."""
+    if not condition:
+        raise AssertionError(message)
+
+
 def _check_spaces(env: Any) -> None:
     env.reset(seed=0)
-    assert set(env.possible_agents) == {"agent", "user"}, env.possible_agents
+    _expect(
+        set(env.possible_agents) == {"agent", "user"},
+        f"possible_agents must be 'agent' and 'user', actually: {env.possible_agents}",
+    )
     for side in env.possible_agents:
-        assert env.observation_space(side) is env.observation_space(side)
-        assert env.action_space(side) is env.action_space(side)
-        assert env.observation_space(side).contains(env.observe(side)), side
+        _expect(
+            env.observation_space(side) is env.observation_space(side),
+            f"observation_space({side!r}) returns a new object on every call",
+        )
+        _expect(
+            env.action_space(side) is env.action_space(side),
+            f"action_space({side!r}) returns a new object on every call",
+        )
+        _expect(
+            env.observation_space(side).contains(env.observe(side)),
+            f"observe({side!r}) is not in observation_space({side!r})",
+        )
 
 
 def _check_invalid_action(env: Any) -> None:
@@ -54,15 +76,21 @@ def _check_invalid_action(env: Any) -> None:
             pass
         else:
             raise AssertionError(f"step({bad!r}) was accepted")
-    assert env.agent_selection == side
-    assert len(env.unwrapped.conversation.trajectory) == before
+    _expect(env.agent_selection == side, "an invalid action passed the turn to the other side")
+    _expect(
+        len(env.unwrapped.conversation.trajectory) == before,
+        "an invalid action changed the trajectory",
+    )
 
 
 def _check_dead_side(env: Any) -> None:
     env.reset(seed=0)
     env.step(Stop())
     side = env.agent_selection
-    assert env.terminations[side] or env.truncations[side]
+    _expect(
+        env.terminations[side] or env.truncations[side],
+        f"after a stop, {side!r} is neither terminated nor truncated",
+    )
     try:
         env.step(SendMessage(content="still here?"))
     except ValueError:
@@ -92,4 +120,4 @@ def _play(env: Any, seed: int) -> list[Any]:
 
 def _check_determinism(make: Callable[[], Any]) -> None:
     first, second = _play(make(), 7), _play(make(), 7)
-    assert first == second, "the same seed and actions gave different episodes"
+    _expect(first == second, "the same seed and actions gave different episodes")

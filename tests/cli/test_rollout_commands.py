@@ -22,6 +22,11 @@ def test_run__main_job_prints_pass_hat_1_to_4_of_one(tmp_path, monkeypatch, caps
     assert DEFAULT_DOMAIN == "telecom"  # the README's main job
     assert f"run {DEFAULT_DOMAIN}-oracle-scripted-" in out
     assert (tmp_path / DEFAULT_STORE).is_file()
+    # Issue 15: a compact summary (it printed 420 rows ~258 characters wide), which says what
+    # an oracle's 1.0 means.
+    lines = out.splitlines()
+    assert len(lines) <= 8 and max(map(len, lines)) <= 130, out
+    assert any(line.startswith("note: the oracle agent replays each task's gold") for line in lines)
 
 
 def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
@@ -64,8 +69,10 @@ def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
     assert main(["report", "--all", *args]) == 0
     out = capsys.readouterr().out
     assert "run a: mock, agent oracle, user scripted" in out
-    assert "  create_task     3/3" in out
+    # Issue 15: the task id is the last column, so long ids do not stretch every row.
+    assert "    3/3   1.000     1.000     1.000     create_task\n" in out
     assert "per domain:" in out and "(b)" in out
+    assert "  mock    default  random  scripted  pass^1=0.000" in out  # the mode is shown
     assert main(["report", "--run", "a", "--json", *args]) == 0
     (report,) = json.loads(capsys.readouterr().out)
     assert report["pass_hat_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tau_env.cli.main import main
-from tau_env.registry import load_tasks
+from tau_env.loader import load_tasks
 from tau_env.rollout import ParticipantSpec, RunConfig
 from tau_env.store import EpisodeRecord, FailureRecord, ParticipantInfo, ResultStore, RunRecord
 from tests.html_report import browser

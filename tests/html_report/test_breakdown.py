@@ -5,7 +5,7 @@ from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.html_report.breakdown import NOT_GRADED, UNATTRIBUTED, failure_breakdown
 from tau_env.html_report.views import episode_payload, seen_by
-from tau_env.registry import load_tasks
+from tau_env.loader import load_tasks
 from tau_env.store import EpisodeRecord, ParticipantInfo
 from tau_env.wrappers.users import GoldUser
 from tests.html_report.conftest import both_act

@@ -119,3 +119,23 @@ def test_browser__hostile_store_text_stays_inert(chromium, hostile_store, tmp_pa
     shoot(chromium, artifacts, "hostile.png")
     # A script or handler blocked by the page's CSP would have logged an error here.
     assert console_errors(chromium) == []
+
+
+def test_browser__breakdown_tables_are_as_tall_as_their_rows(chromium, runs_store, tmp_path):
+    # Side by side, the shorter table's rows used to stretch to the taller table's height.
+    target = tmp_path / "report.html"
+    assert (
+        main(["report", "--store", str(runs_store), "--all", "--quiet", "--html", str(target)]) == 0
+    )
+    open_page(chromium, target)
+    tables = chromium.execute_script(
+        "return [...document.querySelectorAll('.breakdown table')].map(table => ["
+        " table.className, table.tBodies[0].rows.length,"
+        " table.tHead.rows[0].getBoundingClientRect().height,"
+        " Math.max(...[...table.tBodies[0].rows].map(r => r.getBoundingClientRect().height))])"
+    )
+    assert {name for name, *_ in tables} == {"by-grader", "by-termination"}
+    rows = {(name, count) for name, count, *_ in tables}
+    assert any(a[1] != b[1] for a in rows for b in rows if a[0] != b[0]), "need unequal tables"
+    for name, count, header, tallest in tables:
+        assert tallest < 1.6 * header, f"{name} ({count} rows): a row is {tallest}px tall"

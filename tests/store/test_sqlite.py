@@ -124,3 +124,16 @@ def test_store__refuses_a_newer_schema(tmp_path):
     db.close()
     with pytest.raises(TauEnvError, match="schema 99"):
         ResultStore(path)
+
+
+def test_result_store__a_folder_is_refused_with_a_message_naming_it(tmp_path):
+    # Before issue 15: sqlite3.OperationalError "unable to open database file".
+    with pytest.raises(TauEnvError, match=r"is a folder; a result store is a file"):
+        ResultStore(tmp_path)
+
+
+def test_result_store__a_path_under_a_file_is_refused_with_a_message_naming_it(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(TauEnvError, match="cannot create its folder"):
+        ResultStore(blocker / "runs.sqlite")

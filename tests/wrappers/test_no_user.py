@@ -6,14 +6,17 @@ from tau_env.actions import CallTool, SendMessage, Stop
 from tau_env.baselines.oracle import SoloOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers import DONE_TOOL, NoUser, playable_without_user, solo_compatible
+from tau_env.wrappers.no_user import needs_a_listener, no_user_refusal
 
 MOCK_AGENT_TOOLS = ["create_task", "get_users", "update_task_status", "transfer_to_human_agents"]
 MOCK_USER_TOOLS = ["check_notifications", "dismiss_notification"]
 
 # Official mock tasks a perfect solo agent still cannot pass: one gold plan misses the user's
-# step that its env assertion checks, one COMMUNICATE basis lists sentences no message can
-# contain (spec §15.13; the reference cannot pass them either).
-OFFICIAL_SOLO_UNPASSABLE = {"update_task_with_user_tools", "update_task_with_initialization_data"}
+# step that its env assertion checks (spec §15.13; the reference cannot pass it either).
+OFFICIAL_SOLO_UNPASSABLE = {"update_task_with_user_tools"}
+# Refused by the mode since issue 15: its COMMUNICATE basis lists sentences for the user, whom
+# No-User removes (a perfect agent scored 0 on it).
+OFFICIAL_NEEDS_A_LISTENER = "update_task_with_initialization_data"
 
 
 def no_user(task_id="complete_and_dismiss", source=None):
@@ -120,8 +123,10 @@ def test_solo_oracle__reaches_one_on_the_official_mock_data(data_dir):
         for t in env.tasks
     }
     assert {t for t, r in rewards.items() if r < 1.0} == OFFICIAL_SOLO_UNPASSABLE
-    assert len(rewards) == 8  # the two tasks with a conversation in progress are not playable
-    assert sum(solo_compatible(t) for t in env.tasks) == 7  # the reference's own filter
+    # Not playable: the two tasks with a conversation in progress, and the one whose reward
+    # needs COMMUNICATE.
+    assert len(rewards) == 7 and OFFICIAL_NEEDS_A_LISTENER not in rewards
+    assert sum(solo_compatible(t) for t in env.tasks) == 6  # the reference's own filter
 
 
 def test_solo_oracle__reaches_one_on_built_in_tasks_without_communicate():
@@ -141,3 +146,19 @@ def test_no_user__rejects_what_is_not_a_tau_env():
 
     with pytest.raises(TypeError, match="tau_env"):
         NoUser(SimpleNamespace(unwrapped=object()))
+
+
+def test_no_user__refuses_a_task_whose_reward_needs_communicate():
+    # Before issue 15 the oracle played it and scored 0: nobody receives what COMMUNICATE checks.
+    env = NoUser(tau_env.make_env("mock"))
+    task = env.unwrapped.domain.task("create_task")
+    assert "COMMUNICATE" in task.reward_basis and task.evaluation_criteria.communicate_info
+    assert needs_a_listener(task)
+    assert "create_task" not in [t.id for t in env.tasks]
+    with pytest.raises(ValueError, match="reward needs COMMUNICATE"):
+        env.reset(options={"task_id": "create_task"})
+
+
+def test_no_user__keeps_a_communicate_task_with_nothing_to_say():
+    task = tau_env.make_env("mock").unwrapped.domain.task("complete_task")
+    assert no_user_refusal(task) is None

@@ -45,6 +45,7 @@ from tau_env.domains.retail.generator.families_pending import (
 from tau_env.domains.retail.generator.store import Store
 from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
 from tau_env.domains.retail.generator.world import generate_world
+from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 from tau_env.tasks import Task
@@ -104,8 +105,6 @@ def generate(seed: int = BUILTIN_SEED, *, users: int = 150, per_family: int = 13
     data = generate_world(rng, users=users)
     snapshot = RetailDB.snapshot_of(data)
     journal, source = Journal(), SeedSource(0)
-    from tau_env.domains.retail import TOOLBOX  # the package imports this module lazily
-
     initial = World(TOOLBOX, RetailDB(snapshot, journal, source), None, journal, source)
     tasks = generate_tasks(Store(data, rng), FAMILIES, per_family, initial)
     return Generated(data, tuple(tasks), split_tasks(tasks))

@@ -28,7 +28,7 @@ def task_ids(
     data_dir: str | Path | None = None,
 ) -> list[str]:
     """The ids of a split's tasks that can be played in `mode`."""
-    from tau_env.registry import load_tasks
+    from tau_env.loader import load_tasks
     from tau_env.rollout.modes import playable_in_mode
 
     tasks = load_tasks(domain, data_dir=data_dir, split=split)

@@ -4,12 +4,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tau_env.domains.retail import TOOLBOX
-from tau_env.domains.retail.data_model import RetailDB, User
+from tau_env.domains.retail.data_model import RetailDB, User, email_key, name_zip_key
 from tau_env.domains.retail.lookup import (
     UserDirectory,
-    email_key,
     first_user_matching,
-    name_zip_key,
 )
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource

@@ -93,42 +93,8 @@ def test_transfer_to_human_agents(world):
     assert (result.content, result.error) == ("Transfer successful", False)
 
 
-def _reference_calculate(expression: str) -> str:
-    """What the reference computes: eval of the checked expression, rounded, as text."""
-    if not all(char in "0123456789+-*/(). " for char in expression):
-        return "Error: Invalid characters in expression"
-    try:
-        return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))
-    except Exception as error:
-        return f"Error: {error}"
-
-
-@pytest.mark.parametrize(
-    "expression",
-    [
-        "2 + 2",
-        "(129.99 - 99.5) * 2",
-        "1/3",
-        "10 // 4",
-        "-3 * -(2 + 1)",
-        "2 ** 10",
-        "0.1 + 0.2",
-        "1 / 0",
-        "1.5 / 0",
-        "2 +",
-        "(1 + 2",
-        "1 2",
-        "()",
-        "",
-        ".",
-        "1e5",
-        "(-8) ** 0.5",
-    ],
-)
-def test_calculate__matches_the_reference_on_results_and_error_texts(world, expression):
-    assert call(world, "calculate", expression=expression).content == _reference_calculate(
-        expression
-    )
+# calculate's results and error texts against the reference's eval: tests/tools/test_calculator.py
+# (one calculator, shared with airline).
 
 
 @pytest.mark.parametrize("expression", ["2 + x", "__import__('os')", "3 % 2", "1e5"])
@@ -139,4 +105,5 @@ def test_calculate__rejects_other_characters(world, expression):
 
 def test_calculate__refuses_huge_powers_instead_of_hanging(world):
     result = call(world, "calculate", expression="9 ** 9 ** 9")
-    assert result.error and "Exponent too large" in result.content
+    # The shared calculator's guard (tau_env.tools.calculator), the same as airline's.
+    assert result.error and "int too large to convert to float" in result.content

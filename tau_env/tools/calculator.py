@@ -1,10 +1,12 @@
-"""Arithmetic for the `calculate` tool without ``eval``.
+"""Safe arithmetic for the ``calculate`` tool of every domain that has one (airline, retail).
 
-The reference evaluates the expression with Python's ``eval`` after checking its characters;
-results and error texts are reproduced by parsing with Python's own parser (same syntax errors)
-and applying Python's own operators (same arithmetic errors) to the parsed tree. One deliberate
-difference: powers whose result would need more than `MAX_POWER_BITS` bits are refused with the
-message Python gives when converting such a number to float, where ``eval`` would hang.
+The reference checks the expression's characters, then evaluates it with Python's ``eval``.
+This module gives the same results and the same error texts without ``eval``: it parses with
+Python's own parser (same syntax errors) and applies Python's own operators (same arithmetic
+errors) to the parsed tree, allowing only numbers, ``+ - * / // **``, unary signs and
+parentheses. One deliberate difference: a power whose exact result would need more than
+`MAX_POWER_BITS` bits is refused with the message Python gives when converting such a number to
+float (what ``eval`` would end with, had it not hung computing ``9 ** 9 ** 9`` first).
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ import math
 import operator
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
-from tau_env.domains.airline.constants import CALCULATOR_CHARACTERS
 from tau_env.errors import ToolError
 
-__all__ = ["MAX_POWER_BITS", "evaluate_expression"]
+__all__ = ["CALCULATOR_CHARACTERS", "MAX_POWER_BITS", "evaluate_expression"]
 
-MAX_POWER_BITS = 1_000_000
+CALCULATOR_CHARACTERS: Final = frozenset("0123456789+-*/(). ")
+"""The only characters ``calculate`` accepts (the reference's set)."""
+
+MAX_POWER_BITS: Final = 1_000_000
+"""Largest exact power evaluated, in bits; larger ones cannot become a float anyway."""
 
 _BINARY: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = MappingProxyType(
     {

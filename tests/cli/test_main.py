@@ -1,0 +1,129 @@
+"""Every failure of ``tau-env`` is one line on stderr and a non-zero exit, never a traceback."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tau_env.cli import main as cli_main
+from tau_env.cli.main import EXIT_BROKEN_PIPE, EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, main
+
+
+def one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_run__store_that_is_a_folder_is_one_line(tmp_path, capsys):
+    # Before issue 15: a sqlite3.OperationalError traceback.
+    code = main(["run", "--domain", "mock", "--tasks", "create_task", "--store", str(tmp_path)])
+    assert code == EXIT_ERROR
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith("tau-env: error: ") and "is a folder" in line
+
+
+@pytest.mark.parametrize("command", ["report", "resume", "export"])
+def test_existing_store_commands__a_folder_is_named_as_one(command, tmp_path, capsys):
+    assert main([command, "--store", str(tmp_path)]) == EXIT_ERROR
+    assert "is a folder" in one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("command", ["tasks", "report"])
+def test_main__a_broken_pipe_ends_quietly(command, tmp_path, monkeypatch, capsys):
+    # `tau-env tasks | head`, `tau-env report | head`: the reader goes away while tau-env writes.
+    store = str(tmp_path / "runs.sqlite")
+    argv = ["run", "--domain", "mock", "--tasks", "create_task", "--quiet", "--store", store]
+    assert main(argv) == 0
+    capsys.readouterr()
+
+    class ClosedPipe:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    argv = ["tasks", "--domain", "mock"] if command == "tasks" else ["report", "--store", store]
+    assert main(argv) == EXIT_BROKEN_PIPE
+    assert capsys.readouterr().err == ""
+
+
+def test_console__tasks_piped_into_a_reader_that_stops_early_prints_no_traceback():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tau_env.cli.main", "tasks", "--domain", "telecom", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout.readline().strip() == b"["  # like `head -1`
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    process.wait(timeout=120)
+    process.stderr.close()
+    assert err == ""  # before issue 15: BrokenPipeError traceback(s)
+    assert process.returncode == EXIT_BROKEN_PIPE
+
+
+def test_console__ctrl_c_while_importing_is_one_line_and_exit_130():
+    # A KeyboardInterrupt raised by the import of a module the subcommands need, as Ctrl-C
+    # during the (slow) first import would.
+    code = textwrap.dedent(
+        """
+        import sys
+
+        class CtrlC:
+            def find_spec(self, name, path=None, target=None):
+                if name == "tau_env.registry":
+                    raise KeyboardInterrupt
+                return None
+
+        sys.meta_path.insert(0, CtrlC())
+        from tau_env.cli.main import main
+
+        sys.exit(main(["tasks", "--domain", "mock"]))
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == EXIT_INTERRUPTED
+    assert one_error_line(result.stderr) == "tau-env: interrupted"
+
+
+def test_cli_main__imports_no_other_tau_env_module():
+    code = (
+        "import sys, tau_env.cli.main; "
+        "print(sorted(m for m in sys.modules if m.startswith('tau_env')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "['tau_env', 'tau_env.cli', 'tau_env.cli.main']"
+
+
+def test_main__an_unexpected_error_is_one_line_naming_it(monkeypatch, capsys):
+    def broken(args):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr("tau_env.cli.tasks.handle", broken)
+    monkeypatch.delenv("TAU_ENV_DEBUG", raising=False)
+    assert main(["tasks", "--domain", "mock"]) == EXIT_INTERNAL
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith("tau-env: internal error: unexpected RuntimeError: boom second line")
+    assert "TAU_ENV_DEBUG=1" in line
+
+
+def test_main__tau_env_debug_shows_the_traceback(monkeypatch):
+    def broken(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("tau_env.cli.tasks.handle", broken)
+    monkeypatch.setenv("TAU_ENV_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="boom"):
+        main(["tasks", "--domain", "mock"])
+
+
+def test_main__every_subcommand_is_registered_in_one_place():
+    parser = cli_main.build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command")
+    # Module tau_env.cli.<name> registers the command <name> ('_' written '-' on the line).
+    assert [name.replace("-", "_") for name in commands.choices] == list(cli_main.SUBCOMMANDS)
