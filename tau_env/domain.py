@@ -97,7 +97,7 @@ class PreparedTask:
 
     task: Task
     initial_world: World
-    _expected: World | None = None
+    _expected: World | None = None  # the gold replay with seed 0
 
 
 class Domain:
@@ -177,17 +177,33 @@ class Domain:
                 self._prepared[task.id] = prepared
         return prepared
 
-    def expected_world(self, task: Task) -> World:
-        """The world after the task's gold actions: the DB check's target, computed once."""
-        prepared = self.prepare(task)
-        if prepared._expected is None:
-            from tau_env.grading.expected import replay_gold_actions
+    def expected_world(self, task: Task, seed: int | None = None) -> World:
+        """The world after the task's gold actions: the DB check's target.
 
-            expected = replay_gold_actions(prepared.initial_world, task.gold_actions)
+        The gold actions replay with the episode's seed, so ids a tool draws at random (a new
+        telecom bill) are those the episode drew. A replay that draws nothing does not depend
+        on the seed and is computed once per task; one that draws is replayed per seed.
+
+        Args:
+            task: The task.
+            seed: The episode's seed (None: 0).
+        """
+        seed = seed or 0
+        prepared = self.prepare(task)
+        base = prepared._expected
+        if base is not None and (not seed or not base.seed_source.drawn):
+            return base
+        from tau_env.grading.expected import replay_gold_actions
+
+        if base is None:
+            base = replay_gold_actions(prepared.initial_world, task.gold_actions, seed=0)
             with self._lock:
                 if prepared._expected is None:
-                    prepared._expected = expected
-        return prepared._expected
+                    prepared._expected = base
+                base = prepared._expected
+            if not seed or not base.seed_source.drawn:
+                return base
+        return replay_gold_actions(prepared.initial_world, task.gold_actions, seed=seed)
 
 
 def _check_task_functions(domain: Domain) -> None:

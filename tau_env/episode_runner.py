@@ -20,7 +20,8 @@ class EpisodeResult:
     Attributes:
         task_id: The task played.
         seed: The seed passed to ``reset``.
-        reward: The terminal reward (the grade's reward).
+        reward: The terminal reward (the grade's reward; None while NL assertions wait for a
+            judge).
         grade: The full grade.
         trajectory: Every message of both sides.
         steps: Steps counted as the reference counts them.
@@ -28,7 +29,7 @@ class EpisodeResult:
 
     task_id: str
     seed: int | None
-    reward: float
+    reward: float | None
     grade: Grade
     trajectory: list[Message]
     steps: int

@@ -88,3 +88,11 @@ class ContextWindowExceeded(LLMError, ValueError):
     Deterministic (the same call fails again), so never retried: the episode ends with that
     side's error, as for `ParticipantError`, and is recorded as ``context_window_exceeded``.
     """
+
+
+class JudgeError(InfrastructureError):
+    """The NL-assertion judge gave no usable verdict, even after being asked again.
+
+    Never a pass and never a fail: the assertions stay not judged, and a later
+    ``tau-env resume --judge-model ...`` judges them from the stored conversation.
+    """

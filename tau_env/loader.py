@@ -54,8 +54,8 @@ def make_env(
         data_dir: A folder laid out like the reference's data (``domains/<domain>/...``);
             None uses the built-in data, which needs no download.
         split: Task split (None: ``base`` when the data defines it, else every task).
-        **options: Keyword arguments of `TauEnv` (``grader``, ``max_steps``, ``max_errors``,
-            ``render_mode``...).
+        **options: Keyword arguments of `TauEnv` (``judge`` for NL assertions, ``grader``,
+            ``max_steps``, ``max_errors``, ``render_mode``...).
 
     Returns:
         ``OrderEnforcingWrapper(TauEnv)``; ``.unwrapped`` is the `TauEnv`.

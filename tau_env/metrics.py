@@ -2,7 +2,10 @@
 
 For a task with n trials of which c succeeded, the unbiased estimate is C(c, k) / C(n, k);
 the reported value is the unweighted mean over tasks. It is defined only when every task has
-the same number of trials: anything else is an error, never a silent average.
+the same number of trials: anything else is an error, never a silent average. The one
+deliberate exception is `pass_hat_k_excluding`, for runs whose reports name the episodes they
+leave out (episodes no judge has graded yet): each task then counts its own trials, as the
+reference does when it excludes infrastructure errors.
 """
 
 from __future__ import annotations
@@ -12,7 +15,14 @@ from math import comb
 
 from tau_env.errors import TauEnvError
 
-__all__ = ["CoverageError", "is_success", "pass_hat_k", "pass_hat_k_curve", "task_pass_hat_k"]
+__all__ = [
+    "CoverageError",
+    "is_success",
+    "pass_hat_k",
+    "pass_hat_k_curve",
+    "pass_hat_k_excluding",
+    "task_pass_hat_k",
+]
 
 
 class CoverageError(TauEnvError, ValueError):
@@ -76,3 +86,31 @@ def pass_hat_k_curve(results: Mapping[str, Sequence[float]]) -> dict[int, float]
     """pass^k for every k from 1 to the trial count."""
     trials = _check_coverage(results)
     return {k: pass_hat_k(results, k) for k in range(1, trials + 1)}
+
+
+def pass_hat_k_excluding(results: Mapping[str, Sequence[float | None]]) -> dict[int, float]:
+    """pass^k over the rewards that exist, leaving out the None ones (episodes not judged).
+
+    Each task's estimate uses its own count of rewards; k runs up to the smallest such count;
+    a task with no reward at all is left out of the mean. Callers must report how many
+    episodes were left out: the figure describes only the episodes that were graded.
+
+    Returns:
+        k -> pass^k (empty when no task has a reward).
+    """
+    kept = {
+        task: [reward for reward in rewards if reward is not None]
+        for task, rewards in results.items()
+    }
+    kept = {task: rewards for task, rewards in kept.items() if rewards}
+    if not kept:
+        return {}
+    fewest = min(len(rewards) for rewards in kept.values())
+    curve = {}
+    for k in range(1, fewest + 1):
+        scores = [
+            task_pass_hat_k(len(rewards), sum(is_success(r) for r in rewards), k)
+            for rewards in kept.values()
+        ]
+        curve[k] = sum(scores) / len(scores)
+    return curve

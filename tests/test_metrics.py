@@ -30,3 +30,13 @@ def test_pass_hat_k__unequal_trial_counts_are_an_error_naming_a_task():
 def test_pass_hat_k__k_beyond_trials_is_an_error():
     with pytest.raises(ValueError, match="k must be in"):
         pass_hat_k({"a": [1.0]}, 2)
+
+
+def test_pass_hat_k_excluding__each_task_counts_only_its_graded_trials():
+    from tau_env.metrics import pass_hat_k_excluding
+
+    results = {"a": [1.0, None, 1.0], "b": [0.0, 1.0, 1.0], "c": [None, None, None]}
+    # a: 2 of 2 graded pass; b: 2 of 3; c has no graded trial and is left out.
+    assert pass_hat_k_excluding(results) == pytest.approx({1: (1 + 2 / 3) / 2, 2: (1 + 1 / 3) / 2})
+    assert pass_hat_k_excluding({"a": [1.0, 0.0]}) == pass_hat_k_curve({"a": [1.0, 0.0]})
+    assert pass_hat_k_excluding({"a": [None]}) == {}

@@ -6,8 +6,6 @@ shared base records: read them, and call ``db.<table>.edit(id)`` before changing
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from tau_env.domains.telecom.data_model import Bill, Customer, Device, Line, Plan, TelecomDB
 from tau_env.errors import ToolError
 
@@ -19,20 +17,10 @@ __all__ = [
     "device_by_id",
     "line_by_id",
     "line_by_phone",
-    "phone_digits",
     "plan_by_id",
     "record_by_id",
     "target_line",
 ]
-
-
-@lru_cache(maxsize=4096)
-def phone_digits(phone_number: str) -> str:
-    """The digits of a phone number, so that 555-123-2002 and 5551232002 are the same number.
-
-    Memoized: the sync rule compares every line's number after every call.
-    """
-    return "".join(character for character in phone_number if character.isdigit())
 
 
 def customer_by_id(db: TelecomDB, customer_id: str) -> Customer:
@@ -41,14 +29,17 @@ def customer_by_id(db: TelecomDB, customer_id: str) -> Customer:
 
 
 def customer_by_phone(db: TelecomDB, phone_number: str) -> Customer:
-    """The first customer whose contact number, or one of whose lines, has that number."""
-    wanted = phone_digits(phone_number)
+    """The first customer whose contact number, or one of whose lines, has that number.
+
+    The number is compared as written, as the reference does: ``5551232002`` does not find
+    the customer of ``555-123-2002``.
+    """
     for customer in db.customers.values():
-        if phone_digits(customer.phone_number) == wanted:
+        if customer.phone_number == phone_number:
             return customer
         for line_id in customer.line_ids:
             line = line_by_id(db, line_id)
-            if phone_digits(line.phone_number) == wanted:
+            if line.phone_number == phone_number:
                 return customer
     raise ToolError(f"Customer with phone number {phone_number} not found")
 
@@ -59,10 +50,9 @@ def line_by_id(db: TelecomDB, line_id: str) -> Line:
 
 
 def line_by_phone(db: TelecomDB, phone_number: str) -> Line:
-    """The line with that number."""
-    wanted = phone_digits(phone_number)
+    """The line with that number, compared as written (as the reference does)."""
     for line in db.lines.values():
-        if phone_digits(line.phone_number) == wanted:
+        if line.phone_number == phone_number:
             return line
     raise ToolError(f"Line with phone number {phone_number} not found")
 

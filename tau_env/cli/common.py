@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from tau_env.errors import TauEnvError
+from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
 
@@ -13,7 +14,9 @@ __all__ = [
     "DEFAULT_DOMAIN",
     "DEFAULT_STORE",
     "add_data_arguments",
+    "add_judge_arguments",
     "add_store_arguments",
+    "judge_spec",
     "open_existing_store",
 ]
 
@@ -65,3 +68,31 @@ def open_existing_store(path: str) -> ResultStore:
         create = tau_env_command("run", ("--store", path))
         raise TauEnvError(f"no result store at {path}; `{create}` creates one")
     return ResultStore(path)
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:
+    """``--judge-model`` and ``--judge-api-base``: the model that judges NL assertions."""
+    default = "the run's judge, if it has one" if resume else "none: NL assertions not judged"
+    parser.add_argument(
+        "--judge-model",
+        default=None,
+        help=f"litellm model that judges NL assertions, at temperature 0 (default: {default})",
+    )
+    parser.add_argument(
+        "--judge-api-base",
+        default=None,
+        help="OpenAI-compatible base URL for the judge (default: the provider's)",
+    )
+
+
+def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
+    """The judge the arguments name (None without ``--judge-model``).
+
+    Raises:
+        TauEnvError: ``--judge-api-base`` without ``--judge-model``.
+    """
+    if args.judge_model is None:
+        if args.judge_api_base is not None:
+            raise TauEnvError("--judge-api-base needs --judge-model")
+        return None
+    return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)

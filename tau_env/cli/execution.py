@@ -70,13 +70,16 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
     """Play what the run lacks, then print its report.
 
     Returns:
-        0 when the run is complete, 1 when attempts failed (the message says how to resume),
-        130 when interrupted (Ctrl-C; everything finished is stored).
+        0 when the run is complete, 1 when attempts failed or its judge could not rule on
+        every episode (the message says how to resume), 130 when interrupted (Ctrl-C;
+        everything finished is stored).
     """
     backend = _backend(args)
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
-        run(store, config, backend=backend, on_outcome=progress.update, on_start=progress.start)
+        summary = run(
+            store, config, backend=backend, on_outcome=progress.update, on_start=progress.start
+        )
     except KeyboardInterrupt:
         progress.close()
         done = store.episode_count(config.run_id)
@@ -96,11 +99,20 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
                 f"  {failure.kind}: task {failure.task_id!r} trial {failure.trial}: {failure.error}"
             )
         return 1
+    unjudged_note = None
+    if config.judge is not None and summary.unjudged:
+        unjudged_note = (
+            f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
+            f"attempts); judge them with: {resume_command(store.path, config.run_id)}"
+        )
     if args.quiet:
         print(summary_line(report))
-        return 0
-    print_report(report, as_json=args.json, store=store.path, tasks=args.verbose)
-    if not args.json and not args.verbose:
-        listing = tau_env_command("report", ("--store", store.path), ("--run", config.run_id))
-        print(f"per-task table: {listing}")
+    else:
+        print_report(report, as_json=args.json, store=store.path, tasks=args.verbose)
+        if not args.json and not args.verbose:
+            listing = tau_env_command("report", ("--store", store.path), ("--run", config.run_id))
+            print(f"per-task table: {listing}")
+    if unjudged_note is not None:
+        print(unjudged_note, file=sys.stderr)
+        return 1
     return 0

@@ -16,6 +16,7 @@ from tau_env.cli.common import add_store_arguments, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.report import RunReport, run_report
+from tau_env.utils.commands import tau_env_command
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
 
@@ -80,13 +81,16 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         header = "".join(f"pass^{k:<5}" for k in ks)
         print(f"  passed  {header}task")
         for task in report.tasks:
-            values = "".join(f"{task.pass_hat_k[k]:<10.3f}" for k in ks)
+            values = "".join(
+                f"{task.pass_hat_k[k]:<10.3f}" if k in task.pass_hat_k else f"{'-':<10}" for k in ks
+            )
             passed = f"{task.successes:>3}/{len(task.rewards):<3}"
             print(f"  {passed} {values}{task.task_id}")
     episodes = len(report.tasks) * config.trials
+    average = report.average_reward
     print(
         f"{len(report.tasks)} tasks x {config.trials} trials ({episodes} episodes): "
-        f"average reward {report.average_reward:.3f}"
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}"
     )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
     ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
@@ -101,8 +105,14 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         )
     if report.not_judged:
         print(
-            f"note: {report.not_judged} episodes have checks nothing could judge (NL assertions "
-            "without a judge); their rewards leave those checks out"
+            f"not judged: {report.not_judged} of {episodes} episodes wait for a judge (NL "
+            "assertions): no reward, left out of pass^k and the average. Judge them with: "
+            + tau_env_command(
+                "resume",
+                ("--store", store),
+                ("--run", report.run_id),
+                ("--judge-model", report.judge or "MODEL"),
+            )
         )
     usage = [
         f"{side} {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens"
@@ -117,9 +127,11 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
 def summary_line(report: RunReport) -> str:
     """The run in one line: id, pass^k, size and average reward (``run --quiet``)."""
     values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
+    average = report.average_reward
+    unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
     return (
         f"run {report.run_id}: {values} ({len(report.tasks)} tasks x {report.config.trials} "
-        f"trials, average reward {report.average_reward:.3f})"
+        f"trials, average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged})"
     )
 
 
@@ -135,7 +147,9 @@ def print_domains(reports: list[RunReport]) -> None:
             report.config.agent.describe(),
             report.config.user.describe() if has_user(report.config.mode) else "none",
             "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items()),
-            f"({report.run_id})",
+            f"({report.run_id}"
+            + (f", {report.not_judged} not judged" if report.not_judged else "")
+            + ")",
         )
         for report in sorted(reports, key=lambda r: (r.domain, r.config.mode, r.run_id))
     ]

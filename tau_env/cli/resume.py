@@ -2,7 +2,9 @@
 
 Skips every (task, trial) that has an episode; replays those never attempted and those whose
 attempts hit infrastructure errors or crashes. Refuses when the tasks, policy, domain version
-or limits changed since the run was created.
+or limits changed since the run was created. Episodes whose NL assertions wait for a judge are
+judged from their stored conversations, not replayed: by ``--judge-model`` (recorded as the
+run's judge) or by the judge the run already has.
 """
 
 from __future__ import annotations
@@ -10,8 +12,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import (
+    add_judge_arguments,
+    add_store_arguments,
+    judge_spec,
+    open_existing_store,
+)
 from tau_env.cli.execution import add_execution_arguments, execute
+from tau_env.rollout.judging import judge_for_resume
 from tau_env.rollout.runner import load_run
 
 __all__ = ["add_parser"]
@@ -26,6 +34,7 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")
+    add_judge_arguments(parser, resume=True)
     add_execution_arguments(parser)
     parser.set_defaults(handler=handle)
 
@@ -34,4 +43,7 @@ def handle(args: argparse.Namespace) -> int:
     """Play what the run lacks, then print its report."""
     with open_existing_store(args.store) as store:
         config = load_run(store, args.run)
-        return execute(args, store, config)
+        judged = judge_for_resume(config, judge_spec(args))
+        if judged != config:
+            store.update_run_config(config.run_id, judged.model_dump(mode="json"))
+        return execute(args, store, judged)

@@ -14,7 +14,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tau_env.cli.common import DEFAULT_DOMAIN, add_data_arguments, add_store_arguments
+from tau_env.cli.common import (
+    DEFAULT_DOMAIN,
+    add_data_arguments,
+    add_judge_arguments,
+    add_store_arguments,
+    judge_spec,
+)
 from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.errors import TauEnvError
 from tau_env.loader import load_tasks
@@ -59,6 +65,7 @@ def add_parser(commands: Any) -> None:
             default=None,
             help=f"OpenAI-compatible base URL for an llm {side} (default: the provider's)",
         )
+    add_judge_arguments(parser)
     parser.add_argument("--mode", choices=MODES, default="default", help="evaluation mode")
     parser.add_argument("--trials", type=int, default=1, help="trials per task (default: 1)")
     parser.add_argument("--seed", type=int, default=300, help="base seed (default: 300)")
@@ -136,6 +143,7 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         mode=args.mode,
         max_steps=args.max_steps,
         max_errors=args.max_errors,
+        judge=judge_spec(args),
     )
 
 

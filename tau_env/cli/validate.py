@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
-from tau_env.cli.common import add_data_arguments
+from tau_env.cli.common import add_data_arguments, add_judge_arguments, judge_spec
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.outcome import Grade
 from tau_env.loader import make_env
@@ -22,10 +22,12 @@ def add_parser(commands: Any) -> None:
         help="replay gold actions of every task and report which reach reward 1.0",
         description=(
             "Plays every task with the oracle agent (gold agent actions) and the gold user "
-            "(gold user actions, then a stop). NL assertions are reported as not judged."
+            "(gold user actions, then a stop). NL assertions need a judge (--judge-model); "
+            "without one, tasks graded on them are reported as not judged, never as passed."
         ),
     )
     add_data_arguments(parser, default_domain=None)
+    add_judge_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -58,7 +60,13 @@ def _describe_detail(detail: dict[str, Any]) -> str:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the subcommand; exit code 0 when every task reaches 1.0, else 1."""
-    env = make_env(args.domain, data_dir=args.data_dir, split=args.split)
+    judge = None
+    spec = judge_spec(args)
+    if spec is not None:
+        from tau_env.grading.judge import LLMJudge
+
+        judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+    env = make_env(args.domain, data_dir=args.data_dir, split=args.split, judge=judge)
     task_ids = [t.id for t in env.unwrapped.tasks]
     if args.tasks:
         task_ids = args.tasks.split(",")
@@ -68,13 +76,16 @@ def handle(args: argparse.Namespace) -> int:
     passed = 0
     unjudged = 0
     for result in results:
-        if result.grade.not_judged:
+        if result.reward is None:
             unjudged += 1
-        if result.grade.success:
+        elif result.grade.success:
             passed += 1
         else:
             reason = describe_failure(result.grade)
             print(f"FAIL {result.task_id}: reward {result.reward:.1f}: {reason}")
-    note = f" ({unjudged} with NL assertions not judged)" if unjudged else ""
+    note = ""
+    if unjudged:
+        why = "the judge failed" if spec is not None else "pass --judge-model to judge them"
+        note = f"; {unjudged} not judged (NL assertions: {why})"
     print(f"{passed}/{len(results)} tasks reach reward 1.0{note}")
     return 0 if passed == len(results) else 1

@@ -17,6 +17,7 @@ from tau_env.env.spaces import action_space, observation_space
 from tau_env.errors import InvalidAction, ResetNeeded
 from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
+from tau_env.grading.judge import as_judge
 from tau_env.grading.outcome import Grade, TerminationReason
 from tau_env.messages import Side
 from tau_env.tasks.model import Task
@@ -70,7 +71,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
     Reward/Grading:
         0 on every step but the last; at the end both agents receive the grade of the task
         (product of its reward-basis checks; 0 for any ending other than a stop). The
-        breakdown is in ``infos[agent]["grade"]``.
+        breakdown is in ``infos[agent]["grade"]``. NL assertions need a judge (``judge=``):
+        without one (or when it fails) the grade has no reward (``grade["reward"]`` None,
+        ``grade["not_judged"]`` lists the check) and both agents receive 0, never a pass.
 
     Termination:
         A stop (action or stop token) or ``max_errors`` cumulative tool errors terminate; an
@@ -86,7 +89,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         domain: The loaded domain.
         tasks: Tasks to play; reset cycles through them in order (default: the domain's
             default split). ``reset(options={"task_id": ...})`` picks one.
-        grader: Grades finished episodes (default: `TaskGrader()` without an NL judge).
+        grader: Grades finished episodes (default: `TaskGrader(judge=judge)`).
+        judge: Rules on NL assertions: an `LLMJudge`, any callable ``(trajectory,
+            assertions) -> [Verdict, ...]``, a `tau_env.llm.ModelConfig` or a model name
+            (an `LLMJudge` at temperature 0 is built). None: NL assertions are not judged.
         max_steps: Step limit (truncation).
         max_errors: Cumulative tool-error limit (termination).
         render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it).
@@ -105,6 +111,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         tasks: Sequence[Task] | None = None,
         *,
         grader: TaskGrader | None = None,
+        judge: Any = None,
         max_steps: int = 200,
         max_errors: int = 10,
         render_mode: str | None = None,
@@ -123,7 +130,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         )
         if not self.tasks:
             raise ValueError(f"no tasks to play in {domain!r}")
-        self.grader = grader or TaskGrader()
+        if grader is not None and judge is not None:
+            raise ValueError("give either grader or judge, not both (TaskGrader(judge=...))")
+        self.grader = grader or TaskGrader(judge=as_judge(judge))
         self.max_steps = max_steps
         self.max_errors = max_errors
         self.max_text_length = max_text_length
@@ -309,12 +318,15 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         conversation = self._require_conversation()
         task = self.task
         termination = conversation.termination or TerminationReason.AGENT_ERROR
+        # Gold plans that draw random ids replay with the episode's seed (same ids, no
+        # spurious DB difference); an episode that drew nothing needs no per-seed replay.
+        seed = self.episode_seed if conversation.world.seed_source.drawn else None
         episode = Episode(
             task=task,
             trajectory=conversation.trajectory,
             world=conversation.world,
             termination=termination,
-            expected_world_factory=lambda: self.domain.expected_world(task),
+            expected_world_factory=lambda: self.domain.expected_world(task, seed),
         )
         self.grade = self.grader.grade(episode)
         truncated = conversation.truncated
@@ -325,8 +337,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         }
         if conversation.error_note:
             info["error"] = conversation.error_note
+        reward = self.grade.reward if self.grade.reward is not None else 0.0  # not judged
         for side in self.agents:
-            self.rewards[side] = self.grade.reward
+            self.rewards[side] = reward
             self.terminations[side] = not truncated
             self.truncations[side] = truncated
             self.infos[side] = dict(info)

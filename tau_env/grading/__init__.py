@@ -5,9 +5,11 @@ from tau_env.grading.communicate import CommunicateGrader
 from tau_env.grading.context import Episode
 from tau_env.grading.db import DBGrader
 from tau_env.grading.env_assertions import EnvAssertionGrader
-from tau_env.grading.grader import ComponentGrader, TaskGrader
+from tau_env.grading.grader import ComponentGrader, TaskGrader, combine
+from tau_env.grading.judge import LLMJudge, as_judge
 from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, Verdict
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
+from tau_env.grading.rejudge import arejudge, needs_judge, rejudge
 
 __all__ = [
     "STOP_TERMINATIONS",
@@ -20,8 +22,14 @@ __all__ = [
     "Episode",
     "Grade",
     "Judge",
+    "LLMJudge",
     "NLAssertionGrader",
     "TaskGrader",
     "TerminationReason",
     "Verdict",
+    "arejudge",
+    "as_judge",
+    "combine",
+    "needs_judge",
+    "rejudge",
 ]

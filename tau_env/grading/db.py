@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from tau_env.grading.context import Episode
 from tau_env.grading.outcome import Check
+from tau_env.tasks.model import Task
 
-__all__ = ["DBGrader"]
+__all__ = ["DBGrader", "nothing_to_compare"]
+
+
+def nothing_to_compare(task: Task) -> bool:
+    """True when the task has neither gold actions nor env assertions (both None).
+
+    The reference then skips its environment comparison: DB and ENV_ASSERTION count as met
+    and are left out of the reward breakdown.
+    """
+    criteria = task.evaluation_criteria
+    return criteria is None or (criteria.actions is None and criteria.env_assertions is None)
 
 
 class DBGrader:
@@ -19,9 +30,8 @@ class DBGrader:
 
     def check(self, episode: Episode) -> Check:
         """Grade one episode."""
-        criteria = episode.task.evaluation_criteria
-        if criteria is None or (criteria.actions is None and criteria.env_assertions is None):
-            return Check(component="DB", reward=1.0)
+        if nothing_to_compare(episode.task):
+            return Check(component="DB", reward=1.0, reported=False)
         differences = episode.world.differences(episode.expected_world)
         details = [{"different": path} for path in differences]
         return Check(component="DB", reward=0.0 if differences else 1.0, details=details)

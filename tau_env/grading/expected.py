@@ -11,14 +11,21 @@ from tau_env.tasks.model import GoldAction
 __all__ = ["replay_gold_actions"]
 
 
-def replay_gold_actions(initial: World, actions: Sequence[GoldAction]) -> World:
+def replay_gold_actions(initial: World, actions: Sequence[GoldAction], seed: int = 0) -> World:
     """Apply gold actions to a fork of `initial` and return the result.
 
     Each action runs through the same path as a live call, including the domain's sync rule
     (the reference skips sync between gold actions, which makes its telecom DB targets differ
     from any live run). Failing gold calls leave no change, as in a live run.
+
+    Args:
+        initial: The task's starting world (not modified).
+        actions: The gold actions, in order.
+        seed: Seeds the replay's random generator: ids a tool invents (telecom bills) are the
+            ones a live episode with the same seed invents, so the DB diagnostic compares
+            like with like and is the same every time.
     """
-    world = initial.fork()
+    world = initial.fork(seed)
     for action in actions:
         world.call_tool(side_of(action.requestor), action.name, action.arguments)
     return world

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from tau_env.grading.actions import ActionGrader
@@ -10,10 +10,11 @@ from tau_env.grading.communicate import CommunicateGrader
 from tau_env.grading.context import Episode
 from tau_env.grading.db import DBGrader
 from tau_env.grading.env_assertions import EnvAssertionGrader
-from tau_env.grading.nl_assertions import Judge, NLAssertionGrader
-from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade
+from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, judge_name
+from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
+from tau_env.tasks.model import RewardType
 
-__all__ = ["ComponentGrader", "TaskGrader"]
+__all__ = ["ComponentGrader", "TaskGrader", "combine"]
 
 
 class ComponentGrader(Protocol):
@@ -30,19 +31,23 @@ class TaskGrader:
     """Grades an episode as the reference's ``evaluate_simulation`` with ``ALL`` (spec §6).
 
     Any ending other than a stop scores 0 without grading. A task without criteria scores 1.
-    DB, ENV_ASSERTION, ACTION and COMMUNICATE always run (diagnostics when outside the basis);
-    NL_ASSERTION runs only when the basis names it, because it calls a judge. The reward is the
-    product of the basis components that could be judged; the others are listed in
-    ``Grade.not_judged``.
+    The basis components run first (they decide the reward), then DB, ENV_ASSERTION, ACTION
+    and COMMUNICATE as diagnostics when outside the basis; NL_ASSERTION runs only when the
+    basis names it, because it calls a judge. The reward is the product of the basis
+    components; when one of them could not be judged (NL assertions without a working judge)
+    the episode has no reward (``Grade.reward`` None, listed in ``Grade.not_judged``) and is
+    never a pass.
 
     Args:
-        judge: Rules on natural-language assertions; None leaves them not judged.
+        judge: Rules on natural-language assertions (an `LLMJudge`, or any callable
+            ``(trajectory, assertions) -> [Verdict, ...]``); None leaves them not judged.
         graders: Replaces the default component graders (for research on grading).
     """
 
     def __init__(
         self, judge: Judge | None = None, graders: Sequence[ComponentGrader] | None = None
     ) -> None:
+        self.judge = judge
         self.graders: tuple[ComponentGrader, ...] = tuple(
             graders
             or (
@@ -53,6 +58,7 @@ class TaskGrader:
                 NLAssertionGrader(judge),
             )
         )
+        self._by_component = {grader.component: grader for grader in self.graders}
 
     def grade(self, episode: Episode) -> Grade:
         """Grade a finished episode."""
@@ -66,29 +72,68 @@ class TaskGrader:
         if criteria is None:
             return Grade(reward=1.0, termination=episode.termination, note="no criteria")
         basis = list(criteria.reward_basis)
-        checks: dict[str, Check] = {}
-        for grader in self.graders:
-            if grader.component == "NL_ASSERTION" and "NL_ASSERTION" not in basis:
-                continue
-            checks[grader.component] = grader.check(episode)
-        missing = [component for component in basis if component not in checks]
+        by_component = self._by_component
+        missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
-        reward = 1.0
-        breakdown: dict[str, float] = {}
-        not_judged = []
-        for component in basis:
-            value = checks[component].reward
-            if value is None:
-                not_judged.append(component)
-                continue
-            breakdown[component] = value
-            reward *= value
-        return Grade(
-            reward=reward,
-            termination=episode.termination,
-            reward_basis=basis,
-            breakdown=breakdown,
-            checks=checks,
-            not_judged=not_judged,
-        )
+        # The reward first; diagnostics after (they never change it).
+        checks: dict[str, Check] = {c: by_component[c].check(episode) for c in basis}
+        for grader in self.graders:
+            if grader.component not in checks and grader.component != "NL_ASSERTION":
+                checks[grader.component] = grader.check(episode)
+        nl_check = checks.get("NL_ASSERTION")
+        ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
+        judge = judge_name(self.judge) if ruled else None
+        return combine(episode.termination, basis, checks, judge=judge)
+
+
+def combine(
+    termination: TerminationReason,
+    basis: Sequence[RewardType],
+    checks: Mapping[str, Check],
+    *,
+    judge: str | None = None,
+) -> Grade:
+    """The grade of a stopped episode from its component checks.
+
+    The reward is the product of the basis components, or None when any of them could not be
+    judged. The breakdown lists the basis components the reference reports (not DB and
+    ENV_ASSERTION of a task with nothing to compare them with).
+
+    Args:
+        termination: How the episode ended (a stop).
+        basis: The task's reward basis.
+        checks: Every component that ran (each basis component must be present).
+        judge: The judge that ruled on the NL assertions, recorded in the grade.
+    """
+    reward: float | None = 1.0
+    breakdown: dict[str, float] = {}
+    not_judged: list[RewardType] = []
+    for component in basis:
+        check = checks[component]
+        if check.reward is None:
+            not_judged.append(component)
+            continue
+        if check.reported:
+            breakdown[component] = check.reward
+        reward = None if reward is None else reward * check.reward
+    note = None
+    if not_judged:
+        reward = None
+        errors = [
+            detail["error"]
+            for component in not_judged
+            for detail in checks[component].details[:1]
+            if detail.get("error")
+        ]
+        note = f"not judged: {', '.join(not_judged)}" + (f" ({errors[0]})" if errors else "")
+    return Grade(
+        reward=reward,
+        termination=termination,
+        reward_basis=list(basis),
+        breakdown=breakdown,
+        checks=dict(checks),
+        not_judged=not_judged,
+        judge=judge,
+        note=note,
+    )

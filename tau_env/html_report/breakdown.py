@@ -3,7 +3,8 @@
 An episode that ended with a stop (``user_stop``/``agent_stop``) is graded: its reward is the
 product of its basis components, and each component below 1 is a failed grader. Any other
 ending (step limit, too many errors, a participant's error) scores 0 without grading; such
-episodes are counted under their termination reason, not under a grader.
+episodes are counted under their termination reason, not under a grader. Episodes that wait
+for a judge (no reward) are neither passes nor failures: they are counted apart.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class FailureBreakdown:
     Attributes:
         episodes: Episodes in the run.
         failed: Episodes with a reward below 1.
+        not_judged: Episodes without reward (NL assertions waiting for a judge).
         by_grader: Basis component (or `NOT_GRADED`, `UNATTRIBUTED`) -> failed episodes it
             failed. An episode can fail several components, so the counts may add up to more
             than `failed`.
@@ -58,6 +60,7 @@ class FailureBreakdown:
     episodes: int
     failed: int
     by_grader: dict[str, int] = field(default_factory=dict)
+    not_judged: int = 0
     by_termination: dict[str, TerminationCount] = field(default_factory=dict)
 
 
@@ -69,13 +72,16 @@ def failed_graders(grade: dict[str, Any]) -> list[str]:
 
 def failure_breakdown(records: Iterable[EpisodeRecord]) -> FailureBreakdown:
     """Count a run's failures by grader and by termination reason."""
-    episodes = failed = 0
+    episodes = failed = not_judged = 0
     graders: Counter[str] = Counter()
     ended: Counter[str] = Counter()
     ended_failed: Counter[str] = Counter()
     for record in records:
         episodes += 1
         ended[record.termination] += 1
+        if record.reward is None:
+            not_judged += 1
+            continue
         if is_success(record.reward):
             continue
         failed += 1
@@ -88,6 +94,7 @@ def failure_breakdown(records: Iterable[EpisodeRecord]) -> FailureBreakdown:
         episodes=episodes,
         failed=failed,
         by_grader=dict(graders.most_common()),
+        not_judged=not_judged,
         by_termination={
             reason: TerminationCount(episodes=count, failed=ended_failed[reason])
             for reason, count in ended.most_common()

@@ -106,11 +106,16 @@ def build_html_report(store: ResultStore, reports: Sequence[RunReport]) -> str:
         graders = {key: failed_graders(r.grade) for key, r in zip(keys, records, strict=True)}
         ends = {key: r.termination for key, r in zip(keys, records, strict=True)}
         config = report.config
+        pass_1 = report.pass_hat_k.get(1)
+        unjudged = (
+            f" · {report.not_judged} not judged (left out of pass^k)" if report.not_judged else ""
+        )
+        judge = f" · judge {text(report.judge)}" if report.judge else ""
         sections.append(
             f'<section class=run id="{anchor}"><h2>{text(report.run_id)}</h2>'
             f"<p class=meta>{text(report.domain)} · agent {text(config.agent.describe())} · "
             f"{len(report.tasks)} tasks × {config.trials} trials · pass^1 "
-            f"{report.pass_hat_k[1]:.3f}</p>"
+            f"{'n/a' if pass_1 is None else f'{pass_1:.3f}'}{unjudged}{judge}</p>"
             + breakdown_tables(failure_breakdown(records))
             + failed_attempts(store.failures(report.run_id))
             + task_table(report, index, graders, ends)

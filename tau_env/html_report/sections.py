@@ -23,8 +23,8 @@ def text(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _fraction(value: float) -> str:
-    return f"{value:.3f}"
+def _fraction(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
 
 
 def _user(report: RunReport) -> str:
@@ -50,12 +50,16 @@ def runs_table(reports: Sequence[RunReport], anchors: Sequence[str]) -> str:
             f"<td>{text(_user(report))}</td><td>{text(config.mode)}</td>"
             f"<td class=num>{len(report.tasks)} × {config.trials}</td>"
             f"<td class=num>{_fraction(report.average_reward)}</td>{values}"
-            f"<td class=num>{report.failed_attempts}</td></tr>"
+            f"<td class=num>{report.failed_attempts}</td>"
+            f"<td class=num>{report.not_judged}</td></tr>"
         )
     return (
         "<table class=runs><thead><tr><th>run</th><th>domain</th><th>agent</th><th>user</th>"
         f"<th>mode</th><th>tasks × trials</th><th>avg reward</th>{head}"
-        "<th>failed attempts</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        "<th>failed attempts</th><th title='no reward yet: NL assertions wait for a judge; "
+        "left out of pass^k'>not judged</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
     )
 
 
@@ -78,7 +82,9 @@ def breakdown_tables(breakdown: FailureBreakdown) -> str:
     return (
         "<div class=breakdown>"
         f"<table class=by-grader><caption>Failed episodes by grader ({failed} of "
-        f"{breakdown.episodes} failed)</caption><thead><tr><th>grader</th><th>failed</th>"
+        f"{breakdown.episodes} failed"
+        + (f", {breakdown.not_judged} not judged" if breakdown.not_judged else "")
+        + ")</caption><thead><tr><th>grader</th><th>failed</th>"
         f"<th>of failures</th></tr></thead><tbody>{grader_rows}</tbody></table>"
         "<table class=by-termination><caption>Episodes by termination reason</caption>"
         "<thead><tr><th>termination</th><th>episodes</th><th>failed</th></tr></thead>"
@@ -125,20 +131,27 @@ def task_table(
     rows = []
     for task in report.tasks:
         indices = [episode_index[(task.task_id, trial)] for trial in range(trials)]
-        failing = [t for t, reward in enumerate(task.rewards) if reward < 1.0 - 1e-6]
+        failing = [
+            t for t, reward in enumerate(task.rewards) if reward is not None and reward < 1 - 1e-6
+        ]
         cells = []
         for trial, reward in enumerate(task.rewards):
             key = (task.task_id, trial)
-            passed = trial not in failing
-            why = ", ".join(failed_graders[key]) or terminations[key]
-            title = f"trial {trial}: reward {reward:.3f}, {terminations[key]}" + (
-                "" if passed else f"; failed: {why}"
-            )
+            if reward is None:
+                title = f"trial {trial}: not judged (NL assertions wait for a judge)"
+                outcome, mark = "unjudged", "?"
+            else:
+                passed = trial not in failing
+                why = ", ".join(failed_graders[key]) or terminations[key]
+                title = f"trial {trial}: reward {reward:.3f}, {terminations[key]}" + (
+                    "" if passed else f"; failed: {why}"
+                )
+                outcome, mark = ("pass", "✓") if passed else ("fail", "✗")
             cells.append(
-                f'<td><button class="trial {"pass" if passed else "fail"}" data-trial={trial} '
-                f'title="{text(title)}">{"✓" if passed else "✗"}</button></td>'
+                f'<td><button class="trial {outcome}" data-trial={trial} '
+                f'title="{text(title)}">{mark}</button></td>'
             )
-        values = "".join(f"<td class=num>{_fraction(task.pass_hat_k[k])}</td>" for k in ks)
+        values = "".join(f"<td class=num>{_fraction(task.pass_hat_k.get(k))}</td>" for k in ks)
         pick = failing[0] if failing else 0
         rows.append(
             f'<tr data-eps="{",".join(map(str, indices))}" data-pick={pick}>'

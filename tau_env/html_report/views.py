@@ -45,7 +45,7 @@ def episode_payload(record: EpisodeRecord) -> dict[str, Any]:
         "task": record.task_id,
         "trial": record.trial,
         "seed": record.seed,
-        "reward": record.reward,
+        "reward": record.reward,  # None: waits for a judge
         "success": record.success,
         "termination": record.termination,
         "steps": record.steps,

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["MODES", "ParticipantSpec", "RunConfig"]
+__all__ = ["MODES", "JudgeSpec", "ParticipantSpec", "RunConfig"]
 
 MODES: tuple[str, ...] = ("default", "no-user", "oracle-plan", "no-user-oracle-plan")
 """The reference's evaluation modes (spec §5)."""
@@ -43,6 +43,26 @@ class ParticipantSpec(BaseModel):
         return f"{self.kind}({self.model})" if self.model else self.kind
 
 
+class JudgeSpec(BaseModel):
+    """The model that judges a run's NL assertions (`tau_env.grading.LLMJudge`).
+
+    Attributes:
+        model: litellm model name (the reference's judge is ``gpt-4.1-2025-04-14``).
+        api_base: Base URL of an OpenAI-compatible server (None: the provider's default).
+        temperature: Sampling temperature (0, as the reference).
+        seed: Sampling seed of every judge call.
+        llm_args: Further keyword arguments of the model calls.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = Field(min_length=1)
+    api_base: str | None = None
+    temperature: float = 0.0
+    seed: int = 0
+    llm_args: dict[str, Any] = Field(default_factory=dict)
+
+
 class RunConfig(BaseModel):
     """A run: which episodes to play and how.
 
@@ -59,6 +79,9 @@ class RunConfig(BaseModel):
         mode: One of `MODES`.
         max_steps: Step limit per episode (truncation).
         max_errors: Cumulative tool-error limit per episode.
+        judge: Judges NL assertions (None: they stay not judged, the episodes have no reward
+            and are left out of pass^k until a resume brings a judge). Not part of the run's
+            fingerprint: a resume may add it.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -75,6 +98,7 @@ class RunConfig(BaseModel):
     mode: str = "default"
     max_steps: int = Field(default=200, ge=1)
     max_errors: int = Field(default=10, ge=1)
+    judge: JudgeSpec | None = None
 
     @field_validator("mode")
     @classmethod

@@ -7,6 +7,13 @@ run's tasks; each simulation carries the reference's fields (``termination_reaso
 ``communicate_checks``, ``messages`` with ``turn_idx``, ``trial``, ``seed``...). (task, trial)
 pairs whose attempts all failed are exported as the reference records them: a simulation with
 ``termination_reason = infrastructure_error`` and no messages.
+
+An episode that waits for a judge (NL assertions not judged) has no reward, and the reference's
+``RewardInfo`` cannot say so; it is exported as the reference records an episode whose judge
+failed: ``termination_reason = infrastructure_error`` and no ``reward_info`` (so the
+reference's metrics leave it out, as tau_env's pass^k does), with its messages, its real
+termination and the unjudged checks in ``info``. ``info.not_judged_simulations`` counts them
+and ``info.nl_assertions_judge`` names the run's judge.
 """
 
 from __future__ import annotations
@@ -63,6 +70,10 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
             "agent_info": _participant_info(config.agent),
             "environment_info": {"domain_name": domain.name, "policy": domain.policy},
             "seed": config.base_seed,
+            "nl_assertions_judge": _judge_info(config),
+            "not_judged_simulations": sum(
+                1 for sim in simulations if (sim["info"] or {}).get("not_judged")
+            ),
         },
         "tasks": [
             task.model_dump(mode="json", exclude_none=True, exclude={"user_script"})
@@ -70,6 +81,14 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
         ],
         "simulations": simulations,
     }
+
+
+def _judge_info(config: RunConfig) -> dict[str, Any] | None:
+    judge = config.judge
+    if judge is None:
+        return None
+    args = {"temperature": judge.temperature, "seed": judge.seed, **judge.llm_args}
+    return {"llm": judge.model, "llm_args": args}
 
 
 def _participant_info(spec: ParticipantSpec) -> dict[str, Any]:
@@ -92,6 +111,16 @@ def _simulation(episode: EpisodeRecord, task: Task, domain: Domain) -> dict[str,
         exported = {k: v for k, v in message.items() if k not in _EXTENSIONS}
         exported["turn_idx"] = index
         messages.append(exported)
+    info: dict[str, Any] = {"note": episode.note} if episode.note else {}
+    termination = episode.termination
+    rewarded = episode.reward is not None
+    if not rewarded:  # the reference's RewardInfo needs a reward: exported as its judge failure
+        info.update(
+            not_judged=episode.grade.get("not_judged") or ["NL_ASSERTION"],
+            termination_reason=termination,
+            note=episode.grade.get("note") or "NL assertions not judged",
+        )
+        termination = "infrastructure_error"
     return {
         "id": _simulation_id(episode.run_id, episode.task_id, episode.trial),
         "task_id": episode.task_id,
@@ -99,15 +128,15 @@ def _simulation(episode: EpisodeRecord, task: Task, domain: Domain) -> dict[str,
         "start_time": _iso(episode.started_at),
         "end_time": _iso(end),
         "duration": episode.duration,
-        "termination_reason": episode.termination,
+        "termination_reason": termination,
         "agent_cost": _cost(episode.agent.usage.calls, episode.agent.usage.cost),
         "user_cost": _cost(episode.user.usage.calls, episode.user.usage.cost),
-        "reward_info": reward_info(episode.grade, task, domain),
+        "reward_info": reward_info(episode.grade, task, domain) if rewarded else None,
         "messages": messages,
         "trial": episode.trial,
         "seed": episode.seed,
         "mode": "half_duplex",
-        "info": {"note": episode.note} if episode.note else None,
+        "info": info or None,
     }
 
 
@@ -144,7 +173,12 @@ def _failed_simulation(run_id: str, failure: FailureRecord) -> dict[str, Any]:
 
 
 def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None) -> dict[str, Any]:
-    """A stored grade in the reference's ``RewardInfo`` layout.
+    """A stored grade (with a reward) in the reference's ``RewardInfo`` layout.
+
+    Lists are present (possibly empty) or None exactly where the reference's are: env
+    assertions are None when the task has neither gold actions nor env assertions, action
+    checks when it has no gold action, communicate checks when it has nothing to say, NL
+    assertions when they were not evaluated (not in the basis).
 
     Args:
         grade: The stored grade (`Grade` as JSON).
@@ -156,8 +190,9 @@ def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None)
     info: dict[str, Any] = {}
     if grade.get("note"):
         info["note"] = grade["note"]
-    if grade.get("not_judged"):
-        info["not_judged"] = grade["not_judged"]
+    if grade.get("judge"):
+        info["nl_judge"] = grade["judge"]
+    basis = grade.get("reward_basis")
     result: dict[str, Any] = {
         "reward": grade["reward"],
         "db_check": None,
@@ -165,22 +200,23 @@ def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None)
         "action_checks": None,
         "nl_assertions": None,
         "communicate_checks": None,
-        "reward_basis": grade.get("reward_basis"),
-        "reward_breakdown": grade.get("breakdown") or None,
+        "reward_basis": basis,
+        "reward_breakdown": dict(grade.get("breakdown") or {}) if basis is not None else None,
         "info": info or None,
     }
     if "DB" in checks:
         db_reward = checks["DB"]["reward"]
         result["db_check"] = {"db_match": db_reward == 1.0, "db_reward": db_reward}
-    if "ENV_ASSERTION" in checks and criteria and criteria.env_assertions:
+    if "ENV_ASSERTION" in checks and checks["ENV_ASSERTION"].get("reported", True):
         details = checks["ENV_ASSERTION"]["details"]
+        assertions = (criteria.env_assertions if criteria else None) or []
         result["env_assertions"] = [
             {
                 "env_assertion": assertion.model_dump(mode="json"),
                 "met": bool(detail["met"]),
                 "reward": 1.0 if detail["met"] else 0.0,
             }
-            for assertion, detail in zip(criteria.env_assertions, details, strict=False)
+            for assertion, detail in zip(assertions, details, strict=False)
         ]
     if "ACTION" in checks and criteria and criteria.actions:
         details = checks["ACTION"]["details"]
@@ -202,7 +238,7 @@ def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None)
             }
             for detail in checks["NL_ASSERTION"]["details"]
         ]
-    if "COMMUNICATE" in checks:
+    if "COMMUNICATE" in checks and criteria and criteria.communicate_info:
         result["communicate_checks"] = [
             {"info": detail["info"], "met": bool(detail["met"]), "justification": ""}
             for detail in checks["COMMUNICATE"]["details"]

@@ -54,15 +54,16 @@ def run_fingerprint(config: RunConfig) -> str:
     """A hash of everything that decides what an episode of the run is.
 
     Covers the domain version, the policy, the run's tasks (full content), the participants,
-    the mode and the limits; not the execution settings. Resume refuses to continue a run whose
-    fingerprint changed, because old and new episodes would not be comparable.
+    the mode and the limits; not the execution settings, nor the judge (a resume may bring the
+    judge a run lacked; episodes are judged after they are played). Resume refuses to continue
+    a run whose fingerprint changed, because old and new episodes would not be comparable.
     """
     domain = domain_of(config)
     payload: dict[str, Any] = {
         "env_id": domain.env_id,
         "policy": domain.policy,
         "tasks": [domain.task(task_id).model_dump(mode="json") for task_id in config.task_ids],
-        "config": config.model_dump(mode="json", exclude={"run_id"}),
+        "config": config.model_dump(mode="json", exclude={"run_id", "judge"}),
     }
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

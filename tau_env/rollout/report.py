@@ -4,6 +4,10 @@ pass^k is reported only when every task of the run has all of its planned trials
 missing episodes (killed, or attempts that hit infrastructure errors) raises `IncompleteRun`,
 which says how many are missing and how to resume; it never averages over what happens to be
 there. Failed attempts are reported apart and never counted as passes or fails.
+
+Episodes that wait for a judge (NL assertions not judged) have no reward: they are never
+passes, and pass^k leaves them out (each task counting its graded trials), with their count
+in the report (`RunReport.not_judged`) so the figure is never mistaken for the whole run's.
 """
 
 from __future__ import annotations
@@ -13,7 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_env.metrics import CoverageError, is_success, pass_hat_k_curve, task_pass_hat_k
+from tau_env.metrics import (
+    CoverageError,
+    is_success,
+    pass_hat_k_curve,
+    pass_hat_k_excluding,
+    task_pass_hat_k,
+)
 from tau_env.rollout.config import RunConfig
 from tau_env.store.records import Usage
 from tau_env.store.sqlite import ResultStore
@@ -32,18 +42,23 @@ class TaskResult:
 
     Attributes:
         task_id: The task.
-        rewards: Rewards by trial index.
-        pass_hat_k: k -> C(successes, k) / C(trials, k).
+        rewards: Rewards by trial index (None: the trial waits for a judge).
+        pass_hat_k: k -> C(successes, k) / C(graded trials, k), for k up to the graded trials.
     """
 
     task_id: str
-    rewards: list[float]
+    rewards: list[float | None]
     pass_hat_k: dict[int, float]
 
     @property
     def successes(self) -> int:
         """Trials with reward 1."""
-        return sum(is_success(reward) for reward in self.rewards)
+        return sum(reward is not None and is_success(reward) for reward in self.rewards)
+
+    @property
+    def graded(self) -> int:
+        """Trials with a reward (not waiting for a judge)."""
+        return sum(reward is not None for reward in self.rewards)
 
 
 @dataclass(frozen=True)
@@ -55,11 +70,14 @@ class RunReport:
         domain: Its domain.
         config: Its configuration.
         tasks: Per-task results, in the run's task order.
-        pass_hat_k: k -> mean over tasks of the task's pass^k (the domain's figure).
+        pass_hat_k: k -> mean over tasks of the task's pass^k (the domain's figure), over the
+            graded episodes only when some wait for a judge.
         terminations: Termination reason -> episode count.
-        failed_attempts: Attempts that produced no episode (all retried and since completed).
-        not_judged: Episodes whose reward leaves out a basis check nothing could judge (NL
-            assertions without a judge): their pass^k is an upper bound.
+        failed_attempts: Failed attempts: attempts that produced no episode (all retried and
+            since completed) and judge failures.
+        not_judged: Episodes without reward because their NL assertions wait for a judge;
+            left out of pass^k and the average reward.
+        judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
     """
@@ -75,12 +93,13 @@ class RunReport:
     agent_usage: Usage
     user_usage: Usage
     seconds: float = field(default=0.0)
+    judge: str | None = None
 
     @property
-    def average_reward(self) -> float:
-        """Mean reward over every episode."""
-        rewards = [reward for task in self.tasks for reward in task.rewards]
-        return sum(rewards) / len(rewards)
+    def average_reward(self) -> float | None:
+        """Mean reward over the graded episodes (None when none is graded)."""
+        rewards = [r for task in self.tasks for r in task.rewards if r is not None]
+        return sum(rewards) / len(rewards) if rewards else None
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data."""
@@ -97,6 +116,7 @@ class RunReport:
             "terminations": self.terminations,
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
+            "judge": self.judge,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -125,24 +145,20 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
     record = store.run(run_id)
     config = RunConfig.model_validate(record.config)
     summaries = store.summaries(record.run_id)
-    by_task: dict[str, dict[int, float]] = {task_id: {} for task_id in config.task_ids}
+    by_task: dict[str, dict[int, float | None]] = {task_id: {} for task_id in config.task_ids}
     for summary in summaries:
         by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
     _check_complete(store, config, by_task)
-    curve = pass_hat_k_curve({task: list(trials.values()) for task, trials in by_task.items()})
-    tasks = [
-        TaskResult(
-            task_id=task_id,
-            rewards=[by_task[task_id][trial] for trial in range(config.trials)],
-            pass_hat_k={
-                k: task_pass_hat_k(
-                    config.trials,
-                    sum(is_success(r) for r in by_task[task_id].values()),
-                    k,
-                )
-                for k in range(1, config.trials + 1)
-            },
+    rewards = {task: list(trials.values()) for task, trials in by_task.items()}
+    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
+    if not_judged:
+        curve = pass_hat_k_excluding(rewards)
+    else:
+        curve = pass_hat_k_curve(
+            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
         )
+    tasks = [
+        _task_result(task_id, [by_task[task_id][trial] for trial in range(config.trials)])
         for task_id in config.task_ids
     ]
     return RunReport(
@@ -153,15 +169,28 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         pass_hat_k=curve,
         terminations=dict(Counter(summary.termination for summary in summaries)),
         failed_attempts=len(store.failures(record.run_id)),
-        not_judged=sum(summary.not_judged for summary in summaries),
+        not_judged=not_judged,
         agent_usage=_total(summary.agent_usage for summary in summaries),
         user_usage=_total(summary.user_usage for summary in summaries),
         seconds=sum(summary.duration for summary in summaries),
+        judge=config.judge.model if config.judge is not None else None,
+    )
+
+
+def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:
+    graded = [reward for reward in rewards if reward is not None]
+    successes = sum(is_success(reward) for reward in graded)
+    return TaskResult(
+        task_id=task_id,
+        rewards=rewards,
+        pass_hat_k={
+            k: task_pass_hat_k(len(graded), successes, k) for k in range(1, len(graded) + 1)
+        },
     )
 
 
 def _check_complete(
-    store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float]]
+    store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float | None]]
 ) -> None:
     planned = {(task, trial) for task in config.task_ids for trial in range(config.trials)}
     have = {(task, trial) for task, trials in by_task.items() for trial in trials}

@@ -5,7 +5,9 @@ event loop, or `tau_env.rollout.ray_backend.RayBackend` on a Ray cluster), and e
 written in its own transaction the moment it arrives: a killed run loses nothing finished and,
 because episodes are keyed by (run, task, trial), a resume never duplicates one. Resume plays
 exactly the (task, trial) pairs without an episode, which includes those whose earlier attempts
-hit infrastructure errors or crashes.
+hit infrastructure errors or crashes. When the run has a judge, the driver also judges every
+stored episode whose NL assertions wait for one (`tau_env.rollout.judging`), new or old,
+without replaying it.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from typing import Protocol
 
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.judging import build_judge, judge_episode
 from tau_env.rollout.plan import Unit, pending_units
-from tau_env.rollout.provenance import run_fingerprint, run_versions
+from tau_env.rollout.provenance import domain_of, run_fingerprint, run_versions
 from tau_env.rollout.worker import EpisodeWorker, Outcome
 from tau_env.store.records import EpisodeRecord, RunRecord
 from tau_env.store.sqlite import ResultStore
@@ -90,8 +93,10 @@ class RunSummary:
         planned: Episodes of the whole run (tasks x trials).
         skipped: Episodes already in the store before this invocation.
         finished: Episodes finished and written by this invocation.
-        failed: Failed attempts logged by this invocation.
+        failed: Failed attempts logged by this invocation (judge failures included).
         seconds: Wall time of this invocation.
+        judged: Episodes whose NL assertions this invocation judged.
+        unjudged: Episodes still waiting for a judge when it ended (no reward yet).
     """
 
     run_id: str
@@ -100,6 +105,8 @@ class RunSummary:
     finished: int
     failed: int
     seconds: float
+    judged: int = 0
+    unjudged: int = 0
 
     @property
     def complete(self) -> bool:
@@ -155,6 +162,9 @@ async def arun(
 ) -> RunSummary:
     """Play every episode of a stored run that has none yet, writing each as it finishes.
 
+    With a judge in the configuration, every stored episode that waits for one (played now or
+    before) is judged too, on this event loop, while the others play.
+
     Args:
         store: Holds the run (see `create_run`); receives the outcomes.
         config: The run's configuration.
@@ -167,11 +177,26 @@ async def arun(
     units = pending_units(config, done)
     if on_start is not None:
         on_start(len(units), len(done))
-    counts = {"finished": 0, "failed": 0}
+    counts = {"finished": 0, "failed": 0, "judged": 0}
+    judge = build_judge(config.judge, store.path) if config.judge is not None else None
+    judging: list[asyncio.Task[None]] = []
+
+    async def judge_one(record: EpisodeRecord) -> None:
+        assert judge is not None
+        if await judge_episode(store, record, domain_of(config), judge):
+            counts["judged"] += 1
+        else:
+            counts["failed"] += 1
+
+    if judge is not None:
+        judging += [asyncio.create_task(judge_one(r)) for r in store.unjudged(config.run_id)]
 
     def sink(outcome: Outcome) -> None:
         if isinstance(outcome, EpisodeRecord):
-            counts["finished"] += int(store.add_episode(outcome))
+            written = store.add_episode(outcome)
+            counts["finished"] += int(written)
+            if written and judge is not None and outcome.reward is None:
+                judging.append(asyncio.create_task(judge_one(outcome)))
         else:
             store.add_failure(outcome)
             counts["failed"] += 1
@@ -181,6 +206,7 @@ async def arun(
     if units:
         versions = run_versions(config)
         await (backend or LocalBackend()).execute(config, versions, units, sink)
+    await asyncio.gather(*judging)
     return RunSummary(
         run_id=config.run_id,
         planned=config.episodes,
@@ -188,6 +214,8 @@ async def arun(
         finished=counts["finished"],
         failed=counts["failed"],
         seconds=time.monotonic() - started,
+        judged=counts["judged"],
+        unjudged=store.unjudged_count(config.run_id),
     )
 
 

@@ -54,6 +54,11 @@ class SeedSource:
             self._rng = np.random.default_rng(self.seed)
         return self._rng
 
+    @property
+    def drawn(self) -> bool:
+        """True once a tool asked for the generator (the world's state may depend on the seed)."""
+        return self._rng is not None
+
 
 FieldShape = Literal["map", "list", "one"]
 

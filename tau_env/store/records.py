@@ -81,7 +81,8 @@ class EpisodeRecord(_Record):
         task_id: The task played.
         trial: Trial index, from 0.
         seed: The episode seed (env reset and participants).
-        reward: The terminal reward.
+        reward: The terminal reward; None while a basis check waits for a judge (NL
+            assertions not judged): never a pass, left out of pass^k, judged on resume.
         termination: How it ended (the reference's termination reasons).
         grade: The full grade (`tau_env.grading.outcome.Grade` as JSON).
         trajectory: Every message of both sides (reference message layout).
@@ -98,7 +99,7 @@ class EpisodeRecord(_Record):
     task_id: str
     trial: int
     seed: int
-    reward: float
+    reward: float | None
     termination: str
     grade: dict[str, Any]
     trajectory: list[dict[str, Any]]
@@ -112,8 +113,13 @@ class EpisodeRecord(_Record):
 
     @property
     def success(self) -> bool:
-        """The reference's success rule: reward within 1e-6 of 1."""
-        return is_success(self.reward)
+        """The reference's success rule: reward within 1e-6 of 1 (never without a reward)."""
+        return self.reward is not None and is_success(self.reward)
+
+    @property
+    def judged(self) -> bool:
+        """False while a basis check waits for a judge (the episode has no reward)."""
+        return self.reward is not None
 
     @property
     def cost(self) -> float | None:
@@ -129,18 +135,18 @@ class EpisodeSummary(_Record):
 
     task_id: str
     trial: int
-    reward: float
+    reward: float | None
     termination: str
     steps: int
     duration: float
     agent_usage: Usage
     user_usage: Usage
-    not_judged: bool = False  # a basis check could not be judged (NL assertions, no judge)
+    not_judged: bool = False  # a basis check waits for a judge: no reward (None)
 
     @property
     def success(self) -> bool:
-        """The reference's success rule: reward within 1e-6 of 1."""
-        return is_success(self.reward)
+        """The reference's success rule: reward within 1e-6 of 1 (never without a reward)."""
+        return self.reward is not None and is_success(self.reward)
 
 
 class FailureRecord(_Record):

@@ -6,6 +6,11 @@ episode and leaves no half-written one. Episodes are keyed by (run, task, trial)
 with ``INSERT OR IGNORE``, so a duplicate can never appear, whatever a resume replays.
 Failed attempts go to their own table and are never deleted. API keys of the environment are
 redacted from everything written (`tau_env.secrets.redact`).
+
+An episode whose grade waits for a judge (NL assertions not judged) is stored with no reward
+(NULL); its grade is completed once, when a judge rules (`set_judged_grade`), and never
+replaced after that. Stores written by schema 1 (where such episodes carried the product of
+their other checks as reward) are migrated when opened: those episodes lose that reward.
 """
 
 from __future__ import annotations
@@ -23,9 +28,25 @@ from tau_env.utils.commands import resume_command
 
 __all__ = ["ResultStore", "RunExists", "UnknownRun"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-_SCHEMA = """
+_EPISODES = """
+CREATE TABLE IF NOT EXISTS episodes (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    task_id TEXT NOT NULL,
+    trial INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    reward REAL,
+    termination TEXT NOT NULL,
+    finished_at REAL NOT NULL,
+    stats TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, task_id, trial)
+)
+"""
+
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
     run_id TEXT PRIMARY KEY,
@@ -34,19 +55,9 @@ CREATE TABLE IF NOT EXISTS runs (
     config TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     versions TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS episodes (
-    run_id TEXT NOT NULL REFERENCES runs(run_id),
-    task_id TEXT NOT NULL,
-    trial INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    reward REAL NOT NULL,
-    termination TEXT NOT NULL,
-    finished_at REAL NOT NULL,
-    stats TEXT NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (run_id, task_id, trial)
-);
+);"""
+    + _EPISODES
+    + """;
 CREATE TABLE IF NOT EXISTS failures (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id TEXT NOT NULL REFERENCES runs(run_id),
@@ -58,6 +69,7 @@ CREATE TABLE IF NOT EXISTS failures (
 );
 CREATE INDEX IF NOT EXISTS failures_by_run ON failures (run_id, task_id, trial);
 """
+)
 
 
 class RunExists(TauEnvError, ValueError):
@@ -119,6 +131,9 @@ class ResultStore:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) == 1:
+            with self._transaction():
+                _migrate_from_1(self._db)
         elif int(row[0]) != SCHEMA_VERSION:
             raise TauEnvError(
                 f"{self.path}: result store schema {row[0]}, this tau_env reads {SCHEMA_VERSION}"
@@ -159,6 +174,21 @@ class ResultStore:
                 f"run {run.run_id!r} already exists in {self.path}; continue it with "
                 f"`{resume_command(self.path, run.run_id)}` or pick another --run"
             ) from None
+
+    def update_run_config(self, run_id: str, config: dict[str, Any]) -> None:
+        """Replace a run's stored configuration (used to record the judge a resume brings).
+
+        The fingerprint is kept: only settings outside it (the judge) may change this way.
+
+        Raises:
+            UnknownRun: No such run.
+        """
+        with self._transaction():
+            cursor = self._db.execute(
+                "UPDATE runs SET config = ? WHERE run_id = ?", (json.dumps(config), run_id)
+            )
+        if cursor.rowcount != 1:
+            self.run(run_id)  # raises UnknownRun with the known runs
 
     def run(self, run_id: str | None = None) -> RunRecord:
         """A run by id; None: the most recently created run.
@@ -207,17 +237,59 @@ class ResultStore:
             )
         return cursor.rowcount == 1
 
+    def set_judged_grade(self, record: EpisodeRecord) -> bool:
+        """Complete the grade of an episode that waited for a judge (its reward was NULL).
+
+        Args:
+            record: The episode with its completed grade and reward (same run, task, trial).
+
+        Returns:
+            False when the episode is missing or already had a reward (nothing is written):
+            a judged episode is never replaced.
+        """
+        with self._transaction():
+            cursor = self._db.execute(
+                "UPDATE episodes SET reward = ?, stats = ?, body = ? WHERE run_id = ? AND "
+                "task_id = ? AND trial = ? AND reward IS NULL",
+                (
+                    record.reward,
+                    json.dumps(_stats_of(record)),
+                    redact(record.model_dump_json()),
+                    record.run_id,
+                    record.task_id,
+                    record.trial,
+                ),
+            )
+        return cursor.rowcount == 1
+
+    def unjudged(self, run_id: str) -> Iterator[EpisodeRecord]:
+        """A run's episodes that wait for a judge (no reward), by task then trial."""
+        rows = self._db.execute(
+            "SELECT body FROM episodes WHERE run_id = ? AND reward IS NULL ORDER BY task_id, trial",
+            (run_id,),
+        ).fetchall()  # fetched at once: callers write judged grades while iterating
+        for (body,) in rows:
+            yield EpisodeRecord.model_validate_json(body)
+
+    def unjudged_count(self, run_id: str) -> int:
+        """How many of a run's episodes wait for a judge."""
+        row = self._db.execute(
+            "SELECT COUNT(*) FROM episodes WHERE run_id = ? AND reward IS NULL", (run_id,)
+        )
+        count: int = row.fetchone()[0]
+        return count
+
     def completed(self, run_id: str) -> set[tuple[str, int]]:
         """The (task, trial) pairs of a run that have an episode."""
         rows = self._db.execute("SELECT task_id, trial FROM episodes WHERE run_id = ?", (run_id,))
         return {(task_id, trial) for task_id, trial in rows}
 
-    def rewards(self, run_id: str) -> dict[str, dict[int, float]]:
-        """Rewards by task, then trial, of a run's episodes (no trajectories are read)."""
+    def rewards(self, run_id: str) -> dict[str, dict[int, float | None]]:
+        """Rewards by task, then trial, of a run's episodes (None: waits for a judge)."""
         rows = self._db.execute(
             "SELECT task_id, trial, reward FROM episodes WHERE run_id = ?", (run_id,)
         )
-        result: dict[str, dict[int, float]] = {}
+        result: dict[str, dict[int, float | None]] = {}
         for task_id, trial, reward in rows:
             result.setdefault(task_id, {})[trial] = reward
         return result
@@ -311,8 +383,36 @@ def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
         "duration": record.duration,
         "agent_usage": record.agent.usage.model_dump(),
         "user_usage": record.user.usage.model_dump(),
-        "not_judged": bool(record.grade.get("not_judged")),
+        "not_judged": record.reward is None,
     }
+
+
+def _migrate_from_1(db: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: rewards may be NULL; episodes with unjudged checks lose their reward.
+
+    Schema 1 stored the product of the judged checks as the reward of an episode whose NL
+    assertions nobody judged, so such episodes counted as passes. Under schema 2 they have no
+    reward until a judge rules (their stats already flag them).
+    """
+    db.execute("ALTER TABLE episodes RENAME TO episodes_v1")
+    db.execute(_EPISODES)
+    db.execute("INSERT INTO episodes SELECT * FROM episodes_v1")
+    db.execute("DROP TABLE episodes_v1")
+    rows = db.execute("SELECT run_id, task_id, trial, stats, body FROM episodes").fetchall()
+    for run_id, task_id, trial, stats, body in rows:
+        flags = json.loads(stats)
+        if not flags.get("not_judged"):
+            continue
+        episode = json.loads(body)
+        episode["reward"] = None
+        if isinstance(episode.get("grade"), dict):
+            episode["grade"]["reward"] = None
+        db.execute(
+            "UPDATE episodes SET reward = NULL, body = ? WHERE run_id = ? AND task_id = ? "
+            "AND trial = ?",
+            (json.dumps(episode), run_id, task_id, trial),
+        )
+    db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
 
 
 def _run_of(row: tuple[Any, ...]) -> RunRecord:

@@ -16,19 +16,38 @@ From the signature and the docstring the decorator builds, once, the OpenAI func
 a pydantic model that validates call arguments. Env functions (`env_function`) are the setup
 and assertion helpers that task files may call by name; they share the machinery but are never
 offered to a model.
+
+Numbers are taken as the reference's tools see them: its arguments reach the Python function
+unconverted, so a string is never a number. A numeric parameter (``int``, ``float``, ``bool``,
+also inside unions and containers of the signature) accepts only a JSON value of that type
+(``"5"`` and ``5.0`` are not an ``int``; ``"2.0"`` is not a ``float``), except that an integer
+is accepted where a float is expected and stays an integer, as in Python. Fields of nested
+models (a payment ``{"amount": ...}``) keep pydantic's conversions, because the reference
+builds those models from the dicts it receives.
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    Strict,
+    ValidationError,
+    WithJsonSchema,
+    create_model,
+)
+from pydantic_core import PydanticCustomError
 
 from tau_env.errors import ToolDefinitionError
 from tau_env.messages import Side
@@ -38,6 +57,7 @@ __all__ = [
     "FunctionSpec",
     "ToolKind",
     "env_function",
+    "exact_numbers",
     "format_validation_error",
     "function_spec",
     "tool",
@@ -207,7 +227,8 @@ def _build_spec(
         if require_descriptions and not description:
             problems.append(f"parameter {parameter.name!r}: no description in 'Args:'")
         default = ... if parameter.default is parameter.empty else parameter.default
-        fields[parameter.name] = (hints[parameter.name], Field(default, description=description))
+        annotation = exact_numbers(hints[parameter.name])
+        fields[parameter.name] = (annotation, Field(default, description=description))
     if problems:
         raise ToolDefinitionError(f"{name}: " + "; ".join(problems))
     arguments_model = create_model("parameters", __config__=ConfigDict(extra="forbid"), **fields)
@@ -220,3 +241,43 @@ def _build_spec(
         description=docstring.description,
         arguments_model=arguments_model,
     )
+
+
+def _number(value: Any) -> Any:
+    """A JSON number as given (an integer stays an integer); anything else is refused."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PydanticCustomError("float_type", "Input should be a valid number")
+    return value
+
+
+_EXACT_FLOAT = Annotated[float, PlainValidator(_number), WithJsonSchema({"type": "number"})]
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+
+
+def exact_numbers(annotation: Any) -> Any:
+    """`annotation` with its numbers exact: no conversion from strings, floats or bools.
+
+    ``int`` and ``bool`` become strict; ``float`` (and ``int | float``) accepts an integer or
+    a float and keeps it as given, still described as ``number`` in the schema. Unions,
+    ``Annotated`` metadata and the items of built-in containers are rewritten the same way;
+    models and every other type are left as they are.
+    """
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        inner, *metadata = typing.get_args(annotation)
+        return Annotated[(exact_numbers(inner), *metadata)]
+    if origin is Union or origin is types.UnionType:
+        members = typing.get_args(annotation)
+        if float in members and set(members) <= {int, float, type(None)}:
+            members = tuple(m for m in members if m is not int)  # int | float is a number
+        rewritten = tuple(exact_numbers(member) for member in members)
+        return rewritten[0] if len(rewritten) == 1 else Union[rewritten]  # noqa: UP007
+    if origin in _CONTAINERS:
+        return origin[tuple(exact_numbers(arg) for arg in typing.get_args(annotation))]
+    if annotation is bool:
+        return Annotated[bool, Strict()]
+    if annotation is int:
+        return Annotated[int, Strict()]
+    if annotation is float:
+        return _EXACT_FLOAT
+    return annotation

@@ -104,6 +104,7 @@ def test_nl_assertions__not_judged_without_a_judge_and_strict_with_one(domain):
     episode = make_episode(None, task, [said("hello")], world=object())
     unjudged = TaskGrader().grade(episode)
     assert unjudged.not_judged == ["NL_ASSERTION"] and unjudged.breakdown == {}
+    assert unjudged.reward is None and not unjudged.success and not unjudged.judged
     seen = {}
 
     def judge(trajectory, assertions):
@@ -139,3 +140,82 @@ def test_basis_without_grader__is_a_clear_error():
     task = task_with(reward_basis=["DB"])
     with pytest.raises(ValueError, match=r"no grader for reward basis components \['DB'\]"):
         TaskGrader(graders=[CommunicateGrader()]).grade(make_episode(None, task, world=object()))
+
+
+def test_not_judged__no_reward_even_when_every_judged_check_passed(domain):
+    # Before: the unjudged NL check was left out of the product and the episode passed.
+    task = task_with(nl_assertions=["The agent was polite"], reward_basis=["DB", "NL_ASSERTION"])
+    grade = TaskGrader().grade(make_episode(None, task, [said("hello")], world=object()))
+    assert grade.checks["DB"].reward == 1.0
+    assert (grade.reward, grade.success, grade.not_judged) == (None, False, ["NL_ASSERTION"])
+    assert grade.checks["NL_ASSERTION"].details == [
+        {"assertion": "The agent was polite", "met": None}
+    ]
+    assert grade.note == "not judged: NL_ASSERTION"
+
+
+def test_not_judged__a_failing_judge_is_never_a_pass(domain):
+    from tau_env.errors import JudgeError
+
+    def broken(trajectory, assertions):
+        raise JudgeError("judge m: no usable verdict after 3 replies (last: it is empty)")
+
+    task = task_with(nl_assertions=["The agent was polite"], reward_basis=["NL_ASSERTION"])
+    grade = TaskGrader(judge=broken).grade(make_episode(None, task, [said("hi")], world=object()))
+    assert grade.reward is None and grade.not_judged == ["NL_ASSERTION"] and grade.judge is None
+    assert "JudgeError: judge m: no usable verdict" in grade.note
+    assert "no usable verdict" in grade.checks["NL_ASSERTION"].details[0]["error"]
+
+
+def test_judge__named_in_the_grade_when_it_ruled(domain):
+    def polite(trajectory, assertions):
+        return [Verdict(text, True, "yes") for text in assertions]
+
+    task = task_with(nl_assertions=["The agent was polite"], reward_basis=["NL_ASSERTION"])
+    grade = TaskGrader(judge=polite).grade(make_episode(None, task, [said("hi")], world=object()))
+    assert grade.reward == 1.0 and grade.judge.endswith("polite")
+    assert grade.checks["NL_ASSERTION"].details == [
+        {"assertion": "The agent was polite", "met": True, "justification": "yes"}
+    ]
+
+
+def test_breakdown__a_task_with_no_gold_actions_nor_env_assertions_reports_no_db(data_dir):
+    # Official mock create_task_1_nl_eval (basis DB x COMMUNICATE, neither actions nor env
+    # assertions): the reference's breakdown is {COMMUNICATE: 1.0}, DB counts as met.
+    import tau_env
+
+    official = tau_env.load_domain("mock", data_dir)
+    task = official.task("create_task_1_nl_eval")
+    assert task.evaluation_criteria.reward_basis == ["DB", "COMMUNICATE"]
+    grade = TaskGrader().grade(make_episode(official, task, [said("Done.")]))
+    assert grade.breakdown == {"COMMUNICATE": 1.0} and grade.reward == 1.0
+    assert grade.checks["DB"].reward == 1.0 and not grade.checks["DB"].reported
+    assert not grade.checks["ENV_ASSERTION"].reported
+
+
+def test_breakdown__env_assertion_in_the_basis_is_reported_when_actions_exist(domain):
+    task = task_with(
+        actions=[{"action_id": "a", "name": "get_users", "arguments": {}}],
+        reward_basis=["DB", "ENV_ASSERTION"],
+    )
+    grade = TaskGrader().grade(make_episode(domain, task))
+    assert grade.breakdown == {"DB": 1.0, "ENV_ASSERTION": 1.0}
+
+
+def test_basis__checks_run_before_diagnostics(domain):
+    order = []
+
+    class Recording:
+        def __init__(self, component):
+            self.component = component
+
+        def check(self, episode):
+            order.append(self.component)
+            from tau_env.grading import Check
+
+            return Check(component=self.component, reward=1.0)
+
+    graders = [Recording(c) for c in ("DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE")]
+    task = task_with(reward_basis=["COMMUNICATE", "ACTION"])
+    TaskGrader(graders=graders).grade(make_episode(None, task, world=object()))
+    assert order == ["COMMUNICATE", "ACTION", "DB", "ENV_ASSERTION"]

@@ -106,3 +106,16 @@ def test_episode_payload__tags_every_message_and_keeps_the_grade():
     assert [m["seen"] for m in payload["messages"]] == ["au", "u"]
     assert payload["grade"] == grade
     assert (payload["task"], payload["trial"], payload["success"]) == ("a", 2, False)
+
+
+def test_failure_breakdown__unjudged_episodes_are_neither_passes_nor_failures():
+    waiting = {"reward": None, "reward_basis": ["DB", "NL_ASSERTION"], "breakdown": {"DB": 1.0}}
+    records = [
+        _record("a", 0, None, "user_stop", {**waiting, "not_judged": ["NL_ASSERTION"]}),
+        _record("a", 1, 0.0, "user_stop", _graded(0.0, {"DB": 0.0, "NL_ASSERTION": 1.0})),
+    ]
+    result = failure_breakdown(records)
+    assert (result.episodes, result.failed, result.not_judged) == (2, 1, 1)
+    assert result.by_grader == {"DB": 1}
+    assert episode_payload(records[0])["reward"] is None
+    assert episode_payload(records[0])["success"] is False

@@ -128,3 +128,28 @@ def test_page__without_matplotlib_names_the_extra(store, monkeypatch, tmp_path):
     with pytest.raises(TauEnvError, match=r"tau-env\[report\]"):
         write_html_report(store, [run_report(store, "mock-oracle")], target)
     assert not target.exists()
+
+
+def test_page__shows_unjudged_episodes_apart_and_pass_hat_k_without_them(tmp_path):
+    from tau_env.rollout import create_run, run
+    from tests.rollout.conftest import mock_config
+
+    with ResultStore(tmp_path / "s.sqlite") as opened:
+        config = mock_config(trials=2, tasks=("create_task", "complete_task"))
+        create_run(opened, config)
+        run(opened, config)
+        (record,) = [e for e in opened.episodes("r") if (e.task_id, e.trial) == ("create_task", 1)]
+        grade = {**record.grade, "reward": None, "not_judged": ["NL_ASSERTION"]}
+        opened._db.execute(  # as an episode whose NL assertions wait for a judge is stored
+            "UPDATE episodes SET reward = NULL, body = ? WHERE task_id = 'create_task' "
+            "AND trial = 1",
+            (record.model_copy(update={"reward": None, "grade": grade}).model_dump_json(),),
+        )
+        report = run_report(opened, "r")
+        page = build_html_report(opened, [report])
+    assert report.not_judged == 1 and report.pass_hat_k == {1: 1.0}
+    assert "1 not judged (left out of pass^k)" in page
+    assert "(0 of 4 failed, 1 not judged)" in page
+    assert 'class="trial unjudged"' in page and "trial 1: not judged" in page
+    runs_row = page.split("<table class=runs>")[1].split("</table>")[0]
+    assert "<th title='no reward yet" in runs_row and runs_row.count("<td class=num>1</td>") >= 1

@@ -97,10 +97,22 @@ def test_report__a_duplicate_episode_changes_nothing(filled):
     assert run_report(filled, "r").tasks[0].rewards == [1.0, 1.0, 1.0, 1.0]
 
 
-def test_report__counts_episodes_with_unjudged_checks(store):
-    create_run(store, mock_config(trials=1))
+def test_report__unjudged_episodes_have_no_reward_and_are_left_out_of_pass_hat_k(store):
+    # Before issue 14 an unjudged episode kept the product of its other checks (a pass here).
+    create_run(store, mock_config(trials=2))
+    unjudged = {("reopen_task", 0), ("delete_refused", 0), ("delete_refused", 1)}
     for task_id in OUTCOMES:
-        unjudged = ["NL_ASSERTION"] if task_id == "reopen_task" else []
-        store.add_episode(_episode(task_id, 0, 1.0, not_judged=unjudged))
+        for trial in range(2):
+            if (task_id, trial) in unjudged:
+                store.add_episode(_episode(task_id, trial, None, not_judged=["NL_ASSERTION"]))
+            else:
+                store.add_episode(_episode(task_id, trial, OUTCOMES[task_id][trial]))
     report = run_report(store, "r")
-    assert report.not_judged == 1 and report.to_json()["not_judged"] == 1
+    assert report.not_judged == 3 and report.to_json()["not_judged"] == 3
+    by_task = {task.task_id: task for task in report.tasks}
+    assert by_task["reopen_task"].rewards == [None, 0.0] and by_task["reopen_task"].graded == 1
+    assert by_task["delete_refused"].pass_hat_k == {}
+    # create_task 2/2, complete_task 1/2, reopen_task 0/1; delete_refused has no graded trial.
+    assert report.pass_hat_k == pytest.approx({1: (1 + 0.5 + 0) / 3})
+    assert report.average_reward == pytest.approx(3 / 5)
+    assert report.to_json()["tasks"][2]["rewards"] == [None, 0.0]

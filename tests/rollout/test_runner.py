@@ -153,6 +153,24 @@ def test_load_run__refuses_a_run_whose_tasks_changed(store):
     assert record.fingerprint != "stale"
 
 
+def test_fingerprint__a_judge_added_by_a_resume_keeps_the_run_comparable(store):
+    from tau_env.rollout.config import JudgeSpec
+    from tau_env.rollout.judging import judge_for_resume
+    from tau_env.rollout.provenance import run_fingerprint
+
+    config = mock_config()
+    create_run(store, config)
+    judged = judge_for_resume(config, JudgeSpec(model="openai/judge"))
+    assert run_fingerprint(judged) == run_fingerprint(config)
+    store.update_run_config("r", judged.model_dump(mode="json"))
+    assert load_run(store, "r").judge == JudgeSpec(model="openai/judge")
+    assert judge_for_resume(judged, None) is judged
+    same_model = judge_for_resume(judged, JudgeSpec(model="openai/judge", api_base="http://h"))
+    assert same_model.judge.api_base == "http://h"  # the endpoint may move; the model may not
+    with pytest.raises(TauEnvError, match="one run has one judge"):
+        judge_for_resume(judged, JudgeSpec(model="openai/other"))
+
+
 @pytest.mark.parametrize(("mode", "user_side"), [("oracle-plan", "scripted"), ("no-user", "none")])
 def test_modes__wrap_the_env_and_record_who_played(store, mode, user_side):
     config = mock_config(trials=1, tasks=("complete_task", "reopen_task")).model_copy(

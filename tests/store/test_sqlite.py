@@ -126,6 +126,77 @@ def test_store__refuses_a_newer_schema(tmp_path):
         ResultStore(path)
 
 
+def _unjudged(task_id="t", trial=0):
+    grade = {"reward": None, "termination": "user_stop", "not_judged": ["NL_ASSERTION"]}
+    return _episode(task_id, trial, reward=None).model_copy(update={"grade": grade})
+
+
+def test_unjudged__stored_without_reward_and_completed_once(store):
+    store.add_episode(_unjudged("t", 0))
+    store.add_episode(_episode("t", 1, reward=1.0))
+    assert store.rewards("a") == {"t": {0: None, 1: 1.0}}
+    (waiting,) = store.unjudged("a")
+    assert (waiting.task_id, waiting.trial, waiting.reward, waiting.success) == (
+        "t",
+        0,
+        None,
+        False,
+    )
+    assert [s.not_judged for s in store.summaries("a")] == [True, False]
+    judged = waiting.model_copy(update={"reward": 0.0, "grade": {"reward": 0.0}})
+    assert store.set_judged_grade(judged) is True
+    assert store.set_judged_grade(judged.model_copy(update={"reward": 1.0})) is False
+    assert list(store.unjudged("a")) == []
+    assert store.rewards("a") == {"t": {0: 0.0, 1: 1.0}}
+    assert next(store.episodes("a")).grade == {"reward": 0.0}
+
+
+def test_update_run_config__keeps_the_fingerprint(store):
+    store.update_run_config("a", {"x": 2, "judge": {"model": "m"}})
+    run = store.run("a")
+    assert run.config == {"x": 2, "judge": {"model": "m"}} and run.fingerprint == "f"
+    with pytest.raises(UnknownRun):
+        store.update_run_config("nope", {})
+
+
+_SCHEMA_1_EPISODES = """CREATE TABLE episodes (
+    run_id TEXT NOT NULL REFERENCES runs(run_id), task_id TEXT NOT NULL,
+    trial INTEGER NOT NULL, seed INTEGER NOT NULL, reward REAL NOT NULL,
+    termination TEXT NOT NULL, finished_at REAL NOT NULL, stats TEXT NOT NULL,
+    body TEXT NOT NULL, PRIMARY KEY (run_id, task_id, trial))"""
+
+
+def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path):
+    import json
+
+    path = tmp_path / "old.sqlite"
+    with ResultStore(path) as new:  # lay out a schema-1 file by hand
+        new.create_run(_run("a"))
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE episodes")
+    db.execute(_SCHEMA_1_EPISODES)
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    for trial, not_judged in ((0, True), (1, False)):
+        grade = {"reward": 1.0, "not_judged": ["NL_ASSERTION"] if not_judged else []}
+        body = _episode("t", trial).model_copy(update={"grade": grade}).model_dump_json()
+        stats = {"steps": 1, "duration": 1.0, "not_judged": not_judged}
+        stats["agent_usage"] = stats["user_usage"] = {"calls": 0}
+        db.execute(
+            "INSERT INTO episodes VALUES ('a', 't', ?, 7, 1.0, 'user_stop', 6.0, ?, ?)",
+            (trial, json.dumps(stats), body),
+        )
+    db.commit()
+    db.close()
+    with ResultStore(path) as migrated:
+        assert migrated.rewards("a") == {"t": {0: None, 1: 1.0}}
+        (waiting,) = migrated.unjudged("a")
+        assert waiting.trial == 0 and waiting.grade["reward"] is None
+        schema = migrated._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        assert schema == ("2",)
+    with ResultStore(path) as reopened:  # migrating once is enough
+        assert reopened.rewards("a") == {"t": {0: None, 1: 1.0}}
+
+
 def test_result_store__a_folder_is_refused_with_a_message_naming_it(tmp_path):
     # Before issue 15: sqlite3.OperationalError "unable to open database file".
     with pytest.raises(TauEnvError, match=r"is a folder; a result store is a file"):

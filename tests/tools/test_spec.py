@@ -112,3 +112,76 @@ def test_toolset__rejects_duplicates_and_wrong_side():
         ToolSet("agent", [create, create])
     with pytest.raises(ToolDefinitionError, match="is a agent function, not user"):
         ToolSet("user", [create])
+
+
+def _numbers_tool():
+    @tool(kind="write")
+    def pay(
+        db: object,
+        count: int,
+        amount: float,
+        flag: bool,
+        limit: int | None = None,
+        shares: list[float] | None = None,
+        legs: list[Leg] | None = None,
+    ) -> str:
+        """Pay.
+
+        Args:
+            count: How many.
+            amount: How much.
+            flag: Whether.
+            limit: At most.
+            shares: Parts.
+            legs: Legs.
+        """
+        return "ok"
+
+    return function_spec(pay)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "argument"),
+    [
+        ({"count": "5"}, "count"),
+        ({"count": 5.0}, "count"),
+        ({"count": True}, "count"),
+        ({"amount": "2.0"}, "amount"),
+        ({"amount": False}, "amount"),
+        ({"flag": "true"}, "flag"),
+        ({"flag": 1}, "flag"),
+        ({"limit": "3"}, "limit"),
+        ({"shares": ["0.5"]}, "shares.0"),
+    ],
+)
+def test_validate_arguments__numbers_are_never_converted_from_other_types(arguments, argument):
+    spec = _numbers_tool()
+    good = {"count": 1, "amount": 1.5, "flag": False}
+    with pytest.raises(ValueError) as error:
+        spec.validate_arguments({**good, **arguments})
+    assert str(error.value).startswith(f"'{argument}': Input should be a valid")
+
+
+def test_validate_arguments__an_integer_is_accepted_for_a_float_and_kept_as_given():
+    spec = _numbers_tool()
+    kwargs = spec.validate_arguments({"count": 2, "amount": 3, "flag": True, "shares": [1, 0.5]})
+    assert kwargs["amount"] == 3 and type(kwargs["amount"]) is int
+    assert kwargs["shares"] == [1, 0.5] and type(kwargs["shares"][0]) is int
+    assert spec.validate_arguments({"count": 2, "amount": 2.5, "flag": True})["amount"] == 2.5
+
+
+def test_validate_arguments__nested_models_keep_their_conversions():
+    # The reference builds nested models from the dicts it gets (pydantic converts there).
+    spec = _numbers_tool()
+    kwargs = spec.validate_arguments(
+        {"count": 1, "amount": 1, "flag": True, "legs": [{"flight_number": "A1", "date": "d"}]}
+    )
+    assert kwargs["legs"] == [Leg(flight_number="A1", date="d")]
+
+
+def test_schema__exact_numbers_keep_the_reference_types():
+    properties = _numbers_tool().openai_schema()["function"]["parameters"]["properties"]
+    assert properties["count"]["type"] == "integer"
+    assert properties["amount"]["type"] == "number"
+    assert properties["flag"]["type"] == "boolean"
+    assert properties["shares"]["anyOf"][0] == {"items": {"type": "number"}, "type": "array"}

@@ -8,6 +8,7 @@ import tau_env
 from tau_env import SendMessage
 from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent, SoloOracleAgent
 from tau_env.episode_runner import run_episode
+from tau_env.grading import Verdict
 from tau_env.wrappers.no_user import NoUser
 from tau_env.wrappers.users import ScriptedUser
 from tests.conftest import domain_sources, source_id
@@ -34,12 +35,17 @@ class IdleAgent:
         return SendMessage(content="Let me look into that for you.")
 
 
+def approve_all(trajectory, assertions):
+    """A stub judge that finds every NL assertion met: these tests are about the DB."""
+    return [Verdict(text, True, "stub") for text in assertions]
+
+
 @SOURCES
 @pytest.mark.parametrize("agent", [OracleAgent, PlainTextOracleAgent], ids=["structured", "plain"])
 def test_oracle_with_scripted_user__reaches_one_on_every_solvable_task(
     domain_name, data_dir, agent
 ):
-    env = tau_env.make_env(domain_name, data_dir=data_dir)
+    env = tau_env.make_env(domain_name, data_dir=data_dir, judge=approve_all)
     failed = [
         task.id
         for task in env.unwrapped.tasks

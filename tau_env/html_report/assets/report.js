@@ -78,9 +78,10 @@
     const grade = ep.grade ?? {};
     const section = byId("viewer-grade");
     section.replaceChildren();
-    const summary = node("p", `outcome ${ep.success ? "pass" : "fail"}`);
+    const judged = ep.reward !== null && ep.reward !== undefined;
+    const summary = node("p", `outcome ${ep.success ? "pass" : judged ? "fail" : "unjudged"}`);
     summary.append(
-      node("strong", null, `reward ${Number(ep.reward).toFixed(3)}`),
+      node("strong", null, judged ? `reward ${Number(ep.reward).toFixed(3)}` : "not judged: no reward yet"),
       node("span", null, ` · ${ep.termination} · ${ep.steps} steps · ${Number(ep.duration).toFixed(2)} s`),
       node("span", null, ` · agent ${ep.agent} · user ${ep.user} · seed ${ep.seed}`),
     );
@@ -113,7 +114,8 @@
     nav.replaceChildren();
     current.indices.forEach((index, trial) => {
       const ep = episode(index);
-      const button = node("button", `trial ${ep.success ? "pass" : "fail"}`, `trial ${trial}`);
+      const outcome = ep.success ? "pass" : ep.reward === null ? "unjudged" : "fail";
+      const button = node("button", `trial ${outcome}`, `trial ${trial}`);
       button.type = "button";
       button.dataset.pick = String(trial);
       if (trial === current.pick) button.setAttribute("aria-current", "true");

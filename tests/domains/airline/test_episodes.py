@@ -89,3 +89,20 @@ def test_transfer_task__ends_with_the_users_transfer_token():
     )
     assert result.reward == 1.0
     assert result.trajectory[-1].content == "###TRANSFER###"
+
+
+def test_bags__official_reservation_refuses_a_string_number(data_dir):
+    # The example: tau_env used to write the DB; the reference fails (str minus int).
+    world = tau_env.load_domain("airline", data_dir).new_world()
+    before = world.agent_db.reference_hash()
+    arguments = {
+        "reservation_id": "4WQ150",
+        "total_baggages": 5,
+        "nonfree_baggages": "0",
+        "payment_id": "gift_card_3576581",
+    }
+    result = world.call_tool("agent", "update_reservation_baggages", arguments)
+    assert result.error and "'nonfree_baggages': Input should be a valid integer" in result.content
+    assert world.agent_db.reference_hash() == before
+    arguments["nonfree_baggages"] = 0
+    assert not world.call_tool("agent", "update_reservation_baggages", arguments).error

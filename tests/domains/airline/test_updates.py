@@ -76,6 +76,26 @@ def test_bags__payment_errors_change_nothing(call, world, base, payment_id, nonf
     assert world.differences(base) == []
 
 
+@pytest.mark.parametrize(
+    ("total", "nonfree", "argument"),
+    [(1, "0", "nonfree_baggages"), ("1", 0, "total_baggages"), (1.0, 0, "total_baggages")],
+)
+def test_bags__numbers_given_as_strings_or_floats_change_nothing(
+    call, world, base, total, nonfree, argument
+):
+    # The reference fails on nonfree_baggages="0" (str minus int); tau_env refuses every
+    # number that is not of its declared type (see the README's differences).
+    content, error = call(
+        "update_reservation_baggages",
+        reservation_id="RES001",
+        total_baggages=total,
+        nonfree_baggages=nonfree,
+        payment_id="gift_card_1",
+    )
+    assert error and f"'{argument}': Input should be a valid integer" in content
+    assert world.differences(base) == []
+
+
 # -- update_reservation_flights ----------------------------------------------------------------
 def test_flights__kept_flight_keeps_its_price_new_one_costs_todays(call):
     content, error = call(

@@ -5,10 +5,13 @@ import json
 import pytest
 
 import tau_env
+from tau_env import SendMessage
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.main import main
 from tau_env.episode_runner import run_episode
-from tau_env.grading import TaskGrader, Verdict
+from tau_env.grading import LLMJudge, TaskGrader, Verdict
+from tau_env.testing.fake_judge import judge_script
+from tau_env.testing.fake_openai import FakeOpenAIServer
 from tau_env.wrappers.users import GoldUser
 
 OPTIONAL_ORDER_FIELDS = (
@@ -36,13 +39,16 @@ def episodes(data_dir):
     ]
 
 
-def test_validate__every_official_task_reaches_one_with_nl_assertions_not_judged(data_dir, capsys):
-    assert main(["validate", "--domain", "retail", "--data-dir", str(data_dir)]) == 0
+def test_validate__without_a_judge_nl_tasks_are_not_judged_never_passed(data_dir, capsys):
+    # Before issue 14 this printed 114/114: the unjudged NL check was left out of the product.
+    assert main(["validate", "--domain", "retail", "--data-dir", str(data_dir)]) == 1
     tasks = tau_env.load_tasks("retail", data_dir=data_dir)
     with_assertions = sum(1 for t in tasks if t.evaluation_criteria.nl_assertions)
     out = capsys.readouterr().out.strip()
-    expected = f"{len(tasks)}/{len(tasks)} tasks reach reward 1.0 "
-    assert out == expected + f"({with_assertions} with NL assertions not judged)"
+    assert out == (
+        f"{len(tasks) - with_assertions}/{len(tasks)} tasks reach reward 1.0; {with_assertions} "
+        "not judged (NL assertions: pass --judge-model to judge them)"
+    )
     assert len(tasks) == 114 and with_assertions == 40
 
 
@@ -60,7 +66,10 @@ def test_gold_replay__eighteen_calls_in_fifteen_tasks_fail_by_design(episodes):
         "105",
         "Error: Insufficient gift card balance to pay for the price difference",
     ) in failing
-    assert all(result.reward == 1.0 for result in episodes)
+    assert all(result.grade.checks["DB"].reward == 1.0 for result in episodes)
+    unjudged = [result for result in episodes if result.reward is None]
+    assert len(unjudged) == 40 and all(r.grade.not_judged == ["NL_ASSERTION"] for r in unjudged)
+    assert all(result.reward == 1.0 for result in episodes if result.reward is not None)
 
 
 def test_reward_basis__db_and_nl_except_tasks_33_and_34(data_dir):
@@ -131,3 +140,33 @@ def test_nl_assertions__an_injected_callable_judge_decides_the_grade(data_dir, v
     assert result.grade.not_judged == []
     assert result.grade.breakdown == {"DB": 1.0, "NL_ASSERTION": 1.0 if verdict else 0.0}
     assert result.reward == (1.0 if verdict else 0.0)
+
+
+def _idle(task):
+    class Idle:
+        def act(self, view, context):
+            return SendMessage(content="I cannot help with that.")
+
+    return Idle()
+
+
+def test_idle_agent__nl_tasks_it_passed_unjudged_are_not_judged_then_failed_by_a_judge(data_dir):
+    # Before issue 14 an idle agent passed 11 official retail tasks, 5 of them only because
+    # their NL assertions were not judged.
+    env = tau_env.make_env("retail", data_dir=data_dir)
+    results = [run_episode(env, _idle, GoldUser, task_id=t.id, seed=0) for t in env.unwrapped.tasks]
+    passed = sorted(r.task_id for r in results if r.grade.success)
+    left_out = sorted(
+        r.task_id for r in results if r.reward is None and r.grade.checks["DB"].reward == 1.0
+    )
+    assert passed == ["10", "12", "25", "50", "57", "65"]
+    assert len(left_out) == 5 and not set(left_out) & set(passed)
+    assert all(env.unwrapped.domain.task(t).evaluation_criteria.nl_assertions for t in left_out)
+
+    with FakeOpenAIServer(judge_script(lambda text: False)) as server:
+        judge = LLMJudge.from_model(server.config())
+        judged_env = tau_env.make_env("retail", data_dir=data_dir, judge=judge)
+        for task_id in left_out:
+            result = run_episode(judged_env, _idle, GoldUser, task_id=task_id, seed=0)
+            assert result.reward == 0.0 and result.grade.breakdown["NL_ASSERTION"] == 0.0
+        assert len(server.requests) == 5

@@ -111,3 +111,36 @@ def test_official__a_missing_policy_file_is_named(data_dir, tmp_path):
         tau_env.errors.DataError, match=r"tech_support_workflow\.md: file not found"
     ):
         tau_env.load_domain("telecom-workflow", tmp_path)
+
+
+def test_db_diagnostic__expected_world_replays_with_the_episode_seed():
+    # Refuelling may open a bill whose id is drawn at random (built-in data; official customers
+    # already have a draft bill). Replaying the gold plan with fresh randomness, as before (and
+    # as the reference does with uuid4), made the DB diagnostic report a spurious bill; here the
+    # same episode gives the same diagnostic every time, and a gold episode none at all.
+    env = tau_env.make_env("telecom")
+    domain = env.unwrapped.domain
+    task = next(
+        t
+        for t in env.unwrapped.tasks
+        if any(a.name == "refuel_data" for a in t.gold_actions)
+        and domain.expected_world(t).seed_source.drawn
+    )
+    checks = [
+        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=seed).grade.checks["DB"]
+        for seed in (3, 3, 11)
+    ]
+    assert [(c.reward, c.details) for c in checks] == [(1.0, [])] * 3
+    first, again = domain.expected_world(task, 5), domain.expected_world(task, 5)
+    assert first is not again and first.differences(again) == []
+    other = domain.expected_world(task, 6).differences(first)
+    assert other and all(path.startswith(("agent:bills/", "agent:customers/")) for path in other)
+
+
+def test_expected_world__computed_once_when_the_gold_plan_draws_nothing(data_dir):
+    domain = tau_env.load_domain("telecom", data_dir)
+    task = next(
+        t for t in domain.split(None) if any(a.name == "refuel_data" for a in t.gold_actions)
+    )
+    assert not domain.expected_world(task).seed_source.drawn
+    assert domain.expected_world(task, 1) is domain.expected_world(task, 2)

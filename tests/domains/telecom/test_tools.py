@@ -90,15 +90,19 @@ def test_errors__bad_arguments_change_nothing(official_world):
     assert state_hash(official_world) == before
 
 
-def test_lookups__phone_by_any_line_and_digits_only(official_world):
+def test_lookups__phone_by_any_line_compared_as_written(official_world):
     by_line = json.loads(
         call(official_world, "agent", "get_customer_by_phone", phone_number="555-123-2001")
     )
     assert by_line["customer_id"] == "C1001"
-    digits = json.loads(
-        call(official_world, "agent", "get_customer_by_phone", phone_number="5551232002")
+    # The reference (pinned version) compares the string as given: digits alone find no one.
+    digits = official_world.call_tool(
+        "agent", "get_customer_by_phone", {"phone_number": "5551232002"}
     )
-    assert digits["customer_id"] == "C1001"
+    assert (digits.error, digits.content) == (
+        True,
+        "Error: Customer with phone number 5551232002 not found",
+    )
     found = call(
         official_world, "agent", "get_customer_by_name", full_name="john SMITH", dob="1985-06-15"
     )
@@ -248,3 +252,41 @@ def test_suspend_line_for_overdue_bill__builds_last_months_bill(official_world):
         "P1004",
         "P1005",
     ]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argument"),
+    [
+        (
+            "refuel_data",
+            {"customer_id": "C1001", "line_id": "L1002", "gb_amount": "2.0"},
+            "gb_amount",
+        ),
+        ("get_bills_for_customer", {"customer_id": "C1004", "limit": "5"}, "limit"),
+        ("get_bills_for_customer", {"customer_id": "C1004", "limit": 5.0}, "limit"),
+    ],
+)
+def test_numbers__strings_and_floats_are_not_converted(official_world, tool, arguments, argument):
+    # The reference fails these inside the tool ("'<=' not supported between instances of
+    # 'str' and 'int'", "slice indices must be integers ..."); no number is made of a string.
+    before = state_hash(official_world)
+    result = official_world.call_tool("agent", tool, arguments)
+    assert result.error and result.content.startswith(f"Error: Invalid arguments for tool '{tool}'")
+    assert f"'{argument}': Input should be a valid" in result.content
+    assert state_hash(official_world) == before
+
+
+def test_numbers__an_integer_is_a_float_and_stays_an_integer(official_world):
+    out = json.loads(
+        call(
+            official_world,
+            "agent",
+            "refuel_data",
+            customer_id="C1001",
+            line_id="L1002",
+            gb_amount=2,
+        )
+    )
+    assert out["message"].startswith("Successfully added 2 GB of data for line L1002")
+    bills = call(official_world, "agent", "get_bills_for_customer", customer_id="C1001", limit=2)
+    assert len(json.loads(bills)) == 2
