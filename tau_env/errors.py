@@ -90,6 +90,18 @@ class ContextWindowExceeded(LLMError, ValueError):
     """
 
 
+class ModelAccessError(InfrastructureError):
+    """The provider refuses the credentials or does not know the model (or no key is set).
+
+    No retry and no other episode can fix it, so runners stop the run at once instead of
+    failing every episode; the message is one line naming the provider and what to set
+    (usually the API key's environment variable). Never the participant's fault, never a pass.
+    """
+
+    def __init__(self, message: str, *, attempts: int = 1) -> None:
+        super().__init__(message, attempts=attempts, transient=False)
+
+
 class JudgeError(InfrastructureError):
     """The NL-assertion judge gave no usable verdict, even after being asked again.
 

@@ -18,7 +18,7 @@ __all__ = ["add_execution_arguments", "execute"]
 
 
 def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--concurrency``, ``--llm-concurrency``, ``--backend`` and the output options.
+    """``--concurrency``, ``--llm-concurrency``, ``--backend``, ``--workers``, the output options.
 
     Output: a compact summary by default (the run, pass^k, terminations, usage, and the
     command that prints the per-task table); ``--verbose`` adds that table, ``--quiet`` prints
@@ -26,6 +26,13 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.add_argument(
         "--concurrency", type=int, default=8, help="episodes in flight at once (default: 8)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="local backend: worker processes sharing the episodes, about one core each "
+        "(default: 1, this process)",
     )
     parser.add_argument(
         "--llm-concurrency",
@@ -55,6 +62,14 @@ def _backend(args: argparse.Namespace) -> Backend:
         raise TauEnvError(f"--concurrency must be >= 1, actually: {args.concurrency}")
     if args.llm_concurrency is not None and args.llm_concurrency < 1:
         raise TauEnvError(f"--llm-concurrency must be >= 1, actually: {args.llm_concurrency}")
+    if args.workers < 1:
+        raise TauEnvError(f"--workers must be >= 1, actually: {args.workers}")
+    if args.workers > 1 and args.backend == "ray":
+        raise TauEnvError("--workers is for --backend local; Ray spreads episodes over its actors")
+    if args.workers > 1:
+        from tau_env.rollout.process_backend import ProcessBackend
+
+        return ProcessBackend(args.workers, args.concurrency, args.llm_concurrency)
     if args.backend == "ray":
         try:
             from tau_env.rollout.ray_backend import RayBackend

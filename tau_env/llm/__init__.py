@@ -1,7 +1,11 @@
-"""The LLM call layer: the only part of tau_env that talks to model providers (through litellm).
+"""The LLM call layer: the only part of tau_env that talks to model providers.
 
-litellm is imported on the first model call, never by ``import tau_env`` or
-``import tau_env.llm``; install it with the ``llm`` extra.
+Two routes (`tau_env.llm.routes`), chosen per model and recorded with every episode: the
+lean route speaks the OpenAI chat-completions API directly over one pooled aiohttp session
+per event loop (OpenAI and every OpenAI-compatible server: vLLM, SGLang, a proxy...), well
+under a millisecond of CPU per call; litellm serves every other provider. aiohttp and litellm
+are imported on the first model call, never by ``import tau_env`` or ``import tau_env.llm``;
+install them with the ``llm`` extra.
 
 Typical use::
 
@@ -16,8 +20,10 @@ Typical use::
     reply = await client.complete(messages, tools)      # or client.complete_sync(...)
     actions = response_actions(reply)                   # CallTool(s) or one SendMessage
 
-Failures are classified (`tau_env.errors`): `InfrastructureError` (provider still failing
-after retries, or misconfigured: record apart, replay on resume, never a pass),
+Failures are classified (`tau_env.errors`), the same on both routes: `ModelAccessError` (no
+key, a rejected key, an unknown model: not retried, and runners stop the run with its one-line
+message), `InfrastructureError` (provider still failing after retries, or refusing the
+request: record apart, replay on resume, never a pass),
 `ParticipantError` (the model sent an empty reply: that side's error, reward 0, never retried)
 and `ContextWindowExceeded` (deterministic: that side's error, never retried). A runner ends an
 episode on a participant's error by stepping the env with ``SendMessage(content="")`` for that
@@ -32,6 +38,7 @@ from tau_env.llm.config import ModelConfig, RetryPolicy
 from tau_env.llm.convert import response_actions, to_openai_messages, tool_call_to_openai
 from tau_env.llm.limits import CallLimiter
 from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.routes import choose_route
 from tau_env.llm.usage import ModelUsage, UsageLog
 
 __all__ = [
@@ -45,6 +52,7 @@ __all__ = [
     "RetryPolicy",
     "Usage",
     "UsageLog",
+    "choose_route",
     "request_key",
     "response_actions",
     "to_openai_messages",

@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 from functools import cache
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any
 
-__all__ = ["FailureKind", "classify_failure", "completion_cost", "litellm"]
+from tau_env.llm.failures import ProviderFailure, failure_for_status, is_context_window_message
 
-FailureKind = Literal["transient", "context_window", "permanent"]
-"""How a provider failure is handled: retried, ended as the participant's, or reported."""
+__all__ = ["classify_failure", "completion_cost", "litellm"]
 
-_TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
+_MISSING_KEY_PHRASES = ("missing credentials", "api_key client option must be set", "no api key")
+"""How a missing key reads in the errors litellm raises as server errors (500)."""
 
 
 @cache
@@ -35,26 +35,44 @@ def litellm() -> ModuleType:
     return module
 
 
-def classify_failure(error: BaseException) -> FailureKind | None:
-    """What kind of provider failure `error` is; None when it is not one (a bug: re-raise).
+def classify_failure(error: BaseException) -> ProviderFailure | None:
+    """The provider failure `error` stands for; None when it is not one (a bug: re-raise).
 
-    Transient: rate limits (429), timeouts (408), conflicts (409, 425), server errors (5xx) and
-    connection failures. Context window: the request is too long for the model. Permanent:
-    any other provider error (authentication, bad request, unknown model).
+    Kinds as in `tau_env.llm.failures`: context window (litellm's own class, or the message),
+    transient (timeouts, connection failures, 408/409/425/429 and 5xx, with the provider's
+    ``Retry-After``), access (401, 403, 404, and a missing key, which litellm reports as a
+    server error), permanent (any other provider error).
     """
     lib = litellm()
+    detail = f"{type(error).__name__}: {error}"
     if isinstance(error, lib.ContextWindowExceededError):
-        return "context_window"
+        return ProviderFailure("context_window", detail)
+    if any(phrase in str(error).lower() for phrase in _MISSING_KEY_PHRASES):
+        return ProviderFailure("access", detail, status=401)
     if isinstance(error, lib.Timeout | lib.APIConnectionError | TimeoutError):
-        return "transient"
+        return ProviderFailure("transient", detail)
     status = getattr(error, "status_code", None)
-    if isinstance(status, int) and (status in _TRANSIENT_STATUS or status >= 500):
-        return "transient"
+    if isinstance(status, int) and status != 200:
+        return failure_for_status(status, detail, _headers(error))
     import openai  # installed with litellm; the base of every litellm exception
 
     if isinstance(error, openai.OpenAIError):
-        return "permanent"
+        if is_context_window_message(detail):
+            return ProviderFailure("context_window", detail)
+        return ProviderFailure("transient" if status == 200 else "permanent", detail)
     return None
+
+
+def _headers(error: BaseException) -> dict[str, str]:
+    """The HTTP headers of the reply an exception came from (for ``Retry-After``)."""
+    for source in (getattr(error, "response", None), error):
+        headers = getattr(source, "headers", None)
+        if headers:
+            try:
+                return {str(k): str(v) for k, v in dict(headers).items()}
+            except (TypeError, ValueError):
+                continue
+    return {}
 
 
 def completion_cost(raw: Any) -> float | None:

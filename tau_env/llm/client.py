@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tau_env.errors import ContextWindowExceeded, InfrastructureError
-from tau_env.llm._backend import FailureKind, classify_failure, completion_cost, litellm
-from tau_env.llm.cache import ResponseCache, request_key
+from tau_env.errors import ContextWindowExceeded, InfrastructureError, ModelAccessError
+from tau_env.llm.cache import ResponseCache
 from tau_env.llm.config import ModelConfig, RetryPolicy
+from tau_env.llm.failures import ProviderFailure, access_message
 from tau_env.llm.limits import CallLimiter
-from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.pool import run_sync
+from tau_env.llm.response import LLMResponse
+from tau_env.llm.routes import Route, make_route
 from tau_env.llm.usage import UsageLog
+from tau_env.llm.wire import ChatCall
 from tau_env.secrets import redact
 
 __all__ = ["LLMClient"]
@@ -24,18 +28,23 @@ ToolSchema = Mapping[str, Any]
 
 
 class LLMClient:
-    """Calls one model through litellm.
+    """Calls one model, over the lean OpenAI route or through litellm (`tau_env.llm.routes`).
 
     Every call goes through, in order: the response cache (a hit returns at once), the
-    concurrency limiter, then litellm with up to ``retry.max_retries`` retries on transient
-    failures (429, 5xx, timeouts, connection errors) with exponential backoff. Failures end as:
+    concurrency limiter, then the route with up to ``retry.max_retries`` retries on transient
+    failures (429, 5xx, timeouts, connection errors, replies cut off or not JSON), waiting the
+    exponential backoff or the provider's ``Retry-After`` when longer. Synchronous and
+    asynchronous calls share this one loop (`complete_sync` runs `complete` on a background
+    event loop). Failures end as:
 
-    - `InfrastructureError`: the provider still fails after the retries, or fails in a way
-      retrying cannot fix (authentication, bad request). Not the participant's fault.
+    - `ModelAccessError`: the key is missing or rejected, or the model is unknown (401, 403,
+      404). Never retried; runners stop the run on it.
+    - `InfrastructureError`: the provider still fails after the retries, or refuses the
+      request in a way retrying cannot fix (bad request). Not the participant's fault.
     - `ContextWindowExceeded`: the conversation is too long for the model (never retried).
 
-    Replies come back as `LLMResponse` with usage and cost (None when litellm cannot price the
-    model). Malformed tool-call arguments are not an error here: see `LLMToolCall.malformed`.
+    Replies come back as `LLMResponse` with usage and cost (None when the model has no known
+    price). Malformed tool-call arguments are not an error here: see `LLMToolCall.malformed`.
 
     Args:
         config: The model and its settings.
@@ -62,10 +71,28 @@ class LLMClient:
         self.limiter = limiter or CallLimiter()
         self.cache = cache
         self.usage = usage or UsageLog()
+        self._route: Route = make_route(config)
         self._jitter = random.Random()
+        self._access_checked = False
 
     def __repr__(self) -> str:
-        return f"LLMClient({self.config.model!r})"
+        return f"LLMClient({self.config.model!r}, route={self.route!r})"
+
+    @property
+    def route(self) -> str:
+        """The route calls take: ``"lean"`` (OpenAI-compatible HTTP) or ``"litellm"``."""
+        return self._route.name
+
+    def check_access(self) -> None:
+        """Fail now if no call can succeed for want of an API key (runners call it up front).
+
+        Raises:
+            ModelAccessError: No key is set for a provider that needs one; the message names
+                the environment variable.
+        """
+        if not self._access_checked:
+            self._route.check_access()
+            self._access_checked = True
 
     # -- public API ----------------------------------------------------------------------------
     async def complete(
@@ -86,25 +113,32 @@ class LLMClient:
             seed: Sampling seed for this call (overrides ``config.seed``; per-trial seeds).
 
         Raises:
+            ModelAccessError: The key is missing or rejected, or the model is unknown.
             InfrastructureError: The provider failed (after retries when transient).
             ContextWindowExceeded: The request does not fit the model's context window.
         """
-        request, key = self._prepare(messages, tools, tool_choice, seed)
-        hit = self._cached(key)
+        call = self._route.prepare(
+            messages,
+            tools,
+            tool_choice,
+            seed if seed is not None else self.config.seed,
+            with_key=self.cache is not None,
+        )
+        hit = self._cached(call)
         if hit is not None:
             return hit
+        self.check_access()
         started = time.monotonic()
         attempt = 0
         while True:
             attempt += 1
             try:
                 async with self.limiter.slot():
-                    raw = await litellm().acompletion(**request)
-            except Exception as error:
-                delay = self._after_failure(error, attempt)
-                await asyncio.sleep(delay)
+                    reply = await self._route.send(call)
+            except ProviderFailure as failure:
+                await asyncio.sleep(self._after_failure(failure, attempt))
                 continue
-            return self._finish(raw, key, attempt, started)
+            return self._finish(reply, call, attempt, started)
 
     def complete_sync(
         self,
@@ -114,137 +148,46 @@ class LLMClient:
         tool_choice: str | Mapping[str, Any] | None = None,
         seed: int | None = None,
     ) -> LLMResponse:
-        """`complete` for synchronous code (no event loop needed; blocks the thread)."""
-        request, key = self._prepare(messages, tools, tool_choice, seed)
-        hit = self._cached(key)
-        if hit is not None:
-            return hit
-        started = time.monotonic()
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                with self.limiter.sync_slot():
-                    raw = litellm().completion(**request)
-            except Exception as error:
-                time.sleep(self._after_failure(error, attempt))
-                continue
-            return self._finish(raw, key, attempt, started)
+        """`complete` for synchronous code (blocks the thread; no event loop of yours needed)."""
+        return run_sync(self.complete(messages, tools, tool_choice=tool_choice, seed=seed))
 
-    # -- steps shared by both paths ------------------------------------------------------------
-    def _prepare(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSchema] | None,
-        tool_choice: str | Mapping[str, Any] | None,
-        seed: int | None,
-    ) -> tuple[dict[str, Any], str]:
-        if not messages:
-            raise ValueError("a completion needs at least one message")
-        config = self.config
-        seed = seed if seed is not None else config.seed
-        if tools and tool_choice is None:
-            tool_choice = "auto"
-        if not tools:
-            tools, tool_choice = None, None
-        request: dict[str, Any] = {
-            "model": config.model,
-            "messages": [dict(m) for m in messages],
-            "num_retries": 0,  # retries are ours (classified, with backoff)
-            "max_retries": 0,  # no hidden retries inside the OpenAI SDK either
-            "drop_params": True,  # providers that lack e.g. `seed` ignore it
-            **dict(config.params),
-        }
-        if tools is not None:
-            request["tools"] = [dict(t) for t in tools]
-            request["tool_choice"] = tool_choice
-        for name, value in (
-            ("api_base", config.api_base),
-            ("api_key", config.api_key),
-            ("temperature", config.temperature),
-            ("seed", seed),
-            ("timeout", config.timeout),
-        ):
-            if value is not None:
-                request[name] = value
-        key = request_key(
-            model=config.model,
-            messages=request["messages"],
-            tools=request.get("tools"),
-            tool_choice=tool_choice,
-            temperature=config.temperature,
-            seed=seed,
-            params=config.params,
-        )
-        return request, key
-
-    def _cached(self, key: str) -> LLMResponse | None:
-        if self.cache is None:
+    # -- steps ---------------------------------------------------------------------------------
+    def _cached(self, call: ChatCall) -> LLMResponse | None:
+        if self.cache is None or call.key is None:
             return None
-        hit = self.cache.get(key)
+        hit = self.cache.get(call.key)
         if hit is not None:
             self.usage.record(hit)
         return hit
 
-    def _after_failure(self, error: Exception, attempt: int) -> float:
+    def _after_failure(self, failure: ProviderFailure, attempt: int) -> float:
         """The delay before retrying, or raise the classified error."""
-        kind: FailureKind | None = classify_failure(error)
-        if kind is None:
-            raise error  # not a provider failure: a bug, which must surface as itself
         model = self.config.model
         # a provider may quote the key it received; the message is stored with the attempt
-        detail = redact(f"{type(error).__name__}: {error}", (self.config.api_key,))
-        if kind == "context_window":
-            raise ContextWindowExceeded(f"{model}: context window exceeded: {detail}") from error
-        if kind == "transient" and attempt <= self.retry.max_retries:
-            return self.retry.delay(attempt, self._jitter.random())
-        transient = kind == "transient"
+        detail = redact(failure.detail, (self.config.api_key,))
+        if failure.kind == "context_window":
+            raise ContextWindowExceeded(f"{model}: context window exceeded: {detail}") from failure
+        if failure.kind == "access":
+            message = access_message(self._route.provider, model, failure.status, detail)
+            raise ModelAccessError(message, attempts=attempt) from failure
+        transient = failure.kind == "transient"
+        if transient and attempt <= self.retry.max_retries:
+            delay = self.retry.wait(attempt, self._jitter.random(), failure.retry_after)
+            if delay is not None:
+                return delay
+            detail += f" (the provider asks to wait {failure.retry_after:.0f} s: giving up)"
         what = "still failing after" if transient else "failed (not retryable) after"
         raise InfrastructureError(
             f"{model}: {what} {attempt} attempt(s): {detail}",
             attempts=attempt,
             transient=transient,
-        ) from error
+        ) from failure
 
-    def _finish(self, raw: Any, key: str, attempts: int, started: float) -> LLMResponse:
-        response = _parse(raw, self.config.model, attempts, time.monotonic() - started)
-        if self.cache is not None:
-            self.cache.put(key, response)
+    def _finish(
+        self, reply: LLMResponse, call: ChatCall, attempts: int, started: float
+    ) -> LLMResponse:
+        response = dataclasses.replace(reply, attempts=attempts, latency=time.monotonic() - started)
+        if self.cache is not None and call.key is not None:
+            self.cache.put(call.key, response)
         self.usage.record(response)
         return response
-
-
-def _parse(raw: Any, model: str, attempts: int, latency: float) -> LLMResponse:
-    """An `LLMResponse` from a litellm ``ModelResponse`` (tolerates missing fields)."""
-    choices = getattr(raw, "choices", None) or []
-    content: str | None = None
-    calls: list[LLMToolCall] = []
-    finish_reason = None
-    if choices:
-        choice = choices[0]
-        finish_reason = getattr(choice, "finish_reason", None)
-        message = getattr(choice, "message", None)
-        content = getattr(message, "content", None)
-        for i, call in enumerate(getattr(message, "tool_calls", None) or []):
-            function = getattr(call, "function", None)
-            calls.append(
-                LLMToolCall.from_wire(
-                    id=getattr(call, "id", None) or f"call_{i}",
-                    name=getattr(function, "name", None) or "",
-                    raw_arguments=getattr(function, "arguments", None),
-                )
-            )
-    usage = getattr(raw, "usage", None)
-    return LLMResponse(
-        model=model,
-        content=content,
-        tool_calls=tuple(calls),
-        usage=Usage(
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-        ),
-        cost=completion_cost(raw),
-        attempts=attempts,
-        latency=latency,
-        finish_reason=finish_reason,
-    )

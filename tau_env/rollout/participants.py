@@ -27,7 +27,7 @@ from tau_env.store.records import ParticipantInfo, Usage
 from tau_env.tasks.model import Task
 
 if TYPE_CHECKING:
-    from tau_env.llm import ModelConfig
+    from tau_env.llm import LLMClient, ModelConfig
 
 __all__ = [
     "AGENT_KINDS",
@@ -110,14 +110,16 @@ def seed_participant(participant: Participant | AsyncParticipant, seed: int) -> 
 def participant_info(
     participant: Participant | AsyncParticipant, spec: ParticipantSpec, seed: int
 ) -> ParticipantInfo:
-    """Who played, with which model settings, and the usage it reports."""
+    """Who played, with which model settings and route, and the usage it reports."""
     model_backed = spec.model is not None
+    route = getattr(getattr(participant, "client", None), "route", None)
     return ParticipantInfo(
         implementation=spec.kind,
         model=spec.model,
         temperature=spec.temperature if model_backed else None,
         seed=seed,
         usage=usage_of(participant),
+        route=route if isinstance(route, str) else None,
     )
 
 
@@ -196,46 +198,64 @@ def _scripted_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> Pa
 def model_config(side: Side, spec: ParticipantSpec) -> ModelConfig:
     """The `ModelConfig` of a model-backed participant (API keys come from the environment).
 
-    A ``timeout`` in the spec's ``llm_args`` sets `ModelConfig.timeout` (seconds per call).
+    In the spec's ``llm_args``, ``timeout`` sets `ModelConfig.timeout` (seconds per call),
+    ``route`` and ``stream`` set `ModelConfig.route` and `ModelConfig.stream`; the rest are
+    request parameters.
 
     Raises:
-        TauEnvError: The spec names no model.
+        TauEnvError: The spec names no model, or a setting is invalid.
     """
     from tau_env.llm import ModelConfig
 
     if not spec.model:
         raise TauEnvError(f"--{side} {spec.kind} needs a model: pass --{side}-model NAME")
     params = dict(spec.llm_args)
+    settings = {name: params.pop(name) for name in ("route", "stream") if name in params}
     timeout = params.pop("timeout", None)
-    config = ModelConfig(
-        model=spec.model,
-        api_base=spec.api_base,
-        temperature=spec.temperature,
-        params=params,
-    )
+    try:
+        config = ModelConfig(
+            model=spec.model,
+            api_base=spec.api_base,
+            temperature=spec.temperature,
+            params=params,
+            **settings,
+        )
+    except ValueError as error:
+        raise TauEnvError(f"--{side}-model {spec.model}: {error}") from None
     return config if timeout is None else dataclasses.replace(config, timeout=float(timeout))
+
+
+def checked_client_factory(side: Side, spec: ParticipantSpec) -> Callable[[], LLMClient]:
+    """Builds one `LLMClient` per episode, after checking once that calls can succeed.
+
+    Raises:
+        ModelAccessError: No API key is set for the provider (before any episode starts).
+    """
+    from tau_env.llm import LLMClient
+
+    config = model_config(side, spec)
+    LLMClient(config).check_access()
+    return lambda: LLMClient(config)
 
 
 def _llm_agent(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.baselines.llm_agent import LLMAgent
-    from tau_env.llm import LLMClient
 
-    config = model_config("agent", spec)
+    client = checked_client_factory("agent", spec)
 
     def factory(task: Task) -> LLMAgent:
-        return LLMAgent(LLMClient(config))  # one client per episode: its usage log is the episode's
+        return LLMAgent(client())  # one client per episode: its usage log is the episode's
 
     return factory
 
 
 def _llm_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
-    from tau_env.llm import LLMClient
     from tau_env.wrappers.users import LLMUser, guidelines_for
 
-    config = model_config("user", spec)
+    client = checked_client_factory("user", spec)
     guidelines = guidelines_for(domain)
 
     def factory(task: Task) -> LLMUser:
-        return LLMUser(task, LLMClient(config), guidelines=guidelines)  # usage per episode
+        return LLMUser(task, client(), guidelines=guidelines)  # usage per episode
 
     return factory

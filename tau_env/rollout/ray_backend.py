@@ -22,6 +22,7 @@ from typing import Any
 
 import ray as _ray
 
+from tau_env.errors import ModelAccessError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.runner import Sink
@@ -81,8 +82,15 @@ class RolloutActor:
         self._worker = EpisodeWorker(RunConfig.model_validate(config), versions, gate)
 
     async def play(self, task_id: str, trial: int, seed: int) -> tuple[str, str]:
-        """Play a unit; returns (record kind, record JSON)."""
-        outcome = await self._worker.play(Unit(task_id, trial, seed))
+        """Play a unit; returns (record kind, record JSON).
+
+        A provider that refused access returns ("access", the error's message) instead: the
+        driver raises it and stops the run.
+        """
+        try:
+            outcome = await self._worker.play(Unit(task_id, trial, seed))
+        except ModelAccessError as error:
+            return "access", str(error)
         kind = "episode" if isinstance(outcome, EpisodeRecord) else "failure"
         return kind, outcome.model_dump_json()
 
@@ -186,6 +194,8 @@ class RayBackend:
             for future in done:
                 in_flight.discard(future)
                 kind, body = future.result()
+                if kind == "access":
+                    raise ModelAccessError(body)
                 if kind == "episode":
                     sink(EpisodeRecord.model_validate_json(body))
                 else:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
@@ -71,7 +71,12 @@ class LocalBackend:
     async def execute(
         self, config: RunConfig, versions: dict[str, str], units: Sequence[Unit], sink: Sink
     ) -> None:
-        """Play every unit with at most `concurrency` in flight."""
+        """Play every unit with at most `concurrency` in flight.
+
+        Raises:
+            ModelAccessError: A provider refused access; the episodes in flight are cancelled
+                (nothing of theirs is recorded) and no other starts.
+        """
         gate = asyncio.Semaphore(self.llm_concurrency) if self.llm_concurrency else None
         worker = EpisodeWorker(config, versions, gate)
         queue = iter(units)
@@ -81,7 +86,21 @@ class LocalBackend:
                 sink(await worker.play(unit))
 
         lanes = min(self.concurrency, len(units))
-        await asyncio.gather(*(lane() for _ in range(lanes)))
+        await _run_lanes([lane() for _ in range(lanes)])
+
+
+async def _run_lanes(lanes: Sequence[Coroutine[Any, Any, None]]) -> None:
+    """Run coroutines concurrently; the first that raises cancels the others, then re-raises."""
+    tasks = [asyncio.ensure_future(lane) for lane in lanes]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
 
 
 @dataclass(frozen=True)

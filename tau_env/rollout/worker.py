@@ -13,6 +13,7 @@ import traceback
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from tau_env.errors import ModelAccessError
 from tau_env.loader import make_env
 from tau_env.messages import Side
 from tau_env.participant import ParticipantFactory
@@ -74,7 +75,12 @@ class EpisodeWorker:
         return apply_mode(env, config.mode)
 
     async def play(self, unit: Unit) -> Outcome:
-        """Play one unit; never raises for a fault inside the episode (it becomes a record)."""
+        """Play one unit; a fault inside the episode becomes a record.
+
+        Raises:
+            ModelAccessError: A model's provider refused the key or does not know the model:
+                no episode of the run can succeed, so the run must stop (nothing recorded).
+        """
         env = self._free.pop() if self._free else self._new_env()
         started = time.time()
         try:
@@ -82,6 +88,8 @@ class EpisodeWorker:
                 env, self.factories, task_id=unit.task_id, seed=unit.seed, gate=self.gate
             )
         except EpisodeAborted as aborted:
+            if isinstance(aborted.error, ModelAccessError):
+                raise aborted.error from None
             return self._failure(unit, aborted, started)
         finally:
             self._free.append(env)

@@ -51,6 +51,10 @@ class ParticipantInfo(_Record):
     temperature: float | None = Field(default=None, description="Sampling temperature.")
     seed: int | None = Field(default=None, description="Seed passed to the participant.")
     usage: Usage = Field(default_factory=Usage, description="Model usage over the episode.")
+    route: str | None = Field(
+        default=None,
+        description="How its model was called: 'lean' (OpenAI-compatible HTTP) or 'litellm'.",
+    )
 
 
 class RunRecord(_Record):

@@ -22,24 +22,27 @@ Example::
         reply = client.complete_sync([{"role": "user", "content": "Hi"}])
         assert reply.content == "Hello" and len(server.requests) == 2
 
-litellm reaches it with ``model="openai/<name>"``, ``api_base=server.base_url`` (which ends
-in ``/v1``) and any non-empty API key.
+Clients reach it with ``model="openai/<name>"`` and ``api_base=server.base_url`` (which
+ends in ``/v1``); it ignores API keys. Requests are served by coroutines on one event loop in
+a background thread (`tau_env.testing.http_server`), so hundreds of concurrent clients cost
+it little CPU; scripts run on that loop, so keep them quick (simulate slowness with
+``FakeReply.delay`` or ``latency``, never by sleeping in a script).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
-import re
 import threading
-import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tau_env.llm.config import ModelConfig
+from tau_env.testing.fake_completions import completion_body, error_body, stream_events
+from tau_env.testing.http_server import HttpRequest, HttpResponse, HttpServer
 
 __all__ = ["FakeOpenAIServer", "FakeReply", "FakeRequest", "FakeToolCall"]
 
@@ -69,10 +72,13 @@ class FakeReply:
         status: HTTP status; anything but 200 sends an OpenAI-style error body.
         delay: Seconds to wait before answering (simulates slowness or a timeout).
         raw_body: Sent verbatim instead of a JSON completion (a broken provider).
-        prompt_tokens: Reported usage (default: about one token per 4 characters of input).
+        prompt_tokens: Reported usage (default: about one token per 4 bytes of the request
+            body, tools included, as providers count them).
         completion_tokens: Reported usage (default: about one token per 4 characters of output).
         cut_after: Drop the connection in the middle of the reply: after this many
             server-sent events of a stream, or after half of a plain JSON body (None: never).
+        retry_after: Seconds sent as the ``Retry-After`` header (None: ``0`` on a 429, no
+            header otherwise).
     """
 
     content: str | None = None
@@ -83,6 +89,7 @@ class FakeReply:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     cut_after: int | None = None
+    retry_after: float | None = None
 
     @classmethod
     def text(cls, content: str) -> FakeReply:
@@ -113,9 +120,16 @@ class FakeReply:
         return cls(content="")
 
     @classmethod
-    def error(cls, status: int, message: str = "") -> FakeReply:
-        """An HTTP error (429 rate limit, 500 server error, 400 bad request...)."""
-        return cls(status=status, content=message or f"fake error {status}")
+    def error(
+        cls, status: int, message: str = "", *, retry_after: float | None = None
+    ) -> FakeReply:
+        """An HTTP error (429 rate limit, 500 server error, 400 bad request...).
+
+        `retry_after` sets the ``Retry-After`` header, in seconds (a 429 sends 0 by default).
+        """
+        return cls(
+            status=status, content=message or f"fake error {status}", retry_after=retry_after
+        )
 
     @classmethod
     def timeout(cls, seconds: float, then: FakeReply | None = None) -> FakeReply:
@@ -146,12 +160,14 @@ class FakeRequest:
         number: 1 for the first request the server received, then 2, 3...
         headers: The HTTP headers, names in lower case (``authorization`` carries the API key
             the client sent).
+        size: The body's length in bytes, as received (0: unknown).
     """
 
     path: str
     body: dict[str, Any]
     number: int
     headers: dict[str, str] = field(default_factory=dict)
+    size: int = 0
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -188,14 +204,10 @@ class _State:
     script: Script | None
     queue: deque[FakeReply]
     latency: float
+    keep: bool = True
+    count: int = 0
     requests: list[FakeRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-class _Server(ThreadingHTTPServer):
-    # The default listen backlog (5) resets connections when dozens of clients connect at once.
-    request_queue_size = 256
-    daemon_threads = True
 
 
 class FakeOpenAIServer:
@@ -206,6 +218,10 @@ class FakeOpenAIServer:
             the request. With a queue, a request arriving when it is empty gets a 400 error
             saying so (a test that under-scripted the model fails loudly).
         latency: Seconds added to every reply.
+        port: The port to bind (0, the default: any free port).
+        keep_requests: Keep every request for `requests` (default). Long benchmarks turn it
+            off: thousands of retained request bodies make Python's garbage collector the
+            server's main cost. `request_count` counts them either way.
     """
 
     def __init__(
@@ -213,35 +229,25 @@ class FakeOpenAIServer:
         replies: Iterable[FakeReply] | Script | None = None,
         *,
         latency: float = 0.0,
+        port: int = 0,
+        keep_requests: bool = True,
     ) -> None:
         if latency < 0:
             raise ValueError(f"latency must be >= 0, actually: {latency}")
         script = replies if callable(replies) else None
         queue = deque() if callable(replies) or replies is None else deque(replies)
-        self._state = _State(script=script, queue=queue, latency=latency)
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._state = _State(script=script, queue=queue, latency=latency, keep=keep_requests)
+        self._http = HttpServer(self._answer, port=port)
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> FakeOpenAIServer:
-        """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
-        if self._server is not None:
-            return self
-        handler = _handler_for(self._state)
-        server = _Server(("127.0.0.1", 0), handler)
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-        self._thread.start()
+        """Bind the port on 127.0.0.1 and serve from a daemon thread."""
+        self._http.start()
         return self
 
     def close(self) -> None:
         """Stop serving and release the port."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        self._http.close()
 
     def __enter__(self) -> FakeOpenAIServer:
         return self.start()
@@ -262,6 +268,17 @@ class FakeOpenAIServer:
             return list(self._state.requests)
 
     @property
+    def request_count(self) -> int:
+        """Requests received so far (kept or not)."""
+        with self._state.lock:
+            return self._state.count
+
+    @property
+    def connections(self) -> int:
+        """TCP connections accepted so far: a pooling client opens few and keeps them alive."""
+        return self._http.accepted
+
+    @property
     def pending(self) -> int:
         """Queued replies not yet sent."""
         with self._state.lock:
@@ -271,17 +288,17 @@ class FakeOpenAIServer:
     @property
     def port(self) -> int:
         """The bound port."""
-        if self._server is None:
+        if not self._http.running:
             raise RuntimeError("the fake server is not started")
-        return int(self._server.server_address[1])
+        return self._http.port
 
     @property
     def base_url(self) -> str:
-        """``http://127.0.0.1:<port>/v1``: the ``api_base`` to give litellm."""
+        """``http://127.0.0.1:<port>/v1``: the ``api_base`` to give clients."""
         return f"http://127.0.0.1:{self.port}/v1"
 
     def model(self, name: str = "fake") -> str:
-        """The litellm model string that reaches this server: ``openai/<name>``."""
+        """The model string that reaches this server: ``openai/<name>``."""
         return f"openai/{name}"
 
     def config(self, name: str = "fake", **settings: Any) -> ModelConfig:
@@ -290,190 +307,65 @@ class FakeOpenAIServer:
             model=self.model(name), api_base=self.base_url, api_key="sk-fake", **settings
         )
 
+    # -- serving -------------------------------------------------------------------------------
+    async def _answer(self, http: HttpRequest) -> HttpResponse:
+        """Route one HTTP request (runs on the server's event loop)."""
+        path = http.path.split("?", 1)[0].rstrip("/")
+        if http.method == "GET" and path.endswith("/models"):
+            return _json(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
+        if http.method == "POST" and path.endswith("/chat/completions"):
+            return await self._chat(http)
+        return _json(404, error_body(404, f"no route {http.method} {http.path}"))
 
-def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # headers and body go out at once: no 40 ms stalls
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            return
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
-                self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
-            else:
-                self._send(404, _error_body(404, f"no route {self.path}"))
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length)
-            if not self.path.rstrip("/").endswith("/chat/completions"):
-                self._send(404, _error_body(404, f"no route {self.path}"))
-                return
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                self._send(400, _error_body(400, "request body is not JSON"))
-                return
-            with state.lock:
-                number = len(state.requests) + 1
-                headers = {name.lower(): value for name, value in self.headers.items()}
-                request = FakeRequest(self.path, body, number, headers)
+    async def _chat(self, http: HttpRequest) -> HttpResponse:
+        try:
+            body = json.loads(http.body or b"{}")
+        except ValueError:
+            return _json(400, error_body(400, "request body is not JSON"))
+        state = self._state
+        with state.lock:
+            state.count += 1
+            request = FakeRequest(http.path, body, state.count, http.headers, len(http.body))
+            if state.keep:
                 state.requests.append(request)
-                reply = None if state.script is not None else _pop(state.queue)
-            if state.script is not None:
-                reply = state.script(request)
-            if reply is None:
-                self._send(400, _error_body(400, "fake server: no scripted reply left"))
-                return
-            if state.latency or reply.delay:
-                time.sleep(state.latency + reply.delay)
-            if reply.raw_body is not None:
-                self._send_raw(reply.status, reply.raw_body.encode(), reply.cut_after)
-            elif reply.status != 200:
-                self._send(reply.status, _error_body(reply.status, reply.content or ""))
-            elif request.stream:
-                self._stream(_events(request, reply), reply.cut_after)
-            else:
-                self._send(200, _completion(request, reply), reply.cut_after)
+            reply = None if state.script is not None else _pop(state.queue)
+        if state.script is not None:
+            reply = state.script(request)
+        if reply is None:
+            return _json(400, error_body(400, "fake server: no scripted reply left"))
+        if state.latency or reply.delay:
+            await asyncio.sleep(state.latency + reply.delay)
+        headers = {}
+        if reply.retry_after is not None or reply.status == 429:
+            headers["Retry-After"] = f"{reply.retry_after or 0:g}"
+        if reply.raw_body is not None:
+            raw = reply.raw_body.encode()
+            return HttpResponse(reply.status, raw, headers=headers, cut_after=reply.cut_after)
+        if reply.status != 200:
+            return _json(reply.status, error_body(reply.status, reply.content or ""), headers)
+        if request.stream:
+            events = (f"data: {event}\n\n".encode() for event in stream_events(request, reply))
+            return HttpResponse(
+                200,
+                content_type="text/event-stream",
+                headers={"Cache-Control": "no-cache"},
+                chunks=events,
+                cut_after=reply.cut_after,
+            )
+        return _json(200, completion_body(request, reply), cut_after=reply.cut_after)
 
-        def _send(self, status: int, payload: dict[str, Any], cut: int | None = None) -> None:
-            self._send_raw(status, json.dumps(payload).encode(), cut)
 
-        def _send_raw(self, status: int, data: bytes, cut: int | None = None) -> None:
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                if status == 429:
-                    self.send_header("Retry-After", "0")
-                self.end_headers()
-                if cut is not None:  # announce the whole body, send half, hang up
-                    self.wfile.write(data[: len(data) // 2])
-                    self.close_connection = True
-                    return
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
-                pass
-
-        def _stream(self, events: Iterator[str], cut: int | None) -> None:
-            """Send server-sent events in HTTP chunks; hang up after `cut` events."""
-            try:
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Cache-Control", "no-cache")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
-                for sent, event in enumerate(events):
-                    if cut is not None and sent >= cut:
-                        self.close_connection = True  # no terminating chunk: a cut stream
-                        return
-                    data = f"data: {event}\n\n".encode()
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-                    self.wfile.flush()
-                self.wfile.write(b"0\r\n\r\n")
-            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
-                pass
-
-    return Handler
+def _json(
+    status: int,
+    payload: dict[str, Any],
+    headers: dict[str, str] | None = None,
+    *,
+    cut_after: int | None = None,
+) -> HttpResponse:
+    return HttpResponse(
+        status, json.dumps(payload).encode(), headers=headers or {}, cut_after=cut_after
+    )
 
 
 def _pop(queue: deque[FakeReply]) -> FakeReply | None:
     return queue.popleft() if queue else None
-
-
-def _error_body(status: int, message: str) -> dict[str, Any]:
-    kinds = {429: "rate_limit_exceeded", 400: "invalid_request_error", 404: "not_found"}
-    return {"error": {"message": message, "type": kinds.get(status, "server_error"), "code": None}}
-
-
-def _completion(request: FakeRequest, reply: FakeReply) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
-    if reply.tool_calls:
-        message["tool_calls"] = [
-            {
-                "id": _call_id(request, call, i),
-                "type": "function",
-                "function": {"name": call.name, "arguments": call.arguments},
-            }
-            for i, call in enumerate(reply.tool_calls)
-        ]
-    return {
-        "id": f"chatcmpl-fake-{request.number}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": str(request.body.get("model", "fake")),
-        "choices": [{"index": 0, "message": message, "finish_reason": _finish_reason(reply)}],
-        "usage": _usage(request, reply),
-    }
-
-
-def _call_id(request: FakeRequest, call: FakeToolCall, index: int) -> str:
-    return call.id or f"call_{request.number}_{index}"
-
-
-def _finish_reason(reply: FakeReply) -> str:
-    return "tool_calls" if reply.tool_calls else "stop"
-
-
-def _usage(request: FakeRequest, reply: FakeReply) -> dict[str, int]:
-    prompt = reply.prompt_tokens
-    if prompt is None:
-        prompt = max(1, len(json.dumps(request.messages)) // 4)
-    completion = reply.completion_tokens
-    if completion is None:
-        out = (reply.content or "") + "".join(c.arguments for c in reply.tool_calls)
-        completion = max(1, len(out) // 4)
-    return {
-        "prompt_tokens": prompt,
-        "completion_tokens": completion,
-        "total_tokens": prompt + completion,
-    }
-
-
-_WORDS = re.compile(r"\s*\S+|\s+$")
-ARGUMENT_PIECE = 16
-"""Characters of tool-call arguments per streamed delta."""
-
-
-def _events(request: FakeRequest, reply: FakeReply) -> Iterator[str]:
-    """The server-sent events of a streamed reply (JSON chunks, then ``[DONE]``).
-
-    Text arrives word by word, each tool call as a first delta with its id and name and then
-    its arguments in `ARGUMENT_PIECE`-character deltas; joined, the deltas are the reply.
-    """
-    usage = request.include_usage
-    head = {
-        "id": f"chatcmpl-fake-{request.number}",
-        "object": "chat.completion.chunk",
-        "created": int(time.time()),
-        "model": str(request.body.get("model", "fake")),
-    }
-
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-        body = {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-        if usage:
-            body["usage"] = None  # as OpenAI: null on every chunk but the last
-        return json.dumps(body)
-
-    text = reply.content
-    yield chunk({"role": "assistant", "content": "" if text is not None else None})
-    for piece in _WORDS.findall(text or ""):
-        yield chunk({"content": piece})
-    for index, call in enumerate(reply.tool_calls):
-        opening = {
-            "index": index,
-            "id": _call_id(request, call, index),
-            "type": "function",
-            "function": {"name": call.name, "arguments": ""},
-        }
-        yield chunk({"tool_calls": [opening]})
-        arguments = call.arguments
-        for start in range(0, len(arguments), ARGUMENT_PIECE):
-            piece = arguments[start : start + ARGUMENT_PIECE]
-            yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-    yield chunk({}, _finish_reason(reply))
-    if usage:
-        yield json.dumps({**head, "choices": [], "usage": _usage(request, reply)})
-    yield "[DONE]"

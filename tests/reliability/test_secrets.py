@@ -1,7 +1,8 @@
 """API keys never reach the store, the exports, the response cache or the logs (issue 9, item 6).
 
 Two keys are in play: one in the environment (``OPENAI_API_KEY``, read by litellm) for the LLM
-agent, one passed in `ModelConfig.api_key` for an LLM user. Episodes succeed, hit provider
+agent (on the litellm route), one passed in `ModelConfig.api_key` for an LLM user (on the lean
+route). Episodes succeed, hit provider
 errors (infrastructure failures, then a resume), hit a context-window error, and meet a
 provider that echoes the key back in its error messages. Every output is then searched for
 either key: the SQLite files byte by byte (with their WAL), the response cache, the export,
@@ -46,8 +47,9 @@ def _files(folder: Path) -> dict[str, bytes]:
 class Provider:
     """Agent and user models behind one fake server; some episodes meet provider faults.
 
-    Per episode seed: ``ok``; ``down`` (500 until healed, then ok); ``echo`` (a 401 whose
+    Per episode seed: ``ok``; ``down`` (500 until healed, then ok); ``echo`` (a 400 whose
     message quotes the key it received, until healed); ``context`` (a context-window error).
+    (A 401 would stop the whole run at once: rejected keys are not an episode's failure.)
     """
 
     def __init__(self, fault_by_seed: dict[int, str]):
@@ -58,7 +60,7 @@ class Provider:
         fault = self.fault_by_seed.get(request.body.get("seed"), "ok")
         key = request.headers.get("authorization", "").removeprefix("Bearer ")
         if fault == "echo" and not self.healed:
-            return FakeReply.error(401, f"Incorrect API key provided: {key}. Check {key}.")
+            return FakeReply.error(400, f"Bad request made with key {key}. Check {key}.")
         if fault == "down" and not self.healed:
             return FakeReply.error(500, f"upstream failed for key {key}")
         if fault == "context":
@@ -103,7 +105,12 @@ def test_keys_never_reach_store_cache_exports_reports_or_logs(
             domain="mock",
             task_ids=TASKS,
             trials=2,
-            agent=ParticipantSpec(kind="llm", model=server.model(), api_base=server.base_url),
+            agent=ParticipantSpec(
+                kind="llm",
+                model=server.model(),
+                api_base=server.base_url,
+                llm_args={"route": "litellm"},
+            ),
             user=ParticipantSpec(kind="tests.reliability.agents:keyed_llm_user"),
         )
         store_path = out / "runs.sqlite"

@@ -88,3 +88,25 @@ def test_ray__a_bad_participant_fails_on_the_driver_before_any_actor(ray, store)
     create_run(store, config)
     with pytest.raises(TauEnvError, match=r"cannot import 'no\.such\.module'"):
         run(store, config, backend=RayBackend(concurrency=2))
+
+
+def test_ray__a_refused_key_stops_the_run_with_the_providers_message(ray, store):
+    from tau_env.errors import ModelAccessError
+    from tau_env.rollout import ParticipantSpec, RunConfig
+    from tau_env.rollout.ray_backend import RayBackend
+    from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
+
+    with FakeOpenAIServer(lambda request: FakeReply.error(401, "no")) as server:
+        config = RunConfig(
+            run_id="refused",
+            domain="mock",
+            task_ids=("create_task", "complete_task"),
+            trials=5,
+            agent=ParticipantSpec(kind="llm", model=server.model(), api_base=server.base_url),
+            user=ParticipantSpec(kind="scripted"),
+        )
+        create_run(store, config)
+        with pytest.raises(ModelAccessError, match="rejected the API key") as caught:
+            run(store, config, backend=RayBackend(concurrency=2, actors=2))
+    assert "Traceback" not in str(caught.value)  # tau_env's line, not a remote traceback
+    assert store.episode_count("refused") == 0

@@ -1,0 +1,191 @@
+"""The litellm route: every provider litellm supports (Anthropic, Gemini, Bedrock, Azure...).
+
+One call is one ``litellm.acompletion`` with litellm's and the OpenAI SDK's own retries off
+(the client retries, classified, honouring ``Retry-After``). Streaming collects the chunks and
+rebuilds the completion with ``litellm.stream_chunk_builder``. litellm's exceptions are
+classified by `tau_env.llm._backend.classify_failure` into the kinds of
+`tau_env.llm.failures`, as the lean route classifies HTTP statuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tau_env.errors import ModelAccessError
+from tau_env.llm._backend import classify_failure, completion_cost, litellm
+from tau_env.llm.config import ModelConfig
+from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
+from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.wire import ChatCall, RequestWriter
+
+__all__ = ["LitellmRoute", "parse_model_response"]
+
+NO_KEY = "no-key"
+"""Sent as the key to an OpenAI-compatible api_base when none is set (local servers need
+none, but the OpenAI SDK under litellm refuses to call without one)."""
+
+
+class LitellmRoute:
+    """Sends one client's calls through litellm.
+
+    Args:
+        config: The model, in litellm's naming.
+    """
+
+    name = "litellm"
+
+    def __init__(self, config: ModelConfig) -> None:
+        self.config = config
+        provider, slash, _ = config.model.partition("/")
+        self.provider_id = provider if slash else "openai"
+        self.provider = Provider(self.provider_id, api_key_variable(self.provider_id))
+        kwargs: dict[str, Any] = {
+            "model": config.model,
+            "num_retries": 0,  # retries are the client's (classified, with backoff)
+            "max_retries": 0,  # no hidden retries inside the OpenAI SDK either
+            "drop_params": True,  # providers that lack e.g. `seed` ignore it
+            **dict(config.params),
+        }
+        for name, value in (
+            ("api_base", config.api_base),
+            ("api_key", config.api_key),
+            ("temperature", config.temperature),
+            ("timeout", config.timeout),
+        ):
+            if value is not None:
+                kwargs[name] = value
+        if config.stream:
+            kwargs["stream"] = True
+            kwargs["stream_options"] = {"include_usage": True}
+        self.kwargs = kwargs
+        self._checked = False
+        # Only for cache keys: the same keys as the lean route's.
+        self.writer = RequestWriter(
+            model=config.model,
+            key_model=config.model,
+            settings={},
+            params=config.params,
+            temperature=config.temperature,
+        )
+
+    def check_access(self) -> None:
+        """Raise `ModelAccessError` when litellm finds no API key for the provider.
+
+        A model with an ``api_base`` and no key is sent a placeholder key instead (an
+        OpenAI-compatible local server needs none).
+        """
+        if self._checked:
+            return
+        self._checked = True
+        config = self.config
+        if config.api_key is not None:
+            return
+        lib = litellm()
+        try:
+            found = lib.validate_environment(model=config.model, api_base=config.api_base)
+        except Exception:  # an unknown provider: litellm's own call will say what is wrong
+            return
+        self.provider_id = _provider_of(lib, config.model) or self.provider_id
+        missing = [str(name) for name in found.get("missing_keys") or ()]
+        variable = missing[0] if missing else api_key_variable(self.provider_id)
+        self.provider = Provider(self.provider_id, variable)
+        if found.get("keys_in_environment", True):
+            return
+        if config.api_base is not None and self.provider_id == "openai":
+            self.kwargs["api_key"] = NO_KEY
+            return
+        raise ModelAccessError(missing_key_message(self.provider, config.model))
+
+    def prepare(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]] | None,
+        tool_choice: str | Mapping[str, Any] | None,
+        seed: int | None,
+        *,
+        with_key: bool,
+    ) -> ChatCall:
+        """The call's messages, tools and settings (and its cache key when asked)."""
+        if with_key:
+            return self.writer.call(messages, tools, tool_choice, seed, with_key=True)
+        if not messages:
+            raise ValueError("a completion needs at least one message")
+        if not tools:
+            tools, tool_choice = None, None
+        elif tool_choice is None:
+            tool_choice = "auto"
+        return ChatCall(b"", None, messages, tools, tool_choice, seed)
+
+    async def send(self, call: ChatCall) -> LLMResponse:
+        """Make the call once.
+
+        Raises:
+            ProviderFailure: The call failed (classified).
+        """
+        self.check_access()
+        request = {**self.kwargs, "messages": [dict(m) for m in call.messages]}
+        if call.tools is not None:
+            request["tools"] = [dict(t) for t in call.tools]
+            request["tool_choice"] = call.tool_choice
+        if call.seed is not None:
+            request["seed"] = call.seed
+        lib = litellm()
+        try:
+            raw = await lib.acompletion(**request)
+            if self.config.stream:
+                chunks = [chunk async for chunk in raw]
+                raw = lib.stream_chunk_builder(chunks, messages=request["messages"])
+        except Exception as error:
+            failure = classify_failure(error)
+            if failure is None:
+                raise  # not a provider failure: a bug, which must surface as itself
+            raise failure from error
+        if raw is None:
+            raise ProviderFailure("transient", "the stream carried no chunk")
+        return parse_model_response(raw, self.config.model)
+
+    def describe(self) -> dict[str, Any]:
+        """Where calls go (for debugging and reports; no key)."""
+        return {"route": self.name, "model": self.config.model, "api_base": self.config.api_base}
+
+
+def _provider_of(lib: Any, model: str) -> str | None:
+    try:
+        return str(lib.get_llm_provider(model)[1])
+    except Exception:
+        return None
+
+
+def parse_model_response(raw: Any, model: str) -> LLMResponse:
+    """An `LLMResponse` from a litellm ``ModelResponse`` (tolerates missing fields)."""
+    choices = getattr(raw, "choices", None) or []
+    content: str | None = None
+    calls: list[LLMToolCall] = []
+    finish_reason = None
+    if choices:
+        choice = choices[0]
+        finish_reason = getattr(choice, "finish_reason", None)
+        message = getattr(choice, "message", None)
+        content = getattr(message, "content", None)
+        for i, call in enumerate(getattr(message, "tool_calls", None) or []):
+            function = getattr(call, "function", None)
+            calls.append(
+                LLMToolCall.from_wire(
+                    id=getattr(call, "id", None) or f"call_{i}",
+                    name=getattr(function, "name", None) or "",
+                    raw_arguments=getattr(function, "arguments", None),
+                )
+            )
+    usage = getattr(raw, "usage", None)
+    return LLMResponse(
+        model=model,
+        content=content,
+        tool_calls=tuple(calls),
+        usage=Usage(
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        ),
+        cost=completion_cost(raw),
+        finish_reason=finish_reason,
+    )

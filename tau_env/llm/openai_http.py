@@ -1,0 +1,141 @@
+"""The lean route: OpenAI's chat-completions API spoken directly over a pooled aiohttp session.
+
+For OpenAI itself and any OpenAI-compatible server (vLLM, SGLang, llama.cpp, a proxy...). A
+call costs one request body built from the serialised prefix of the conversation
+(`tau_env.llm.wire`), one POST on a kept-alive connection of the loop's shared pool
+(`tau_env.llm.pool`), and a JSON parse of the reply (`tau_env.llm.replies`): well under a
+millisecond of CPU, where litellm spends several. Streaming (``ModelConfig.stream``) reads the
+server-sent events and asks for the usage chunk. Failures are classified as on every route
+(`tau_env.llm.failures`).
+
+Endpoint and key: ``api_base`` (else ``OPENAI_BASE_URL`` / ``OPENAI_API_BASE``, else
+``https://api.openai.com/v1``); ``api_key`` (else ``OPENAI_API_KEY``). Only OpenAI's own
+endpoint requires a key; a local server is called without one when none is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tau_env.errors import ModelAccessError
+from tau_env.llm.config import ModelConfig
+from tau_env.llm.failures import Provider, ProviderFailure, failure_for_status, missing_key_message
+from tau_env.llm.pool import shared_session
+from tau_env.llm.prices import price_of
+from tau_env.llm.replies import StreamReader, completion_reply, error_detail
+from tau_env.llm.response import LLMResponse
+from tau_env.llm.wire import ChatCall, RequestWriter
+
+if TYPE_CHECKING:
+    import aiohttp
+
+__all__ = ["OPENAI_BASE", "OpenAIRoute"]
+
+OPENAI_BASE = "https://api.openai.com/v1"
+"""OpenAI's own endpoint (the one that requires an API key)."""
+
+
+def _base_url(config: ModelConfig) -> str:
+    base = config.api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE")
+    return (base or OPENAI_BASE).rstrip("/")
+
+
+class OpenAIRoute:
+    """Sends one client's calls to an OpenAI-compatible endpoint.
+
+    Args:
+        config: The model; ``config.model`` may carry the ``openai/`` routing prefix, which
+            is not sent.
+    """
+
+    name = "lean"
+
+    def __init__(self, config: ModelConfig) -> None:
+        self.config = config
+        self.base = _base_url(config)
+        self.url = f"{self.base}/chat/completions"
+        self.wire_model = config.model.removeprefix("openai/")
+        self.official = self.base == OPENAI_BASE
+        self.key = config.api_key or os.environ.get("OPENAI_API_KEY") or None
+        where = "OpenAI" if self.official else f"the OpenAI-compatible server at {self.base}"
+        self.provider = Provider(where, "OPENAI_API_KEY")
+        self.price = price_of(self.wire_model)
+        params = dict(config.params)
+        extra_headers = params.pop("extra_headers", None) or {}
+        extra_body = params.pop("extra_body", None) or {}
+        self.headers = {"Content-Type": "application/json", **dict(extra_headers)}
+        if self.key:
+            self.headers["Authorization"] = f"Bearer {self.key}"
+        organization = os.environ.get("OPENAI_ORGANIZATION")
+        if self.official and organization:
+            self.headers["OpenAI-Organization"] = organization
+        self.writer = RequestWriter(
+            model=self.wire_model,
+            key_model=config.model,
+            settings={"temperature": config.temperature, **params, **dict(extra_body)},
+            params=config.params,
+            temperature=config.temperature,
+        )
+        self._timeout: aiohttp.ClientTimeout | None = None
+
+    def check_access(self) -> None:
+        """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key."""
+        if self.official and not self.key:
+            raise ModelAccessError(missing_key_message(self.provider, self.config.model))
+
+    def prepare(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]] | None,
+        tool_choice: str | Mapping[str, Any] | None,
+        seed: int | None,
+        *,
+        with_key: bool,
+    ) -> ChatCall:
+        """The request of one call (body built from the conversation's serialised prefix)."""
+        return self.writer.call(
+            messages, tools, tool_choice, seed, stream=self.config.stream, with_key=with_key
+        )
+
+    async def send(self, call: ChatCall) -> LLMResponse:
+        """Make the call once.
+
+        Raises:
+            ProviderFailure: The call failed (classified).
+        """
+        import aiohttp
+
+        if self._timeout is None:
+            self._timeout = aiohttp.ClientTimeout(total=self.config.timeout)
+        session = await shared_session()
+        try:
+            async with session.post(
+                self.url, data=call.body, headers=self.headers, timeout=self._timeout
+            ) as response:
+                if response.status != 200:
+                    body = await response.read()
+                    detail = f"HTTP {response.status}: {error_detail(body)}"
+                    raise failure_for_status(response.status, detail, dict(response.headers))
+                if response.content_type == "text/event-stream":
+                    return await self._read_stream(response)
+                raw = await response.read()
+        except TimeoutError:  # asyncio.TimeoutError is TimeoutError since 3.11
+            raise ProviderFailure(
+                "transient", f"no reply within {self.config.timeout} s (timeout)"
+            ) from None
+        except aiohttp.ClientError as error:
+            raise ProviderFailure("transient", f"{type(error).__name__}: {error}") from error
+        return completion_reply(raw, self.config.model, self.price)
+
+    async def _read_stream(self, response: aiohttp.ClientResponse) -> LLMResponse:
+        reader = StreamReader(self.config.model, self.price)
+        async for line in response.content:
+            if reader.feed(line):
+                return reader.reply()
+        raise ProviderFailure("transient", "the stream ended before data: [DONE] (stream cut)")
+
+    def describe(self) -> dict[str, Any]:
+        """Where calls go (for debugging and reports; no key)."""
+        return {"route": self.name, "url": self.url, "model": self.wire_model}

@@ -1,0 +1,117 @@
+"""Shared HTTP connection pools (one per event loop) and the loop of synchronous calls.
+
+Every `LLMClient` on the lean route sends through the `aiohttp.ClientSession` of the running
+event loop, so a run's episodes reuse the same kept-alive connections instead of opening their
+own. The session closes itself when its loop shuts down normally (``asyncio.run`` finalises
+asynchronous generators; an idle generator holds the session and closes it then).
+
+Synchronous calls (`LLMClient.complete_sync`) run the same asynchronous code on one background
+event loop in a daemon thread, so there is a single retry loop and a single pool for them too.
+aiohttp is imported on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import os
+import threading
+import weakref
+from collections.abc import AsyncIterator, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import aiohttp
+
+__all__ = ["run_sync", "shared_session"]
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Pool:
+    session: aiohttp.ClientSession
+    keeper: AsyncIterator[None]
+    started: bool = False
+
+
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
+
+
+async def _keep(session: aiohttp.ClientSession) -> AsyncIterator[None]:
+    """Parked at its ``yield`` for the loop's lifetime; closes the session when finalised."""
+    try:
+        yield
+    finally:
+        await session.close()
+
+
+async def shared_session() -> aiohttp.ClientSession:
+    """The running loop's pooled session (created on first use)."""
+    import aiohttp
+
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None or pool.session.closed:
+        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=60.0, ttl_dns_cache=300)
+        session = aiohttp.ClientSession(
+            connector=connector,
+            skip_auto_headers=("User-Agent",),
+            trust_env=True,  # HTTP(S)_PROXY and NO_PROXY, as httpx (litellm's) honours them
+        )
+        pool = _Pool(session, _keep(session))
+        _pools[loop] = pool
+    if not pool.started:
+        pool.started = True
+        await pool.keeper.__anext__()  # registers the generator with the loop, which closes it
+    return pool.session
+
+
+class _Background:
+    """A daemon thread running an event loop for synchronous callers (one per process)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.pid = 0
+
+    def loop_for_calls(self) -> asyncio.AbstractEventLoop:
+        with self.lock:
+            if self.loop is None or self.pid != os.getpid():  # a forked child starts its own
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(
+                    target=loop.run_forever, name="tau-env-llm-sync", daemon=True
+                )
+                thread.start()
+                self.loop, self.thread, self.pid = loop, thread, os.getpid()
+            return self.loop
+
+    def stop(self) -> None:
+        """Close the background loop's pool and stop it (at interpreter exit)."""
+        loop, thread = self.loop, self.thread
+        if loop is None or thread is None or self.pid != os.getpid() or not thread.is_alive():
+            return
+        with contextlib.suppress(Exception):  # best effort at exit
+            asyncio.run_coroutine_threadsafe(loop.shutdown_asyncgens(), loop).result(timeout=5)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+
+
+_background = _Background()
+atexit.register(_background.stop)
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` on the background loop and wait for its result (blocks this thread).
+
+    Raises:
+        RuntimeError: Called from the background loop's own thread (it would wait on itself).
+    """
+    loop = _background.loop_for_calls()
+    if threading.current_thread() is _background.thread:
+        coroutine.close()
+        raise RuntimeError("a synchronous model call cannot be made from its own event loop")
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
