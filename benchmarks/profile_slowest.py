@@ -12,6 +12,7 @@ import cProfile
 import io
 import os
 import pstats
+import time
 from pathlib import Path
 
 import tau_env
@@ -29,13 +30,18 @@ def main() -> None:
     parser.add_argument("--domain", default="telecom")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="profile in this thread's CPU time (steadier on a shared machine; slower)",
+    )
     args = parser.parse_args()
     data_dir = args.data_dir if Path(args.data_dir, "domains").is_dir() else None
     env = tau_env.make_env(args.domain, data_dir=data_dir)
     task_ids = [task.id for task in env.unwrapped.tasks]
     for task_id in task_ids:
         run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0)
-    profile = cProfile.Profile()
+    profile = cProfile.Profile(time.thread_time) if args.cpu_time else cProfile.Profile()
     profile.enable()
     for _ in range(args.rounds):
         for task_id in task_ids:

@@ -66,6 +66,8 @@ class Stop(_Action):
 Action = SendMessage | CallTool | Stop
 """Everything `TauEnv.step` acts on."""
 
+_ACTION_TYPES = (SendMessage, CallTool, Stop)  # a tuple: isinstance is faster than on a union
+
 ACTION_KINDS: tuple[str, ...] = ("message", "tool_call", "stop")
 """Index -> kind, for the ``kind`` entry of the `Dict` action space."""
 
@@ -87,7 +89,7 @@ def decode_action(action: object, tool_names: Sequence[str]) -> Action:
     Raises:
         InvalidAction: `action` is none of the accepted forms; the message says what is wrong.
     """
-    if isinstance(action, SendMessage | CallTool | Stop):
+    if isinstance(action, _ACTION_TYPES):
         return action
     if not isinstance(action, Mapping):
         raise InvalidAction(

@@ -9,13 +9,15 @@ task against the registered functions, and caches the result, so no file is pars
 from __future__ import annotations
 
 import importlib
+import json
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from tau_env.errors import DataError
+from tau_env.errors import DataError, InvalidOption
 from tau_env.messages import Requestor, side_of
 from tau_env.registry import registered_domains, spec_for
 from tau_env.state.database import Database, SeedSource, Snapshot
@@ -31,6 +33,8 @@ __all__ = [
     "DomainData",
     "DomainDefinition",
     "PreparedTask",
+    "RetrievalSupport",
+    "clear_domain_cache",
     "load_domain",
     "registered_domains",
 ]
@@ -51,6 +55,10 @@ class DomainData:
         solo_policy: The policy variant for No-User mode, where the data has one.
         tasks_file: The task file, named in errors about a task (None: `source` is named).
         splits_file: The split file, named in errors about a split (None: `source`).
+        task_policy: Builds the policy of one task, for data whose policy depends on the task
+            (banking's golden-documents variant); None: every task gets `policy`.
+        extras: Parsed data only the domain's own code reads (banking: the knowledge base,
+            the prompt templates); the core passes it through untouched.
     """
 
     policy: str
@@ -63,6 +71,31 @@ class DomainData:
     solo_policy: str | None = None
     tasks_file: str | None = None
     splits_file: str | None = None
+    task_policy: Callable[[Task], str] | None = None
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RetrievalSupport:
+    """How a domain whose agent searches a knowledge base is set up for one retrieval variant.
+
+    A variant decides the agent's retrieval tools and its policy, nothing else (never the
+    database, the tasks or the grading), so one loaded data source serves every variant.
+
+    Attributes:
+        variants: Every name ``make_env(..., retrieval=...)`` accepts (for help texts).
+        default: The variant used when none is named.
+        configure: ``(definition, data, variant, options) -> (definition, data)`` with the
+            variant's toolbox and policy; raises `InvalidOption` for a name or an option it
+            does not accept, saying why.
+    """
+
+    variants: tuple[str, ...]
+    default: str
+    configure: Callable[
+        [DomainDefinition, DomainData, str, Mapping[str, Any]],
+        tuple[DomainDefinition, DomainData],
+    ]
 
 
 @dataclass(frozen=True)
@@ -79,6 +112,9 @@ class DomainDefinition:
         load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
         derive_user_script: Builds a scripted-user brief for a task that carries none (official
             tasks), from the task's structure; None when the domain cannot.
+        shared_database: The user's tools work on the agent's database (one database for both
+            sides, as in banking); `user_db` is then unused.
+        retrieval: Retrieval variants, for domains whose agent searches a knowledge base.
     """
 
     name: str
@@ -89,6 +125,8 @@ class DomainDefinition:
     load_builtin: Callable[[], DomainData]
     load_official: Callable[[Path], DomainData]
     derive_user_script: Callable[[Task], UserScript | None] | None = None
+    shared_database: bool = False
+    retrieval: RetrievalSupport | None = None
 
 
 @dataclass
@@ -103,9 +141,12 @@ class PreparedTask:
 class Domain:
     """A domain definition paired with loaded data; shared by every env of the process."""
 
-    def __init__(self, definition: DomainDefinition, data: DomainData) -> None:
+    def __init__(
+        self, definition: DomainDefinition, data: DomainData, retrieval: str | None = None
+    ) -> None:
         self.definition = definition
         self.data = data
+        self.retrieval = retrieval
         self.name = definition.name
         self.toolbox = definition.toolbox
         self.policy = data.policy
@@ -116,7 +157,16 @@ class Domain:
         _check_task_functions(self)
 
     def __repr__(self) -> str:
-        return f"Domain({self.name!r}, source={self.data.source!r}, tasks={len(self.tasks)})"
+        variant = f", retrieval={self.retrieval!r}" if self.retrieval else ""
+        return (
+            f"Domain({self.name!r}, source={self.data.source!r}{variant}, tasks={len(self.tasks)})"
+        )
+
+    def policy_for(self, task: Task) -> str:
+        """The policy the agent receives for `task` (the domain's, unless it is per task)."""
+        if self.data.task_policy is not None:
+            return self.data.task_policy(task)
+        return self.policy
 
     @property
     def env_id(self) -> str:
@@ -153,10 +203,12 @@ class Domain:
         """A world holding the domain's untouched databases."""
         source = SeedSource(seed)
         journal = Journal()
-        user_db = None
-        if self.definition.user_db is not None and self.data.user_snapshot is not None:
-            user_db = self.definition.user_db(self.data.user_snapshot, journal, source)
         agent_db = self.definition.agent_db(self.data.agent_snapshot, journal, source)
+        user_db = None
+        if self.definition.shared_database:
+            user_db = agent_db
+        elif self.definition.user_db is not None and self.data.user_snapshot is not None:
+            user_db = self.definition.user_db(self.data.user_snapshot, journal, source)
         return World(self.toolbox, agent_db, user_db, journal, source)
 
     def prepare(self, task: Task) -> PreparedTask:
@@ -248,30 +300,64 @@ def _definition(name: str) -> DomainDefinition:
     return definition
 
 
-def load_domain(name: str, data_dir: str | Path | None = None) -> Domain:
+def load_domain(
+    name: str,
+    data_dir: str | Path | None = None,
+    *,
+    retrieval: str | None = None,
+    retrieval_options: Mapping[str, Any] | None = None,
+) -> Domain:
     """The domain `name` with built-in data (``data_dir=None``) or a reference data folder.
 
-    Cached per process: the second call with the same arguments parses nothing.
+    Cached per process: the second call with the same arguments parses nothing, and every
+    retrieval variant of a data source shares its parsed data and indexes.
 
     Args:
         name: A registered domain name.
         data_dir: A folder laid out like the reference's ``data/tau2`` (``domains/<name>/``).
+        retrieval: The retrieval variant, for domains with a knowledge base (None: the
+            domain's default).
+        retrieval_options: Settings of the variant (JSON values; see the domain's README).
 
     Raises:
         UnregisteredEnv: Unknown domain name.
         DataError: Missing or malformed files; the message names the file.
+        InvalidOption: A retrieval variant or option the domain does not know, or retrieval
+            settings for a domain without a knowledge base.
     """
     folder = None if data_dir is None else str(Path(data_dir).expanduser().resolve())
-    return _load_domain(name, folder)
+    support = _definition(name).retrieval
+    if support is None:
+        if retrieval is not None or retrieval_options:
+            raise InvalidOption(f"domain {name!r} has no retrieval variants")
+        return _load_domain(name, folder, None, "{}")
+    variant = retrieval or support.default  # `configure` explains names it refuses
+    options = json.dumps(dict(retrieval_options or {}), sort_keys=True)
+    return _load_domain(name, folder, variant, options)
+
+
+def clear_domain_cache() -> None:
+    """Forget every loaded domain and data source (for tests that edit a data folder)."""
+    _load_domain.cache_clear()
+    _load_data.cache_clear()
 
 
 @cache
-def _load_domain(name: str, folder: str | None) -> Domain:
+def _load_data(name: str, folder: str | None) -> DomainData:
     definition = _definition(name)
     if folder is None:
-        data = definition.load_builtin()
-    else:
-        if not Path(folder).is_dir():
-            raise DataError(f"{folder}: data folder not found")
-        data = definition.load_official(Path(folder))
-    return Domain(definition, data)
+        return definition.load_builtin()
+    if not Path(folder).is_dir():
+        raise DataError(f"{folder}: data folder not found")
+    return definition.load_official(Path(folder))
+
+
+@cache
+def _load_domain(name: str, folder: str | None, retrieval: str | None, options: str) -> Domain:
+    definition = _definition(name)
+    data = _load_data(name, folder)
+    if retrieval is not None and definition.retrieval is not None:
+        definition, data = definition.retrieval.configure(
+            definition, data, retrieval, json.loads(options)
+        )
+    return Domain(definition, data, retrieval)

@@ -43,6 +43,17 @@ class DataError(TauEnvError, ValueError):
     """
 
 
+class InvalidOption(TauEnvError, ValueError):
+    """An environment option is unknown to the domain or has a value of the wrong type.
+
+    For example a retrieval variant or setting the domain does not offer.
+    """
+
+
+class NoBuiltinData(DataError):
+    """The domain ships no built-in data (yet): it needs a reference data folder."""
+
+
 class ToolDefinitionError(TauEnvError, TypeError):
     """A function registered as a tool has no usable signature or docstring."""
 

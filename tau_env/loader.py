@@ -8,6 +8,7 @@ They look a name up in `tau_env.registry`, load the domain once per process
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,12 @@ __all__ = ["load_tasks", "make", "make_env"]
 
 
 def load_tasks(
-    domain: str, *, data_dir: str | Path | None = None, split: str | None = None
+    domain: str,
+    *,
+    data_dir: str | Path | None = None,
+    split: str | None = None,
+    retrieval: str | None = None,
+    retrieval_options: Mapping[str, Any] | None = None,
 ) -> list[Task]:
     """The tasks of a domain.
 
@@ -27,9 +33,14 @@ def load_tasks(
         domain: Domain name (``"mock"``) or versioned id (``"tau/mock-v0"``).
         data_dir: A reference data folder; None uses the built-in data.
         split: A split name (None: ``base`` when defined, else every task).
+        retrieval: Retrieval variant (checked here; tasks are the same in every variant).
+        retrieval_options: Settings of the retrieval variant.
     """
     spec = spec_for(domain)
-    return load_domain(spec.domain, data_dir).split(split)
+    loaded = load_domain(
+        spec.domain, data_dir, retrieval=retrieval, retrieval_options=retrieval_options
+    )
+    return loaded.split(split)
 
 
 def make(id: str, **options: Any) -> Any:
@@ -43,6 +54,8 @@ def make_env(
     *,
     data_dir: str | Path | None = None,
     split: str | None = None,
+    retrieval: str | None = None,
+    retrieval_options: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> Any:
     """Build the wrapped AEC environment of a domain.
@@ -54,6 +67,9 @@ def make_env(
         data_dir: A folder laid out like the reference's data (``domains/<domain>/...``);
             None uses the built-in data, which needs no download.
         split: Task split (None: ``base`` when the data defines it, else every task).
+        retrieval: Retrieval variant of a domain with a knowledge base (``banking_knowledge``:
+            ``"bm25"``, ``"no_knowledge"``...; None: the domain's default).
+        retrieval_options: Settings of the retrieval variant (``{"top_k": 5}``...).
         **options: Keyword arguments of `TauEnv` (``judge`` for NL assertions, ``grader``,
             ``max_steps``, ``max_errors``, ``render_mode``...).
 
@@ -65,7 +81,9 @@ def make_env(
     from tau_env.env.aec import TauEnv
 
     spec = spec_for(domain)
-    loaded = load_domain(spec.domain, data_dir)
+    loaded = load_domain(
+        spec.domain, data_dir, retrieval=retrieval, retrieval_options=retrieval_options
+    )
     tasks = [loaded.task(task_id)] if task_id is not None else loaded.split(split)
     kwargs = {**spec.kwargs, **options}
     return OrderEnforcingWrapper(TauEnv(loaded, tasks, **kwargs))

@@ -45,7 +45,9 @@ def domain_sources() -> list[tuple[str, str | None]]:
     from tau_env.errors import DataError
 
     data = official_data_dir()
-    sources: list[tuple[str, str | None]] = [(name, None) for name in registered_domains()]
+    sources: list[tuple[str, str | None]] = [
+        (name, None) for name in registered_domains() if has_builtin_data(name)
+    ]
     if data is not None:
         for name in registered_domains():
             try:
@@ -54,6 +56,18 @@ def domain_sources() -> list[tuple[str, str | None]]:
                 continue
             sources.append((name, str(data)))
     return sources
+
+
+def has_builtin_data(name: str) -> bool:
+    """False for a domain that ships no built-in data yet (it raises `NoBuiltinData`)."""
+    from tau_env.domain import load_domain
+    from tau_env.errors import NoBuiltinData
+
+    try:
+        load_domain(name)
+    except NoBuiltinData:
+        return False
+    return True
 
 
 def source_id(source: tuple[str, str | None]) -> str:

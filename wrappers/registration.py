@@ -30,6 +30,7 @@ GYM_DOMAINS: dict[str, str] = {
     "airline": "Airline",
     "retail": "Retail",
     "telecom": "Telecom",
+    "banking_knowledge": "BankingKnowledge",
 }
 """Domain name -> the name used in gymnasium ids."""
 

@@ -37,7 +37,7 @@ from tau_env.data_files import (
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.telecom.agent_functions import AGENT_ENV_FUNCTIONS
 from tau_env.domains.telecom.data_model import TelecomDB
-from tau_env.domains.telecom.sync import sync_phone_with_line
+from tau_env.domains.telecom.sync import SYNC_INPUTS, sync_phone_with_line
 from tau_env.domains.telecom.tasks.user_script import derive_user_script
 from tau_env.domains.telecom.tools import AGENT_TOOLS
 from tau_env.domains.telecom.user_data_model import TelecomUserDB
@@ -63,6 +63,7 @@ TOOLBOX = Toolbox(
     agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
     user_env_functions=ToolSet("user", USER_ENV_FUNCTIONS),
     sync=sync_phone_with_line,
+    sync_inputs=SYNC_INPUTS,
 )
 
 

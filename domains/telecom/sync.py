@@ -1,6 +1,8 @@
 """The sync rule: the user's surroundings follow the state of their line at the company.
 
-Run after every successful tool or helper call (``Toolbox(sync=...)``). Once the phone belongs
+Run after every successful tool or helper call that changed one of the tables it reads
+(``Toolbox(sync=..., sync_inputs=SYNC_INPUTS)``): a phone setting changed by the user, or a read,
+leaves it nothing to do, so it is skipped. Once the phone belongs
 to a number (``set_user_info``), the rule copies from that line: whether it is active, whether
 it allows roaming, whether its data is used up; it settles a paid payment request (the bill
 becomes Paid) and surfaces the customer's first bill awaiting payment as a new request.
@@ -20,9 +22,16 @@ from tau_env.domains.telecom.lookups import (
     plan_by_id,
 )
 from tau_env.domains.telecom.user_data_model import PaymentRequest, TelecomUserDB
+from tau_env.messages import Side
 from tau_env.state import World
 
-__all__ = ["sync_phone_with_line"]
+__all__ = ["SYNC_INPUTS", "sync_phone_with_line"]
+
+SYNC_INPUTS: dict[Side, frozenset[str]] = {
+    "agent": frozenset({"customers", "lines", "plans", "bills"}),
+    "user": frozenset({"surroundings"}),
+}
+"""The tables `sync_phone_with_line` reads: it depends on nothing else (not the phone itself)."""
 
 
 def sync_phone_with_line(world: World) -> None:

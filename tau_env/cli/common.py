@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from tau_env.errors import TauEnvError
@@ -15,6 +16,7 @@ __all__ = [
     "DEFAULT_STORE",
     "add_data_arguments",
     "add_judge_arguments",
+    "add_retrieval_arguments",
     "add_store_arguments",
     "judge_spec",
     "open_existing_store",
@@ -44,6 +46,33 @@ def add_data_arguments(parser: argparse.ArgumentParser, *, default_domain: str |
     parser.add_argument(
         "--tasks", default=None, help="comma-separated task ids (default: the whole split)"
     )
+
+
+def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--retrieval`` and ``--retrieval-options`` (domains with a knowledge base)."""
+    parser.add_argument(
+        "--retrieval",
+        default=None,
+        help="retrieval variant of a domain with a knowledge base, e.g. bm25, no_knowledge, "
+        "grep_only (banking_knowledge; default: the domain's)",
+    )
+    parser.add_argument(
+        "--retrieval-options",
+        type=_json_object,
+        default=None,
+        metavar="JSON",
+        help="settings of the retrieval variant as a JSON object, e.g. '{\"top_k\": 5}'",
+    )
+
+
+def _json_object(text: str) -> dict[str, object]:
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("expected a JSON object")
+    return value
 
 
 def add_store_arguments(parser: argparse.ArgumentParser, *, run_help: str) -> None:

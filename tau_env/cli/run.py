@@ -18,6 +18,7 @@ from tau_env.cli.common import (
     DEFAULT_DOMAIN,
     add_data_arguments,
     add_judge_arguments,
+    add_retrieval_arguments,
     add_store_arguments,
     judge_spec,
 )
@@ -43,6 +44,7 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
+    add_retrieval_arguments(parser)
     # The kinds come from the tables that build them, so the help cannot leave one out.
     for side, default, kinds in (
         ("agent", "oracle", ", ".join(AGENT_KINDS)),
@@ -135,6 +137,8 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         # Absolute, so `resume` finds the data from any working directory.
         data_dir=str(Path(args.data_dir).expanduser().resolve()) if args.data_dir else None,
         split=args.split,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
         task_ids=tuple(task_ids),
         trials=args.trials,
         base_seed=args.seed,
@@ -157,7 +161,13 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
         TauEnvError: A named task is unknown, named twice or refused by the mode; or no task
             is left.
     """
-    tasks = load_tasks(args.domain, data_dir=args.data_dir, split=args.split)
+    tasks = load_tasks(
+        args.domain,
+        data_dir=args.data_dir,
+        split=args.split,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
+    )
     refused = {task.id: reason for task in tasks if (reason := unplayable_reason(task, args.mode))}
     if not args.tasks:
         task_ids = [task.id for task in tasks if task.id not in refused]

@@ -6,7 +6,12 @@ import argparse
 from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
-from tau_env.cli.common import add_data_arguments, add_judge_arguments, judge_spec
+from tau_env.cli.common import (
+    add_data_arguments,
+    add_judge_arguments,
+    add_retrieval_arguments,
+    judge_spec,
+)
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.outcome import Grade
 from tau_env.loader import make_env
@@ -27,6 +32,7 @@ def add_parser(commands: Any) -> None:
         ),
     )
     add_data_arguments(parser, default_domain=None)
+    add_retrieval_arguments(parser)
     add_judge_arguments(parser)
     parser.set_defaults(handler=handle)
 
@@ -66,12 +72,20 @@ def handle(args: argparse.Namespace) -> int:
         from tau_env.grading.judge import LLMJudge
 
         judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
-    env = make_env(args.domain, data_dir=args.data_dir, split=args.split, judge=judge)
+    env = make_env(
+        args.domain,
+        data_dir=args.data_dir,
+        split=args.split,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
+        judge=judge,
+    )
     task_ids = [t.id for t in env.unwrapped.tasks]
     if args.tasks:
         task_ids = args.tasks.split(",")
+    user = GoldUser.factory(env.unwrapped.domain)
     results: list[EpisodeResult] = [
-        run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0) for task_id in task_ids
+        run_episode(env, OracleAgent, user, task_id=task_id, seed=0) for task_id in task_ids
     ]
     passed = 0
     unjudged = 0

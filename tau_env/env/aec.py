@@ -223,9 +223,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         conversation.act(decoded)
         if conversation.done:
             self._finish()
-        else:
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end: accumulating them would change nothing
             self.agent_selection = conversation.turn
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -291,7 +291,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         return cached[1]
 
     def _context(self, side: Side, task: Task) -> SideContext:
-        instructions = self.domain.policy if side == "agent" else str(task.user_scenario)
+        instructions = self.domain.policy_for(task) if side == "agent" else str(task.user_scenario)
         tools = self._tool_schemas[side]
         names = self._tool_names[side]
         if side == "user" and task.user_tools is not None:

@@ -28,6 +28,7 @@ from tau_env.messages import (
     UserMessage,
     has_text,
     requestor_of,
+    trusted,
 )
 from tau_env.state.world import World
 
@@ -152,7 +153,7 @@ class Conversation:
         elif seating.greeting is None:
             self.turn = "agent"
         else:
-            greeting = AssistantMessage(content=seating.greeting)
+            greeting = _text_message("agent", seating.greeting)
             self._append(greeting, sender="agent", receiver="user")
 
     # -- state ---------------------------------------------------------------------------------
@@ -195,17 +196,31 @@ class Conversation:
         except ValueError:  # recorded as given; the world answers with a precise error
             recorded = {"_raw_arguments": action.arguments}
         requestor = requestor_of(side)
-        call = ToolCall(id=call_id, name=action.name, arguments=recorded, requestor=requestor)
-        message_type = AssistantMessage if side == "agent" else UserMessage
-        self._append(message_type(tool_calls=[call]), sender=side, receiver=None)
+        call = trusted(
+            ToolCall,
+            # a copy, as validation made one: the record never shares the caller's dict
+            {
+                "id": call_id,
+                "name": action.name,
+                "arguments": dict(recorded),
+                "requestor": requestor,
+            },
+            _TOOL_CALL_GIVEN,
+        )
+        self._append(_call_message(side, call), sender=side, receiver=None)
         borrowed = action.name in self.seating.borrowed_tools.get(side, ())
         result = self.world.call_tool(_OTHER[side] if borrowed else side, action.name, arguments)
-        reply = ToolMessage(
-            id=call_id,
-            content=result.content,
-            requestor=requestor,
-            error=result.error,
-            name=action.name,
+        reply = trusted(
+            ToolMessage,
+            {
+                "role": "tool",
+                "id": call_id,
+                "content": result.content,
+                "requestor": requestor,
+                "error": result.error,
+                "name": action.name,
+            },
+            _TOOL_MESSAGE_GIVEN,
         )
         self.trajectory.append(reply)
         self.views[side].deliver(reply, observation_entry(reply, self.max_text_length))
@@ -219,11 +234,7 @@ class Conversation:
             )
             self.error_note = f"the {side} sent a message without text"
             return
-        message: Message
-        if side == "agent":
-            message = AssistantMessage(content=action.content, request=action.request)
-        else:
-            message = UserMessage(content=action.content)
+        message = _sent_message(side, action)
         self._append(message, sender=side, receiver=_OTHER[side])
         self.step_count += 1
         if any(token in action.content for token in STOP_TOKENS.values()):
@@ -232,10 +243,7 @@ class Conversation:
             self.turn = _OTHER[side]
 
     def _stop(self, side: Side, action: Stop) -> None:
-        token = STOP_TOKENS[action.reason]
-        message: Message = (
-            AssistantMessage(content=token) if side == "agent" else UserMessage(content=token)
-        )
+        message = _text_message(side, STOP_TOKENS[action.reason])
         self._append(message, sender=side, receiver=_OTHER[side])
         self.step_count += 1
         self._end_by(side)
@@ -295,6 +303,52 @@ class Conversation:
         unseen = [m for m in view.history[last_own + 1 :] if not _sent_by(m, side)]
         view.inbox = unseen
         view.inbox_entries = [observation_entry(m, self.max_text_length) for m in unseen]
+
+
+# The env's own records are built from validated actions without validating again (`trusted`);
+# each names the fields its validating constructor call would have been given.
+_TOOL_CALL_GIVEN = ("id", "name", "arguments", "requestor")
+_TOOL_MESSAGE_GIVEN = ("id", "content", "requestor", "error", "name")
+
+
+def _call_message(side: Side, call: ToolCall) -> Message:
+    """``AssistantMessage(tool_calls=[call])`` or ``UserMessage(tool_calls=[call])``."""
+    if side == "agent":
+        return trusted(
+            AssistantMessage,
+            {"role": "assistant", "content": None, "tool_calls": [call], "request": None},
+            ("tool_calls",),
+        )
+    return trusted(
+        UserMessage, {"role": "user", "content": None, "tool_calls": [call]}, ("tool_calls",)
+    )
+
+
+def _text_message(side: Side, content: str) -> Message:
+    """``AssistantMessage(content=...)`` or ``UserMessage(content=...)`` (greetings, stops)."""
+    if side == "agent":
+        fields = {"role": "assistant", "content": content, "tool_calls": None, "request": None}
+        return trusted(AssistantMessage, fields, _TEXT_GIVEN)
+    return trusted(
+        UserMessage, {"role": "user", "content": content, "tool_calls": None}, _TEXT_GIVEN
+    )
+
+
+def _sent_message(side: Side, action: SendMessage) -> Message:
+    """The message of a `SendMessage`: the agent's carries the action's request (maybe None)."""
+    if side == "agent":
+        fields = {
+            "role": "assistant",
+            "content": action.content,
+            "tool_calls": None,
+            "request": action.request,
+        }
+        return trusted(AssistantMessage, fields, _REQUEST_GIVEN)
+    return _text_message(side, action.content)
+
+
+_TEXT_GIVEN = ("content",)
+_REQUEST_GIVEN = ("content", "request")
 
 
 def _sent_by(message: Message, side: Side) -> bool:

@@ -12,6 +12,8 @@ from tau_env.tasks.model import GoldAction
 
 __all__ = ["ActionGrader", "matches"]
 
+_CALLERS = (AssistantMessage, UserMessage)
+
 
 class ActionGrader:
     """A gold action matches if any call of either side does; order and count are ignored."""
@@ -23,17 +25,16 @@ class ActionGrader:
         gold = episode.task.gold_actions
         if not gold:
             return Check(component="ACTION", reward=1.0)
-        calls = [
-            call
-            for message in episode.trajectory
-            if isinstance(message, AssistantMessage | UserMessage) and message.tool_calls
-            for call in message.tool_calls
-        ]
+        calls_by_name: dict[str, list[ToolCall]] = {}  # names must be equal to match
+        for message in episode.trajectory:
+            if isinstance(message, _CALLERS) and message.tool_calls:
+                for call in message.tool_calls:
+                    calls_by_name.setdefault(call.name, []).append(call)
         details = [
             {
                 "action_id": action.action_id,
                 "name": action.name,
-                "met": any(matches(action, call) for call in calls),
+                "met": any(matches(action, call) for call in calls_by_name.get(action.name, ())),
             }
             for action in gold
         ]

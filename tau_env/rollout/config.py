@@ -70,6 +70,8 @@ class RunConfig(BaseModel):
         run_id: Unique within a store.
         domain: Domain name or versioned id.
         data_dir: Reference data folder (None: built-in data).
+        retrieval: Retrieval variant of a domain with a knowledge base (None: its default).
+        retrieval_options: Settings of that variant.
         split: Task split the tasks came from (for the record).
         task_ids: The tasks, resolved and fixed when the run is created.
         trials: Trials per task.
@@ -89,6 +91,8 @@ class RunConfig(BaseModel):
     run_id: str = Field(min_length=1)
     domain: str
     data_dir: str | None = None
+    retrieval: str | None = None
+    retrieval_options: dict[str, Any] | None = None
     split: str | None = None
     task_ids: tuple[str, ...] = Field(min_length=1)
     trials: int = Field(ge=1)

@@ -186,7 +186,7 @@ def _random(spec: ParticipantSpec, domain: Domain, with_user: bool) -> Participa
 def _gold_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:
     from tau_env.wrappers.users import GoldUser
 
-    return GoldUser
+    return GoldUser.factory(domain)
 
 
 def _scripted_user(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:

@@ -16,13 +16,26 @@ __all__ = ["domain_of", "run_fingerprint", "run_versions"]
 
 def domain_of(config: RunConfig) -> Domain:
     """The loaded domain of a run (cached per process)."""
-    return load_domain(_domain_name(config.domain), config.data_dir)
+    return load_domain(
+        _domain_name(config.domain),
+        config.data_dir,
+        retrieval=config.retrieval,
+        retrieval_options=config.retrieval_options,
+    )
 
 
 def _domain_name(name: str) -> str:
     if name.startswith("tau/"):
         return name.removeprefix("tau/").rsplit("-v", 1)[0]
     return name
+
+
+_UNSET_OPTIONAL = frozenset({"retrieval", "retrieval_options"})
+"""Settings added after runs were first stored; omitted from the fingerprint while unset."""
+
+
+def _unset(config: RunConfig) -> set[str]:
+    return {name for name in _UNSET_OPTIONAL if getattr(config, name) is None}
 
 
 def run_versions(config: RunConfig) -> dict[str, str]:
@@ -63,7 +76,12 @@ def run_fingerprint(config: RunConfig) -> str:
         "env_id": domain.env_id,
         "policy": domain.policy,
         "tasks": [domain.task(task_id).model_dump(mode="json") for task_id in config.task_ids],
-        "config": config.model_dump(mode="json", exclude={"run_id", "judge"}),
+        # Settings left at their default are left out, so runs stored before the setting
+        # existed keep their fingerprint (and can still be resumed).
+        "config": config.model_dump(
+            mode="json",
+            exclude={"run_id", "judge", *_UNSET_OPTIONAL.intersection(_unset(config))},
+        ),
     }
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

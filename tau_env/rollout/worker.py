@@ -68,6 +68,8 @@ class EpisodeWorker:
         env = make_env(
             config.domain,
             data_dir=config.data_dir,
+            retrieval=config.retrieval,
+            retrieval_options=config.retrieval_options,
             split=config.split,
             max_steps=config.max_steps,
             max_errors=config.max_errors,

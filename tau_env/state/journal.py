@@ -38,6 +38,8 @@ class Journal:
 
     def commit(self) -> None:
         """Keep every change made since the last commit."""
+        if not self._undo:  # nothing changed (a read): nothing to forget
+            return
         for container in self._touched:
             container.end_transaction()
         self._undo.clear()

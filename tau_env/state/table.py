@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from tau_env.errors import ToolError
 from tau_env.state.journal import Journal
+from tau_env.state.record_copy import copy_record
 
 __all__ = ["Slot", "Table", "copy_record"]
 
@@ -36,19 +37,15 @@ _ABSENT = _Marker("ABSENT")  # no entry in the overlay: the base record (if any)
 _DELETED = _Marker("DELETED")  # the overlay hides a base record
 
 
-def copy_record(record: R) -> R:
-    """An independent deep copy of a record.
-
-    Dump-and-validate is about three times faster than ``model_copy(deep=True)`` for the
-    records of the official databases (a retail order: 9 µs against 31 µs).
-    """
-    return type(record).model_validate(record.model_dump())
-
-
 class Table(Generic[R]):
     """An ordered mapping of id -> record: a shared base plus this episode's changes.
 
     Iteration yields base keys in base order, then new keys in the order they were inserted.
+
+    Attributes:
+        version: Counts the changes of the table's entries (inserts, edits, deletions, undos),
+            so a reader can tell cheaply that nothing changed since it last looked (the sync
+            rule is skipped when none of its tables changed).
     """
 
     def __init__(
@@ -57,12 +54,14 @@ class Table(Generic[R]):
         base: Mapping[str, R],
         journal: Journal,
         changes: dict[str, R | _Marker] | None = None,
+        version: int = 0,
     ) -> None:
         self.name = name
         self._base = base
         self._journal = journal
         self._changes: dict[str, R | _Marker] = {} if changes is None else changes
         self._working: set[str] = set()  # keys copied during the open transaction
+        self.version = version
 
     # -- reading -------------------------------------------------------------------------------
     def get(self, key: str) -> R | None:
@@ -158,6 +157,7 @@ class Table(Generic[R]):
             raise KeyError(key)
         self._journal.remember(self, key, self._changes.get(key, _ABSENT))
         self._working.discard(key)
+        self.version += 1
         if key in self._base:
             self._changes[key] = _DELETED
         else:
@@ -167,10 +167,12 @@ class Table(Generic[R]):
         self._journal.remember(self, key, self._changes.get(key, _ABSENT))
         self._changes[key] = record
         self._working.add(key)
+        self.version += 1
 
     # -- journal protocol ----------------------------------------------------------------------
     def undo(self, key: str, previous: object) -> None:
         """Put back the overlay entry `key` had before the transaction."""
+        self.version += 1
         if previous is _ABSENT:
             self._changes.pop(key, None)
         else:
@@ -185,6 +187,11 @@ class Table(Generic[R]):
         """Keys whose entry differs from the base by identity, in overlay order."""
         return list(self._changes)
 
+    def added_keys(self) -> list[str]:
+        """Keys of records that are not in the base, in table order (after the base's keys)."""
+        base = self._base
+        return [k for k, e in self._changes.items() if e is not _DELETED and k not in base]
+
     def overlay_entry(self, key: str) -> object:
         """The raw overlay entry for `key`: a record, or a marker for absent/deleted."""
         return self._changes.get(key, _ABSENT)
@@ -196,7 +203,7 @@ class Table(Generic[R]):
         """
         if self._working:
             raise RuntimeError(f"table {self.name!r} cannot be forked inside a transaction")
-        return Table(self.name, self._base, journal, dict(self._changes))
+        return Table(self.name, self._base, journal, dict(self._changes), self.version)
 
 
 class Slot(Generic[R]):

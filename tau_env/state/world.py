@@ -3,12 +3,15 @@
 Every tool call and env-function call goes through `World`: arguments are parsed and
 validated against the tool's signature, the call runs as a transaction (a failure leaves no
 trace), the result is serialized exactly as the reference does, and the domain's sync rule
-(telecom: agent database <-> user's phone) runs after every successful call.
+(telecom: agent database <-> user's phone) runs after every successful call that changed one
+of the tables it reads (it is a pure function of those tables, so running it again on
+unchanged ones would change nothing).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +23,12 @@ from tau_env.messages import Side
 from tau_env.serialization import to_json_str
 from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
+from tau_env.state.table import Table
 from tau_env.tools.toolset import ToolSet
 
 __all__ = ["ToolResult", "Toolbox", "World"]
+
+_version = operator.attrgetter("version")
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,10 @@ class Toolbox:
         agent_env_functions: Agent-side setup and assertion helpers for task files.
         user_env_functions: User-side setup and assertion helpers for task files.
         sync: Rule run after every successful call and step to keep the two sides consistent,
-            or None when the sides are independent.
+            or None when the sides are independent. It must depend only on the tables it
+            reads and leave them as it wants them (running it twice changes nothing more).
+        sync_inputs: Per side, the names of the tables `sync` reads. A call after which none
+            of them changed since the last sync skips it. None: every table of both sides.
     """
 
     agent_tools: ToolSet
@@ -56,6 +65,7 @@ class Toolbox:
     agent_env_functions: ToolSet
     user_env_functions: ToolSet
     sync: Callable[[World], None] | None = None
+    sync_inputs: Mapping[Side, frozenset[str]] | None = None
 
     def tools(self, side: Side) -> ToolSet:
         """The tools a side may call during an episode."""
@@ -82,6 +92,8 @@ class World:
         self.user_db = user_db
         self.journal = journal
         self.seed_source = seed_source
+        self._sync_tables: tuple[Table[Any], ...] | None = None  # built on first use
+        self._synced_at: int | None = None  # `_sync_stamp` after the last sync; None: never
 
     def db(self, side: Side) -> Database:
         """The database a side's tools work on.
@@ -108,22 +120,50 @@ class World:
         """
         journal = Journal()
         source = SeedSource(seed)
-        return World(
-            self.toolbox,
-            self.agent_db.fork(journal, source),
-            None if self.user_db is None else self.user_db.fork(journal, source),
-            journal,
-            source,
-        )
+        agent_db = self.agent_db.fork(journal, source)
+        if self.user_db is self.agent_db:  # one database for both sides (banking)
+            user_db: Database | None = agent_db
+        else:
+            user_db = None if self.user_db is None else self.user_db.fork(journal, source)
+        world = World(self.toolbox, agent_db, user_db, journal, source)
+        world._synced_at = self._synced_at  # the tables' versions are forked with them
+        return world
 
     def sync(self) -> None:
         """Apply the domain's consistency rule between the two sides (no-op for most)."""
         with self.journal.transaction():
-            self._apply_sync()
+            if self.toolbox.sync is not None:
+                self.toolbox.sync(self)
+        self._synced_at = self._sync_stamp()
 
-    def _apply_sync(self) -> None:
-        if self.toolbox.sync is not None:
-            self.toolbox.sync(self)
+    def _sync_if_changed(self) -> bool:
+        """Run the sync rule unless none of the tables it reads changed since it last ran.
+
+        Called inside the caller's transaction. Returns whether the rule ran: then the caller
+        records `_sync_stamp` once that transaction is committed (otherwise the stamp is still
+        the recorded one).
+        """
+        sync = self.toolbox.sync
+        if sync is None or self._sync_stamp() == self._synced_at:
+            return False
+        sync(self)
+        return True
+
+    def _sync_stamp(self) -> int:
+        """Sum of the versions of the tables the sync rule reads (versions only grow)."""
+        tables = self._sync_tables
+        if tables is None:
+            tables = self._sync_tables = self._tables_read_by_sync()
+        return sum(map(_version, tables))
+
+    def _tables_read_by_sync(self) -> tuple[Table[Any], ...]:
+        inputs = self.toolbox.sync_inputs
+        tables: list[Table[Any]] = []
+        for side, db in (("agent", self.agent_db), ("user", self.user_db)):
+            if db is not None:
+                wanted = None if inputs is None else inputs.get(side, frozenset())  # type: ignore[call-overload]
+                tables += [t for name, t in db.tables.items() if wanted is None or name in wanted]
+        return tuple(tables)
 
     def call_tool(self, side: Side, name: str, arguments: dict[str, Any] | str) -> ToolResult:
         """Run one of a side's tools; never raises for bad input.
@@ -139,7 +179,8 @@ class World:
         Returns:
             The serialized result.
         """
-        spec = self.toolbox.tools(side).get(name)
+        toolbox = self.toolbox
+        spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).get(name)
         if spec is None:
             return ToolResult(f"Error: Tool '{name}' not found.", error=True)
         try:
@@ -152,12 +193,19 @@ class World:
             kwargs = spec.validate_arguments(parsed)
         except ValueError as error:
             return ToolResult(f"Error: Invalid arguments for tool '{name}': {error}", error=True)
-        try:
-            with self.journal.transaction():
-                value = spec.function(self.db(side), **kwargs)
-                self._apply_sync()  # part of the call: a failing sync undoes the call too
+        journal = self.journal
+        try:  # one transaction (`Journal.transaction`, spelled out: this is the hot path)
+            value = spec.function(self.db(side), **kwargs)
+            synced = self._sync_if_changed()  # part of the call: a failing sync undoes it too
         except ToolError as error:
+            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
+        except BaseException:
+            journal.rollback()
+            raise
+        journal.commit()
+        if synced:
+            self._synced_at = self._sync_stamp()
         return ToolResult(to_json_str(value))
 
     def run_env_function(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
@@ -177,14 +225,22 @@ class World:
         if spec is None:
             raise KeyError(f"no {side} env function or tool named {name!r}")
         kwargs = spec.validate_arguments(arguments)
-        with self.journal.transaction():
+        journal = self.journal
+        try:  # one transaction, as in `call_tool`
             value = spec.function(self.db(side), **kwargs)
-            self._apply_sync()
+            synced = self._sync_if_changed()
+        except BaseException:
+            journal.rollback()
+            raise
+        journal.commit()
+        if synced:
+            self._synced_at = self._sync_stamp()
         return value
 
     def differences(self, other: World) -> list[str]:
         """Where the two worlds' databases differ (``agent:`` / ``user:`` prefixed paths)."""
         found = [f"agent:{path}" for path in self.agent_db.differences(other.agent_db)]
-        if self.user_db is not None and other.user_db is not None:
+        shared = self.user_db is self.agent_db
+        if self.user_db is not None and other.user_db is not None and not shared:
             found += [f"user:{path}" for path in self.user_db.differences(other.user_db)]
         return found

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tau_env.testing.fake_openai import FakeReply, FakeRequest, FakeToolCall
+    from tau_env.testing.fake_replies import FakeReply, FakeRequest, FakeToolCall
 
 __all__ = ["ARGUMENT_PIECE", "completion_body", "error_body", "stream_events"]
 

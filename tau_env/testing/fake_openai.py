@@ -27,176 +27,36 @@ ends in ``/v1``); it ignores API keys. Requests are served by coroutines on one 
 a background thread (`tau_env.testing.http_server`), so hundreds of concurrent clients cost
 it little CPU; scripts run on that loop, so keep them quick (simulate slowness with
 ``FakeReply.delay`` or ``latency``, never by sleeping in a script).
+
+It also answers ``/v1/embeddings`` with deterministic word-hash vectors
+(`tau_env.testing.fake_embeddings`), so dense retrieval runs end to end too; those requests
+are listed in ``embedding_requests``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.llm.config import ModelConfig
 from tau_env.testing.fake_completions import completion_body, error_body, stream_events
+from tau_env.testing.fake_embeddings import EMBEDDING_DIMENSIONS, embedding_body, fake_embedding
+from tau_env.testing.fake_replies import FakeReply, FakeRequest, FakeToolCall, Script
 from tau_env.testing.http_server import HttpRequest, HttpResponse, HttpServer
 
-__all__ = ["FakeOpenAIServer", "FakeReply", "FakeRequest", "FakeToolCall"]
-
-
-@dataclass(frozen=True)
-class FakeToolCall:
-    """A tool call in a scripted reply.
-
-    Attributes:
-        name: Function name.
-        arguments: The arguments exactly as sent on the wire (JSON text, possibly malformed).
-        id: Call id (default: generated from the request number).
-    """
-
-    name: str
-    arguments: str = "{}"
-    id: str | None = None
-
-
-@dataclass(frozen=True)
-class FakeReply:
-    """One scripted answer of the server.
-
-    Attributes:
-        content: The assistant text (None: no text).
-        tool_calls: Tool calls of the reply.
-        status: HTTP status; anything but 200 sends an OpenAI-style error body.
-        delay: Seconds to wait before answering (simulates slowness or a timeout).
-        raw_body: Sent verbatim instead of a JSON completion (a broken provider).
-        prompt_tokens: Reported usage (default: about one token per 4 bytes of the request
-            body, tools included, as providers count them).
-        completion_tokens: Reported usage (default: about one token per 4 characters of output).
-        cut_after: Drop the connection in the middle of the reply: after this many
-            server-sent events of a stream, or after half of a plain JSON body (None: never).
-        retry_after: Seconds sent as the ``Retry-After`` header (None: ``0`` on a 429, no
-            header otherwise).
-    """
-
-    content: str | None = None
-    tool_calls: tuple[FakeToolCall, ...] = ()
-    status: int = 200
-    delay: float = 0.0
-    raw_body: str | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    cut_after: int | None = None
-    retry_after: float | None = None
-
-    @classmethod
-    def text(cls, content: str) -> FakeReply:
-        """A plain text reply."""
-        return cls(content=content)
-
-    @classmethod
-    def tool_call(
-        cls, name: str, arguments: dict[str, Any] | str | None = None, *, id: str | None = None
-    ) -> FakeReply:
-        """A reply with one tool call; `arguments` as a dict is sent as JSON, a str verbatim."""
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
-        return cls(tool_calls=(FakeToolCall(name, text, id),))
-
-    @classmethod
-    def tool_calls_of(cls, *calls: tuple[str, dict[str, Any]]) -> FakeReply:
-        """A reply with several tool calls, given as ``(name, arguments)`` pairs."""
-        return cls(tool_calls=tuple(FakeToolCall(n, json.dumps(a)) for n, a in calls))
-
-    @classmethod
-    def malformed_tool_call(cls, name: str, raw_arguments: str = '{"unclosed": ') -> FakeReply:
-        """A tool call whose arguments are not valid JSON."""
-        return cls(tool_calls=(FakeToolCall(name, raw_arguments),))
-
-    @classmethod
-    def empty(cls) -> FakeReply:
-        """A reply with neither text nor tool calls."""
-        return cls(content="")
-
-    @classmethod
-    def error(
-        cls, status: int, message: str = "", *, retry_after: float | None = None
-    ) -> FakeReply:
-        """An HTTP error (429 rate limit, 500 server error, 400 bad request...).
-
-        `retry_after` sets the ``Retry-After`` header, in seconds (a 429 sends 0 by default).
-        """
-        return cls(
-            status=status, content=message or f"fake error {status}", retry_after=retry_after
-        )
-
-    @classmethod
-    def timeout(cls, seconds: float, then: FakeReply | None = None) -> FakeReply:
-        """Wait `seconds` before answering (set the client's timeout below it)."""
-        base = then or cls(content="(answered too late)")
-        return dataclasses.replace(base, delay=seconds)
-
-    @classmethod
-    def stream_cut(cls, after: int = 1, then: FakeReply | None = None) -> FakeReply:
-        """Drop the connection mid-reply (the "stream cut" fault).
-
-        A stream is cut after `after` events; a plain JSON reply after half its body. `then`
-        is the reply that gets cut (default: a text).
-        """
-        if after < 0:
-            raise ValueError(f"after must be >= 0 events, actually: {after}")
-        base = then or cls(content="This reply never arrives whole.")
-        return dataclasses.replace(base, cut_after=after)
-
-
-@dataclass(frozen=True)
-class FakeRequest:
-    """A request the server received.
-
-    Attributes:
-        path: The URL path.
-        body: The parsed JSON body (model, messages, tools, temperature, seed...).
-        number: 1 for the first request the server received, then 2, 3...
-        headers: The HTTP headers, names in lower case (``authorization`` carries the API key
-            the client sent).
-        size: The body's length in bytes, as received (0: unknown).
-    """
-
-    path: str
-    body: dict[str, Any]
-    number: int
-    headers: dict[str, str] = field(default_factory=dict)
-    size: int = 0
-
-    @property
-    def messages(self) -> list[dict[str, Any]]:
-        """The chat messages sent."""
-        return list(self.body.get("messages") or [])
-
-    @property
-    def tool_names(self) -> list[str]:
-        """Names of the tools offered."""
-        return [t["function"]["name"] for t in self.body.get("tools") or []]
-
-    @property
-    def last_message(self) -> dict[str, Any]:
-        """The last chat message (what the model answers)."""
-        return self.messages[-1] if self.messages else {}
-
-    @property
-    def stream(self) -> bool:
-        """True when the client asked for a stream of server-sent events."""
-        return bool(self.body.get("stream"))
-
-    @property
-    def include_usage(self) -> bool:
-        """True when a streaming client asked for the final usage chunk."""
-        options = self.body.get("stream_options")
-        return isinstance(options, dict) and bool(options.get("include_usage"))
-
-
-Script = Callable[[FakeRequest], FakeReply]
+__all__ = [
+    "EMBEDDING_DIMENSIONS",
+    "FakeOpenAIServer",
+    "FakeReply",
+    "FakeRequest",
+    "FakeToolCall",
+    "fake_embedding",
+]
 
 
 @dataclass
@@ -207,6 +67,7 @@ class _State:
     keep: bool = True
     count: int = 0
     requests: list[FakeRequest] = field(default_factory=list)
+    embedding_requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -279,6 +140,12 @@ class FakeOpenAIServer:
         return self._http.accepted
 
     @property
+    def embedding_requests(self) -> list[dict[str, Any]]:
+        """Bodies of every ``/v1/embeddings`` request, in arrival order (kept apart from chat)."""
+        with self._state.lock:
+            return list(self._state.embedding_requests)
+
+    @property
     def pending(self) -> int:
         """Queued replies not yet sent."""
         with self._state.lock:
@@ -315,6 +182,8 @@ class FakeOpenAIServer:
             return _json(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
         if http.method == "POST" and path.endswith("/chat/completions"):
             return await self._chat(http)
+        if http.method == "POST" and path.endswith("/embeddings"):
+            return await self._embeddings(http)
         return _json(404, error_body(404, f"no route {http.method} {http.path}"))
 
     async def _chat(self, http: HttpRequest) -> HttpResponse:
@@ -353,6 +222,15 @@ class FakeOpenAIServer:
                 cut_after=reply.cut_after,
             )
         return _json(200, completion_body(request, reply), cut_after=reply.cut_after)
+
+    async def _embeddings(self, http: HttpRequest) -> HttpResponse:
+        try:
+            body = json.loads(http.body or b"{}")
+        except ValueError:
+            return _json(400, error_body(400, "request body is not JSON"))
+        with self._state.lock:
+            self._state.embedding_requests.append(body)
+        return _json(200, embedding_body(body))
 
 
 def _json(

@@ -32,7 +32,7 @@ import copy
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, Literal, TypeVar, Union
@@ -52,6 +52,7 @@ from pydantic_core import PydanticCustomError
 from tau_env.errors import ToolDefinitionError
 from tau_env.messages import Side
 from tau_env.tools.docstring import parse_docstring
+from tau_env.tools.plain_arguments import PlainParameter, check_plain, plain_parameters
 
 __all__ = [
     "FunctionSpec",
@@ -94,10 +95,14 @@ class FunctionSpec:
     description: str
     arguments_model: type[BaseModel]
 
-    @property
+    @cached_property
     def parameter_names(self) -> tuple[str, ...]:
         """The argument names, in signature order."""
         return tuple(self.arguments_model.model_fields)
+
+    @cached_property
+    def _plain_parameters(self) -> tuple[PlainParameter, ...] | None:
+        return plain_parameters(self.function)
 
     @cached_property
     def _parameters_schema(self) -> dict[str, Any]:
@@ -122,6 +127,11 @@ class FunctionSpec:
             ValueError: An argument is missing, unknown or of the wrong type; the message
                 names each offending argument.
         """
+        plain = self._plain_parameters
+        if plain is not None:  # values of exactly the declared types pass unchanged: no model
+            kwargs = check_plain(plain, arguments)
+            if kwargs is not None:
+                return kwargs
         try:
             validated = self.arguments_model.model_validate(arguments)
         except ValidationError as error:
@@ -152,7 +162,11 @@ def function_spec(function: Callable[..., Any]) -> FunctionSpec:
 
 
 def tool(
-    *, side: Side = "agent", kind: ToolKind, mutates_state: bool | None = None
+    *,
+    side: Side = "agent",
+    kind: ToolKind,
+    mutates_state: bool | None = None,
+    argument_texts: Mapping[str, str] | None = None,
 ) -> Callable[[F], F]:
     """Declare a function as a tool of one side.
 
@@ -160,6 +174,9 @@ def tool(
         side: ``"agent"`` for the company's tools, ``"user"`` for the user's own device tools.
         kind: ``"read"``, ``"write"``, ``"generic"`` or ``"think"``.
         mutates_state: Whether calls change state; defaults to ``kind == "write"``.
+        argument_texts: Argument descriptions that replace the docstring's in the schema, for
+            interface text a Google docstring cannot carry (a line break inside one argument's
+            description, which a reference's schema may contain byte for byte).
 
     Returns:
         A decorator that attaches the spec and returns the function unchanged.
@@ -169,7 +186,9 @@ def tool(
 
     def decorate(function: F) -> F:
         mutates = kind == "write" if mutates_state is None else mutates_state
-        spec = _build_spec(function, side, kind, mutates, require_descriptions=True)
+        spec = _build_spec(
+            function, side, kind, mutates, require_descriptions=True, overrides=argument_texts
+        )
         setattr(function, _SPEC_ATTRIBUTE, spec)
         return function
 
@@ -202,6 +221,7 @@ def _build_spec(
     mutates_state: bool,
     *,
     require_descriptions: bool,
+    overrides: Mapping[str, str] | None = None,
 ) -> FunctionSpec:
     name = function.__name__
     try:
@@ -224,11 +244,16 @@ def _build_spec(
             problems.append(f"parameter {parameter.name!r}: no type annotation")
             continue
         description = docstring.args.get(parameter.name)
+        if overrides and parameter.name in overrides:
+            description = overrides[parameter.name]
         if require_descriptions and not description:
             problems.append(f"parameter {parameter.name!r}: no description in 'Args:'")
         default = ... if parameter.default is parameter.empty else parameter.default
         annotation = exact_numbers(hints[parameter.name])
         fields[parameter.name] = (annotation, Field(default, description=description))
+    unknown = sorted(set(overrides or ()) - set(fields))
+    if unknown:
+        problems.append(f"argument_texts name no parameter: {unknown}")
     if problems:
         raise ToolDefinitionError(f"{name}: " + "; ".join(problems))
     arguments_model = create_model("parameters", __config__=ConfigDict(extra="forbid"), **fields)

@@ -145,5 +145,5 @@ def forget_loaded_data() -> None:
     import tau_env.domain
     from tau_env.domains import telecom
 
-    tau_env.domain._load_domain.cache_clear()
+    tau_env.domain.clear_domain_cache()
     telecom._official_common.cache_clear()

@@ -73,3 +73,56 @@ def test_fork__worlds_do_not_share_changes():
     fork.call_tool("agent", "create_task", {"user_id": "user_1", "title": "x"})
     assert "task_4" in fork.agent_db.tasks and "task_4" not in world.agent_db.tasks
     assert isinstance(world.journal, Journal) and world.journal is not fork.journal
+
+
+def _lines_world():
+    return tau_env.load_domain("telecom").new_world(seed=0)
+
+
+def _add_lines(world, *line_ids):
+    lines = world.agent_db.lines
+    template = next(iter(lines.values()))
+    for line_id in line_ids:
+        lines.insert(line_id, template.model_copy(update={"line_id": line_id}))
+    world.journal.commit()
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "order_differs"),
+    [
+        (("LX1", "LX2"), ("LX1", "LX2"), False),
+        (("LX1", "LX2"), ("LX2", "LX1"), True),
+        (("LX1",), ("LX1",), False),
+    ],
+)
+def test_differences__order_of_added_records_in_a_list_table(left, right, order_differs):
+    a, b = _lines_world(), _lines_world()
+    _add_lines(a, *left)
+    _add_lines(b, *right)
+    assert (a.differences(b) == ["agent:lines: record order"]) is order_differs
+    assert (a.agent_db.reference_hash() != b.agent_db.reference_hash()) is order_differs
+
+
+def test_differences__a_deleted_base_record_differs_and_equal_deletions_do_not():
+    a, b = _lines_world(), _lines_world()
+    first = next(iter(a.agent_db.lines))
+    a.agent_db.lines.delete(first)
+    a.journal.commit()
+    assert a.differences(b) == [f"agent:lines/{first}"]
+    b.agent_db.lines.delete(first)
+    b.journal.commit()
+    assert a.differences(b) == []
+    assert a.agent_db.reference_hash() == b.agent_db.reference_hash()
+
+
+def test_differences__equal_copies_of_a_record_are_equal():
+    a, b = _lines_world(), _lines_world()
+    first = next(iter(a.agent_db.lines))
+    a.agent_db.lines.edit(first)
+    b.agent_db.lines.edit(first).data_used_gb += 1
+    a.journal.commit()
+    b.journal.commit()
+    assert a.differences(b) == [f"agent:lines/{first}"]
+    b.agent_db.lines.edit(first).data_used_gb -= 1
+    b.journal.commit()
+    assert a.differences(b) == []

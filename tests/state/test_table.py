@@ -85,3 +85,31 @@ def test_require__returns_the_record_or_raises_the_callers_message(base):
     table.delete("a")
     with pytest.raises(ToolError, match="gone"):
         table.require("a", "gone")
+
+
+def test_version__grows_with_every_change_and_only_then(base):
+    journal = Journal()
+    table = Table("t", base, journal)
+    seen = [table.version]
+    table.get("a"), list(table.items()), len(table)
+    assert table.version == seen[-1]  # reading changes nothing
+    for change in (
+        lambda: table.edit("a"),
+        lambda: table.insert("c", Rec(name="C")),
+        lambda: table.delete("b"),
+        journal.rollback,  # undoing is a change too
+    ):
+        change()
+        assert table.version > seen[-1]
+        seen.append(table.version)
+
+
+def test_version__is_forked_with_the_changes(base):
+    journal = Journal()
+    table = Table("t", base, journal)
+    table.insert("c", Rec(name="C"))
+    journal.commit()
+    fork = table.fork(Journal())
+    assert fork.version == table.version
+    fork.delete("c")
+    assert fork.version > table.version

@@ -29,7 +29,7 @@ def mock_folder(tmp_path: Path) -> Path:
         (folder / name).write_text(package.joinpath("data", BUILTIN_FILES[key]).read_text())
     (folder / "policy.md").write_text(package.joinpath("policy.md").read_text())
     yield tmp_path
-    tau_env.domain._load_domain.cache_clear()
+    tau_env.domain.clear_domain_cache()
     shutil.rmtree(tmp_path, ignore_errors=True)
 
 

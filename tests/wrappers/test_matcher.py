@@ -148,3 +148,24 @@ def test_offers__accept_what_the_script_accepts_and_decline_the_rest():
     assert offer_decision("Shall I proceed?", []) is False
     assert offer_decision("The agent confirmed the update.", ["confirm"]) is None
     assert offer_decision("Your task is created.", ["confirm"]) is None
+
+
+def test_requested_calls__string_parameters_written_as_objects_stay_json_text():
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "call_discoverable_user_tool",
+                "parameters": {
+                    "properties": {
+                        "discoverable_tool_name": {"type": "string"},
+                        "arguments": {"type": "string"},
+                    },
+                    "required": ["discoverable_tool_name"],
+                },
+            },
+        }
+    ]
+    text = 'Please run call_discoverable_user_tool(discoverable_tool_name=t, arguments={"a": 1})'
+    (call,) = requested_calls(text, tools)
+    assert call.arguments == {"discoverable_tool_name": "t", "arguments": '{"a": 1}'}

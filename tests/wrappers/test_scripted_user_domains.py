@@ -46,10 +46,11 @@ def test_oracle_with_scripted_user__reaches_one_on_every_solvable_task(
     domain_name, data_dir, agent
 ):
     env = tau_env.make_env(domain_name, data_dir=data_dir, judge=approve_all)
+    user = ScriptedUser.factory(env.unwrapped.domain)  # free-text scenarios need the domain
     failed = [
         task.id
         for task in env.unwrapped.tasks
-        if not run_episode(env, agent, ScriptedUser, task_id=task.id, seed=0).grade.success
+        if not run_episode(env, agent, user, task_id=task.id, seed=0).grade.success
     ]
     assert set(failed) <= (UNSOLVABLE if domain_name == "mock" and data_dir else set())
 
@@ -59,7 +60,7 @@ def test_idle_agent__wins_only_where_the_right_outcome_is_to_do_nothing(domain_n
     env = tau_env.make_env(domain_name, data_dir=data_dir)
     domain = env.unwrapped.domain
     for task in env.unwrapped.tasks:
-        result = run_episode(env, IdleAgent, ScriptedUser, task_id=task.id, seed=0)
+        result = run_episode(env, IdleAgent, ScriptedUser.factory(domain), task_id=task.id, seed=0)
         if result.grade.success:
             changes = domain.expected_world(task).differences(domain.prepare(task).initial_world)
             assert changes == [], f"{task.id}: the idle agent passed a task that needs a change"

@@ -10,8 +10,11 @@ text, facts, goal checks); this one exists for exact gold replays of any task.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
+from functools import partial
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
+from tau_env.domain import Domain
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
 from tau_env.messages import AssistantMessage, RequestedToolCall
@@ -26,13 +29,20 @@ class GoldUser:
 
     Args:
         task: The task being replayed.
+        domain: The task's domain, whose derived script gives the opening of a free-text
+            scenario (banking); see `opening_line`.
     """
 
-    def __init__(self, task: Task) -> None:
-        self.opening = opening_line(task)
+    def __init__(self, task: Task, domain: Domain | None = None) -> None:
+        self.opening = opening_line(task, domain)
         self.opened = False
         self.pending: deque[RequestedToolCall] = deque()
         self.performed_request = False
+
+    @classmethod
+    def factory(cls, domain: Domain | None = None) -> Callable[[Task], GoldUser]:
+        """A participant factory (task -> user) that knows the domain, for runners."""
+        return partial(cls, domain=domain)
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """Open, perform requested calls one by one, report back, or stop."""

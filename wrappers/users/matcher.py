@@ -275,13 +275,24 @@ def _call_syntax(text: str, schemas: Mapping[str, Mapping[str, Any]]) -> list[Re
         name = match.group(1)
         if name not in schemas:
             continue
-        arguments = _parse_arguments(match.group(2))
+        arguments = _as_declared(schemas[name], _parse_arguments(match.group(2)))
         calls.append(
             RequestedCall(
                 name, arguments, _missing(schemas[name], arguments), position=match.start()
             )
         )
     return calls
+
+
+def _as_declared(schema: Mapping[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """JSON text back for string parameters written as objects (``arguments={"a": 1}``)."""
+    properties = schema.get("parameters", {}).get("properties", {})
+    return {
+        key: json.dumps(value)
+        if isinstance(value, dict | list) and properties.get(key, {}).get("type") == "string"
+        else value
+        for key, value in arguments.items()
+    }
 
 
 def _parse_arguments(text: str) -> dict[str, Any]:

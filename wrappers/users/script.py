@@ -11,10 +11,18 @@ TRANSFER_TOOL = "transfer_to_human_agents"
 """The agent tool whose use means the conversation goes to a human (every domain has it)."""
 
 
-def opening_line(task: Task) -> str:
-    """What the user says first: the script's opening, else the reason for calling."""
+def opening_line(task: Task, domain: Domain | None = None) -> str:
+    """What the user says first: the script's opening, else the reason for calling.
+
+    The script is the task's own, else the one the domain derives (from a free-text scenario,
+    in banking).
+    """
     if task.user_script is not None:
         return task.user_script.opening
+    derive = domain.definition.derive_user_script if domain is not None else None
+    derived = derive(task) if derive is not None else None
+    if derived is not None:
+        return derived.opening
     instructions = task.user_scenario.instructions
     if isinstance(instructions, StructuredUserInstructions):
         return instructions.reason_for_call

@@ -1,7 +1,10 @@
 """The sync rule between the company's database and the user's phone."""
 
+import dataclasses
+
 import pytest
 
+from tau_env.messages import side_of
 from tests.domains.telecom.conftest import call, run
 
 LINE = {"customer_id": "C2001", "line_id": "L2001"}
@@ -83,3 +86,80 @@ def test_sync__a_sync_that_finds_nothing_copies_no_record(world):
     world.sync()
     assert world.user_db.surroundings.get() is surroundings_before
     assert world.agent_db.lines["L2001"] is line_before
+
+
+def _counting(world):
+    """Make `world` count its sync runs (returns the counter list)."""
+    runs = []
+    rule = world.toolbox.sync
+
+    def counted(target):
+        runs.append(1)
+        rule(target)
+
+    world.toolbox = dataclasses.replace(world.toolbox, sync=counted)
+    return runs
+
+
+def test_sync__skipped_when_no_table_it_reads_changed(world):
+    runs = _counting(world)
+    call(world, "agent", "get_customer_by_id", customer_id="C2001")  # a read
+    call(world, "user", "toggle_airplane_mode")  # the phone: not read by the rule
+    call(world, "user", "check_status_bar")
+    assert runs == []
+    call(world, "agent", "suspend_line", reason="lost phone", **LINE)  # a line: read
+    assert len(runs) == 1 and surroundings(world).line_active is False
+    world.fork().call_tool("agent", "get_customer_by_id", {"customer_id": "C2001"})
+    assert len(runs) == 1  # a fork knows its tables are in sync
+
+
+def test_sync__runs_on_the_first_call_of_a_world_never_synced(builtin):
+    world = builtin.new_world(seed=0)
+    runs = _counting(world)
+    call(world, "agent", "get_customer_by_id", customer_id="C2001")
+    call(world, "agent", "get_customer_by_id", customer_id="C2001")
+    assert len(runs) == 1
+
+
+def test_sync__runs_after_a_change_made_outside_a_call(world):
+    runs = _counting(world)
+    lines = world.agent_db.lines
+    lines.insert("L2001", lines["L2001"].model_copy(update={"status": "Suspended"}))
+    world.journal.commit()
+    call(world, "user", "check_status_bar")
+    assert len(runs) == 1 and surroundings(world).line_active is False
+
+
+def test_sync__after_a_failed_call_nothing_is_skipped_wrongly(world):
+    runs = _counting(world)
+    result = world.call_tool("agent", "suspend_line", {"customer_id": "C2001", "line_id": "L9"})
+    assert result.error
+    call(world, "agent", "suspend_line", reason="x", **LINE)
+    assert surroundings(world).line_active is False and len(runs) == 1
+
+
+def _gold_calls(domain):
+    for task in domain.tasks:
+        calls = [(side_of(a.requestor), a.name, dict(a.arguments)) for a in task.gold_actions]
+        if calls:
+            yield task, calls
+
+
+@pytest.mark.parametrize("source", ["builtin", "official"])
+def test_sync__skipping_it_gives_what_syncing_after_every_call_gives(source, request):
+    """Every gold replay, call by call: same results, same worlds as the always-sync rule."""
+    domain = request.getfixturevalue(source)
+    replays = 0
+    for task, calls in _gold_calls(domain):
+        initial = domain.prepare(task).initial_world
+        skipping, always = initial.fork(seed=1), initial.fork(seed=1)
+        always.toolbox = dataclasses.replace(always.toolbox, sync_inputs=None)
+        for side, name, arguments in calls:
+            got = skipping.call_tool(side, name, arguments)
+            want = always.call_tool(side, name, arguments)
+            if not want.error:
+                always.sync()  # the rule before: after every successful call
+            assert got == want, (task.id, name)
+            assert skipping.differences(always) == [], (task.id, name)
+        replays += 1
+    assert replays > 10

@@ -1,0 +1,111 @@
+"""Cost of whole scripted gold episodes, per domain, in CPU time or in instructions.
+
+Usage::
+
+    python benchmarks/episode_cost.py [--domains telecom,airline] [--rounds 5] [--data-dir DIR]
+    python benchmarks/episode_cost.py --passes 1      # exactly one untimed pass (for callgrind)
+
+Plays every task of each domain's default split with the oracle agent and the gold user once
+to warm the per-task caches, then `rounds` more times, timing each episode with this process's
+CPU time (``time.process_time``, steadier than wall time on a shared machine). Prints per
+domain the median whole episode, the median all-inclusive cost per step (reset + every step +
+grade, divided by the episode's steps as the reference counts them) and the median grading of
+one finished episode.
+
+For a deterministic figure, count instructions with callgrind. With ``--passes`` the passes
+run inside one ``functools.reduce`` call (which tau_env never uses), so callgrind can collect
+exactly them::
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        --collect-atstart=no --toggle-collect=functools_reduce \\
+        python benchmarks/episode_cost.py --domains telecom --passes 1
+
+("Collected" is the instructions of the passes; divide by the episodes or steps printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import statistics
+import time
+from pathlib import Path
+
+import tau_env
+from tau_env.baselines.oracle import OracleAgent
+from tau_env.episode_runner import run_episode
+from tau_env.grading.context import Episode
+from tau_env.tasks.model import Task
+from tau_env.wrappers.users import GoldUser
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _data_dir(given: str | None) -> Path | None:
+    fallback = str(REPO.parent / "shared" / "tau2-data")
+    for candidate in (given, os.environ.get("TAU2_DATA_DIR"), fallback):
+        if candidate and (Path(candidate) / "domains").is_dir():
+            return Path(candidate)
+    return None
+
+
+def measure(domain: str, data_dir: Path | None, rounds: int, passes: int | None) -> None:
+    """Print the figures of one domain (or, with `passes`, just play that many passes)."""
+    env = tau_env.make_env(domain, data_dir=data_dir)
+    raw = env.unwrapped
+    tasks = list(raw.tasks)
+    for task in tasks:  # warm the per-task caches (starting and expected worlds)
+        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+    if passes is not None:
+
+        def play(steps: int, task: Task) -> int:
+            return steps + run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1).steps
+
+        steps = functools.reduce(play, tasks * passes, 0)  # callgrind: --toggle-collect
+        print(f"{domain}: {passes} pass(es), {len(tasks)} tasks, {steps} steps")
+        return
+    whole, per_step, grading = [], [], []
+    for _ in range(rounds):
+        for task in tasks:
+            start = time.process_time()
+            result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+            elapsed = (time.process_time() - start) * 1e6
+            whole.append(elapsed)
+            per_step.append(elapsed / max(1, result.steps))
+            conversation = raw.conversation
+            episode = Episode(
+                task,
+                conversation.trajectory,
+                conversation.world,
+                result.grade.termination,
+                lambda t=task: raw.domain.expected_world(t),
+            )
+            start = time.process_time()
+            raw.grader.grade(episode)
+            grading.append((time.process_time() - start) * 1e6)
+    print(
+        f"{domain}/{'official' if data_dir else 'built-in'} ({len(tasks)} tasks x {rounds}): "
+        f"whole episode {statistics.median(whole):.1f} us, "
+        f"all-inclusive per step {statistics.median(per_step):.2f} us, "
+        f"grade {statistics.median(grading):.1f} us (medians, CPU time)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", default="mock,airline,retail,telecom,telecom-workflow")
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--builtin", action="store_true", help="built-in data, not official")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
+    args = parser.parse_args()
+    data_dir = None if args.builtin else _data_dir(args.data_dir)
+    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
+    for domain in args.domains.split(","):
+        measure(domain, data_dir, args.rounds, args.passes)
+    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

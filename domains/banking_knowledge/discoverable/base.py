@@ -1,0 +1,163 @@
+"""Behaviours: the implementations behind discoverable tools, and how they are called.
+
+A discoverable tool is a catalogue entry (public name such as ``open_bank_account_4821``,
+documentation) pointing at a behaviour: a plain function ``f(db, **arguments) -> str``
+declared with `behaviour`. Arguments arrive as free JSON (integers already turned into floats
+by the callers, as in the reference) and are not checked against a schema: like the
+reference, each behaviour validates what it needs and answers ``Error: ...`` as ordinary text.
+
+`invoke` calls a behaviour the way the reference calls the method: a wrong set of keyword
+arguments, or a `TypeError` inside, comes back as text; other failures on bad input (a number
+where text was expected...) become `ToolError`, so the calling side sees ``Error: ...`` with
+the error flag set and nothing changes.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from tau_env.domains.banking_knowledge.data_model import BankingDB, CatalogEntry
+from tau_env.errors import ToolError
+
+__all__ = [
+    "Behaviour",
+    "BehaviourKind",
+    "behaviour",
+    "behaviour_of",
+    "format_documentation",
+    "invoke",
+    "name_of",
+]
+
+BehaviourKind = Literal["read", "write", "generic"]
+
+F = TypeVar("F", bound=Callable[..., str])
+
+_ATTRIBUTE = "__banking_behaviour__"
+
+_INPUT_ERRORS = (AttributeError, KeyError, ValueError, IndexError, OverflowError, ZeroDivisionError)
+"""What a behaviour raises on arguments of the wrong JSON type (the reference's error=True)."""
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """One implementation a discoverable tool can point at.
+
+    Attributes:
+        key: Stable name catalogues refer to (``"open_bank_account"``).
+        kind: read, write or generic; writes are always logged when the agent calls them.
+        function: ``f(db, **arguments) -> str``.
+        parameters: Argument names, in signature order.
+        required: The arguments without a default.
+    """
+
+    key: str
+    kind: BehaviourKind
+    function: Callable[..., str]
+    parameters: tuple[str, ...]
+    required: tuple[str, ...]
+
+    @property
+    def mutates_state(self) -> bool:
+        """True for writes (the reference's ``mutates_state``)."""
+        return self.kind == "write"
+
+
+def behaviour(key: str, kind: BehaviourKind) -> Callable[[F], F]:
+    """Declare a function as the behaviour `key` (its first parameter is the bank view)."""
+
+    def decorate(function: F) -> F:
+        parameters = list(inspect.signature(function).parameters.values())[1:]
+        spec = Behaviour(
+            key=key,
+            kind=kind,
+            function=function,
+            parameters=tuple(p.name for p in parameters),
+            required=tuple(p.name for p in parameters if p.default is inspect.Parameter.empty),
+        )
+        setattr(function, _ATTRIBUTE, spec)
+        return function
+
+    return decorate
+
+
+def behaviour_of(function: Callable[..., str]) -> Behaviour:
+    """The `Behaviour` attached to a function by `behaviour`."""
+    spec = getattr(function, _ATTRIBUTE, None)
+    if not isinstance(spec, Behaviour):
+        raise TypeError(f"{function!r} is not declared with @behaviour")
+    return spec
+
+
+def name_of(db: BankingDB, key: str) -> str:
+    """The public name this bank gives the behaviour `key` (its own name in texts it prints)."""
+    for entry in db.tool_catalog.values():
+        if entry.behaviour == key:
+            return entry.name
+    return key
+
+
+def invoke(spec: Behaviour, db: BankingDB, owner: str, name: str, arguments: Any) -> str:
+    """Call a behaviour with JSON arguments, reporting a bad call as the reference does.
+
+    Args:
+        spec: The behaviour.
+        db: The bank view.
+        owner: The reference's class name in argument errors (``KnowledgeTools``).
+        name: The tool's public name.
+        arguments: The decoded JSON (a dict, or anything else an agent sent).
+
+    Returns:
+        The behaviour's text.
+
+    Raises:
+        TypeError: The keyword set does not fit the signature (CPython's message, with the
+            reference's class name) or the behaviour raised it; callers report it as text.
+        ToolError: The behaviour failed on a value of the wrong type.
+    """
+    problem = _binding_problem(spec, owner, name, arguments)
+    if problem is not None:
+        raise TypeError(problem)
+    try:
+        return spec.function(db, **arguments)
+    except _INPUT_ERRORS as error:
+        raise ToolError(str(error)) from None
+
+
+_REFERENCE_MODULE = "tau2.domains.banking_knowledge.tools"
+"""The reference's module, which CPython names in one of its call errors."""
+
+
+def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> str | None:
+    """CPython's message for calling the reference's method with ``**arguments``, or None."""
+    label = f"{owner}.{name}()"
+    if not isinstance(arguments, dict):
+        kind = type(arguments).__name__
+        return f"{_REFERENCE_MODULE}.{label} argument after ** must be a mapping, not {kind}"
+    for key in arguments:
+        if key not in spec.parameters:
+            return f"{label} got an unexpected keyword argument '{key}'"
+    missing = [f"'{name}'" for name in spec.required if name not in arguments]
+    if not missing:
+        return None
+    if len(missing) == 1:
+        listed = missing[0]
+    elif len(missing) == 2:
+        listed = f"{missing[0]} and {missing[1]}"
+    else:
+        listed = ", ".join(missing[:-1]) + f", and {missing[-1]}"
+    plural = "argument" if len(missing) == 1 else "arguments"
+    return f"{label} missing {len(missing)} required positional {plural}: {listed}"
+
+
+def format_documentation(entry: CatalogEntry) -> str:
+    """The documentation block unlocking shows: name, description, one line per parameter."""
+    lines = [
+        f"  - {p.name}: {p.type} ({'required' if p.required else 'optional'}) - {p.description}"
+        for p in entry.parameters
+    ]
+    parameters = "\n".join(lines) if lines else "  (no parameters)"
+    return f"Tool: {entry.name}\nDescription: {entry.description}\nParameters:\n{parameters}"

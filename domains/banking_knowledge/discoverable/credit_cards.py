@@ -1,0 +1,345 @@
+"""Credit card behaviours: replacement, closure, statement credits, flags, rewards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
+from tau_env.domains.banking_knowledge.data_model import BankingDB
+from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.texts import (
+    executed,
+    history,
+    invalid_choice,
+    title,
+)
+from tau_env.domains.banking_knowledge.ids import (
+    account_flag_id,
+    closure_reason_id,
+    credit_card_order_id,
+    transaction_id,
+)
+from tau_env.domains.banking_knowledge.lookups import (
+    add,
+    edit,
+    exists,
+    is_empty_result,
+    parse_balance,
+    query_by,
+)
+
+__all__ = ["BEHAVIOURS"]
+
+
+def _card_missing(db: BankingDB, account_id: str) -> str | None:
+    """The not-found error when no card account has that id (looked up by query, as there)."""
+    if is_empty_result(query_by(db, "credit_card_accounts", "account_id", account_id)):
+        return f"Error: Credit card account '{account_id}' not found."
+    return None
+
+
+def _not_owned(account_id: str, user_id: str) -> str:
+    return f"Error: Credit card account '{account_id}' does not belong to user '{user_id}'."
+
+
+def _dollars(value: Any) -> float:
+    """A dollar amount stored as text (``"$5,000.00"``); 0 when it does not parse."""
+    try:
+        return parse_balance(str(value))
+    except (ValueError, TypeError):
+        return 0.0
+
+
+@behaviour("order_replacement_credit_card", "write")
+def order_replacement_credit_card(
+    db: BankingDB,
+    credit_card_account_id: str,
+    user_id: str,
+    shipping_address: str,
+    reason: str,
+    expedited_shipping: bool = False,
+) -> str:
+    """Order a replacement card; the old card account is closed at once."""
+    if not credit_card_account_id or not user_id or not shipping_address or not reason:
+        return (
+            "Error: Missing required parameters "
+            "(credit_card_account_id, user_id, shipping_address, reason)."
+        )
+    reasons = ["fraud_suspected", "lost", "stolen", "damaged", "expired", "other"]
+    if reason not in reasons:
+        return invalid_choice("reason", reasons)
+    missing = _card_missing(db, credit_card_account_id)
+    if missing:
+        return missing
+    order_id = credit_card_order_id(credit_card_account_id, user_id, reason)
+    order = {
+        "order_id": order_id,
+        "credit_card_account_id": credit_card_account_id,
+        "user_id": user_id,
+        "shipping_address": shipping_address,
+        "reason": reason,
+        "expedited_shipping": expedited_shipping,
+        "order_date": TODAY_TEXT,
+        "status": "ORDERED",
+        "old_card_cancelled": True,
+    }
+    if not add(db.credit_card_orders, order_id, order):
+        return "Error: Order may have already been placed for this card replacement."
+    if exists(db.credit_card_accounts, credit_card_account_id):
+        card = edit(db.credit_card_accounts, credit_card_account_id)
+        card["status"] = "CLOSED"
+        card["closed_date"] = TODAY_TEXT
+    return "\n".join(
+        [
+            f"Order ID: {order_id}",
+            f"Card Account: {credit_card_account_id}",
+            f"Reason: {title(reason)}",
+            f"Shipping Address: {shipping_address}",
+            f"Shipping Method: {'Expedited' if expedited_shipping else 'Standard'}",
+            "Expected Delivery: "
+            + ("2-3 business days" if expedited_shipping else "7-10 business days"),
+            "",
+            "The old card has been cancelled for security. The new card will have the same "
+            "account number but a new card number and CVV.",
+        ]
+    )
+
+
+@behaviour("get_replacement_card_orders", "read")
+def get_replacement_card_orders(db: BankingDB, credit_card_account_id: str) -> str:
+    """Replacement orders of a card account (every status, despite the name)."""
+    if not credit_card_account_id:
+        return "Error: Missing required parameter: credit_card_account_id"
+    return history(
+        db,
+        "get_replacement_card_orders",
+        "Pending replacement orders check completed.",
+        f"Replacement orders for credit card account {credit_card_account_id}:",
+        "credit_card_orders",
+        "credit_card_account_id",
+        credit_card_account_id,
+        "\nNo pending replacement orders found for this credit card account.",
+    )
+
+
+@behaviour("log_credit_card_closure_reason", "write")
+def log_credit_card_closure_reason(
+    db: BankingDB, credit_card_account_id: str, user_id: str, closure_reason: str
+) -> str:
+    """Record why a customer wants to close a card (a second record of the pair is ignored)."""
+    if not credit_card_account_id or not user_id or not closure_reason:
+        return "Error: Missing required parameters."
+    reasons = [
+        "annual_fee",
+        "not_using_card",
+        "found_better_card",
+        "unhappy_with_rewards",
+        "simplifying_finances",
+        "negative_experience",
+        "other",
+    ]
+    if closure_reason not in reasons:
+        return invalid_choice("closure_reason", reasons)
+    record_id = closure_reason_id(credit_card_account_id, user_id)
+    add(
+        db.credit_card_closure_reasons,
+        record_id,
+        {
+            "record_id": record_id,
+            "credit_card_account_id": credit_card_account_id,
+            "user_id": user_id,
+            "closure_reason": closure_reason,
+            "logged_at": TODAY_TEXT,
+            "status": "LOGGED",
+        },
+    )
+    arguments = {
+        "credit_card_account_id": credit_card_account_id,
+        "user_id": user_id,
+        "closure_reason": closure_reason,
+    }
+    lines = executed(db, "log_credit_card_closure_reason", "Closure reason logged successfully.")
+    lines.append(f"Arguments: {json.dumps(arguments, indent=2)}")
+    lines.append(f"Closure reason '{closure_reason}' logged for account {credit_card_account_id}.")
+    return "\n".join(lines)
+
+
+@behaviour("get_closure_reasons", "read")
+def get_closure_reasons(db: BankingDB, credit_card_account_id: str) -> str:
+    """Closure reasons logged for a card account."""
+    if not credit_card_account_id:
+        return "Error: Missing required parameter: credit_card_account_id"
+    return history(
+        db,
+        "get_closure_reasons",
+        "Closure reason history retrieved successfully.",
+        f"Closure reason history for credit card account {credit_card_account_id}:",
+        "credit_card_closure_reasons",
+        "credit_card_account_id",
+        credit_card_account_id,
+        "\nNo closure reason records found for this credit card account.",
+    )
+
+
+_STATEMENT_CREDIT_REASONS = [
+    "goodwill_adjustment",
+    "promotional_credit",
+    "annual_fee_reversal",
+    "late_fee_reversal",
+    "interest_charge_reversal",
+    "dispute_resolution",
+    "price_match",
+    "retention_offer",
+    "error_correction",
+    "other",
+]
+
+
+@behaviour("apply_statement_credit", "write")
+def apply_statement_credit(
+    db: BankingDB, user_id: str, credit_card_account_id: str, amount: float, reason: str
+) -> str:
+    """Record a statement credit as a negative card transaction (the balance is unchanged)."""
+    if not user_id or not credit_card_account_id or amount is None or not reason:
+        return (
+            "Error: Missing required parameters (user_id, credit_card_account_id, amount, reason)."
+        )
+    if amount <= 0:
+        return "Error: Credit amount must be positive."
+    if reason not in _STATEMENT_CREDIT_REASONS:
+        return invalid_choice("reason", _STATEMENT_CREDIT_REASONS)
+    missing = _card_missing(db, credit_card_account_id)
+    if missing:
+        return missing
+    credit_id = transaction_id(user_id, "STATEMENT_CREDIT", reason, amount, "Statement Credit")
+    record = {
+        "transaction_id": credit_id,
+        "user_id": user_id,
+        "credit_card_account_id": credit_card_account_id,
+        "credit_card_type": "N/A",
+        "merchant_name": "Rho-Bank Statement Credit",
+        "transaction_amount": f"-${amount:.2f}",
+        "transaction_date": TODAY_TEXT,
+        "category": "Statement Credit",
+        "status": "COMPLETED",
+        "rewards_earned": "0 points",
+        "credit_reason": reason,
+    }
+    if not add(db.credit_card_transaction_history, credit_id, record):
+        return (
+            "Error: Failed to apply statement credit. "
+            f"Transaction ID '{credit_id}' may already exist."
+        )
+    lines = executed(db, "apply_statement_credit", "Statement credit applied successfully.")
+    lines += [
+        f"  - Transaction ID: {credit_id}",
+        f"  - User ID: {user_id}",
+        f"  - Account: {credit_card_account_id}",
+        f"  - Credit Amount: ${amount:.2f}",
+        f"  - Reason: {title(reason)}",
+        f"  - Date: {TODAY_TEXT}",
+    ]
+    return "\n".join(lines)
+
+
+@behaviour("apply_credit_card_flag", "write")
+def apply_credit_card_flag(
+    db: BankingDB,
+    credit_card_account_id: str,
+    user_id: str,
+    flag_type: str,
+    expiration_date: str,
+    reason: str,
+) -> str:
+    """Put a flag (fee waiver, promotional APR...) on a card account."""
+    if not all((credit_card_account_id, user_id, flag_type, expiration_date, reason)):
+        return (
+            "Error: Missing required parameters "
+            "(credit_card_account_id, user_id, flag_type, expiration_date, reason)."
+        )
+    flags = ["annual_fee_waived", "promotional_apr", "rewards_bonus", "other"]
+    if flag_type not in flags:
+        return invalid_choice("flag_type", flags)
+    reasons = ["retention_offer", "loyalty_benefit", "promotional", "error_correction", "other"]
+    if reason not in reasons:
+        return invalid_choice("reason", reasons)
+    missing = _card_missing(db, credit_card_account_id)
+    if missing:
+        return missing
+    flag_id = account_flag_id(credit_card_account_id, flag_type, expiration_date)
+    record = {
+        "flag_id": flag_id,
+        "credit_card_account_id": credit_card_account_id,
+        "user_id": user_id,
+        "flag_type": flag_type,
+        "effective_date": TODAY_TEXT,
+        "expiration_date": expiration_date,
+        "reason": reason,
+        "applied_at": TODAY_TEXT,
+        "status": "ACTIVE",
+    }
+    if not add(db.credit_card_account_flags, flag_id, record):
+        return f"Error: Failed to apply account flag. Flag ID '{flag_id}' may already exist."
+    return (
+        "Account flag applied successfully!\n"
+        f"  - Flag ID: {flag_id}\n"
+        f"  - Account: {credit_card_account_id}\n"
+        f"  - User ID: {user_id}\n"
+        f"  - Flag Type: {title(flag_type)}\n"
+        f"  - Effective Date: {TODAY_TEXT}\n"
+        f"  - Expiration Date: {expiration_date}\n"
+        f"  - Reason: {title(reason)}"
+    )
+
+
+@behaviour("close_credit_card_account", "write")
+def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_id: str) -> str:
+    """Close a card account for good."""
+    if not credit_card_account_id or not user_id:
+        return "Error: Missing required parameters (credit_card_account_id, user_id)."
+    missing = _card_missing(db, credit_card_account_id)
+    if missing:
+        return missing
+    if not exists(db.credit_card_accounts, credit_card_account_id):
+        return f"Error: Failed to close credit card account '{credit_card_account_id}'."
+    card = edit(db.credit_card_accounts, credit_card_account_id)
+    card["status"] = "CLOSED"
+    card["closed_date"] = TODAY_TEXT
+    card["closed_by"] = user_id
+    arguments = {"credit_card_account_id": credit_card_account_id, "user_id": user_id}
+    lines = executed(db, "close_credit_card_account", "Credit card account closed successfully.")
+    lines.append(f"Arguments: {json.dumps(arguments, indent=2)}")
+    lines.append(f"Account {credit_card_account_id} has been closed.")
+    return "\n".join(lines)
+
+
+@behaviour("update_transaction_rewards", "write")
+def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_earned: str) -> str:
+    """Correct the rewards recorded on a card transaction."""
+    if not transaction_id or not new_rewards_earned:
+        return "Error: Missing required parameters."
+    if not exists(db.credit_card_transaction_history, transaction_id):
+        return f"Error: Transaction '{transaction_id}' not found."
+    edit(db.credit_card_transaction_history, transaction_id)["rewards_earned"] = new_rewards_earned
+    arguments = {"transaction_id": transaction_id, "new_rewards_earned": new_rewards_earned}
+    lines = executed(db, "update_transaction_rewards", "Transaction rewards updated successfully.")
+    lines += [
+        f"Arguments: {json.dumps(arguments, indent=2)}",
+        "Transaction updated:",
+        f"  - Transaction ID: {transaction_id}",
+        f"  - New Rewards: {new_rewards_earned}",
+    ]
+    return "\n".join(lines)
+
+
+BEHAVIOURS = (
+    order_replacement_credit_card,
+    get_replacement_card_orders,
+    log_credit_card_closure_reason,
+    get_closure_reasons,
+    apply_statement_credit,
+    apply_credit_card_flag,
+    close_credit_card_account,
+    update_transaction_rewards,
+)

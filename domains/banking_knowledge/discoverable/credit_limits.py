@@ -1,0 +1,268 @@
+"""Credit limit behaviours: requests, approval and denial, their history, payment history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
+from tau_env.domains.banking_knowledge.data_model import BankingDB
+from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.texts import (
+    executed,
+    history,
+)
+from tau_env.domains.banking_knowledge.ids import (
+    credit_limit_request_id,
+)
+from tau_env.domains.banking_knowledge.lookups import (
+    add,
+    edit,
+    exists,
+    is_empty_result,
+    parse_balance,
+    query_by,
+    row,
+    rows,
+)
+
+__all__ = ["BEHAVIOURS"]
+
+
+def _card_missing(db: BankingDB, account_id: str) -> str | None:
+    """The not-found error when no card account has that id (looked up by query, as there)."""
+    if is_empty_result(query_by(db, "credit_card_accounts", "account_id", account_id)):
+        return f"Error: Credit card account '{account_id}' not found."
+    return None
+
+
+def _not_owned(account_id: str, user_id: str) -> str:
+    return f"Error: Credit card account '{account_id}' does not belong to user '{user_id}'."
+
+
+def _dollars(value: Any) -> float:
+    """A dollar amount stored as text (``"$5,000.00"``); 0 when it does not parse."""
+    try:
+        return parse_balance(str(value))
+    except (ValueError, TypeError):
+        return 0.0
+
+
+@behaviour("submit_credit_limit_request", "write")
+def submit_credit_limit_request(
+    db: BankingDB, credit_card_account_id: str, user_id: str, requested_increase_amount: int
+) -> str:
+    """File a credit limit increase request for a whole number of dollars."""
+    if not credit_card_account_id or not user_id or requested_increase_amount is None:
+        return "Error: Missing required parameters."
+    try:
+        amount = float(requested_increase_amount)
+    except (TypeError, ValueError):
+        return "Error: Invalid requested_increase_amount. Must be a whole number."
+    if not amount.is_integer():
+        return "Error: Invalid requested_increase_amount. Must be a whole number of dollars."
+    whole = int(amount)
+    if whole <= 0:
+        return "Error: Requested increase amount must be positive."
+    card = row(db.credit_card_accounts, credit_card_account_id)
+    if card is None:
+        return f"Error: Credit card account '{credit_card_account_id}' not found."
+    if card.get("user_id") != user_id:
+        return _not_owned(credit_card_account_id, user_id)
+    request_id = credit_limit_request_id(credit_card_account_id, user_id, whole)
+    record = {
+        "request_id": request_id,
+        "credit_card_account_id": credit_card_account_id,
+        "user_id": user_id,
+        "requested_increase_amount": whole,
+        "submitted_at": TODAY_TEXT,
+        "status": "PENDING",
+    }
+    if not add(db.credit_limit_increase_requests, request_id, record):
+        return "Error: A similar request may already exist."
+    lines = executed(
+        db, "submit_credit_limit_request", "Credit limit increase request submitted successfully."
+    )
+    lines += [
+        f"  - Request ID: {request_id}",
+        f"  - Account: {credit_card_account_id}",
+        f"  - Requested Increase: ${whole:,}",
+        "  - Status: PENDING",
+    ]
+    return "\n".join(lines)
+
+
+@behaviour("get_credit_limit_requests", "read")
+def get_credit_limit_requests(db: BankingDB, credit_card_account_id: str) -> str:
+    """Credit limit increase requests and decisions of a card account."""
+    if not credit_card_account_id:
+        return "Error: Missing required parameter: credit_card_account_id"
+    return history(
+        db,
+        "get_credit_limit_requests",
+        "Credit limit increase history retrieved.",
+        f"Credit limit increase history for account {credit_card_account_id}:",
+        "credit_limit_increase_requests",
+        "credit_card_account_id",
+        credit_card_account_id,
+        "\nNo credit limit increase requests found for this account.",
+    )
+
+
+@behaviour("get_payment_history", "read")
+def get_payment_history(db: BankingDB, credit_card_account_id: str, months: int) -> str:
+    """The latest `months` payments of a card account and the on-time streak.
+
+    Payments are sorted by their MM/DD/YYYY date as text, as the reference does.
+    """
+    if not credit_card_account_id or months is None:
+        return "Error: Missing required parameters (credit_card_account_id, months)."
+    try:
+        count = int(months)
+    except (ValueError, TypeError):
+        return "Error: Invalid months value. Must be a positive integer."
+    if count <= 0:
+        return "Error: months must be a positive integer."
+    payments = [
+        payment
+        for _, payment in rows(db.payment_history)
+        if payment.get("credit_card_account_id") == credit_card_account_id
+    ]
+    if not payments:
+        return f"No payment history found for account '{credit_card_account_id}'."
+    payments.sort(key=lambda p: p.get("payment_date") or "", reverse=True)
+    payments = payments[:count]
+    streak = 0
+    for payment in payments:
+        if payment.get("status") != "ON_TIME":
+            break
+        streak += 1
+    lines = [
+        f"Payment history for account '{credit_card_account_id}' (last {count} months):",
+        f"Consecutive on-time payments: {streak}",
+    ]
+    lines += [
+        f"\n  - Payment Date: {p.get('payment_date')}\n"
+        f"    Amount: {p.get('amount')}\n"
+        f"    Status: {p.get('status')}"
+        for p in payments
+    ]
+    return "\n".join(lines)
+
+
+def _blocks_limit_increase(
+    db: BankingDB, account_id: str, user_id: str, card: dict[str, Any]
+) -> bool:
+    """Open disputes of the customer, a pending replacement, or an account not in standing."""
+    for _, dispute in rows(db.transaction_disputes):
+        if dispute.get("user_id") == user_id and dispute.get("status") in (
+            "SUBMITTED",
+            "UNDER_REVIEW",
+            "PENDING",
+        ):
+            return True
+    for _, order in rows(db.credit_card_orders):
+        if order.get("credit_card_account_id") == account_id and order.get("status") in (
+            "PENDING",
+            "PROCESSING",
+            "SHIPPED",
+        ):
+            return True
+    standing = card.get("account_status", "").upper()
+    return standing in ("PAST_DUE", "DELINQUENT", "COLLECTIONS", "CLOSED")
+
+
+@behaviour("approve_credit_limit_increase", "write")
+def approve_credit_limit_increase(
+    db: BankingDB, credit_card_account_id: str, user_id: str, new_credit_limit: int
+) -> str:
+    """Set a card's new limit when nothing blocks it, and record the decision."""
+    if not credit_card_account_id or not user_id or new_credit_limit is None:
+        return "Error: Missing required parameters."
+    card = row(db.credit_card_accounts, credit_card_account_id)
+    if card is None:
+        return f"Error: Credit card account '{credit_card_account_id}' not found."
+    if card.get("user_id") != user_id:
+        return _not_owned(credit_card_account_id, user_id)
+    if _blocks_limit_increase(db, credit_card_account_id, user_id, card):
+        return "Error: Credit limit increase request cannot be approved at this time."
+    current = _dollars(card.get("credit_limit", "$0.00"))
+    new_limit = float(new_credit_limit)
+    edit(db.credit_card_accounts, credit_card_account_id)["credit_limit"] = f"${new_limit:.2f}"
+    increase = new_limit - current
+    request_id = credit_limit_request_id(credit_card_account_id, user_id, increase)
+    add(
+        db.credit_limit_increase_requests,
+        request_id,
+        {
+            "request_id": request_id,
+            "credit_card_account_id": credit_card_account_id,
+            "user_id": user_id,
+            "previous_limit": f"${current:.2f}",
+            "new_limit": f"${new_limit:.2f}",
+            "increase_amount": f"${increase:.2f}",
+            "decision_date": TODAY_TEXT,
+            "status": "APPROVED",
+        },
+    )
+    return (
+        "Credit limit increase approved!\n"
+        f"  - Account: {credit_card_account_id}\n"
+        f"  - Previous Limit: ${current:.2f}\n"
+        f"  - New Limit: ${new_limit:.2f}\n"
+        f"  - Increase: ${increase:.2f}\n"
+        f"  - Effective Date: {TODAY_TEXT}\n"
+        "The customer will receive a confirmation email."
+    )
+
+
+@behaviour("deny_credit_limit_increase", "write")
+def deny_credit_limit_increase(
+    db: BankingDB, credit_card_account_id: str, user_id: str, denial_reason: str
+) -> str:
+    """Record the denial of a credit limit increase."""
+    if not credit_card_account_id or not user_id or not denial_reason:
+        return "Error: Missing required parameters."
+    reasons = [
+        "insufficient_account_age",
+        "cooldown_period_active",
+        "pending_disputes",
+        "pending_replacement_card",
+        "past_due_balance",
+        "high_utilization",
+        "insufficient_payment_history",
+        "requested_amount_exceeds_limit",
+        "other",
+    ]
+    if denial_reason not in reasons:
+        return f"Error: Invalid denial_reason. Must be one of: {', '.join(reasons)}"
+    if not exists(db.credit_card_accounts, credit_card_account_id):
+        return f"Error: Credit card account '{credit_card_account_id}' not found."
+    request_id = credit_limit_request_id(credit_card_account_id, user_id, 0.0)
+    add(
+        db.credit_limit_increase_requests,
+        request_id,
+        {
+            "request_id": request_id,
+            "credit_card_account_id": credit_card_account_id,
+            "user_id": user_id,
+            "denial_reason": denial_reason,
+            "decision_date": TODAY_TEXT,
+            "status": "DENIED",
+        },
+    )
+    return (
+        "Credit limit increase request denied.\n"
+        f"  - Account: {credit_card_account_id}\n"
+        f"  - Denial Reason: {denial_reason}\n"
+        f"  - Date: {TODAY_TEXT}\n"
+        "The customer will receive a notification explaining the denial."
+    )
+
+
+BEHAVIOURS = (
+    submit_credit_limit_request,
+    get_credit_limit_requests,
+    get_payment_history,
+    approve_credit_limit_increase,
+    deny_credit_limit_increase,
+)

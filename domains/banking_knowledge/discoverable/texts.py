@@ -1,0 +1,43 @@
+"""Small text helpers shared by the behaviours (the reference's recurring phrasings)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tau_env.domains.banking_knowledge.data_model import BankingDB
+from tau_env.domains.banking_knowledge.discoverable.base import name_of
+from tau_env.domains.banking_knowledge.lookups import is_empty_result, query_by
+
+__all__ = ["executed", "history", "invalid_choice", "title"]
+
+
+def title(code: str) -> str:
+    """``fee_refund`` -> ``Fee Refund``."""
+    return code.replace("_", " ").title()
+
+
+def invalid_choice(field: str, allowed: Sequence[str]) -> str:
+    """``Error: Invalid <field>. Must be one of: [...]`` (Python's list rendering)."""
+    return f"Error: Invalid {field}. Must be one of: {list(allowed)}"
+
+
+def executed(db: BankingDB, key: str, first_line: str) -> list[str]:
+    """The opening lines many results share: a sentence, a blank line, ``Executed: <name>``."""
+    return [first_line, "", f"Executed: {name_of(db, key)}"]
+
+
+def history(
+    db: BankingDB,
+    key: str,
+    first_line: str,
+    intro: str,
+    table: str,
+    field: str,
+    value: str,
+    empty: str,
+) -> str:
+    """A read result: the opening lines, an intro, then the matching records or `empty`."""
+    found = query_by(db, table, field, value)
+    lines = [*executed(db, key, first_line), intro]
+    lines.append(empty if is_empty_result(found) else found)
+    return "\n".join(lines)

@@ -1,0 +1,381 @@
+"""Task kinds of the credit card families: points, disputes, fee reversals, referrals, fraud."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from tau_env.domains.banking_knowledge.generator.context import Context
+from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
+from tau_env.domains.banking_knowledge.generator.kinds_cards import (
+    customer_with_checking,
+    monthly_payments,
+)
+from tau_env.domains.banking_knowledge.generator.kinds_common import (
+    T,
+    draft,
+    pick,
+    transfer_third_party,
+    verified_plan,
+)
+from tau_env.domains.banking_knowledge.generator.library import product_doc
+from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
+from tau_env.domains.banking_knowledge.generator.products import CardOffer
+from tau_env.domains.banking_knowledge.generator.world import day
+
+__all__ = ["CARD_SERVICE_KINDS"]
+
+P = PROCEDURES
+
+
+def _cards(ctx: Context, family: str) -> tuple[CardOffer, ...]:
+    return ctx.bank.cards_of(family)
+
+
+def _points(amount: float, rate: float) -> int | None:
+    """Points of a purchase, or None when float rounding would disagree with exact math."""
+    exact = int(Decimal(f"{amount:.2f}") * Decimal(str(rate)))
+    return exact if int(amount * rate) == exact else None
+
+
+def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
+    """A bonus-category purchase earned the base rate: claim, then correct (or nothing)."""
+    bonus = [c for c in _cards(ctx, family) if len(c.rates) > 1]
+    if not bonus:
+        return None
+    card = pick(bonus, index)
+    right = index % 3 == 2
+    person = customer_with_checking(ctx)
+    account = ctx.card(person, card)
+    rng = ctx.rng
+    categories = [c for c in card.rates if c != "default"]
+    category = "Shopping" if right else rng.choice(categories)
+    while True:
+        amount = ctx.amount(30, 400)
+        correct = _points(amount, card.rate(category))
+        base = _points(amount, card.rates["default"])
+        if correct is not None and base is not None and (right or correct > base):
+            break
+    merchant = ctx.merchant(category)
+    when = date(2025, 10, rng.randint(5, 28))
+    transaction = ctx.ledger.add_card_transaction(
+        person, account, card, merchant=merchant, amount=amount, when=when,
+        category=category, points=base,
+    )  # fmt: skip
+    known, facts = ctx.identity(person)
+    facts["user_id"] = person.user_id
+    scenario = Scenario(
+        reason=f"Your {card.name} purchase at {merchant} on {day(when)} for ${amount:.2f} "
+        f"earned only {base} points and you think it should have earned more.",
+        known=f"{known} Your user id is {person.user_id}.",
+        wishes="Ask the agent to fix the points. If the agent gives you a tool to file a claim, "
+        "run it with the details the agent gives. If the agent explains the points are right, "
+        "accept that.",
+        opening="Hi, one of my card purchases didn't get the points it should have.",
+        facts=facts,
+    )
+    plan = verified_plan(person)
+    if not right:
+        plan.give(T["submit_cash_back_dispute"], user_id=person.user_id, transaction_id=transaction)
+        plan.call(
+            T["update_transaction_rewards"],
+            transaction_id=transaction,
+            new_rewards_earned=f"{correct} points",
+        )
+    settings = {"task_config": {"data": {"dispute_settings": {"auto_resolve_disputes": True}}}}
+    return draft(
+        card,
+        family,
+        "missing_points_refused" if right else "missing_points",
+        purpose="Points of a purchase: claim and correct when the category rate was not applied.",
+        notes=f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
+        f"(recorded {base})" + (": right, nothing to do." if right else "."),
+        scenario=scenario,
+        plan=plan,
+        documents=[P.REWARDS, product_doc(card, "rewards")],
+        user_tools=["call_discoverable_user_tool"],
+        agent_data=None if right else settings,
+    )
+
+
+_DISPUTES = (
+    ("incorrect_amount", "Shopping", "you were charged more than the price you agreed"),
+    ("goods_services_not_received", "Shopping", "the order never arrived"),
+    ("canceled_subscription_still_charging", "Streaming", "you had cancelled the subscription"),
+    ("refund_never_processed", "Travel", "the merchant promised a refund that never came"),
+)
+
+
+def dispute_purchase(ctx: Context, family: str, index: int) -> Draft:
+    """Open a purchase dispute with the fields the procedure prescribes."""
+    card = pick(_cards(ctx, family), index)
+    rng = ctx.rng
+    reason, category, story = _DISPUTES[index % len(_DISPUTES)]
+    recent = index % 2 == 0
+    person = customer_with_checking(ctx)
+    account = ctx.card(person, card)
+    when = (
+        date(2025, 10, rng.randint(1, 28))
+        if recent
+        else date(2025, rng.choice((7, 8)), rng.randint(1, 28))
+    )
+    amount = ctx.amount(40, 600)
+    merchant = ctx.merchant(category)
+    transaction = ctx.ledger.add_card_transaction(
+        person, account, card, merchant=merchant, amount=amount, when=when, category=category
+    )
+    noticed = date(2025, 11, rng.randint(1, 12))
+    contacted = rng.random() < 0.6
+    ending = ctx.ledger.card_ending(account)
+    without_card = index % 4 == 3
+    known, facts = ctx.identity(person, count=3)
+    facts |= {
+        "issue_noticed_date": day(noticed),
+        "contacted_merchant": "yes" if contacted else "no",
+    }
+    extra = ""
+    partial = None
+    if reason == "incorrect_amount":
+        agreed = round(amount - ctx.amount(5, min(80, amount / 2)), 2)
+        partial = round(amount - agreed, 2)
+        extra = f" The agreed price was ${agreed:.2f}."
+        facts["agreed_price"] = f"${agreed:.2f}"
+    if not without_card:
+        facts["card_last_4_digits"] = ending
+    card_line = (
+        "You do not have the card with you and do not remember its number."
+        if without_card
+        else f"Your card's last four digits are {ending}."
+    )
+    merchant_line = (
+        "Asked whether you contacted the merchant, you answer yes: you did, without success."
+        if contacted
+        else "Asked whether you contacted the merchant, you answer no."
+    )
+    scenario = Scenario(
+        reason=f"You want to dispute the {card.name} charge of ${amount:.2f} at {merchant} on "
+        f"{day(when)} because {story}.{extra}",
+        known=f"{known} {card_line}",
+        wishes=f"You noticed the problem on {day(noticed)}. {merchant_line} If the agent gives "
+        "you a tool to look something up, run it with the details the agent gives.",
+        opening=f"Hi, I want to dispute a charge from {merchant} on my credit card.",
+        facts=facts,
+    )
+    plan = verified_plan(person)
+    if without_card:
+        plan.give(T["get_card_last_4_digits"], credit_card_account_id=account)
+    fields = {
+        "transaction_id": transaction,
+        "card_action": "keep_active",
+        "card_last_4_digits": ending,
+        "full_name": person.name,
+        "user_id": person.user_id,
+        "phone": person.phone_number,
+        "email": person.email,
+        "address": person.address,
+        "contacted_merchant": contacted,
+        "purchase_date": day(when),
+        "issue_noticed_date": day(noticed),
+        "dispute_reason": reason,
+        "resolution_requested": "partial_refund" if partial else "full_refund",
+        "eligible_for_provisional_credit": recent,
+    }
+    if partial:
+        fields["partial_refund_amount"] = partial
+    plan.call(T["file_credit_card_dispute"], **fields)
+    return draft(
+        card,
+        family,
+        "dispute_purchase",
+        purpose="Dispute a card purchase with the right reason, resolution and credit flag.",
+        notes=f"{reason}; purchase {day(when)} (provisional credit: {recent})"
+        + (f"; partial ${partial:.2f}" if partial else "")
+        + ("; last four digits via the customer's tool" if without_card else "")
+        + ".",
+        scenario=scenario,
+        plan=plan,
+        documents=[P.CARD_DISPUTE],
+        user_tools=["call_discoverable_user_tool"] if without_card else [],
+    )
+
+
+def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
+    """An annual fee charged in the free first year is reversed; a due one stands."""
+    fee_cards = [c for c in _cards(ctx, family) if c.annual_fee]
+    if not fee_cards:
+        return None
+    card = pick(fee_cards, index)
+    wrong = card.first_year_free and index % 2 == 0
+    age = ctx.rng.randint(3, 10) if wrong else ctx.rng.randint(13, 40)
+    person = customer_with_checking(ctx)
+    account = ctx.card(person, card, age_months=age)
+    ctx.ledger.add_card_transaction(
+        person, account, card, merchant="ANNUAL MEMBERSHIP FEE", amount=float(card.annual_fee),
+        when=date(2025, 10, ctx.rng.randint(1, 28)), category="Fee", points=0,
+    )  # fmt: skip
+    known, facts = ctx.identity(person)
+    scenario = Scenario(
+        reason=f"An annual fee of ${card.annual_fee} was charged on your {card.name} in October "
+        "and you want it refunded.",
+        known=known,
+        wishes="Ask for the fee to be reversed. If the agent explains that the fee is due, "
+        "accept that.",
+        opening=f"Hello, why was I charged an annual fee on my {card.name}? I'd like it removed.",
+        facts=facts,
+    )
+    plan = verified_plan(person)
+    if wrong:
+        plan.call(
+            T["apply_statement_credit"],
+            user_id=person.user_id,
+            credit_card_account_id=account,
+            amount=float(card.annual_fee),
+            reason="annual_fee_reversal",
+        )
+    return draft(
+        card,
+        family,
+        "annual_fee_reversal" if wrong else "annual_fee_reversal_refused",
+        purpose="Reverse an annual fee charged during a free first year.",
+        notes=f"Account {age} months old, first year free: {card.first_year_free}: "
+        + ("reverse." if wrong else "the fee stands."),
+        scenario=scenario,
+        plan=plan,
+        documents=[P.FEE_REVERSAL, product_doc(card, "overview")],
+    )
+
+
+def late_fee(ctx: Context, family: str, index: int) -> Draft:
+    """Reverse a late fee when the payments before it were on time (courtesy rule)."""
+    card = pick(_cards(ctx, family), index)
+    rules = card.limits
+    allowed = index % 2 == 0
+    person = customer_with_checking(ctx)
+    account = ctx.card(person, card, age_months=ctx.rng.randint(14, 50))
+    late = {0} if allowed else {0, ctx.rng.randint(2, rules.on_time_months)}
+    monthly_payments(ctx, person, card, account, late=late)
+    ctx.ledger.add_card_transaction(
+        person, account, card, merchant="LATE PAYMENT FEE", amount=float(card.late_fee),
+        when=date(2025, 10, 21), category="Fee", points=0,
+    )  # fmt: skip
+    known, facts = ctx.identity(person)
+    scenario = Scenario(
+        reason=f"Your October payment on your {card.name} was late and you were charged a "
+        f"${card.late_fee} late fee. You want it waived.",
+        known=known,
+        wishes="Ask for the late fee to be reversed as a courtesy. If the agent says it cannot, "
+        "accept that.",
+        opening=f"Hi, can you waive the late fee on my {card.name}?",
+        facts=facts,
+    )
+    plan = verified_plan(person).call(
+        T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months + 1
+    )
+    if allowed:
+        plan.call(
+            T["apply_statement_credit"],
+            user_id=person.user_id,
+            credit_card_account_id=account,
+            amount=float(card.late_fee),
+            reason="late_fee_reversal",
+        )
+    return draft(
+        card,
+        family,
+        "late_fee_reversal" if allowed else "late_fee_reversal_refused",
+        purpose="Courtesy late fee reversal when the earlier payments were on time.",
+        notes=f"Needs {rules.on_time_months} on-time payments before the late one: "
+        + ("met, reverse." if allowed else "another late payment, refuse."),
+        scenario=scenario,
+        plan=plan,
+        documents=[P.FEE_REVERSAL, product_doc(card, "services")],
+    )
+
+
+def referral_link(ctx: Context, family: str, index: int) -> Draft:
+    """Give the customer the referral link tool for their card."""
+    card = pick(_cards(ctx, family), index)
+    person = customer_with_checking(ctx)
+    ctx.card(person, card)
+    known, facts = ctx.identity(person)
+    facts["user_id"] = person.user_id
+    scenario = Scenario(
+        reason=f"A friend of yours wants a {card.name} and you want to refer them.",
+        known=f"{known} Your user id is {person.user_id}.",
+        wishes="If the agent gives you a tool to create a referral link, run it with the "
+        "details the agent gives.",
+        opening=f"Hi, how can I refer a friend for the {card.name}?",
+        facts=facts,
+    )
+    plan = verified_plan(person).give(
+        T["get_referral_link"], user_id=person.user_id, card_name=card.name
+    )
+    return draft(
+        card,
+        family,
+        "card_referral",
+        purpose="Card referrals: give the customer the referral link tool.",
+        notes="Give the link tool with the user id and the exact card name.",
+        scenario=scenario,
+        plan=plan,
+        documents=[P.REFERRAL],
+        user_tools=["call_discoverable_user_tool"],
+    )
+
+
+def fraud_transfer(ctx: Context, family: str, index: int) -> Draft:
+    """Charges the customer did not make go to the fraud team (verified, then transferred)."""
+    card = pick(_cards(ctx, family), index)
+    person = customer_with_checking(ctx)
+    account = ctx.card(person, card)
+    merchant = ctx.merchant("Shopping")
+    for offset in (0, 1):
+        ctx.ledger.add_card_transaction(
+            person, account, card, merchant=merchant, amount=ctx.amount(150, 900),
+            when=date(2025, 11, 10 + offset), category="Shopping",
+        )  # fmt: skip
+    known, facts = ctx.identity(person)
+    scenario = Scenario(
+        reason=f"You see two charges from {merchant} on your {card.name} that you did not make.",
+        known=known,
+        wishes="You want the charges investigated. If the agent says a specialist team must "
+        "handle it, accept the transfer.",
+        opening=f"Hi, there are charges on my {card.name} that I never made.",
+        facts=facts,
+        accepts=["confirm", "transfer"],
+        asks_for_transfer=True,
+    )
+    plan: Plan = verified_plan(person).agent(
+        "transfer_to_human_agents",
+        ["reason"],
+        summary=f"Unrecognised {merchant} charges on {account}.",
+        reason="fraud_or_security_concern",
+    )
+    return draft(
+        card,
+        family,
+        "fraud_transfer",
+        purpose="Unauthorized charges: verify, then transfer to the fraud team.",
+        notes="No dispute for unauthorized charges: transfer (fraud_or_security_concern).",
+        scenario=scenario,
+        plan=plan,
+        documents=[P.CARD_DISPUTE, P.SPECIALISTS],
+        basis=("DB", "ACTION"),
+    )
+
+
+def third_party(ctx: Context, family: str, index: int) -> Draft:
+    """A relative calls about the holder's card (transfer)."""
+    return transfer_third_party(ctx, pick(_cards(ctx, family), index), index)
+
+
+CARD_SERVICE_KINDS = (
+    (missing_points, 3),
+    (dispute_purchase, 4),
+    (annual_fee, 2),
+    (late_fee, 2),
+    (referral_link, 1),
+    (fraud_transfer, 1),
+    (third_party, 1),
+)
+"""(kind, tasks per family) of card services."""

@@ -1,0 +1,131 @@
+"""Pieces every task kind uses: choosing a product, writing the draft, transfer tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from tau_env.domains.banking_knowledge.generator.catalog import TOOLS
+from tau_env.domains.banking_knowledge.generator.context import Context
+from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
+from tau_env.domains.banking_knowledge.generator.library import product_doc
+from tau_env.domains.banking_knowledge.generator.people import Person
+from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
+from tau_env.domains.banking_knowledge.generator.products import (
+    BANK_NAME,
+    CardOffer,
+    CheckingProduct,
+    SavingsProduct,
+)
+
+__all__ = ["Product", "T", "draft", "pick", "transfer_third_party", "verified_plan"]
+
+T = TOOLS
+P = TypeVar("P")
+Product = CheckingProduct | SavingsProduct | CardOffer
+
+
+def pick(options: Sequence[P], index: int) -> P:
+    """The `index`-th option, cycling (spreads a kind's tasks over the products evenly)."""
+    return options[index % len(options)]
+
+
+def verified_plan(person: Person) -> Plan:
+    """A plan that starts by logging the customer's verification."""
+    return Plan().verify(person)
+
+
+def draft(
+    product: Product | None,
+    family: str,
+    kind: str,
+    *,
+    purpose: str,
+    notes: str,
+    scenario: Scenario,
+    plan: Plan,
+    documents: Sequence[str],
+    user_tools: Sequence[str] = (),
+    basis: Sequence[str] = ("DB",),
+    agent_data: dict[str, Any] | None = None,
+) -> Draft:
+    """A draft whose documents always include the verification procedure."""
+    docs = [PROCEDURES.VERIFY, *documents]
+    return Draft(
+        family=product.family if product is not None else family,
+        kind=kind,
+        purpose=purpose,
+        notes=notes,
+        scenario=scenario,
+        plan=plan,
+        basis=list(basis),
+        user_tools=list(user_tools),
+        documents=list(dict.fromkeys(docs)),
+        agent_data=agent_data,
+    )
+
+
+def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
+    """A relative calls about a holder's product: deceased holder, or just asking for them.
+
+    The caller is not the holder, so nobody is verified; the only step is the transfer with
+    the right reason (graded on the database staying unchanged and on the reason).
+    """
+    holder = ctx.customer(min_age=55)
+    if isinstance(product, CheckingProduct):
+        ctx.checking(holder, product)
+    elif isinstance(product, SavingsProduct):
+        ctx.savings(holder, product)
+    else:
+        ctx.card(holder, product)
+    caller = ctx.people.draw()
+    died = index % 2 == 0
+    relation = ctx.rng.choice(("mother", "father", "aunt", "uncle"))
+    if died:
+        reason_code = "deceased_account_holder"
+        reason = (
+            f"Your {relation}, {holder.name}, died last month. They had a {product.name} at "
+            f"{BANK_NAME} and you want to know what happens to it."
+        )
+        opening = (
+            f"Hello, I'm calling because my {relation} {holder.name} passed away and had a "
+            f"{product.name} with you."
+        )
+    else:
+        reason_code = "third_party_inquiry"
+        reason = (
+            f"Your {relation}, {holder.name}, is in hospital and asked you to check the "
+            f"balance of their {product.name}."
+        )
+        opening = (
+            f"Hi, I'm calling for my {relation} {holder.name}; they asked me to check their "
+            f"{product.name} balance."
+        )
+    scenario = Scenario(
+        reason=reason,
+        known=f"You are {caller.name}. You do not know {holder.name}'s date of birth or other "
+        "details and cannot give them.",
+        wishes="You are not the account holder. If the agent offers to transfer you to a "
+        "specialist team, accept and wait for the transfer.",
+        opening=opening,
+        facts={"name": caller.name},
+        accepts=["confirm", "transfer"],
+        asks_for_transfer=True,
+    )
+    plan = Plan().agent(
+        "transfer_to_human_agents",
+        ["reason"],
+        summary=f"{caller.name} calls about {holder.name}'s {product.name}.",
+        reason=reason_code,
+    )
+    return draft(
+        product,
+        product.family,
+        "third_party_transfer",
+        purpose="A caller who is not the holder asks about an account: transfer, no verification.",
+        notes=f"Not the holder: no verification; transfer with reason {reason_code}.",
+        scenario=scenario,
+        plan=plan,
+        documents=[PROCEDURES.SPECIALISTS, product_doc(product, "overview")],
+        basis=("DB", "ACTION"),
+    )

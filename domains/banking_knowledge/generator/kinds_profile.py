@@ -1,0 +1,78 @@
+"""Task kinds about the customer record itself: email changes and callers who fail to verify."""
+
+from __future__ import annotations
+
+from tau_env.domains.banking_knowledge.generator.context import Context
+from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
+from tau_env.domains.banking_knowledge.generator.kinds_common import draft, pick, verified_plan
+from tau_env.domains.banking_knowledge.generator.people import EMAIL_DOMAINS
+from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
+
+__all__ = ["PROFILE_KINDS"]
+
+
+def change_email(ctx: Context, family: str, index: int) -> Draft:
+    """Verify, then change the email address on file."""
+    person = ctx.customer()
+    ctx.checking(person, pick(ctx.bank.checking, index))
+    local = person.name.lower().replace(" ", "_")
+    new_email = f"{local}{ctx.rng.randint(100, 999)}@{ctx.rng.choice(EMAIL_DOMAINS)}"
+    known, facts = ctx.identity(person)
+    facts["new_email"] = new_email
+    scenario = Scenario(
+        reason=f"You changed email providers and want the bank to use {new_email} from now on.",
+        known=known,
+        wishes=f"Your new email address is {new_email}. Confirm it when the agent reads it back.",
+        opening="Hi, I'd like to update the email address on my account.",
+        facts=facts,
+    )
+    plan = verified_plan(person).agent(
+        "change_user_email", user_id=person.user_id, new_email=new_email
+    )
+    return draft(
+        None,
+        family,
+        "change_email",
+        purpose="Change a verified customer's email address.",
+        notes="Verify with two details, then change_user_email.",
+        scenario=scenario,
+        plan=plan,
+        documents=[PROCEDURES.CONTACT],
+    )
+
+
+def verification_failed(ctx: Context, family: str, index: int) -> Draft:
+    """The caller gets one detail wrong and knows no other: nothing may be looked up or logged."""
+    person = ctx.customer()
+    product = pick(ctx.bank.checking, index)
+    ctx.checking(person, product)
+    day, month, year = person.date_of_birth[3:5], person.date_of_birth[:2], person.date_of_birth[6:]
+    wrong_birth = f"{month}/{int(day) % 28 + 1:02d}/{year}"
+    scenario = Scenario(
+        reason=f"You want to know the balance of your {product.name}.",
+        known=f"You are {person.name}. You believe your date of birth on file is {wrong_birth}, "
+        f"and your phone number is {person.phone_number}. You do not remember which email or "
+        "address the bank has.",
+        wishes="If the agent cannot verify you, accept that and end the call.",
+        opening=f"Hi, what's the balance of my {product.name}?",
+        facts={
+            "name": person.name,
+            "date_of_birth": wrong_birth,
+            "phone_number": person.phone_number,
+        },
+    )
+    return draft(
+        None,
+        family,
+        "verification_failed",
+        purpose="A caller who cannot confirm two details is not helped and not logged.",
+        notes=f"Only the phone matches (date of birth on file {person.date_of_birth}): no "
+        "verification, no look-up.",
+        scenario=scenario,
+        plan=Plan(),
+        documents=[],
+    )
+
+
+PROFILE_KINDS = ((change_email, 5), (verification_failed, 4))
+"""Kinds of the profile family."""

@@ -1,0 +1,129 @@
+"""Invented customers of the built-in bank: names, contact details, birth dates, user ids."""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from tau_env.domains.banking_knowledge.constants import TODAY
+
+__all__ = ["People", "Person", "months_ago"]
+
+FIRST_NAMES: tuple[str, ...] = (
+    "Adaeze", "Bram", "Calla", "Dorian", "Elowen", "Fenna", "Gideon", "Halle", "Idris", "Jolene",
+    "Kasimir", "Linnea", "Marek", "Nell", "Orrin", "Petra", "Quillon", "Rhea", "Silas", "Thea",
+    "Ulla", "Vikram", "Wilda", "Xavi", "Yvette", "Zoltan", "Anouk", "Bastian", "Cosima", "Dev",
+    "Emrys", "Florin", "Gaia", "Hollis", "Ingrid", "Jovan", "Kalani", "Leif", "Marisol", "Niamh",
+    "Odile", "Pavel", "Roisin", "Soren", "Tamsin", "Ugo", "Vesna", "Wyatt", "Yara", "Zinnia",
+)  # fmt: skip
+
+LAST_NAMES: tuple[str, ...] = (
+    "Achterberg", "Balogun", "Castellanos", "Dubois", "Eklund", "Farrow", "Galloway", "Hirano",
+    "Ivanova", "Jablonski", "Kristiansen", "Larkin", "Mbeki", "Nordstrom", "Oyelaran",
+    "Pemberton", "Quaresma", "Rasmussen", "Szabo", "Tanaka", "Uchenna", "Varga", "Whitlock",
+    "Xiong", "Yardley", "Zielinski", "Abernathy", "Bellweather", "Cortazar", "Drummond",
+    "Esposito", "Fairbanks", "Grigoryan", "Holloway", "Iwasaki", "Juarez", "Kowal", "Lindgren",
+)  # fmt: skip
+
+STREETS: tuple[str, ...] = (
+    "Anchor Lane", "Bramble Road", "Copperfield Drive", "Driftwood Court", "Eastbrook Avenue",
+    "Fernhill Way", "Goldfinch Street", "Hawthorn Terrace", "Ironwood Place", "Jasmine Row",
+    "Kingfisher Road", "Lantern Hill", "Millpond Street", "Nightingale Way", "Oakridge Drive",
+    "Primrose Lane", "Quayside Road", "Rosewater Avenue", "Saltmarsh Court", "Thistle Street",
+)  # fmt: skip
+
+CITIES: tuple[tuple[str, str, str], ...] = (
+    ("Eugene", "OR", "974"), ("Fort Collins", "CO", "805"), ("Ann Arbor", "MI", "481"),
+    ("Durham", "NC", "277"), ("Provo", "UT", "846"), ("Flagstaff", "AZ", "860"),
+    ("Ithaca", "NY", "148"), ("Charleston", "SC", "294"), ("Bellingham", "WA", "982"),
+    ("Lincoln", "NE", "685"), ("Duluth", "MN", "558"), ("Las Cruces", "NM", "880"),
+)  # fmt: skip
+"""(city, state, first three digits of the zip code)."""
+
+EMAIL_DOMAINS: tuple[str, ...] = ("postbox.example", "mailhaven.example", "letterly.example")
+
+AREA_CODES: tuple[str, ...] = ("541", "970", "734", "919", "801", "928", "607", "843", "360")
+
+
+@dataclass(frozen=True)
+class Person:
+    """One customer's record (the ``users`` table fields, in the reference's order)."""
+
+    name: str
+    user_id: str
+    address: str
+    email: str
+    phone_number: str
+    date_of_birth: str
+
+    def record(self) -> dict[str, str]:
+        """The ``users`` record."""
+        return {
+            "name": self.name,
+            "user_id": self.user_id,
+            "address": self.address,
+            "email": self.email,
+            "phone_number": self.phone_number,
+            "date_of_birth": self.date_of_birth,
+        }
+
+    @property
+    def first_name(self) -> str:
+        """The given name."""
+        return self.name.split()[0]
+
+
+@dataclass
+class People:
+    """Draws customers with distinct names, user ids, emails and phone numbers."""
+
+    rng: random.Random
+    used: set[str] = field(default_factory=set)
+
+    def draw(self, min_age: int = 24, max_age: int = 79) -> Person:
+        """A new customer aged `min_age`..`max_age` on the bank's fixed 'today'."""
+        rng = self.rng
+        while True:
+            first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+            name = f"{first} {last}"
+            if name not in self.used:
+                break
+        self.used.add(name)
+        user_id = self._fresh(lambda: "".join(rng.choices(_ID_ALPHABET, k=10)))
+        city, state, zip_prefix = rng.choice(CITIES)
+        address = (
+            f"{rng.randint(12, 9980)} {rng.choice(STREETS)}, {city}, {state} "
+            f"{zip_prefix}{rng.randint(10, 99)}"
+        )
+        email = self._fresh(
+            lambda: (
+                f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(EMAIL_DOMAINS)}"
+            )
+        )
+        phone = self._fresh(lambda: f"{rng.choice(AREA_CODES)}-555-{rng.randint(0, 9999):04d}")
+        oldest = TODAY.replace(year=TODAY.year - max_age - 1) + timedelta(days=1)
+        youngest = TODAY.replace(year=TODAY.year - min_age)
+        born = oldest + timedelta(days=rng.randint(0, (youngest - oldest).days))
+        return Person(name, user_id, address, email, phone, born.strftime("%m/%d/%Y"))
+
+    def _fresh(self, make: Callable[[], str]) -> str:
+        while True:
+            value = make()
+            if value not in self.used:
+                self.used.add(value)
+                return value
+
+
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def months_ago(months: int, day: int = 15) -> date:
+    """A date `months` calendar months before the bank's 'today', on `day`."""
+    year, month = TODAY.year, TODAY.month - months
+    while month <= 0:
+        month += 12
+        year -= 1
+    return date(year, month, min(day, 28))

@@ -1,0 +1,151 @@
+"""Reading and writing bank records, and the reference's text rendering of query results.
+
+Records are `Row` objects shared by every episode: `row` and `rows` give read-only dicts,
+`edit` gives this episode's own copy, `add` inserts unless the id exists (the reference's
+``add_to_db``). `query_text` renders matches exactly as the reference's query helper does;
+several tools decide "nothing found" by looking for its phrases in that text, as there.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tau_env.domains.banking_knowledge.constants import QUERYABLE_TABLES
+from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
+from tau_env.state import Table
+
+__all__ = [
+    "account_balance",
+    "add",
+    "edit",
+    "exists",
+    "is_empty_result",
+    "matching_rows",
+    "parse_balance",
+    "query_by",
+    "query_text",
+    "render_rows",
+    "row",
+    "rows",
+]
+
+
+def row(table: Table[Row], key: str) -> dict[str, Any] | None:
+    """The record under `key` (shared: read only), or None."""
+    found = table.get(key)
+    return None if found is None else found.root
+
+
+def exists(table: Table[Row], key: Any) -> bool:
+    """Whether a record has id `key` (an unhashable key raises `TypeError`, as a dict does)."""
+    return table.get(key) is not None
+
+
+def rows(table: Table[Row]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, record) pairs in table order (records shared: read only)."""
+    for key, found in table.items():
+        yield key, found.root
+
+
+def edit(table: Table[Row], key: str) -> dict[str, Any]:
+    """This episode's modifiable copy of the record under `key` (which must exist)."""
+    return table.edit(key).root
+
+
+def add(table: Table[Row], key: str, record: dict[str, Any]) -> bool:
+    """Insert a record; False (and nothing changes) when the id is taken."""
+    if key in table:
+        return False
+    table.insert(key, Row(record))
+    return True
+
+
+def parse_balance(value: Any) -> float:
+    """A balance stored as a number or as text such as ``"$2,850.00"``; 0 when absent."""
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        return float(value.replace("$", "").replace(",", ""))
+    return 0.0
+
+
+def account_balance(account: dict[str, Any]) -> float:
+    """An account's balance: ``current_holdings``, else ``balance``, else 0."""
+    return parse_balance(account.get("current_holdings", account.get("balance", 0)))
+
+
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "gt": operator.gt,
+    "gte": operator.ge,
+    "lt": operator.lt,
+    "lte": operator.le,
+    "contains": lambda a, b: b in a if a is not None else False,
+    "startswith": lambda a, b: str(a).startswith(str(b)) if a is not None else False,
+    "endswith": lambda a, b: str(a).endswith(str(b)) if a is not None else False,
+    "in": lambda a, b: a in b,
+    "nin": lambda a, b: a not in b,
+}
+
+
+def _matches(record: dict[str, Any], constraints: dict[str, Any]) -> bool:
+    for key, expected in constraints.items():
+        field, _, op = key.rpartition("__") if "__" in key else (key, "", "eq")
+        compare = _OPERATORS.get(op, _OPERATORS["eq"])
+        try:
+            if not compare(record.get(field), expected):
+                return False
+        except (TypeError, ValueError):  # incomparable values do not match
+            return False
+    return True
+
+
+def matching_rows(
+    table: Table[Row], constraints: dict[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Records meeting every constraint (``field`` or ``field__op``), in table order."""
+    return [(key, record) for key, record in rows(table) if _matches(record, constraints)]
+
+
+def render_rows(table_name: str, found: list[tuple[str, dict[str, Any]]]) -> str:
+    """The reference's block for found records: header, then each record's fields."""
+    lines = [f"Found {len(found)} record(s) in '{table_name}':\n"]
+    for number, (key, record) in enumerate(found, 1):
+        lines.append(f"{number}. Record ID: {key}")
+        lines.extend(f"   {field}: {value}" for field, value in record.items())
+        lines.append("")
+    return "\n".join(lines)
+
+
+def query_text(db: BankingDB, table_name: str, constraints: str = "{}") -> str:
+    """Query a table with JSON constraints and render the result as the reference does.
+
+    Tools build `constraints` by pasting values into a JSON template, as the reference does,
+    so a value with a double quote or a backslash gives ``Error: Invalid JSON: ...``.
+    """
+    if table_name not in QUERYABLE_TABLES:
+        return f"Error: Database '{table_name}' not found. Available: {list(QUERYABLE_TABLES)}"
+    try:
+        parsed = json.loads(constraints) if constraints else {}
+    except json.JSONDecodeError as error:
+        return f"Error: Invalid JSON: {error}"
+    if not isinstance(parsed, dict):
+        return "Error querying database: constraints must be a JSON object"
+    found = matching_rows(db.table(table_name), parsed)
+    if not found:
+        return f"No records found in '{table_name}'."
+    return render_rows(table_name, found)
+
+
+def query_by(db: BankingDB, table_name: str, field: str, value: str) -> str:
+    """`query_text` with one equality constraint, pasted into JSON as the reference does."""
+    return query_text(db, table_name, f'{{"{field}": "{value}"}}')
+
+
+def is_empty_result(text: str) -> bool:
+    """True when a query's text says nothing was found (the reference's test)."""
+    return "No records found" in text or "No results found" in text

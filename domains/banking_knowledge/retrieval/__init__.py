@@ -1,0 +1,1 @@
+"""Knowledge retrieval for the banking domain: the knowledge base, search tools, variants."""

@@ -1,0 +1,35 @@
+"""Run fingerprints: settings added later do not change the fingerprint of runs without them."""
+
+import hashlib
+import json
+
+from tau_env.domain import load_domain
+from tau_env.rollout.config import ParticipantSpec, RunConfig
+from tau_env.rollout.provenance import run_fingerprint
+
+
+def _config(**extra) -> RunConfig:
+    return RunConfig(
+        run_id="r",
+        domain="mock",
+        task_ids=("create_task",),
+        trials=1,
+        agent=ParticipantSpec(kind="oracle"),
+        user=ParticipantSpec(kind="scripted"),
+        **extra,
+    )
+
+
+def test_fingerprint__unset_retrieval_leaves_the_earlier_payload_unchanged():
+    config = _config()
+    domain = load_domain("mock")
+    payload = {
+        "env_id": domain.env_id,
+        "policy": domain.policy,
+        "tasks": [domain.task("create_task").model_dump(mode="json")],
+        "config": config.model_dump(
+            mode="json", exclude={"run_id", "judge", "retrieval", "retrieval_options"}
+        ),
+    }
+    text = json.dumps(payload, sort_keys=True, default=str)
+    assert run_fingerprint(config) == hashlib.sha256(text.encode()).hexdigest()[:16]

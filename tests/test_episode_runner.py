@@ -1,0 +1,51 @@
+"""Playing one episode: the bare env is driven when no wrapper changes what a step does."""
+
+from __future__ import annotations
+
+from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+
+import tau_env
+from tau_env.baselines.oracle import OracleAgent, SoloOracleAgent
+from tau_env.episode_runner import bare_env, live_turns, run_episode
+from tau_env.wrappers import NoUser
+from tau_env.wrappers.users import GoldUser
+
+
+def test_bare_env__only_through_the_order_enforcing_wrapper(mock_env):
+    raw = mock_env.unwrapped
+    assert bare_env(mock_env) is raw
+    assert bare_env(raw) is raw
+    assert bare_env(NoUser(mock_env)) is None
+    assert bare_env(OrderEnforcingWrapper(NoUser(raw))) is None
+
+
+def test_bare_env__not_through_other_wrappers():
+    raw = tau_env.make_env("mock").unwrapped
+    assert bare_env(AssertOutOfBoundsWrapper(raw)) is None
+
+
+def test_run_episode__same_result_wrapped_or_bare(mock_env):
+    for task in mock_env.unwrapped.tasks:
+        wrapped = run_episode(mock_env, OracleAgent, GoldUser, task_id=task.id, seed=3)
+        bare = run_episode(mock_env.unwrapped, OracleAgent, GoldUser, task_id=task.id, seed=3)
+        assert wrapped.trajectory == bare.trajectory
+        assert wrapped.grade == bare.grade and wrapped.steps == bare.steps
+
+
+def test_run_episode__the_wrapper_stays_usable_after_a_bare_run(mock_env):
+    run_episode(mock_env, OracleAgent, GoldUser, seed=0)
+    assert mock_env.agents == []  # both sides were stepped out of the episode
+    mock_env.reset(options={"task_id": mock_env.unwrapped.tasks[0].id})
+    sides = []
+    for side in mock_env.agent_iter(max_iter=3):  # the wrapper's own order checks still run
+        sides.append(side)
+        mock_env.step(tau_env.SendMessage(content="hello"))
+    assert sides == ["user", "agent", "user"]
+
+
+def test_live_turns__through_a_mode_wrapper_uses_the_wrapper(mock_env):
+    env = NoUser(mock_env)
+    result = run_episode(env, SoloOracleAgent, None, seed=0)
+    assert result.grade.termination.value == "agent_stop"
+    env.reset(seed=0)
+    assert next(live_turns(env)) == "agent"
