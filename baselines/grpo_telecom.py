@@ -1,8 +1,8 @@
 """Train an LLM agent with TRL's GRPO on built-in telecom against the scripted user.
 
     pip install -e ".[trl]"   # after the CPU (or CUDA) torch wheel
-    python examples/grpo_telecom.py --model path/to/Qwen2.5-0.5B-Instruct --steps 50
-    python examples/grpo_telecom.py --steps 1            # offline smoke run, tiny model
+    python -m tau_env.baselines.grpo_telecom --model path/to/Qwen2.5-0.5B-Instruct --steps 50
+    python -m tau_env.baselines.grpo_telecom --steps 1   # offline smoke run, tiny model
 
 Each rollout is a real tau_env episode: TRL instantiates the class that
 `tau_env.integrations.trl.environment_factory` builds, calls ``reset`` with the dataset row's
