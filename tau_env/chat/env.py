@@ -117,7 +117,7 @@ class ChatEnv:
             single.reset(seed=seed)  # draws the task with the view's seeded generator
         else:
             single.begin(task_id, seed=seed)
-        aec = single.aec
+        aec = single.driven
         context = aec.context("agent")
         self.tools = list(context.tools)
         self.messages = [{"role": "system", "content": self._system(context.instructions)}]
@@ -146,7 +146,7 @@ class ChatEnv:
             terminated, truncated = single.advance(action)
             if terminated or truncated:
                 self._done = True
-                self._reward = float(single.aec.rewards["agent"])
+                self._reward = float(single.driven.rewards["agent"])
                 break
         new = self._incoming(own=False)
         if "tool_calls" in normal:
@@ -168,7 +168,7 @@ class ChatEnv:
         Its own messages are left out after a turn (`messages` holds them as the model sent
         them) and kept after a reset (the fixed greeting and the task's history).
         """
-        history = self.single.aec.view("agent").history
+        history = self.single.driven.view("agent").history
         fresh = history[self._seen :]
         if not own:
             fresh = [m for m in fresh if not isinstance(m, AssistantMessage)]
