@@ -34,6 +34,28 @@ def test_import__loads_neither_litellm_nor_torch_nor_domains():
     assert out.stdout.strip() == "", f"imported at import time: {out.stdout.strip()}"
 
 
+# The training stacks behind the trl, openenv and skyrl extras (installed under CI=true).
+TRAINING_STACKS = (
+    "torch",
+    "transformers",
+    "trl",
+    "datasets",
+    "fastapi",
+    "uvicorn",
+    "openenv",
+    "skyrl_gym",
+)
+
+
+def test_import__loads_no_training_stack_even_through_chat_and_integrations():
+    code = (
+        "import sys, tau_env, tau_env.chat, tau_env.integrations; tau_env.make_env; "
+        f"print(','.join(m for m in {TRAINING_STACKS!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"imported at import time: {out.stdout.strip()}"
+
+
 def test_make_env__does_not_import_litellm_or_torch():
     code = (
         "import sys, tau_env; env = tau_env.make_env('mock'); env.reset(seed=0); "

@@ -18,6 +18,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 
 from tau_env.actions import Action, SendMessage
+from tau_env.episode_runner import bare_env
 from tau_env.errors import ContextWindowExceeded, ParticipantError, ResetNeeded
 from tau_env.participant import Participant, ParticipantFactory
 
@@ -53,6 +54,13 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         env: A tau_env AEC env (e.g. ``tau_env.make_env("mock")``), possibly wrapped in modes.
         user: Builds the user policy for each episode's task. Required when the env has a
             user side; ignored (and may be None) when it has none (`NoUser`).
+
+    Attributes:
+        aec: The AEC env as given (episodes are reset through it).
+        driven: The env the steps go to: the bare `TauEnv` when only PettingZoo's
+            order-enforcing wrapper is around it (as `run_episode` drives it, saving the
+            wrapper's attribute forwarding on every access), else `aec` itself (a mode may
+            change what a side sees or does). Views that read the env per turn read this one.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
@@ -66,6 +74,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         if user is not None and not callable(user):
             raise TypeError(f"user must build a policy from a task, actually: {user!r}")
         self.aec = env
+        self.driven: Any = bare_env(env) or env
         self.user_factory = user if self.has_user else None
         self.observation_space = env.observation_space("agent")
         self.action_space = env.action_space("agent")
@@ -88,27 +97,66 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         if "task_id" not in options:
             tasks = self.aec.tasks  # a mode may narrow the tasks (NoUser)
             options["task_id"] = tasks[int(self.np_random.integers(len(tasks)))].id
-        self.aec.reset(seed=seed, options=options)
+        self.begin(options.pop("task_id"), seed=seed, options=options)
+        return self.driven.observe("agent"), self.info()
+
+    def begin(
+        self, task_id: str, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> bool:
+        """Start an episode of `task_id`, building no observation: the lean `reset`.
+
+        For views that read the AEC env themselves (the chat view): the view's own generator,
+        which only draws tasks, is left as it is. Returns True when the episode has already
+        ended (the user closed the call before the agent acted).
+        """
+        self.aec.reset(seed=seed, options={**(options or {}), "task_id": task_id})
         if self.user_factory is not None:
-            user = self.user_factory(self.aec.unwrapped.task)
+            user = self.user_factory(self.driven.unwrapped.task)
             if not hasattr(user, "act"):
                 raise TypeError(f"{type(user).__name__} has no act(); the view needs sync users")
             self.user = user  # type: ignore[assignment]
         self._user_error = None
         self._play_user()
         self._ended = any(self._flags())  # the user may end the call before the agent acts
-        return self.aec.observe("agent"), self._info()
+        return self._ended
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """The agent acts, then the user until it is the agent's turn again (or the end)."""
+        terminated, truncated = self.advance(action)
+        driven = self.driven
+        reward = float(driven.rewards["agent"]) if terminated or truncated else 0.0
+        return driven.observe("agent"), reward, terminated, truncated, self.info()
+
+    def advance(self, action: Any) -> tuple[bool, bool]:
+        """The agent acts, then the user plays: the lean `step`, ``(terminated, truncated)``.
+
+        Builds neither the observation nor the info (views that read the AEC env themselves
+        ask for what they need: `info`, ``aec.rewards``).
+
+        Raises:
+            ResetNeeded: No episode is in progress.
+        """
         if self._ended:
             raise ResetNeeded("the episode has ended; call reset()")
-        self.aec.step(action)
+        self.driven.step(action)
         self._play_user()
         terminated, truncated = self._flags()
-        reward = float(self.aec.rewards["agent"]) if terminated or truncated else 0.0
         self._ended = terminated or truncated
-        return self.aec.observe("agent"), reward, terminated, truncated, self._info()
+        return terminated, truncated
+
+    def info(self) -> dict[str, Any]:
+        """The agent's info now.
+
+        ``task_id``; at the end also ``grade``, ``termination`` and, when the user policy
+        failed, ``user_error``.
+        """
+        driven = self.driven
+        info = dict(driven.infos["agent"])
+        if "task_id" not in info:
+            info["task_id"] = driven.unwrapped.task.id
+        if self._user_error is not None:
+            info["user_error"] = self._user_error
+        return info
 
     def render(self) -> str | None:
         """The transcript (``ansi``), or print it (``human``); nothing without a render mode."""
@@ -122,28 +170,26 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
 
     # -- internals -----------------------------------------------------------------------------
     def _flags(self) -> tuple[bool, bool]:
-        return bool(self.aec.terminations["agent"]), bool(self.aec.truncations["agent"])
+        driven = self.driven
+        return bool(driven.terminations["agent"]), bool(driven.truncations["agent"])
 
     def _play_user(self) -> None:
         """Let the user act while it holds the floor."""
-        while self.aec.agent_selection == "user" and not any(self._flags()):
-            self.aec.step(self._user_action())
+        driven = self.driven
+        while driven.agent_selection == "user":
+            if driven.terminations["agent"] or driven.truncations["agent"]:
+                return
+            driven.step(self._user_action())
 
     def _user_action(self) -> Action:
         if self.user is None:
             raise RuntimeError("the user side has the floor but no user policy was given")
+        driven = self.driven
         try:
-            return self.user.act(self.aec.view("user"), self.aec.context("user"))
+            return self.user.act(driven.view("user"), driven.context("user"))
         except (ParticipantError, ContextWindowExceeded) as error:
             self._user_error = f"{type(error).__name__}: {error}"
             return SendMessage(content="")  # ends the episode as the user's error
-
-    def _info(self) -> dict[str, Any]:
-        info = dict(self.aec.infos["agent"])
-        info.setdefault("task_id", self.aec.unwrapped.task.id)
-        if self._user_error is not None:
-            info["user_error"] = self._user_error
-        return info
 
 
 def make_single_agent_env(

@@ -28,7 +28,16 @@ __all__ = [
     "main",
 ]
 
-SUBCOMMANDS = ("run", "resume", "report", "export", "tasks", "validate", "fake_server")
+SUBCOMMANDS = (
+    "run",
+    "resume",
+    "report",
+    "export",
+    "tasks",
+    "validate",
+    "serve",
+    "fake_server",
+)
 """Every subcommand's module, in the order ``--help`` lists them: ``tau_env.cli.<name>``
 defines ``add_parser(commands)``, which registers the subcommand (``<name>`` with ``-`` for
 ``_``) and its handler. A new subcommand is one module and one name here."""

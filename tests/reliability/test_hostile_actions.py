@@ -59,7 +59,7 @@ def test_non_actions__raise_invalid_action_and_change_nothing(source):
     def feed(junk, seed):
         env.reset(seed=seed, options={"task_id": task_id})
         for item in junk:
-            if not env.agents:
+            if env.conversation.done:  # an accepted stop ({"kind": "stop"} is one) ended it
                 break
             world = env.conversation.world
             before_world, before = world.fork(), _snapshot(env)
@@ -73,7 +73,7 @@ def test_non_actions__raise_invalid_action_and_change_nothing(source):
             else:
                 outcomes["accepted as an action"] += 1
             check_invariants(env)
-        if env.agents:  # the episode is still usable: a proper stop ends it as a stop
+        if not env.conversation.done:  # still usable: a proper stop ends it as a stop
             env.step(Stop())
             assert env.conversation.termination.value.endswith("_stop")
 

@@ -45,7 +45,10 @@ def test_copy_record__every_record_of_every_domain(source):
     snapshots = [domain.data.agent_snapshot, domain.data.user_snapshot]
     for snapshot in filter(None, snapshots):
         for field in snapshot.layout:
-            assert copier_for(field.record_type) is not None, field.name  # no fallback here
+            # banking keeps each table row as the JSON object it was written as (`Row`, a
+            # RootModel over Any): copied by the general rule by design; all else specialised
+            specialised = field.record_type.__name__ != "Row"
+            assert (copier_for(field.record_type) is not None) == specialised, field.name
             for record in snapshot.records[field.name].values():
                 assert_same_copy(record)
 

@@ -148,3 +148,28 @@ def test_retry_policy_is_honoured_through_the_gym_view():
         _, info = env.reset(seed=0)
         assert len(server.requests) == 2
     assert info["termination"] == "user_stop"
+
+
+def test_gym_view__drives_the_bare_env_only_without_modes():
+    plain = SingleAgentEnv(tau_env.make_env("mock"), ScriptedUser.factory())
+    assert plain.driven is plain.aec.unwrapped  # past PettingZoo's order-enforcing wrapper
+    moded = SingleAgentEnv(NoUser(tau_env.make_env("mock")))
+    assert moded.driven is moded.aec  # a mode changes what a step does: driven as given
+
+
+def test_gym_view__steps_reach_the_env_as_through_the_wrapper():
+    fast = SingleAgentEnv(tau_env.make_env("mock"), ScriptedUser.factory())
+    slow = SingleAgentEnv(tau_env.make_env("mock"), ScriptedUser.factory())
+    slow.driven = slow.aec  # every access through the order-enforcing wrapper
+    for view in (fast, slow):
+        view.reset(seed=3)
+    agent = PlainTextOracleAgent(fast.task)
+    while True:
+        action = agent.act(fast.aec.view("agent"), fast.aec.context("agent"))
+        a, b = fast.step(action), slow.step(action)
+        assert a[1:] == b[1:] and a[0]["messages"] == b[0]["messages"]
+        if a[2] or a[3]:
+            break
+    assert a[1] == 1.0
+    trajectory = fast.aec.unwrapped.conversation.trajectory
+    assert trajectory == slow.aec.unwrapped.conversation.trajectory

@@ -1,0 +1,199 @@
+"""`ChatEnv`: the agent's side of an episode as OpenAI chat, one call per agent turn.
+
+The model sees chat messages and tool schemas and answers with one assistant message (text
+and/or tool calls, as a chat completion returns it). `ChatEnv.step` applies it (each tool call
+is one env step, the text one message), lets the user play until the floor comes back (through
+`tau_env.wrappers.SingleAgentEnv`, with whatever user participant it was given) and returns
+what came back: the tool results and the user's reply as chat messages, and, at the end, the
+terminal reward with the grade's breakdown.
+
+Nothing here plays the episode's rules: the AEC env and its wrappers do; this module only
+translates between chat messages and actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tau_env.chat.convert import assistant_actions, normalize_assistant_message
+from tau_env.errors import ResetNeeded
+from tau_env.llm.convert import to_openai_messages
+from tau_env.messages import AssistantMessage
+from tau_env.participant import ParticipantFactory
+from tau_env.wrappers.single_agent import SingleAgentEnv
+
+__all__ = ["ChatEnv", "ChatTurn", "SystemPrompt"]
+
+SystemPrompt = Callable[[str], str]
+"""The agent side's instructions (policy, or No-User brief) -> the system message text."""
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    """What comes back after a reset or an agent turn.
+
+    Attributes:
+        messages: The new chat messages: after a reset the whole chat so far (system prompt,
+            greeting, the user's opening); after a turn the tool results and the user's reply.
+        done: True once the episode has ended (terminated or truncated).
+        reward: The terminal reward (the grade's reward) once done, else 0.
+        truncated: True when the step limit ended the episode.
+        info: The env's info: ``task_id``; at the end ``grade`` (the breakdown),
+            ``termination`` and, when the user failed, ``user_error``.
+    """
+
+    messages: list[dict[str, Any]]
+    done: bool = False
+    reward: float = 0.0
+    truncated: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def grade(self) -> dict[str, Any] | None:
+        """The grade's breakdown (reward, termination, every check) once done, else None."""
+        grade: dict[str, Any] | None = self.info.get("grade")
+        return grade
+
+
+class ChatEnv:
+    """A tau_env episode, agent side, as a chat: messages and tools in, an assistant message out.
+
+    Args:
+        env: A tau_env AEC env, possibly wrapped in modes (`NoUser`, `OraclePlan`...).
+        user: Builds the user participant for each episode's task (any participant: scripted,
+            LLM-backed, a style of either); None only when the env has no user side.
+        system_prompt: Turns the agent's instructions into the system message (default: the
+            prompt of tau_env's LLM agent, `tau_env.baselines.llm_agent.agent_system_prompt`).
+
+    Attributes:
+        messages: The whole chat so far, system prompt first, the agent's own messages as it
+            sent them (text alongside tool calls included, though it reached no one).
+        tools: The agent's tool schemas for the current episode (OpenAI format).
+    """
+
+    def __init__(
+        self,
+        env: Any,
+        user: ParticipantFactory | None = None,
+        *,
+        system_prompt: SystemPrompt | None = None,
+    ) -> None:
+        self.single = SingleAgentEnv(env, user)
+        self.system_prompt = system_prompt or _default_system_prompt()
+        self.messages: list[dict[str, Any]] = []
+        self.tools: list[dict[str, Any]] = []
+        self._seen = 0
+        self._done = True
+        self._reward = 0.0
+        self._instructions: str | None = None
+        self._system_text = ""
+
+    @property
+    def done(self) -> bool:
+        """True when there is no episode in progress."""
+        return self._done
+
+    @property
+    def reward(self) -> float:
+        """The terminal reward once the episode has ended, else 0."""
+        return self._reward if self._done else 0.0
+
+    @property
+    def task_id(self) -> str:
+        """The task of the current episode."""
+        return str(self.single.task.id)
+
+    def reset(self, *, task_id: str | None = None, seed: int | None = None) -> ChatTurn:
+        """Start an episode; returns the chat up to the agent's first turn.
+
+        Args:
+            task_id: The task to play (None: drawn with the seeded generator).
+            seed: Seeds the episode (the env, the user and the task draw).
+        """
+        single = self.single
+        if task_id is None:
+            single.reset(seed=seed)  # draws the task with the view's seeded generator
+        else:
+            single.begin(task_id, seed=seed)
+        aec = single.driven
+        context = aec.context("agent")
+        self.tools = list(context.tools)
+        self.messages = [{"role": "system", "content": self._system(context.instructions)}]
+        self._seen = 0
+        terminated, truncated = bool(aec.terminations["agent"]), bool(aec.truncations["agent"])
+        self._done = terminated or truncated
+        self._reward = float(aec.rewards.get("agent", 0.0)) if self._done else 0.0
+        self.messages.extend(self._incoming(own=True))  # the greeting and any task history
+        return ChatTurn(list(self.messages), self._done, self._reward, truncated, single.info())
+
+    def step(self, message: Mapping[str, Any]) -> ChatTurn:
+        """Apply one assistant message; returns what came back.
+
+        Raises:
+            InvalidAction: `message` is not an assistant message (nothing changes).
+            ResetNeeded: No episode is in progress.
+        """
+        if self._done:
+            raise ResetNeeded("the episode has ended; call reset()")
+        normal = normalize_assistant_message(message)
+        actions = assistant_actions(normal)
+        self.messages.append(normal)
+        single = self.single
+        terminated = truncated = False
+        for action in actions:
+            terminated, truncated = single.advance(action)
+            if terminated or truncated:
+                self._done = True
+                self._reward = float(single.driven.rewards["agent"])
+                break
+        new = self._incoming(own=False)
+        if "tool_calls" in normal:
+            _fill_call_ids(normal, new)
+        self.messages.extend(new)
+        return ChatTurn(new, self._done, self._reward, truncated, single.info())
+
+    # -- internals -----------------------------------------------------------------------------
+    def _system(self, instructions: str) -> str:
+        """The system message for `instructions`, built once per distinct instructions."""
+        if instructions != self._instructions:
+            self._instructions = instructions
+            self._system_text = self.system_prompt(instructions)
+        return self._system_text
+
+    def _incoming(self, *, own: bool) -> list[dict[str, Any]]:
+        """The agent's view since it last looked, as chat messages.
+
+        Its own messages are left out after a turn (`messages` holds them as the model sent
+        them) and kept after a reset (the fixed greeting and the task's history).
+        """
+        history = self.single.driven.view("agent").history
+        fresh = history[self._seen :]
+        if not own:
+            fresh = [m for m in fresh if not isinstance(m, AssistantMessage)]
+        self._seen = len(history)
+        return to_openai_messages(fresh, side="agent")
+
+
+def _fill_call_ids(message: dict[str, Any], results: list[dict[str, Any]]) -> None:
+    """Give the calls the model sent without an id the ids the env recorded, in call order.
+
+    Calls that never ran (the episode ended first) have no result and lose the empty id.
+    """
+    ids = iter([r["tool_call_id"] for r in results if r["role"] == "tool"])
+    for call in message.get("tool_calls", ()):
+        if not call["id"]:
+            found = next(ids, None)
+            if found is None:
+                del call["id"]
+            else:
+                call["id"] = found
+        else:
+            next(ids, None)
+
+
+def _default_system_prompt() -> SystemPrompt:
+    from tau_env.baselines.llm_agent import agent_system_prompt
+
+    return agent_system_prompt

@@ -1,0 +1,73 @@
+"""``tau-env serve``: a domain as an OpenEnv server (127.0.0.1 by default)."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+from typing import Any
+
+from tau_env.errors import TauEnvError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``serve`` subcommand."""
+    parser = commands.add_parser(
+        "serve",
+        help="serve a domain over OpenEnv's protocol (needs the openenv extra)",
+        description="Serve a domain's episodes (agent side, as chat) over OpenEnv's protocol.",
+    )
+    parser.add_argument("domain", help="domain name or versioned id (telecom, tau/airline-v0)")
+    parser.add_argument("--mode", default="default", help="evaluation mode (default: default)")
+    parser.add_argument("--split", default=None, help="split drawn from without a task id")
+    parser.add_argument(
+        "--user",
+        default="scripted",
+        help="user: scripted, gold, llm or package.module:factory (default: scripted)",
+    )
+    parser.add_argument("--user-model", default=None, help="model of an llm user")
+    parser.add_argument("--user-api-base", default=None, help="OpenAI-compatible server URL")
+    parser.add_argument(
+        "--data-dir", default=None, help="reference data folder (default: built-in)"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the app and serve it until interrupted."""
+    try:
+        import uvicorn
+
+        from tau_env.integrations.openenv import create_server_app
+    except ImportError as error:
+        raise TauEnvError(
+            f"serve needs the openenv extra: pip install 'tau-env[openenv]' ({error})"
+        ) from None
+    app = create_server_app(
+        args.domain,
+        max_sessions=args.max_sessions,
+        data_dir=args.data_dir,
+        user=args.user,
+        mode=args.mode,
+        split=args.split,
+        user_model=args.user_model,
+        user_api_base=args.user_api_base,
+    )
+    # The imports (fastapi, openenv, mcp...) leave a large heap that never dies: move it out of
+    # the collector's sight so the per-message garbage does not make full collections walk it.
+    gc.freeze()
+    # No per-message compression (the payloads are small JSON on a local link: deflate costs
+    # more CPU than it saves) and no access log (one line per HTTP request).
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        ws_per_message_deflate=False,
+    )
+    return 0

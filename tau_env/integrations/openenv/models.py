@@ -1,0 +1,46 @@
+"""The wire types of the OpenEnv server: an assistant message in, chat messages out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openenv.core import Action, Observation, State
+from pydantic import Field
+
+__all__ = ["TauAction", "TauObservation", "TauState"]
+
+
+class TauAction(Action):  # type: ignore[misc]  # openenv is untyped
+    """One agent turn: an assistant message as a chat completion returns it.
+
+    Send ``{"content": "..."}`` to talk to the customer, or ``{"tool_calls": [{"function":
+    {"name": ..., "arguments": {...}}}]}`` to call tools (``id`` and ``type`` optional).
+    """
+
+    content: str | None = Field(default=None, description="Text for the customer.")
+    tool_calls: list[dict[str, Any]] | None = Field(
+        default=None, description="OpenAI-style tool calls, run in order."
+    )
+
+
+class TauObservation(Observation):  # type: ignore[misc]
+    """What came back: new chat messages; after a reset also the tool schemas.
+
+    ``reward`` is the grade's reward once ``done``; ``metadata["grade"]`` its breakdown.
+    """
+
+    messages: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="After reset: the whole chat so far; after a step: tool results and replies.",
+    )
+    tools: list[dict[str, Any]] = Field(
+        default_factory=list, description="The agent's tool schemas (sent with the reset only)."
+    )
+    task_id: str = Field(default="", description="The task being played.")
+
+
+class TauState(State):  # type: ignore[misc]
+    """The session's episode: id, task, turns taken, whether it is over."""
+
+    task_id: str | None = Field(default=None, description="The task being played.")
+    done: bool = Field(default=True, description="True when no episode is in progress.")

@@ -1,0 +1,41 @@
+"""TRL (GRPO) on tau_env: an ``environment_factory`` per domain, a ``rollout_func``, datasets.
+
+Two routes, both playing real tau_env episodes with the user participant you pick:
+
+- `environment_factory(domain)`: a class TRL instantiates per rollout. Its public methods are
+  the agent's tools (bound from the domain's schemas) plus ``send_message_to_customer``; TRL
+  renders them into the prompt, runs the model's tool calls and stops at the first reply
+  without one. ``reset`` starts the task of the dataset row, ``get_reward`` grades it.
+- `make_rollout_func(domain)`: generates every turn itself and returns the true multi-turn
+  token sequence with ``env_mask`` (model tokens 1, environment tokens 0).
+
+Requires the ``trl`` extra. Datasets: `environment_dataset`, `rollout_dataset`.
+"""
+
+from __future__ import annotations
+
+from tau_env.integrations.trl.dataset import environment_dataset, rollout_dataset, task_ids
+from tau_env.integrations.trl.environment import (
+    MESSAGE_TOOL,
+    TauToolEnvironment,
+    environment_factory,
+)
+from tau_env.integrations.trl.rollout import (
+    ROLLOUT_KEY,
+    EpisodeRollout,
+    make_rollout_func,
+    tau_reward,
+)
+
+__all__ = [
+    "MESSAGE_TOOL",
+    "ROLLOUT_KEY",
+    "EpisodeRollout",
+    "TauToolEnvironment",
+    "environment_dataset",
+    "environment_factory",
+    "make_rollout_func",
+    "rollout_dataset",
+    "task_ids",
+    "tau_reward",
+]

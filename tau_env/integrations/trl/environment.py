@@ -1,0 +1,218 @@
+"""TRL's ``environment_factory``: one class per domain whose methods are the agent's tools.
+
+TRL turns an environment class's public methods into tools (schemas from their type hints and
+Google docstrings), calls ``reset(**row)`` before each rollout and appends what it returns to
+the prompt's last user message, runs the model's tool calls against the instance, stops at the
+first reply without a tool call, and reads ``get_reward()`` as a reward. Here:
+
+- each agent tool of the domain (mode) is a method built from its OpenAI schema;
+- ``send_message_to_customer(message)`` sends text to the user and returns the user's reply
+  (TRL's loop ends at plain text, so talking must be a tool);
+- ``reset`` starts the row's task (``task_id``, optional ``seed``) and returns the customer's
+  opening; ``get_reward`` returns the grade's reward. A rollout that ends without the episode
+  ending (the model answered in plain text) counts as the agent ending the conversation, as
+  an LLM agent's ``###STOP###`` would, and is graded as it stands.
+
+Limits: TRL's ``reset`` can only append text to the last user message, so what happened before
+the agent's first turn arrives as that one message; nested argument schemas reach the model as
+``dict``/``list`` with the JSON schema in the description.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from typing import Any, Literal
+
+from tau_env.chat import ChatEnv, make_chat_env
+
+__all__ = ["MESSAGE_TOOL", "TauToolEnvironment", "environment_factory"]
+
+MESSAGE_TOOL = "send_message_to_customer"
+"""The tool through which the model talks to the customer."""
+
+ENDED = "The conversation has ended."
+"""What a tool returns once the episode is over."""
+
+_JSON_TYPES: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "object": dict,
+}
+
+
+class TauToolEnvironment:
+    """Base of the generated classes: one tau_env episode driven through tool calls.
+
+    Only ``reset`` and ``get_reward`` are public here, so TRL exposes nothing else but the
+    generated tool methods.
+
+    Attributes:
+        chat: The chat view the episode runs in.
+        tool_calls: Tool calls executed in the current episode (the message tool included).
+    """
+
+    _chat_options: dict[str, Any] = {}  # noqa: RUF012  # set per generated class, never mutated
+
+    def __init__(self) -> None:
+        self.chat: ChatEnv = make_chat_env(**self._chat_options)
+        self.tool_calls = 0
+
+    def reset(self, task_id: str | None = None, seed: int | None = None, **row: Any) -> str | None:
+        """Start the row's task; returns what reached the agent before its first turn.
+
+        Other dataset columns (``prompt``...) are ignored.
+        """
+        turn = self.chat.reset(task_id=task_id, seed=seed)
+        self.tool_calls = 0
+        opening = [m for m in turn.messages if m["role"] != "system"]
+        if not opening:
+            return None
+        if [m["role"] for m in opening] == ["assistant", "user"]:
+            return str(opening[1]["content"])
+        return "\n".join(f"{_speaker(m)}: {m.get('content') or ''}" for m in opening)
+
+    def get_reward(self) -> float:
+        """The episode's reward, ending it first (as the agent's stop) when still running."""
+        if not self.chat.done:
+            self.chat.step({"role": "assistant", "content": "###STOP###"})
+        return self.chat.reward
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> str:
+        if self.chat.done:
+            return ENDED
+        self.tool_calls += 1
+        call = {"type": "function", "function": {"name": name, "arguments": arguments}}
+        turn = self.chat.step({"role": "assistant", "content": None, "tool_calls": [call]})
+        results = [m["content"] for m in turn.messages if m["role"] == "tool"]
+        return "\n".join(results) if results else ENDED
+
+    def _say(self, message: str) -> str:
+        if self.chat.done:
+            return ENDED
+        self.tool_calls += 1
+        turn = self.chat.step({"role": "assistant", "content": message})
+        replies = [m["content"] or "" for m in turn.messages if m["role"] == "user"]
+        return "\n".join(replies) if replies else ENDED
+
+
+def environment_factory(
+    domain: str,
+    *,
+    user: Any = "scripted",
+    mode: str = "default",
+    split: str | None = None,
+    data_dir: str | None = None,
+    **options: Any,
+) -> type[TauToolEnvironment]:
+    """The TRL environment class of a domain (pass the class as ``environment_factory``).
+
+    Args:
+        domain: Domain name or versioned id.
+        user: The user participant (a `tau_env.chat.UserSpec`: ``"scripted"``, ``"llm"``, a
+            factory or ``"module:factory"``).
+        mode: Evaluation mode; No-User modes have no message tool (the agent calls ``done``).
+        split: Split drawn from when a row has no task id.
+        data_dir: A reference data folder (None: built-in data).
+        **options: Further `make_chat_env` arguments (``user_model``, ``max_steps``...).
+    """
+    chat_options = {
+        "domain": domain,
+        "user": user,
+        "mode": mode,
+        "split": split,
+        "data_dir": data_dir,
+        **options,
+    }
+    probe = make_chat_env(**chat_options)
+    probe.reset(seed=0)
+    namespace: dict[str, Any] = {"_chat_options": chat_options}
+    for schema in probe.tools:
+        method = _tool_method(schema)
+        namespace[method.__name__] = method
+    if "user" in probe.single.aec.possible_agents:
+        namespace[MESSAGE_TOOL] = _message_method()
+    name = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", domain) if part)
+    return type(f"{name}Environment", (TauToolEnvironment,), namespace)
+
+
+def _message_method() -> Any:
+    # A method defined here, bound by `type()`: ``self`` is no tool argument (noqa: D417).
+    def send_message_to_customer(self: TauToolEnvironment, message: str) -> str:  # noqa: D417
+        """Send a message to the customer and get their reply.
+
+        Args:
+            message: The text to send to the customer.
+        """
+        return self._say(message)
+
+    # Without a hint on ``self`` (transformers reads every hint as a tool argument).
+    send_message_to_customer.__annotations__ = {"message": str, "return": str}
+    return send_message_to_customer
+
+
+def _tool_method(schema: dict[str, Any]) -> Any:
+    """A method with the tool's name, signature and Google docstring, calling the env."""
+    function = schema["function"]
+    name: str = function["name"]
+    parameters = function.get("parameters") or {}
+    properties: dict[str, Any] = parameters.get("properties") or {}
+    required = set(parameters.get("required") or ())
+
+    def method(self: TauToolEnvironment, **arguments: Any) -> str:
+        return self._call(name, arguments)
+
+    signature = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    annotations: dict[str, Any] = {}
+    lines = [_one_line(function.get("description") or name), "", "Args:"]
+    for key, spec in properties.items():
+        annotation = _annotation(spec)
+        default = inspect.Parameter.empty if key in required else None
+        if default is None:
+            annotation = annotation | None
+        signature.append(
+            inspect.Parameter(
+                key, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+            )
+        )
+        annotations[key] = annotation
+        lines.append(f"    {key}: {_describe(spec, key)}")
+    annotations["return"] = str
+    method.__name__ = method.__qualname__ = name
+    method.__signature__ = inspect.Signature(signature, return_annotation=str)  # type: ignore[attr-defined]
+    method.__annotations__ = annotations
+    method.__doc__ = "\n".join(lines if properties else lines[:1])
+    return method
+
+
+def _annotation(spec: dict[str, Any]) -> Any:
+    enum = spec.get("enum")
+    if enum and all(isinstance(value, str) for value in enum):
+        return Literal[tuple(enum)]
+    kind = spec.get("type")
+    if kind == "array":
+        items = spec.get("items") or {}
+        if items.get("type") not in _JSON_TYPES:
+            return list
+        item: Any = _annotation(items)
+        return list[item]  # built at run time from the schema
+    return _JSON_TYPES.get(kind, str) if isinstance(kind, str) else Any
+
+
+def _describe(spec: dict[str, Any], key: str) -> str:
+    text = _one_line(spec.get("description") or key)
+    nested = spec.get("items") if spec.get("type") == "array" else spec
+    if isinstance(nested, dict) and nested.get("type") == "object" and nested.get("properties"):
+        text += f" JSON schema: {json.dumps(spec, separators=(',', ':'))}"
+    return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _speaker(message: dict[str, Any]) -> str:
+    return {"assistant": "Agent", "user": "Customer"}.get(message["role"], "Tool")

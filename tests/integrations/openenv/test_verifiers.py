@@ -1,0 +1,154 @@
+"""verifiers' `OpenEnvTaskset` plays tau_env episodes against `tau-env serve` on 127.0.0.1.
+
+verifiers 0.4 and openenv 0.10 cannot share one environment (verifiers pins ``mcp==2.0.0``;
+openenv 0.10 needs fastmcp 3, which needs an older mcp), so verifiers lives in a venv of its
+own, as a trainer would next to an env server: ``.ci/run`` builds it from
+``.ci/verifiers-requirements.txt`` and names it in ``TAU_ENV_VERIFIERS_VENV``. The test runs
+verifiers' own CLI (``vf-eval``) there, with verifiers' plain chat harness (``null``, one
+subprocess per agent turn) in the local subprocess runtime; its model is the fake
+OpenAI-compatible server, which verifiers reaches with ``stream=True`` only. The fake model
+answers each observation with the action JSON of a recorded script: the plain-text oracle's
+turns for half the tasks, an immediate stop for the other half; the rewards verifiers records
+must equal `run_episode`'s for the same tasks, seeds and actions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import tau_env
+from tau_env.actions import Action, Stop
+from tau_env.baselines.oracle import PlainTextOracleAgent
+from tau_env.chat import action_message, make_chat_env
+from tau_env.episode_runner import run_episode
+from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
+from tau_env.testing.serving import served
+from tau_env.wrappers.users import ScriptedUser
+from tests.extras import require
+
+require("openenv", "openenv")
+
+EPISODES = 16
+
+
+def verifiers_venv() -> Path:
+    """The venv holding verifiers (``TAU_ENV_VERIFIERS_VENV``); skip, or fail under CI."""
+    path = Path(os.environ.get("TAU_ENV_VERIFIERS_VENV", "/nonexistent"))
+    if not (path / "bin" / "vf-eval").exists() or not (path / "bin" / "uv").exists():
+        message = f"no verifiers venv with vf-eval and uv at TAU_ENV_VERIFIERS_VENV={path}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{message}: .ci/run must build it")
+        pytest.skip(message)
+    return path
+
+
+def scripts() -> dict[str, tuple[int, list[Action]]]:
+    """Task id -> (seed, the agent's actions): short oracle episodes, every other one stopped."""
+    chat = make_chat_env("telecom")
+    chosen: dict[str, tuple[int, list[Action]]] = {}
+    for task in chat.single.aec.unwrapped.domain.split("test"):
+        chat.reset(task_id=task.id, seed=len(chosen))
+        oracle = PlainTextOracleAgent(task)
+        actions: list[Action] = []
+        while not chat.done:
+            actions.append(oracle.act(None, None))  # type: ignore[arg-type]
+            chat.step(action_message(actions[-1]))
+        if len(actions) <= 2:  # short episodes: each agent turn is one verifiers subprocess
+            stopped = len(chosen) % 2 == 1
+            chosen[task.id] = (len(chosen), [Stop()] if stopped else actions)
+        if len(chosen) == EPISODES:
+            return chosen
+    raise AssertionError("not enough short telecom test tasks")
+
+
+def model_reply(plans: dict[str, tuple[int, list[Action]]]):
+    """The fake model: the next scripted action of the episode the request belongs to, as JSON."""
+
+    def reply(request: FakeRequest) -> FakeReply:
+        messages = request.messages
+        first = next(m for m in messages if m["role"] == "user")
+        task_id = json.loads(first["content"])["observation"]["task_id"]
+        turn = sum(m["role"] == "assistant" for m in messages)
+        message = action_message(plans[task_id][1][turn])
+        action = {key: message[key] for key in ("content", "tool_calls") if message.get(key)}
+        return FakeReply.text(json.dumps(action))
+
+    return reply
+
+
+def eval_config(server: str, model: str, output: Path, plans: dict) -> str:
+    resets = ", ".join(
+        f'{{task_id = "{task_id}", seed = {seed}}}' for task_id, (seed, _) in plans.items()
+    )
+    return f"""model = "fake"
+num_rollouts = 1
+max_concurrent = {EPISODES}
+output_dir = "{output}"
+push = false
+rich = "None"
+[client]
+base_url = "{model}"
+api_key_var = "TAU_ENV_FAKE_KEY"
+[env.taskset]
+id = "openenv"
+base_url = "{server}"
+resets = [{resets}]
+[env.player.runtime]
+type = "subprocess"
+[env.player.harness]
+id = "null"
+"""
+
+
+def test_openenv_taskset__16_concurrent_episodes_match_run_episode(tmp_path):
+    venv = verifiers_venv()
+    plans = scripts()
+    with served(["telecom"]) as url, FakeOpenAIServer(model_reply(plans)) as fake:
+        config = tmp_path / "eval.toml"
+        config.write_text(eval_config(url, fake.base_url, tmp_path / "out", plans))
+        environment = dict(os.environ, TAU_ENV_FAKE_KEY="sk-fake")
+        environment["PATH"] = f"{venv / 'bin'}{os.pathsep}{environment['PATH']}"  # its uv
+        done = subprocess.run(
+            [str(venv / "bin" / "vf-eval"), "@", str(config)],
+            env=environment,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+        assert done.returncode == 0, done.stderr[-4000:]
+        requests = fake.requests
+    assert requests and all(r.stream for r in requests)  # verifiers only streams
+    assert len(requests) == sum(len(actions) for _, actions in plans.values())
+
+    (traces,) = (tmp_path / "out").glob("*/traces.jsonl")
+    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
+    assert len(episodes) == EPISODES and all(e["ok"] for e in episodes)
+    rewards = {
+        e["task"]["data"]["reset"]["task_id"]: e["traces"][0]["rewards"]["openenv_reward"]["score"]
+        for e in episodes
+    }
+    env = tau_env.make_env("telecom")
+    user = ScriptedUser.factory(env.unwrapped.domain)
+    direct = {}
+    for task_id, (seed, actions) in plans.items():
+        agent = _Replay(iter(actions))
+        result = run_episode(env, lambda _task, a=agent: a, user, task_id=task_id, seed=seed)
+        direct[task_id] = result.reward
+    assert rewards == direct
+    assert set(direct.values()) == {0.0, 1.0}  # both outcomes were played
+
+
+class _Replay:
+    """An agent replaying given actions."""
+
+    def __init__(self, actions) -> None:
+        self.actions = actions
+
+    def act(self, view, context) -> Action:
+        return next(self.actions)

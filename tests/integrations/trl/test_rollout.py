@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.integrations.trl.conftest import (
+    ANNOUNCEMENT,
+    GIVE_UP,
+    SYSTEM,
+    TRANSFER,
+    good_turn,
+    grpo_config,
+    parameters_changed,
+    transfer_tasks,
+)
+
+
+def scripted_generate(tokenizer):
+    """Text-level script: even episodes transfer and announce, odd ones give up at once."""
+    episodes = {"count": 0}
+
+    def generate(trainer, ids):
+        text = tokenizer.decode(ids, skip_special_tokens=False)
+        turn = text.count("<tool_response>")
+        if turn == 0:
+            episodes["count"] += 1
+        bad = turn == 0 and episodes["count"] % 2 == 0
+        reply = GIVE_UP if bad else good_turn(turn, message_tool=False)
+        new = [*tokenizer.encode(reply, add_special_tokens=False), tokenizer.eos_token_id]
+        return new, [-1.0] * len(new)
+
+    return generate
+
+
+def test_grpo__two_optimizer_steps_through_rollout_func(tmp_path, trl, tokenizer):
+    from tau_env.integrations.trl import make_rollout_func, rollout_dataset, tau_reward
+    from tau_env.testing.tiny_lm import tiny_model
+
+    model = tiny_model(tokenizer)
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    rollout = make_rollout_func(
+        "telecom", system_prompt=lambda policy: SYSTEM, generate=scripted_generate(tokenizer)
+    )
+    outputs, rewards_seen = [], []
+
+    def recorded(prompts, trainer):
+        out = rollout(prompts, trainer)
+        outputs.append((prompts, out))
+        return out
+
+    def reward(completions, **kwargs):
+        rewards = tau_reward(completions, **kwargs)
+        rewards_seen.extend(rewards)
+        return rewards
+
+    trainer = trl.GRPOTrainer(
+        model=model,
+        reward_funcs=reward,
+        args=grpo_config(tmp_path, trl),
+        train_dataset=rollout_dataset("telecom", only=transfer_tasks(4)),
+        processing_class=tokenizer,
+        rollout_func=recorded,
+    )
+    trainer.train()
+    assert trainer.state.global_step == 2
+    assert parameters_changed(before, model)
+    episodes = [
+        (prompt, *values)
+        for prompts, out in outputs
+        for prompt, *values in zip(
+            prompts,
+            out["prompt_ids"],
+            out["completion_ids"],
+            out["env_mask"],
+            out["logprobs"],
+            out["tau_reward"],
+            out["tau_tool_calls"],
+            out["tau_finished"],
+            strict=True,
+        )
+    ]
+    assert len(episodes) == 8  # prompts arrive repeated num_generations times
+    assert sorted(rewards_seen) == sorted(e[5] for e in episodes)  # rewards read from the env
+    assert {e[5] for e in episodes} == {0.0, 1.0}
+    for _, _, completion, mask, logprobs, reward, tool_calls, finished in episodes:
+        assert finished
+        assert len(completion) == len(mask) == len(logprobs)
+        assert (reward, tool_calls) in {(1.0, 1), (0.0, 0)}  # the transfer ran in the env
+
+
+def test_rollout_func__loss_mask_token_by_token(tokenizer):
+    from tau_env.chat import make_chat_env
+    from tau_env.integrations.trl import ROLLOUT_KEY, make_rollout_func
+
+    class Trainer:  # what the rollout function reads from the trainer
+        processing_class = tokenizer
+        max_completion_length = 1000
+
+    task_id = transfer_tasks(1)[0]
+    rollout = make_rollout_func(
+        "telecom", system_prompt=lambda policy: SYSTEM, generate=scripted_generate(tokenizer)
+    )
+    out = rollout([[{"role": "user", "content": ROLLOUT_KEY + task_id}]], Trainer())
+    prompt, completion, mask = out["prompt_ids"][0], out["completion_ids"][0], out["env_mask"][0]
+    assert out["tau_reward"] == [1.0]
+    # The prompt is the template's rendering of the chat before the model's first turn.
+    chat = make_chat_env("telecom", system_prompt=lambda policy: SYSTEM)
+    opening = chat.reset(task_id=task_id, seed=1).messages
+    assert prompt == tokenizer.apply_chat_template(
+        opening, tools=chat.tools, add_generation_prompt=True, tokenize=True, return_dict=False
+    )
+    encode = lambda text: tokenizer.encode(text, add_special_tokens=False)  # noqa: E731
+    eos = [tokenizer.eos_token_id]
+    turn1 = encode(TRANSFER) + eos
+    env = encode(
+        "\n<|im_start|>user\n<tool_response>\nTransfer successful\n</tool_response><|im_end|>\n"
+        "<|im_start|>assistant\n"
+    )
+    turn2 = encode(ANNOUNCEMENT) + eos
+    assert completion == turn1 + env + turn2
+    assert mask == [1] * len(turn1) + [0] * len(env) + [1] * len(turn2)
+
+
+def test_task_id_of__rejects_prompts_that_are_not_keys():
+    from tau_env.integrations.trl.rollout import task_id_of
+
+    with pytest.raises(ValueError, match="rollout prompt"):
+        task_id_of([{"role": "user", "content": "hello"}])
+
+
+def test_model_generate__samples_from_the_model_and_stops_at_eos(tokenizer):
+    from tau_env.integrations.trl.rollout import _model_generate
+    from tau_env.testing.tiny_lm import tiny_model
+
+    class Trainer:
+        model = tiny_model(tokenizer)
+        processing_class = tokenizer
+        temperature = 1.0
+
+    ids = tokenizer.encode("hello", add_special_tokens=False)
+    new, logprobs = _model_generate(6)(Trainer(), ids)
+    assert 1 <= len(new) <= 6 and len(logprobs) == len(new)
+    assert all(p <= 0.0 for p in logprobs)
+    assert tokenizer.eos_token_id not in new[:-1]
