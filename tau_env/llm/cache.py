@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tau_env.llm.response import LLMResponse
+from tau_env.llm.sqlite_file import SharedSQLiteFile
 
 __all__ = ["ResponseCache", "request_key"]
 
@@ -55,7 +55,7 @@ def request_key(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class ResponseCache:
+class ResponseCache(SharedSQLiteFile):
     """Stored replies, keyed by `request_key`.
 
     Args:
@@ -63,17 +63,7 @@ class ResponseCache:
     """
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
-
-    def __repr__(self) -> str:
-        return f"ResponseCache({str(self.path)!r})"
-
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30.0)
+        super().__init__(path, _SCHEMA)
 
     def get(self, key: str) -> LLMResponse | None:
         """The stored reply for `key`, marked as cached, or None."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import sqlite3
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -31,6 +30,7 @@ from numpy.typing import NDArray
 from tau_env.errors import InfrastructureError, ModelAccessError
 from tau_env.llm._backend import classify_failure, litellm
 from tau_env.llm.config import RetryPolicy
+from tau_env.llm.sqlite_file import SharedSQLiteFile
 from tau_env.secrets import redact
 
 __all__ = ["EmbeddingCache", "EmbeddingClient", "EmbeddingConfig"]
@@ -68,7 +68,7 @@ class EmbeddingConfig:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-class EmbeddingCache:
+class EmbeddingCache(SharedSQLiteFile):
     """Vectors stored in SQLite, by `EmbeddingConfig.key`. Shared safely by processes.
 
     Args:
@@ -76,17 +76,7 @@ class EmbeddingCache:
     """
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
-
-    def __repr__(self) -> str:
-        return f"EmbeddingCache({str(self.path)!r})"
-
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30.0)
+        super().__init__(path, _SCHEMA)
 
     def get_many(self, keys: Sequence[str]) -> dict[str, NDArray[np.float64]]:
         """The stored vectors among `keys`."""
