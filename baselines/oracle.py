@@ -1,8 +1,10 @@
 """Oracle agents: follow a task's gold plan, asking the user to perform the user's steps.
 
-Upper bounds and test fixtures. Agent steps become tool calls; consecutive user steps become
-one message asking the user to perform them; at the end the agent tells the user every
-``communicate_info`` string and, after a transfer, the reference's transfer announcement.
+Upper bounds and test fixtures. Agent steps become tool calls; each user step becomes one
+message asking the user to perform it, asked again when the user says it did not follow (a
+novice asks for an instruction twice or does something else instead; the oracle cannot see
+the user's tools, only its words); at the end the agent tells the user every
+``communicate_info`` string and, after a transfer, the transfer announcement.
 
 `OracleAgent` attaches a structured request to its messages (the user tool calls, exactly),
 for programmatic users; `PlainTextOracleAgent` writes the same request in plain text only
@@ -18,20 +20,25 @@ from collections.abc import Iterator
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
-from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.messages import AssistantMessage, RequestedToolCall, UserMessage, UserRequest
 from tau_env.tasks.model import GoldAction, Task
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 from tau_env.wrappers.no_user import DONE_TOOL
+from tau_env.wrappers.users.matcher import did_not_follow
 
-__all__ = ["TRANSFER_ANNOUNCEMENT", "OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent"]
+__all__ = ["OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent"]
 
-TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+MAX_REPEATS = 3
+"""How often the oracle asks again for one user step the user did not follow."""
 
 
 class OracleAgent:
     """Plays the agent side of one episode by following the task's gold actions.
 
-    What it does never depends on what it sees, so its actions are worked out once per task
-    (and class) and replayed: an episode costs the oracle no more than handing them over.
+    Its plan never depends on what it sees, so its actions are worked out once per task (and
+    class) and replayed: an episode costs the oracle no more than handing them over. The one
+    thing it reads is the user's reply to a request: when the user says it did not follow,
+    the request is repeated (at most `MAX_REPEATS` times).
 
     Args:
         task: The task whose gold plan to follow.
@@ -44,43 +51,47 @@ class OracleAgent:
             (criteria.communicate_info if criteria else None) or []
         )
         self._task = task
-        self._script: tuple[Action, ...] = ()
+        self._script: _Script = ()
         self._played = 0
+        self._last_request: Action | None = None
+        self._repeats = 0
 
     def act(self, view: SideView, context: SideContext) -> Action:
-        """Next gold step, a request for the user's steps, the closing message, then stops."""
+        """Next gold step, a user step's request (again if not followed), closing, stops."""
         script = self._script or self._prepare()
+        if self._last_request is not None and (reply := _latest_user_text(view)) is not None:
+            request, self._last_request = self._last_request, None
+            if did_not_follow(reply) and self._repeats < MAX_REPEATS:
+                self._repeats += 1
+                self._last_request = request
+                return request
         if self._played < len(script):
-            action = script[self._played]
+            action, asks = script[self._played]
             self._played += 1
+            if asks:
+                self._last_request, self._repeats = action, 0
             return action
         return _STOP
 
-    def _prepare(self) -> tuple[Action, ...]:
+    def _prepare(self) -> _Script:
         cls = type(self)
         if all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY):
             self._script = _script_of(self, self._task)  # this module's rules: same every time
         else:  # a subclass words its messages its own way: work them out for this episode
-            self._script = tuple(self.actions())
+            self._script = _flagged(tuple(self.actions()))
         return self._script
 
     def actions(self) -> Iterator[Action]:
         """Every action of an episode, in order, ending with a stop.
 
-        Agent steps become tool calls; consecutive user steps one message (`ask_user`); then
-        the closing message (`_closing`).
+        Agent steps become tool calls; each user step one message (`ask_user`); then the
+        closing message (`_closing`).
         """
-        step = 0
-        while step < len(self.plan):
-            if self.plan[step].requestor == "assistant":
-                action = self.plan[step]
-                yield CallTool(name=action.name, arguments=dict(action.arguments))
-                step += 1
-                continue
-            first = step
-            while step < len(self.plan) and self.plan[step].requestor == "user":
-                step += 1
-            yield self.ask_user(self.plan[first:step])
+        for step in self.plan:
+            if step.requestor == "assistant":
+                yield CallTool(name=step.name, arguments=dict(step.arguments))
+            else:
+                yield self.ask_user([step])
         yield SendMessage(content=self._closing())
         yield _STOP
 
@@ -95,20 +106,22 @@ class OracleAgent:
         parts = ["Everything you asked for is done."]
         if self.to_communicate:
             parts.append("For your records: " + "; ".join(self.to_communicate) + ".")
-        if any(step.name == "transfer_to_human_agents" for step in self.plan):
+        if any(step.name == TRANSFER_TOOL for step in self.plan):
             parts = [TRANSFER_ANNOUNCEMENT]
         return " ".join(parts)
 
 
 _STOP = Stop()
-_SCRIPTS: dict[tuple[type, str], tuple[Task, tuple[Action, ...]]] = {}
+_Script = tuple[tuple[Action, bool], ...]
+"""An episode's actions, each with whether it asks the user to perform a step."""
+_SCRIPTS: dict[tuple[type, str], tuple[Task, _Script]] = {}
 _MAX_SCRIPTS = 10_000  # generated tasks come and go: the cache is emptied past this size
 
 
 _SCRIPTED_BY = ("actions", "ask_user", "_closing")
 
 
-def _script_of(agent: OracleAgent, task: Task) -> tuple[Action, ...]:
+def _script_of(agent: OracleAgent, task: Task) -> _Script:
     """The oracle's actions for `task`, worked out once per task and class.
 
     Actions are frozen models, so every episode can be handed the same ones.
@@ -118,9 +131,19 @@ def _script_of(agent: OracleAgent, task: Task) -> tuple[Action, ...]:
     if cached is None or cached[0] is not task:
         if len(_SCRIPTS) >= _MAX_SCRIPTS:
             _SCRIPTS.clear()
-        cached = (task, tuple(agent.actions()))
+        cached = (task, _flagged(tuple(agent.actions())))
         _SCRIPTS[key] = cached
     return cached[1]
+
+
+def _flagged(actions: tuple[Action, ...]) -> _Script:
+    """`actions` with their request flags: every message before the closing one asks."""
+    messages = [i for i, action in enumerate(actions) if isinstance(action, SendMessage)]
+    closing = messages[-1] if messages else -1
+    return tuple(
+        (action, isinstance(action, SendMessage) and i != closing)
+        for i, action in enumerate(actions)
+    )
 
 
 class PlainTextOracleAgent(OracleAgent):
@@ -129,6 +152,16 @@ class PlainTextOracleAgent(OracleAgent):
     def ask_user(self, steps: list[GoldAction]) -> SendMessage:
         """The message asking the user to perform `steps`, as text alone."""
         return SendMessage(content=_instructions(steps))
+
+
+def _latest_user_text(view: SideView) -> str | None:
+    """The user's newest message since the agent last acted (None when there is none)."""
+    for message in reversed(view.inbox):
+        if isinstance(message, UserMessage) and message.content:
+            return message.content
+        if isinstance(message, AssistantMessage):
+            return None
+    return None
 
 
 def _instructions(steps: list[GoldAction]) -> str:

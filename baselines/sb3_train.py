@@ -1,19 +1,21 @@
 """Train MaskablePPO (sb3-contrib) on built-in telecom through the featurized view.
 
-The agent plays the `train` split against the scripted user; every ``eval_every`` steps the
-greedy policy plays each task of the `test` split once (the scripted user is deterministic,
-so one trial gives pass^1 exactly). The random template agent and the untrained policy are
-scored on the same tasks. Written to ``--out``: ``model.zip``, ``learning_curve.png`` (train
-reward and test pass^1 against environment steps) and ``summary.json`` (figures, timings,
-configuration); the summary also scores `ManualPolicy`, the tech-support manual written as a
-template policy, as a reference for what the features allow. CPU only; seeds fixed; torch
-uses one thread, so CPU time tracks the work done.
+The agent plays the ``train`` split against the scripted user (each task's persona style by
+default: plain or paraphrasing; the structured channel off). Training stops after
+``timesteps`` environment steps or ``cpu_budget_s`` CPU-seconds of this process, whichever
+comes first. Every ``eval_every`` steps the greedy policy plays each ``test`` task once with
+paraphrasing users (the scripted user is deterministic for a seed, so one trial gives pass^1
+exactly) for the learning curve. At the end it plays every split and user style of
+`EVAL_GRID`. Written to ``--out``: ``model.zip``, ``learning_curve.png`` and ``summary.json``
+(figures, CPU and wall times, configuration). CPU only; seeds fixed; torch uses one thread, so
+CPU time tracks the work done.
 
 Usage::
 
-    python -m tau_env.baselines.sb3_train --out runs/telecom --timesteps 300000
+    python -m tau_env.baselines.sb3_train --out runs/telecom-s0 --seed 0 --cpu-budget 600
 
-Needs the ``rl`` extra (``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
+``benchmarks/rl_telecom.py`` runs several seeds and reports them with the baselines. Needs the
+``rl`` extra (``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
 """
 
 from __future__ import annotations
@@ -31,9 +33,8 @@ from typing import Any
 import numpy as np
 
 from tau_env.baselines.rl.curve import plot_learning_curve
-from tau_env.baselines.rl.evaluate import Evaluation, evaluate, predictor_policy, random_policy
-from tau_env.baselines.rl.manual_policy import ManualPolicy
-from tau_env.wrappers.rl import FeaturizedEnv, make_telecom_featurized_env
+from tau_env.baselines.rl.evaluate import Evaluation, evaluate, predictor_policy
+from tau_env.wrappers.rl import FeaturizedEnv, make_featurized_env
 
 try:
     import stable_baselines3
@@ -48,7 +49,14 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
         "pip install torch==2.13.0 && pip install 'tau-env[rl]'"
     ) from error
 
-__all__ = ["TrainConfig", "main", "train"]
+__all__ = ["EVAL_GRID", "TrainConfig", "main", "scores", "train"]
+
+EVAL_GRID: tuple[tuple[str, str], ...] = tuple(
+    (split, style)
+    for split in ("train", "test", "test_ood")
+    for style in ("structured", "plain", "paraphrase", "novice")
+)
+"""(split, user style) pairs every trained policy is scored on."""
 
 
 @dataclass(frozen=True)
@@ -57,31 +65,39 @@ class TrainConfig:
 
     Attributes:
         out: Folder for the model, the figure and the summary.
-        timesteps: Environment steps (templates played) to train for.
-        seed: Seed of the policy, the training envs and the random agent.
-        train_split, test_split: Built-in telecom splits to train and evaluate on.
-        task_filter: Keep only tasks whose id contains this text (a narrow family), in both
-            splits; empty: every task.
+        timesteps: Environment steps (templates played) to train for at most.
+        cpu_budget_s: CPU-seconds of training (learning and curve evaluations) at most; None:
+            no limit.
+        seed: Seed of the policy, the training envs and the users' styles.
+        train_split, test_split: Built-in telecom splits to train on and to draw the curve on.
+        train_style: The users' style in training (None: each task's persona).
+        test_style: The users' style on the curve's test split.
+        task_filter: Keep only tasks whose id contains this text, in both splits.
         train_tasks, test_tasks: Explicit task ids of the splits (instead of the filter).
-        eval_every: Steps between test evaluations (0: only before and after training).
+        eval_every: Steps between curve points (0: only before and after training).
+        grid: (split, style) pairs scored at the end (empty: the curve's split only).
         n_envs, n_steps, batch_size, n_epochs, learning_rate, gamma, ent_coef, net_arch:
             MaskablePPO's settings.
         max_turns: Templates per episode before truncation.
     """
 
     out: Path
-    timesteps: int = 300_000
+    timesteps: int = 1_000_000
+    cpu_budget_s: float | None = 600.0
     seed: int = 0
     train_split: str = "train"
     test_split: str = "test"
+    train_style: str | None = None
+    test_style: str = "paraphrase"
     task_filter: str = ""
     train_tasks: tuple[str, ...] | None = None
     test_tasks: tuple[str, ...] | None = None
     eval_every: int = 25_000
+    grid: tuple[tuple[str, str], ...] = EVAL_GRID
     n_envs: int = 8
     n_steps: int = 256
-    batch_size: int = 512
-    n_epochs: int = 4
+    batch_size: int = 256
+    n_epochs: int = 10
     learning_rate: float = 3e-4
     gamma: float = 0.99
     ent_coef: float = 0.01
@@ -91,6 +107,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.timesteps < 1 or self.n_envs < 1 or self.eval_every < 0:
             raise ValueError("timesteps and n_envs must be >= 1, eval_every >= 0")
+        if self.cpu_budget_s is not None and self.cpu_budget_s <= 0:
+            raise ValueError(f"cpu_budget_s must be > 0, actually: {self.cpu_budget_s}")
 
     @property
     def command(self) -> str:
@@ -100,12 +118,10 @@ class TrainConfig:
         for option, name in _CLI_OPTIONS.items():
             value = getattr(self, name)
             if value != getattr(defaults, name):
-                parts.append(
-                    f"{option} {value!r}" if isinstance(value, str) else f"{option} {value}"
-                )
+                parts.append(f"{option} {value}")
         others = [
             name
-            for name in ("train_tasks", "test_tasks", *_OTHER_SETTINGS)
+            for name in ("train_tasks", "test_tasks", "grid", *_OTHER_SETTINGS)
             if getattr(self, name) != getattr(defaults, name)
         ]
         if others:
@@ -115,25 +131,22 @@ class TrainConfig:
 
 _CLI_OPTIONS = {
     "--timesteps": "timesteps",
+    "--cpu-budget": "cpu_budget_s",
     "--seed": "seed",
     "--eval-every": "eval_every",
     "--n-envs": "n_envs",
     "--task-filter": "task_filter",
+    "--train-style": "train_style",
+    "--test-style": "test_style",
+    "--n-steps": "n_steps",
+    "--batch-size": "batch_size",
+    "--n-epochs": "n_epochs",
+    "--learning-rate": "learning_rate",
+    "--ent-coef": "ent_coef",
 }
 """Command-line option -> `TrainConfig` field."""
 
-_OTHER_SETTINGS = (
-    "train_split",
-    "test_split",
-    "n_steps",
-    "batch_size",
-    "n_epochs",
-    "learning_rate",
-    "gamma",
-    "ent_coef",
-    "net_arch",
-    "max_turns",
-)
+_OTHER_SETTINGS = ("train_split", "test_split", "gamma", "net_arch", "max_turns")
 
 
 def _task_ids(env: FeaturizedEnv, task_filter: str) -> list[str]:
@@ -143,7 +156,8 @@ def _task_ids(env: FeaturizedEnv, task_filter: str) -> list[str]:
     return ids
 
 
-def _scores(evaluation: Evaluation) -> dict[str, Any]:
+def scores(evaluation: Evaluation) -> dict[str, Any]:
+    """The figures of one evaluation: pass^1, mean reward, templates per episode, by intent."""
     return {
         "pass1": evaluation.pass_hat(1),
         "mean_reward": evaluation.mean_reward,
@@ -153,12 +167,11 @@ def _scores(evaluation: Evaluation) -> dict[str, Any]:
 
 
 class _Curve(BaseCallback):  # type: ignore[misc]  # SB3 is not type-checked here
-    """Records the mean training reward and the test pass^1 every ``every`` steps."""
+    """Records curve points every ``every`` steps and stops at the CPU budget."""
 
-    def __init__(self, every: int, score: Any) -> None:
+    def __init__(self, every: int, score: Any, budget: float | None, start: float) -> None:
         super().__init__()
-        self.every = every
-        self.score = score
+        self.every, self.score, self.budget, self.start = every, score, budget, start
         self.next_at = every
         self.episode_rewards: list[float] = []
         self.points: list[dict[str, float]] = []
@@ -170,18 +183,34 @@ class _Curve(BaseCallback):  # type: ignore[misc]  # SB3 is not type-checked her
         if self.every and self.num_timesteps >= self.next_at:
             self.record()
             self.next_at += self.every
-        return True
+        return self.budget is None or self.cpu() < self.budget
+
+    def cpu(self) -> float:
+        """CPU-seconds since training started."""
+        return time.process_time() - self.start
 
     def record(self, test_pass1: float | None = None) -> None:
         """Add a point: the mean reward of the episodes since the last one, and test pass^1."""
         rewards, self.episode_rewards = self.episode_rewards, []
-        self.points.append(
-            {
-                "steps": float(self.num_timesteps),
-                "train_reward": float(np.mean(rewards)) if rewards else float("nan"),
-                "test_pass1": self.score() if test_pass1 is None else test_pass1,
-            }
-        )
+        point = {
+            "steps": float(self.num_timesteps),
+            "cpu_s": round(self.cpu(), 1),
+            "train_reward": float(np.mean(rewards)) if rewards else float("nan"),
+            "test_pass1": self.score() if test_pass1 is None else test_pass1,
+        }
+        self.points.append(point)
+        print(json.dumps(point), flush=True)  # progress, for runs left in the background
+
+
+def _view(config: TrainConfig, split: str, style: str | None, tasks: Any = None) -> FeaturizedEnv:
+    return make_featurized_env(
+        "telecom",
+        split=split,
+        task_ids=tasks,
+        style=style,
+        user_seed=config.seed,
+        max_turns=config.max_turns,
+    )
 
 
 def train(config: TrainConfig) -> dict[str, Any]:
@@ -189,16 +218,13 @@ def train(config: TrainConfig) -> dict[str, Any]:
     wall0, cpu0 = time.perf_counter(), time.process_time()
     torch.set_num_threads(1)
     config.out.mkdir(parents=True, exist_ok=True)
-    probe = make_telecom_featurized_env(split=config.train_split, max_turns=config.max_turns)
+    probe = _view(config, config.train_split, config.train_style)
     train_ids = list(config.train_tasks or _task_ids(probe, config.task_filter))
-    test_env = make_telecom_featurized_env(split=config.test_split, max_turns=config.max_turns)
+    test_env = _view(config, config.test_split, config.test_style)
     test_ids = list(config.test_tasks or _task_ids(test_env, config.task_filter))
 
     def make_train_env() -> Monitor:
-        env = make_telecom_featurized_env(
-            split=config.train_split, task_ids=train_ids, max_turns=config.max_turns
-        )
-        return Monitor(env)
+        return Monitor(_view(config, config.train_split, config.train_style, train_ids))
 
     venv = DummyVecEnv([make_train_env] * config.n_envs)
     model = MaskablePPO(
@@ -216,29 +242,30 @@ def train(config: TrainConfig) -> dict[str, Any]:
         verbose=0,
     )
 
-    def score_model() -> Evaluation:
-        return evaluate(predictor_policy(model), test_env, test_ids)
+    def score_model() -> float:
+        return evaluate(predictor_policy(model), test_env, test_ids).pass_hat(1)
 
-    random_scores = _scores(evaluate(random_policy(config.seed), test_env, test_ids))
-    manual = ManualPolicy(test_env.feature_names, test_env.template_names)
-    manual_scores = _scores(evaluate(manual, test_env, test_ids))
-    untrained = score_model()
-    curve = _Curve(config.eval_every, lambda: score_model().pass_hat(1))
-    curve.points.append(
-        {"steps": 0.0, "train_reward": float("nan"), "test_pass1": untrained.pass_hat(1)}
-    )
     train_wall0, train_cpu0 = time.perf_counter(), time.process_time()
+    curve = _Curve(config.eval_every, score_model, config.cpu_budget_s, train_cpu0)
+    curve.record(score_model())
     model.learn(total_timesteps=config.timesteps, callback=curve)
     train_wall, train_cpu = time.perf_counter() - train_wall0, time.process_time() - train_cpu0
-    trained = score_model()
+    final = score_model()
     if curve.points[-1]["steps"] < model.num_timesteps:
-        curve.record(trained.pass_hat(1))
+        curve.record(final)
     model.save(config.out / "model.zip")
+    grid = {}
+    for split, style in config.grid or ((config.test_split, config.test_style),):
+        env = _view(config, split, style)
+        ids = test_ids if split == config.test_split and config.test_tasks else None
+        grid[f"{split}/{style}"] = scores(
+            evaluate(predictor_policy(model), env, ids or _task_ids(env, config.task_filter))
+        )
     figure = plot_learning_curve(
         curve.points,
         config.out / "learning_curve.png",
-        baselines={"random agent": random_scores["pass1"], "untrained": untrained.pass_hat(1)},
-        title=f"MaskablePPO on telecom ({config.train_split} -> {config.test_split})",
+        title=f"MaskablePPO on telecom, seed {config.seed} ({config.train_split} -> "
+        f"{config.test_split}, {config.test_style} users)",
     )
     summary: dict[str, Any] = {
         "command": config.command,
@@ -246,12 +273,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
         "train_tasks": len(train_ids),
         "test_tasks": len(test_ids),
         "timesteps": int(model.num_timesteps),
-        "test": {
-            "trained": _scores(trained),
-            "untrained": _scores(untrained),
-            "random": random_scores,
-            "manual": manual_scores,
-        },
+        "test_pass1": final,
+        "grid": grid,
         "time": {
             "train_wall_s": round(train_wall, 1),
             "train_cpu_s": round(train_cpu, 1),
@@ -280,27 +303,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--timesteps", type=int, default=TrainConfig.timesteps)
+    parser.add_argument("--cpu-budget", type=float, default=TrainConfig.cpu_budget_s)
     parser.add_argument("--seed", type=int, default=TrainConfig.seed)
     parser.add_argument("--eval-every", type=int, default=TrainConfig.eval_every)
     parser.add_argument("--n-envs", type=int, default=TrainConfig.n_envs)
     parser.add_argument("--task-filter", default="", help="keep tasks whose id contains this")
+    parser.add_argument("--train-style", default=None, help="user style in training (persona)")
+    parser.add_argument("--test-style", default=TrainConfig.test_style)
+    parser.add_argument("--n-steps", type=int, default=TrainConfig.n_steps)
+    parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
+    parser.add_argument("--n-epochs", type=int, default=TrainConfig.n_epochs)
+    parser.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate)
+    parser.add_argument("--ent-coef", type=float, default=TrainConfig.ent_coef)
+    parser.add_argument("--no-grid", action="store_true", help="score the curve's split only")
     args = parser.parse_args(argv)
     summary = train(
         TrainConfig(
             out=args.out,
             timesteps=args.timesteps,
+            cpu_budget_s=args.cpu_budget,
             seed=args.seed,
             eval_every=args.eval_every,
             n_envs=args.n_envs,
             task_filter=args.task_filter,
+            train_style=args.train_style,
+            test_style=args.test_style,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            learning_rate=args.learning_rate,
+            ent_coef=args.ent_coef,
+            grid=() if args.no_grid else EVAL_GRID,
         )
     )
-    test, timing = summary["test"], summary["time"]
+    timing = summary["time"]
+    cells = ", ".join(f"{k} {v['pass1']:.3f}" for k, v in summary["grid"].items())
     print(
-        f"test pass^1: trained {test['trained']['pass1']:.3f}, "
-        f"untrained {test['untrained']['pass1']:.3f}, random {test['random']['pass1']:.3f}; "
-        f"{summary['timesteps']} steps, wall {timing['total_wall_s']} s, "
-        f"CPU {timing['total_cpu_s']} s; written to {args.out}"
+        f"test pass^1 {summary['test_pass1']:.3f} after {summary['timesteps']} steps, "
+        f"train CPU {timing['train_cpu_s']} s; grid: {cells}; written to {args.out}"
     )
     return 0
 

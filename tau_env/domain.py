@@ -24,8 +24,9 @@ from tau_env.state.database import Database, SeedSource, Snapshot
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
-from tau_env.tasks.model import Task, UserScript
+from tau_env.tasks.model import Task
 from tau_env.tasks.setup import build_initial_world
+from tau_env.tasks.user_vocabulary import UserVocabulary
 from tau_env.utils.commands import tau_env_command
 
 __all__ = [
@@ -110,8 +111,9 @@ class DomainDefinition:
         user_db: Database class of the user side, or None.
         load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
         load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
-        derive_user_script: Builds a scripted-user brief for a task that carries none (official
-            tasks), from the task's structure; None when the domain cannot.
+        user_vocabulary: What the scripted user needs to know about the domain: patterns of
+            its scenarios (ids, goal checks, offers) and how its tool results are said in
+            words (`tau_env.tasks.user_vocabulary`); None: the generic reading.
         shared_database: The user's tools work on the agent's database (one database for both
             sides, as in banking); `user_db` is then unused.
         retrieval: Retrieval variants, for domains whose agent searches a knowledge base.
@@ -124,7 +126,7 @@ class DomainDefinition:
     user_db: type[Database] | None
     load_builtin: Callable[[], DomainData]
     load_official: Callable[[Path], DomainData]
-    derive_user_script: Callable[[Task], UserScript | None] | None = None
+    user_vocabulary: UserVocabulary | None = None
     shared_database: bool = False
     retrieval: RetrievalSupport | None = None
 

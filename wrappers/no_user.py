@@ -263,7 +263,7 @@ class NoUser(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type inf
     def _instructions(self, task: Task) -> str:
         raw = self.env.unwrapped
         policy = raw.domain.data.solo_policy or raw.domain.policy_for(task)
-        ticket = task.ticket or opening_line(task)
+        ticket = task.ticket or opening_line(task, raw.domain)
         return f"{policy}\n\n{NO_USER_NOTE}\n\n<ticket>\n{ticket}\n</ticket>"
 
     def _tools_for(self, task: Task) -> list[dict[str, Any]]:

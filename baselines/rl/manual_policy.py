@@ -1,26 +1,30 @@
 """A hand-written template policy for telecom that follows the tech-support manual.
 
 It reads only what a learned policy reads (the feature vector and the action mask), so its
-success shows that the features and templates are enough to solve the tasks: a reference
-point for what RL can reach through the featurized view, not a learned agent.
+success shows that the features and templates are enough to solve the tasks, whatever the
+user's style: a reference point for what RL can reach through the featurized view, not a
+learned agent.
 
 The plan: identify the customer and their line, ask where they are, list the bills and the
-data usage; transfer when the manual says only a human can help (a suspended line whose
-contract ended, a locked SIM, a line out of data with no refuel allowance left); read the
-network status, then the specific checks; fix everything that a check showed broken, most
-basic first (bills and line before the phone, roaming only abroad); restart the phone after
-an APN reset or a resumed line; check the status bar; end when nothing is left to try.
+data usage; run the checks of the troubleshooting path of the customer's problem (no service,
+mobile data, MMS); fix what those checks show broken on that path only (the policy says to
+leave other settings alone), most basic first; restart after an APN reset or a resumed line;
+then, if something only a human can fix remains (a locked SIM, a suspended line whose contract
+ended, a line out of data with no refuel allowance left), transfer; otherwise end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["ManualPolicy"]
+from tau_env.wrappers.rl.telecom_templates import CHECK_READS
 
+__all__ = ["CHECK_FACTS", "PATH_CHECKS", "PATH_FIXES", "ManualPolicy"]
+
+_GOAL_CHECKS = ("check_status_bar", "run_speed_test", "check_mms")
 _IDENTIFY = (
     "ask_phone_number",
     "get_customer_by_phone",
@@ -29,35 +33,52 @@ _IDENTIFY = (
     "get_bills",
     "get_data_usage",
 )
-_CHECKS = (
-    "check_network_status",
-    "check_sim_status",
-    "check_apn_settings",
-    "check_network_mode",
-    "check_vpn",
-    "check_data_saver",
-    "check_wifi_calling",
-    "check_messaging_permissions",
-)
-_FIXES = (
+
+CHECK_FACTS = {name: CHECK_READS[name] for name in CHECK_READS if name not in _GOAL_CHECKS}
+"""Each diagnostic check -> the device facts its answer gives."""
+
+PATH_CHECKS: dict[str, tuple[str, ...]] = {
+    "service": ("check_network_status", "check_sim_status", "check_apn_settings"),
+    "mobile_data": ("check_network_status", "check_data_saver", "check_network_mode", "check_vpn"),
+    "mms": (
+        "check_network_status",
+        "check_sim_status",
+        "check_network_mode",
+        "check_wifi_calling",
+        "check_messaging_permissions",
+        "check_apn_settings",
+    ),
+}
+"""The checks of each intent's troubleshooting path."""
+
+_SERVICE_FIXES = (
     "send_payment_request",
     "make_payment",
     "resume_line",
     "turn_airplane_mode_off",
     "reseat_sim_card",
-    "turn_mobile_data_on",
-    "turn_data_roaming_on",
-    "enable_roaming",
-    "refuel_data",
-    "turn_data_saver_off",
-    "set_network_mode_4g_5g",
-    "disconnect_vpn",
-    "turn_wifi_calling_off",
-    "grant_sms_permission",
-    "grant_storage_permission",
-    "reset_apn_settings",
 )
-_ONLY_ABROAD = ("turn_data_roaming_on", "enable_roaming")
+_DATA_FIXES = ("turn_mobile_data_on", "turn_data_roaming_on", "enable_roaming", "refuel_data")
+PATH_FIXES: dict[str, tuple[str, ...]] = {
+    "service": (*_SERVICE_FIXES, "reset_apn_settings"),
+    "mobile_data": (
+        *_SERVICE_FIXES,
+        *_DATA_FIXES,
+        "turn_data_saver_off",
+        "set_network_mode_4g_5g",
+        "disconnect_vpn",
+    ),
+    "mms": (
+        *_SERVICE_FIXES,
+        *_DATA_FIXES,
+        "set_network_mode_4g_5g",
+        "turn_wifi_calling_off",
+        "grant_sms_permission",
+        "grant_storage_permission",
+        "reset_apn_settings",
+    ),
+}
+"""The fixes of each intent's troubleshooting path, most basic first."""
 
 
 class ManualPolicy:
@@ -71,9 +92,16 @@ class ManualPolicy:
     def __init__(self, feature_names: Sequence[str], template_names: Sequence[str]) -> None:
         self.feature = {name: index for index, name in enumerate(feature_names)}
         self.template = {name: index for index, name in enumerate(template_names)}
-        missing = {"transfer", "end", *_IDENTIFY, *_CHECKS, *_FIXES} - set(self.template)
+        needed = {"transfer", "end", *_IDENTIFY, *CHECK_FACTS}
+        needed |= {fix for fixes in PATH_FIXES.values() for fix in fixes}
+        missing = needed - set(self.template)
         if missing:
             raise ValueError(f"templates missing for the manual policy: {sorted(missing)}")
+        self.values = {
+            fact: [i for name, i in self.feature.items() if name.startswith(f"{fact}=")]
+            for facts in CHECK_FACTS.values()
+            for fact in facts
+        }
 
     def __call__(self, features: NDArray[np.float32], mask: NDArray[np.bool_]) -> int:
         """The next template."""
@@ -84,20 +112,44 @@ class ManualPolicy:
         def can(name: str) -> bool:
             return bool(mask[self.template[name]])
 
+        def known(fact: str) -> bool:
+            return bool(features[self.values[fact]].any())
+
+        intent = next(
+            (i for i in ("service", "mobile_data", "mms") if on(f"intent={i}")), "service"
+        )
+        for name in _IDENTIFY:
+            if can(name) and not (name == "ask_location" and intent == "service"):
+                return self.template[name]
+        for check in PATH_CHECKS[intent]:
+            if can(check) and not all(known(fact) for fact in CHECK_FACTS[check]):
+                return self.template[check]
+        for fix in PATH_FIXES[intent]:
+            if can(fix) and self._needed(fix, intent, on):
+                return self.template[fix]
+        if can("reboot_device") and (
+            on("apn_reset=pending") or (on("taken:resume_line") and not on("taken:reboot_device"))
+        ):
+            return self.template["reboot_device"]
         if (
-            (on("line_suspended") and on("contract_ended"))
-            or on("sim=locked")
-            or (on("out_of_data") and not on("refuel_allowance_left"))
+            on("sim=locked")
+            or (on("line_suspended") and on("contract_ended"))
+            or (intent != "service" and on("out_of_data") and not on("refuel_allowance_left"))
         ):
             return self.template["transfer"]
-        plan: list[str] = [*_IDENTIFY]
-        if not on("taken:check_network_status"):
-            plan.append("check_network_status")
-        plan += [fix for fix in _FIXES if on("abroad") or fix not in _ONLY_ABROAD]
-        if on("apn_reset=pending") or (on("taken:resume_line") and not on("taken:reboot_device")):
-            plan.append("reboot_device")
-        plan += [*_CHECKS, "check_status_bar"]
-        for name in plan:
-            if can(name):
-                return self.template[name]
         return self.template["end"]
+
+    @staticmethod
+    def _needed(fix: str, intent: str, on: Callable[[str], bool]) -> bool:
+        """Whether an applicable fix is on the path (the mask says its fact is broken)."""
+        if fix in ("turn_data_roaming_on", "enable_roaming"):
+            return on("abroad")
+        if fix in ("send_payment_request", "resume_line"):
+            return not on("contract_ended")
+        if fix == "set_network_mode_4g_5g" and intent == "mms":
+            return on("network_mode=2g_only")
+        if fix == "disconnect_vpn":
+            return on("vpn=poor")
+        if fix == "reset_apn_settings":
+            return on("mmsc_url=missing") if intent == "mms" else on("apn_name=broken")
+        return True

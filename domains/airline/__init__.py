@@ -27,7 +27,7 @@ from tau_env.data_files import (
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.airline.data_model import AirlineDB
 from tau_env.domains.airline.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
-from tau_env.domains.airline.user_script import derive_user_script
+from tau_env.domains.airline.user_script import USER_VOCABULARY
 from tau_env.state import Toolbox
 from tau_env.tools import ToolSet
 
@@ -66,5 +66,5 @@ DEFINITION = DomainDefinition(
     user_db=None,
     load_builtin=load_builtin,
     load_official=load_official,
-    derive_user_script=derive_user_script,
+    user_vocabulary=USER_VOCABULARY,
 )

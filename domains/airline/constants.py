@@ -26,7 +26,6 @@ __all__ = [
     "MAX_PASSENGERS",
     "NOW",
     "ONESTOP_NEXT_DAY_PREFIX",
-    "REFUSAL_PHRASES",
     "RESERVATION_ID_POOL",
     "TODAY",
     "CabinClass",
@@ -114,6 +113,3 @@ AIRPORTS: Final[tuple[tuple[str, str], ...]] = (
     ("LGA", "LaGuardia"),
 )
 """(IATA code, city) of every airport served, in the order `list_all_airports` gives them."""
-
-REFUSAL_PHRASES: Final = ("cannot", "can't", "not able", "unable", "not allowed", "not eligible")
-"""What an agent says when it turns a request down (a scripted user's cue to end the call)."""

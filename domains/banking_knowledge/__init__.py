@@ -31,7 +31,7 @@ from tau_env.domains.banking_knowledge.retrieval.variants import (
     configure,
 )
 from tau_env.domains.banking_knowledge.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
-from tau_env.domains.banking_knowledge.user_script import derive_user_script
+from tau_env.domains.banking_knowledge.user_script import USER_VOCABULARY
 from tau_env.domains.banking_knowledge.user_tools import USER_TOOLS
 from tau_env.state import Toolbox
 from tau_env.tools import ToolSet
@@ -67,7 +67,7 @@ DEFINITION = DomainDefinition(
     user_db=None,
     load_builtin=load_builtin,
     load_official=load_official,
-    derive_user_script=derive_user_script,
+    user_vocabulary=USER_VOCABULARY,
     shared_database=True,
     retrieval=RetrievalSupport(
         variants=tuple(VARIANTS), default=DEFAULT_VARIANT, configure=configure

@@ -4,7 +4,7 @@ Files (all written by ``python -m tau_env.domains.banking_knowledge.generator``,
 prompts, which are hand-written policy text):
 
 - ``builtin_db.json``: the database, in the reference's layout;
-- ``builtin_tasks.json``: the tasks, in the reference's per-task layout plus ``user_script``;
+- ``builtin_tasks.json``: the tasks, in the reference's per-task layout;
 - ``builtin_split_tasks.json``: ``base``, ``train`` and ``test`` (test families absent from
   train);
 - ``builtin_documents.json``: the knowledge base (``{"id", "title", "content"}`` each);

@@ -28,7 +28,7 @@ from tau_env.data_files import (
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.tools import TOOLBOX
-from tau_env.domains.retail.user_script import derive_user_script
+from tau_env.domains.retail.user_script import USER_VOCABULARY
 
 __all__ = ["DEFINITION", "TOOLBOX"]
 
@@ -60,5 +60,5 @@ DEFINITION = DomainDefinition(
     user_db=None,
     load_builtin=load_builtin,
     load_official=load_official,
-    derive_user_script=derive_user_script,
+    user_vocabulary=USER_VOCABULARY,
 )

@@ -9,7 +9,6 @@ __all__ = [
     "CANCEL_REASONS",
     "ORDER_STATUSES",
     "PENDING_MARKER",
-    "REFUSAL_PHRASES",
     "TRANSFER_RESULT",
     "CancelReason",
     "OrderStatus",
@@ -56,16 +55,6 @@ cancellation need the exact status ``pending`` (the reference's rule)."""
 TRANSFER_RESULT: Final = "Transfer successful"
 """What ``transfer_to_human_agents`` returns."""
 
-
-REFUSAL_PHRASES: Final = (
-    "cannot",
-    "can't",
-    "unable",
-    "not able",
-    "not possible",
-    "not allowed",
-)
-"""What an agent says when it turns a request down (a scripted user's cue to end the call)."""
 
 BUILTIN_SEED: Final = 20240515
 """Seed of the built-in world and tasks (any fixed value; changing it is a version bump)."""

@@ -38,10 +38,10 @@ from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.telecom.agent_functions import AGENT_ENV_FUNCTIONS
 from tau_env.domains.telecom.data_model import TelecomDB
 from tau_env.domains.telecom.sync import SYNC_INPUTS, sync_phone_with_line
-from tau_env.domains.telecom.tasks.user_script import derive_user_script
 from tau_env.domains.telecom.tools import AGENT_TOOLS
 from tau_env.domains.telecom.user_data_model import TelecomUserDB
 from tau_env.domains.telecom.user_functions import USER_ENV_FUNCTIONS
+from tau_env.domains.telecom.user_script import USER_VOCABULARY
 from tau_env.domains.telecom.user_tools import USER_TOOLS
 from tau_env.state import Database, Snapshot, Toolbox
 from tau_env.tasks.loading import parse_tasks
@@ -176,7 +176,7 @@ def _definition(name: str, variant: Variant) -> DomainDefinition:
         user_db=TelecomUserDB,
         load_builtin=lambda: _load_builtin(variant),
         load_official=lambda data_dir: _load_official(data_dir, variant),
-        derive_user_script=derive_user_script,
+        user_vocabulary=USER_VOCABULARY,
     )
 
 

@@ -1,8 +1,8 @@
 """Tasks, in the layout of the reference's task files (spec §1.2).
 
 Official ``tasks.json`` files load into these models unchanged; keys the reference ignores
-(``annotations``, ``description.info``) are ignored here too. Built-in tasks may also carry a
-``user_script``: the machine-readable scenario that the offline scripted user follows.
+(``annotations``, ``description.info``) are ignored here too, as is the ``user_script`` key
+of task files written before the scripted user read scenarios (it is read from the scenario now).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tau_env.messages import Message, Requestor
 
 __all__ = [
+    "AfterRefusal",
     "Description",
     "EnvAssertion",
     "EnvFunctionCall",
@@ -166,11 +167,16 @@ class GoalCheck(_Model):
     expect: str = Field(description="Text whose presence in the output means 'resolved'.")
 
 
-class UserScript(_Model):
-    """Machine-readable scenario for the offline scripted user (tau_env extension).
+AfterRefusal = Literal["stop", "ask_human"]
+"""What a user does when the agent turns its request down: end the call, or ask for a human."""
 
-    Built-in tasks carry one; the scripted user (`tau_env.wrappers.users`) follows it exactly.
-    Official tasks have none; the scripted user derives what it can from their structure.
+
+class UserScript(_Model):
+    """Machine-readable brief of the offline scripted user (tau_env extension).
+
+    It is read from the user scenario alone (`tau_env.tasks.scenario_reading`): everything in it
+    is something an LLM user playing the same scenario is told. It never comes from the gold
+    actions, the evaluation criteria or any label of the task.
 
     Attributes:
         opening: The user's first message: why they are calling.
@@ -180,12 +186,15 @@ class UserScript(_Model):
         accepted_tools: User tools the user agrees to run when asked (None: any of them).
         goal_checks: Probes that show the goal is met (telecom): after performing requested
             device actions the user runs them, and stops satisfied when all pass.
-        done_phrases: Words in the agent's text that mean the request was carried out (for
-            example ``["cancelled"]``); any of them, after the agent acted, ends the call.
-        accepts: Offers the user agrees to when the agent proposes them, as keywords
-            (``"refuel"``, ``"payment"``, ``"confirm"``...). Anything else is declined.
-        expects_transfer: The right outcome is a transfer to a human agent (unfixable issue or
-            a request the policy forbids); the user ends with ``###TRANSFER###`` once told.
+        done_phrases: Words that, in an agent's statement that the work is finished, mean the
+            user's wish was carried out (``"cancelled"`` for a user who wants a cancellation).
+        accepts: Offers the user agrees to, as keywords (``"refuel"``, ``"cancel"``,
+            ``"confirm"``...): the wishes of the scenario and what it says the user accepts.
+        declines: Offers the user turns down even when asked to confirm (``"plan"`` for a
+            user who will not change plans); they win over `accepts`.
+        questions: What the scenario tells the user to ask (``"How much will be refunded?"``);
+            asked once each before the user ends a satisfied call.
+        after_refusal: What the user does when the agent turns the request down.
         closing: What the user says when ending the conversation satisfied.
     """
 
@@ -195,7 +204,9 @@ class UserScript(_Model):
     goal_checks: list[GoalCheck] = Field(default_factory=list)
     done_phrases: list[str] = Field(default_factory=list)
     accepts: list[str] = Field(default_factory=lambda: ["confirm"])
-    expects_transfer: bool = False
+    declines: list[str] = Field(default_factory=list)
+    questions: list[str] = Field(default_factory=list)
+    after_refusal: AfterRefusal = "stop"
     closing: str = "Thank you, that is all I needed."
 
 
@@ -210,9 +221,6 @@ class Task(_Model):
     evaluation_criteria: EvaluationCriteria | None = None
     user_tools: list[str] | None = Field(
         default=None, description="Restricts the user's tools (None: all)."
-    )
-    user_script: UserScript | None = Field(
-        default=None, description="Scenario for the scripted user (built-in tasks)."
     )
 
     @property

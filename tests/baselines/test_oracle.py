@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import tau_env
 from tau_env import CallTool, SendMessage, Stop
-from tau_env.baselines.oracle import (
-    TRANSFER_ANNOUNCEMENT,
-    OracleAgent,
-    PlainTextOracleAgent,
-)
+from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT
+
+NO_REPLY = SimpleNamespace(inbox=[])
+"""A view in which the user has said nothing (the oracle reads only the user's replies)."""
 
 
 def _telecom_task_with_user_steps():
@@ -21,7 +23,7 @@ def _telecom_task_with_user_steps():
 
 
 def _play(agent, count):
-    return [agent.act(None, None) for _ in range(count)]
+    return [agent.act(NO_REPLY, None) for _ in range(count)]
 
 
 def test_act__agent_steps_calls_user_steps_one_request_then_closing_and_stops():

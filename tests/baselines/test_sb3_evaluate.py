@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from tau_env.baselines.rl.evaluate import Evaluation, evaluate, predictor_policy, random_policy
+from tau_env.baselines.rl.heuristics import trivial_policies
 from tau_env.baselines.rl.manual_policy import ManualPolicy
 from tau_env.wrappers.rl import make_telecom_featurized_env
 
@@ -14,13 +15,31 @@ def env():
 
 
 def test_manual_policy__solves_every_built_in_task_through_the_features(env):
-    """The features and templates are enough: the manual, written over them, solves all 420."""
+    """The features and templates are enough: the manual, written over them, solves all 480
+    (each task's user in the style of its persona)."""
     ids = [task.id for task in env.env.aec.tasks]
     evaluation = evaluate(ManualPolicy(env.feature_names, env.template_names), env, ids)
     failed = [task for task, rewards in evaluation.rewards.items() if rewards[0] < 1]
-    assert len(ids) == 420
+    assert len(ids) == 480
     assert failed == []
     assert evaluation.turns < env.max_turns
+
+
+@pytest.mark.parametrize("style", ["structured", "plain", "paraphrase", "novice"])
+def test_manual_policy__reads_every_user_style(style):
+    """The featurizer reads meaning: quoted, retold, recased or incomplete reports alike."""
+    env = make_telecom_featurized_env(split="test_ood", style=style)
+    ids = [task.id for task in env.env.aec.tasks]
+    evaluation = evaluate(ManualPolicy(env.feature_names, env.template_names), env, ids)
+    assert evaluation.pass_hat(1) == 1.0
+
+
+def test_trivial_policies__fail_most_tasks():
+    """Blanket fixing (then transferring or ending) and transferring at once are not rewarded."""
+    env = make_telecom_featurized_env(split="test", style="paraphrase")
+    ids = [task.id for task in env.env.aec.tasks]
+    for name, policy in trivial_policies(env.feature_names, env.template_names).items():
+        assert evaluate(policy, env, ids).pass_hat(1) <= 0.3, name
 
 
 def test_random_policy__only_picks_applicable_templates():

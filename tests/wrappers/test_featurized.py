@@ -9,21 +9,23 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 
 from tau_env.actions import CallTool, SendMessage, Stop
 from tau_env.messages import AssistantMessage, RequestedToolCall, UserRequest
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT
 from tau_env.wrappers.rl import FeaturizedEnv, make_telecom_featurized_env
-from tau_env.wrappers.rl.telecom_templates import TRANSFER_ANNOUNCEMENT
 
 # One task per situation the tests need (built-in data, split "base").
-AIRPLANE_ONLY = "[service_issue]airplane_mode_on[PERSONA:None][CUSTOMER:C2004]"
-SIM_LOCKED = "[service_issue]lock_sim_card_puk[PERSONA:None][CUSTOMER:C2003]"
+AIRPLANE_ONLY = (
+    "[service_issue]airplane_mode_on[PERSONA:None][CUSTOMER:C2010][KEEP:data_off|network_3g_only]"
+)
+SIM_LOCKED = "[service_issue]lock_sim_card_pin[PERSONA:Easy][CUSTOMER:C2004]"
 SERVICE_SUSPENDED = (
-    "[service_issue]airplane_mode_on|overdue_bill_suspension|unseat_sim_card"
-    "[PERSONA:Hard][CUSTOMER:C2002]"
+    "[service_issue]airplane_mode_on|break_apn_settings|overdue_bill_suspension|unseat_sim_card"
+    "[PERSONA:None][CUSTOMER:C2003]"
 )
 
 
 @pytest.fixture(scope="module")
 def env():
-    return make_telecom_featurized_env(split="base")
+    return make_telecom_featurized_env(split="base", style="plain")
 
 
 def feature(env, name):
@@ -51,16 +53,15 @@ def test_reset__only_the_opening_is_known(env):
     env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
     features = env.featurizer.features()
     known = {n for n, v in zip(env.feature_names, features, strict=True) if v > 0}
-    # The opening names the intent; the greeting and the opening used two steps; no check is
-    # current, no template taken; nothing else is known.
-    assert known == {"intent=service", "turn"}
+    # The opening names the intent (and says there is no service); the greeting and the opening
+    # used two steps; no check is current, no template taken; nothing else is known.
+    assert known == {"intent=service", "signal=none", "turn"}
 
 
 def test_reset__tasks_with_the_same_opening_look_the_same(env):
     """The features at reset cannot tell tasks apart by their hidden issues or customer."""
-    other = "[service_issue]lock_sim_card_puk[PERSONA:Easy][CUSTOMER:C2004]"
     first, _ = env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
-    second, _ = env.reset(seed=1, options={"task_id": other})
+    second, _ = env.reset(seed=1, options={"task_id": SIM_LOCKED})
     np.testing.assert_array_equal(first, second)
 
 
@@ -69,18 +70,18 @@ def test_account_features__appear_only_after_the_lookups(env):
     assert feature(env, "phone_number_known") == 0
     play(env, "ask_phone_number")
     assert feature(env, "phone_number_known") == 1
-    assert env.featurizer.belief.phone_number == "555-210-3003"
+    assert env.featurizer.belief.phone_number == "555-210-3004"
     assert feature(env, "customer_found") == 0
     play(env, "get_customer_by_phone")
     assert feature(env, "customer_found") == 1
     assert feature(env, "line_suspended") == 0  # not looked up yet
     play(env, "get_line_details")
     assert (feature(env, "line_found"), feature(env, "line_suspended")) == (1, 1)
-    assert feature(env, "contract_running") == 1  # the line's contract ends in 2027
+    assert feature(env, "contract_running") == 1  # the line's contract ends in 2026
     assert feature(env, "overdue_bill") == 0
     play(env, "get_bills")
     assert feature(env, "overdue_bill") == 1
-    assert env.featurizer.belief.overdue_bill_id == "B200299"
+    assert env.featurizer.belief.overdue_bill_id == "B200399"
 
 
 def test_device_features__appear_only_after_the_user_reports_them(env):
@@ -143,7 +144,7 @@ def test_template__asks_the_user_with_exactly_one_structured_call(env):
     featurizer = env.featurizer
     assert featurizer.actions(index("check_messaging_permissions")) == [
         SendMessage(
-            content="Which permissions does your messaging app have?",
+            content="Could you check the permissions of your messaging app?",
             request=UserRequest(
                 tool_calls=[
                     RequestedToolCall(
@@ -180,11 +181,11 @@ def test_template__agent_tools_get_the_revealed_arguments(env):
     index = env.template_names.index
     assert env.featurizer.actions(index("send_payment_request")) == [
         CallTool(
-            name="send_payment_request", arguments={"customer_id": "C2002", "bill_id": "B200299"}
+            name="send_payment_request", arguments={"customer_id": "C2003", "bill_id": "B200399"}
         )
     ]
     assert env.featurizer.actions(index("resume_line")) == [
-        CallTool(name="resume_line", arguments={"customer_id": "C2002", "line_id": "L2003"})
+        CallTool(name="resume_line", arguments={"customer_id": "C2003", "line_id": "L2004"})
     ]
 
 
@@ -275,12 +276,12 @@ def test_name_lookup__finds_the_customer_from_the_name_and_birth_date(env):
     assert env.featurizer.actions(index("get_customer_by_name")) == [
         CallTool(
             name="get_customer_by_name",
-            arguments={"full_name": "Daniel Okafor", "dob": "1979-11-02"},
+            arguments={"full_name": "Priya Raman", "dob": "1992-07-21"},
         )
     ]
     env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
     play(env, "ask_name_and_birth_date", "get_customer_by_name")
-    assert env.featurizer.belief.customer_id == "C2002"
+    assert env.featurizer.belief.customer_id == "C2003"
 
 
 def test_harmful_account_changes__are_offered_and_read_back(env):
@@ -293,6 +294,38 @@ def test_harmful_account_changes__are_offered_and_read_back(env):
     play(env, "suspend_line")
     assert env.featurizer.belief.line_suspended is True
     assert env.action_masks()[env.template_names.index("resume_line")]
+
+
+def test_info__never_names_the_task_unless_asked(env):
+    _, info = env.reset(seed=0, options={"task_id": AIRPLANE_ONLY})
+    assert "task_id" not in info
+    *_, info = env.step(env.template_names.index("check_status_bar"))
+    assert "task_id" not in info
+    revealing = make_telecom_featurized_env(split="base", reveal_task=True)
+    assert (
+        revealing.reset(seed=0, options={"task_id": AIRPLANE_ONLY})[1]["task_id"] == AIRPLANE_ONLY
+    )
+
+
+def test_mistakes_and_omissions__let_the_move_be_asked_again():
+    """A novice who asks for an instruction again, or leaves a check's answer out: the template
+    stays available and what was known stays known."""
+    env = make_telecom_featurized_env(split="base", style="novice", user_seed=3)
+    index = env.template_names.index
+    env.reset(seed=0, options={"task_id": AIRPLANE_ONLY})
+    play(env, "check_network_status")
+    for _ in range(10):
+        if env.featurizer.belief.device.get("airplane_mode") == "on":
+            break
+        play(env, "check_network_status")
+    assert env.featurizer.belief.device["airplane_mode"] == "on"
+    for _ in range(6):
+        if not env.action_masks()[index("turn_airplane_mode_off")]:
+            break
+        *_, terminated, _, _ = env.step(index("turn_airplane_mode_off"))
+        if terminated:
+            break
+    assert env.featurizer.belief.device.get("airplane_mode") != "on"
 
 
 def test_masks__a_second_restart_needs_a_change_in_between(env):

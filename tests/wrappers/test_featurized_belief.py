@@ -1,10 +1,22 @@
 """TelecomBelief: reading the customer's reports and the agent's tool results into facts."""
 
 import json
+import random
 
 import pytest
 
+from tau_env.domains.telecom.user_script import USER_VOCABULARY
+from tau_env.messages import ToolMessage
 from tau_env.wrappers.rl.telecom_belief import TelecomBelief
+from tau_env.wrappers.users.report import Reporter
+from tau_env.wrappers.users.style import STYLES
+
+
+def retold(tool, content, seed):
+    """The same result as a paraphrasing user tells it (wording and casing drawn by `seed`)."""
+    reporter = Reporter(STYLES["paraphrase"], USER_VOCABULARY.reports, random.Random(seed))
+    message = ToolMessage(id="1", name=tool, content=content, requestor="user")
+    return reporter.performed([message])
 
 
 def report(*parts, probe=None):
@@ -21,6 +33,7 @@ def report(*parts, probe=None):
         ("My phone has said 'No Service' for a few hours now.", "service"),
         ("Hi, my mobile data is barely working.", "mobile_data"),
         ("I can't send picture messages from my messaging app.", "mms"),
+        ("MY INTERNET IS SO SLOW", "mobile_data"),
     ],
 )
 def test_opening__names_the_intent(opening, intent):
@@ -29,87 +42,115 @@ def test_opening__names_the_intent(opening, intent):
     assert belief.intent == intent
 
 
-def test_goal_check__names_the_intent_and_later_texts_do_not_override_it():
+def test_goal_check__names_the_intent_when_the_opening_did_not():
     belief = TelecomBelief()
     belief.read_user_text("Hello, something is wrong.")
     assert belief.intent is None
-    belief.read_user_text(
-        report(
-            ("check_sim_status", "Your SIM card is active and working."),
-            probe=("run_speed_test", "Speed test failed: No Connection."),
-        )
-    )
-    assert belief.intent == "mobile_data"
+    belief.read_user_text("I checked the SIM. It's still not working. The speed test failed.")
+    assert belief.intent == "mobile_data" and belief.unresolved
     assert belief.device["speed"] == "failed"
-    belief.read_user_text("My mobile data... never mind, I can't send picture messages.")
-    assert belief.intent == "mobile_data"
 
 
-def test_facts__phone_number_and_location():
+def test_facts__phone_number_name_birth_date_and_location():
     belief = TelecomBelief()
     belief.read_user_text("Hi")
     belief.read_user_text("My phone number is 555-210-3003. My location is abroad in Kenya.")
     assert (belief.phone_number, belief.abroad) == ("555-210-3003", True)
+    belief.read_user_text("My full name is Lena Fischer. My date of birth is 1984-06-17.")
+    assert (belief.full_name, belief.birth_date) == ("Lena Fischer", "1984-06-17")
     belief.read_user_text("My location is at home in Portland, Oregon.")
     assert belief.abroad is False
 
 
+BAR_CASES = [
+    (
+        "Status Bar: ✈️ Airplane Mode | 🔋 72%",
+        {"airplane_mode": "on", "signal": "none", "vpn": "off"},
+    ),
+    (
+        "Status Bar: 📶¹ Poor | 2G | 📵 Data Disabled | 🔒 VPN Connected | 🔋 72%",
+        {
+            "airplane_mode": "off",
+            "signal": "some",
+            "network_type": "2G",
+            "mobile_data": "off",
+            "vpn": "connected",
+        },
+    ),
+    (
+        "Status Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔽 Data Saver | 🔋 72%",
+        {
+            "airplane_mode": "off",
+            "signal": "some",
+            "network_type": "5G",
+            "mobile_data": "on",
+            "data_saver": "on",
+            "vpn": "off",
+        },
+    ),
+    (
+        # No network: "Data Disabled" says nothing about the data switch.
+        "Status Bar: 📵 No Signal | 📵 Data Disabled | 🔋 72%",
+        {"airplane_mode": "off", "signal": "none", "network_type": "none", "vpn": "off"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("bar", "expected"), BAR_CASES)
+def test_status_bar__icons_become_facts_quoted_or_retold(bar, expected):
+    quoted = TelecomBelief()
+    quoted.read_user_text(report(("check_status_bar", bar)))
+    assert quoted.device == expected
+    for seed in range(8):  # paraphrased and recased in several ways: the same facts
+        told = TelecomBelief()
+        told.read_user_text(retold("check_status_bar", bar, seed))
+        assert told.device == expected, retold("check_status_bar", bar, seed)
+
+
 @pytest.mark.parametrize(
-    ("bar", "expected"),
+    "sentence",
     [
-        (
-            "Status Bar: ✈️ Airplane Mode | 🔋 72%",
-            {"airplane_mode": "on", "signal": "none", "vpn": "off"},
-        ),
-        (
-            "Status Bar: 📶¹ Poor | 2G | 📵 Data Disabled | 🔒 VPN Connected | 🔋 72%",
-            {
-                "airplane_mode": "off",
-                "signal": "some",
-                "network_type": "2G",
-                "mobile_data": "off",
-                "vpn": "connected",
-            },
-        ),
-        (
-            "Status Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔽 Data Saver | 🔋 72%",
-            {
-                "airplane_mode": "off",
-                "signal": "some",
-                "network_type": "5G",
-                "mobile_data": "on",
-                "data_saver": "on",
-                "vpn": "off",
-            },
-        ),
-        (
-            # No network: "Data Disabled" says nothing about the data switch.
-            "Status Bar: 📵 No Signal | 📵 Data Disabled | 🔋 72%",
-            {"airplane_mode": "off", "signal": "none", "network_type": "none", "vpn": "off"},
-        ),
+        "The status bar shows four bars, 5G, the mobile data icon and a VPN lock, battery 80%.",
+        "at the top of my screen i see FOUR BARS, 5g, mobile data on, VPN connected, battery 80%",
+        "Up top it says: full bars | 5G | Data Enabled | VPN Connected | battery 80%",
     ],
 )
-def test_status_bar__tokens_become_facts(bar, expected):
+def test_status_bar__wordings_never_generated_by_the_user_are_read_too(sentence):
     belief = TelecomBelief()
-    belief.read_user_text(report(("check_status_bar", bar)))
-    assert belief.device == expected
-
-
-def test_network_status__every_line_is_read():
-    status = (
-        "Airplane Mode: OFF\nSIM Card Status: locked_puk\nCellular Connection: no_service\n"
-        "Cellular Signal: none\nCellular Network Type: none\nMobile Data Enabled: Yes\n"
-        "Data Roaming Enabled: No\nWi-Fi Radio: OFF\nWi-Fi Connected: No"
-    )
-    belief = TelecomBelief()
-    belief.read_user_text(report(("check_network_status", status)))
+    belief.read_user_text(sentence)
     assert belief.device == {
         "airplane_mode": "off",
-        "sim": "locked",
-        "network_type": "none",
+        "vpn": "connected",
+        "signal": "some",
+        "network_type": "5G",
         "mobile_data": "on",
-        "data_roaming": "off",
+        "data_saver": "off",
     }
+
+
+NETWORK_STATUS = (
+    "Airplane Mode: OFF\nSIM Card Status: locked_puk\nCellular Connection: no_service\n"
+    "Cellular Signal: none\nCellular Network Type: none\nMobile Data Enabled: Yes\n"
+    "Data Roaming Enabled: No\nWi-Fi Radio: OFF\nWi-Fi Connected: No"
+)
+NETWORK_FACTS = {
+    "airplane_mode": "off",
+    "sim": "locked",
+    "signal": "none",
+    "network_type": "none",
+    "mobile_data": "on",
+    "data_roaming": "off",
+}
+
+
+def test_network_status__every_line_is_read_quoted_or_retold():
+    belief = TelecomBelief()
+    belief.read_user_text(report(("check_network_status", NETWORK_STATUS)))
+    assert belief.device == NETWORK_FACTS
+    for seed in range(8):
+        told = TelecomBelief()
+        told.read_user_text(retold("check_network_status", NETWORK_STATUS, seed))
+        assert told.device == NETWORK_FACTS
 
 
 def test_later_reports_win_within_one_message():
@@ -126,41 +167,48 @@ def test_later_reports_win_within_one_message():
     assert belief.device["airplane_mode"] == "off"
 
 
-def test_single_checks():
+CHECKS = (
+    (
+        "check_vpn_status",
+        "VPN is ON and connected. Details: {'server_address': "
+        "'192.168.1.1', 'protocol': 'OpenVPN', 'server_performance': "
+        "<PerformanceLevel.POOR: 'poor'>}",
+    ),
+    (
+        "check_apn_settings",
+        "Current APN Name: broken\nMMSC URL (for picture messages): "
+        "Not Set\n(These are technical settings, usually best left unchanged.)",
+    ),
+    ("check_app_permissions", "App 'messaging' has permission for: storage, phone."),
+    ("check_network_mode_preference", "Network Mode Preference: 2g_only"),
+    ("check_wifi_calling_status", "Wi-Fi Calling is currently turned ON."),
+    ("check_data_restriction_status", "Data Saver mode is ON (limits data usage)."),
+    ("run_speed_test", "Speed Test Result: 12.50 Mbps (Fair). Browsing is slow."),
+    ("can_send_mms", "Your messaging app cannot send MMS messages."),
+)
+CHECK_FACTS = {
+    "vpn": "poor",
+    "apn_name": "broken",
+    "mmsc_url": "missing",
+    "sms_permission": "missing",
+    "storage_permission": "granted",
+    "network_mode": "2g_only",
+    "wifi_calling": "on",
+    "data_saver": "on",
+    "speed": "fair",
+    "mms": "cannot_send",
+}
+
+
+def test_single_checks__quoted_or_retold():
     belief = TelecomBelief()
-    belief.read_user_text(
-        report(
-            (
-                "check_vpn_status",
-                "VPN is ON and connected. Details: {'server_address': "
-                "'192.168.1.1', 'protocol': 'OpenVPN', 'server_performance': "
-                "<PerformanceLevel.POOR: 'poor'>}",
-            ),
-            (
-                "check_apn_settings",
-                "Current APN Name: broken\nMMSC URL (for picture messages): "
-                "Not Set\n(These are technical settings, usually best left unchanged.)",
-            ),
-            ("check_app_permissions", "App 'messaging' has permission for: storage, phone."),
-            ("check_network_mode_preference", "Network Mode Preference: 2g_only"),
-            ("check_wifi_calling_status", "Wi-Fi Calling is currently turned ON."),
-            ("check_data_restriction_status", "Data Saver mode is ON (limits data usage)."),
-            ("run_speed_test", "Speed Test Result: 12.50 Mbps (Fair). Browsing is slow."),
-            ("can_send_mms", "Your messaging app cannot send MMS messages."),
-        )
-    )
-    assert belief.device == {
-        "vpn": "poor",
-        "apn_name": "broken",
-        "mmsc_url": "missing",
-        "sms_permission": "missing",
-        "storage_permission": "granted",
-        "network_mode": "other",
-        "wifi_calling": "on",
-        "data_saver": "on",
-        "speed": "fair",
-        "mms": "cannot_send",
-    }
+    belief.read_user_text(report(*CHECKS))
+    assert belief.device == CHECK_FACTS
+    for seed in range(8):
+        told = TelecomBelief()
+        for tool, content in CHECKS:
+            told.read_user_text(retold(tool, content, seed))
+        assert told.device == CHECK_FACTS
 
 
 def test_apn_reset__pending_until_the_reboot_applies_it():
@@ -180,6 +228,16 @@ def test_reseat__forgets_the_sim_state():
     belief.read_user_text(report(("check_sim_status", "No SIM card detected in the phone.")))
     belief.read_user_text(report(("reseat_sim_card", "SIM card re-seated successfully.")))
     assert "sim" not in belief.device
+
+
+def test_an_action_without_a_state__states_nothing_and_a_mistake_is_noticed():
+    belief = TelecomBelief()
+    belief.read_user_text("I flipped the airplane mode switch. I restarted the phone.")
+    assert belief.device == {} and not belief.not_followed
+    belief.read_user_text(
+        "I wasn't sure how to do that, so I did this instead: airplane mode is on."
+    )
+    assert belief.not_followed and belief.device == {"airplane_mode": "on"}
 
 
 def test_tool_results__customer_line_bills_usage():

@@ -6,7 +6,7 @@ from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.messages import RequestedToolCall, UserRequest
 from tau_env.tasks.model import GoalCheck, UserScript
-from tau_env.wrappers.users import GoldUser, ScriptedUser
+from tau_env.wrappers.users import GoldUser, ScriptedUser, resolve_script
 from tests.wrappers.conftest import saying
 
 # The official mock data has two fixture tasks whose env assertions need actions absent from
@@ -14,9 +14,9 @@ from tests.wrappers.conftest import saying
 OFFICIAL_UNSOLVABLE = {"update_task_with_history_and_env_assertions", "update_task_with_user_tools"}
 
 
-def play(agent, task_id, *, source=None, user=None, seed=0):
+def play(agent, task_id, *, source=None, user=None, seed=0, style=None):
     env = tau_env.make_env("mock", data_dir=source)
-    user = user or ScriptedUser.factory(env.unwrapped.domain)
+    user = user or ScriptedUser.factory(env.unwrapped.domain, style=style)
     return run_episode(env, agent, user, task_id=task_id, seed=seed)
 
 
@@ -79,9 +79,12 @@ def test_facts__are_answered_by_key_and_unknown_ones_are_declined():
         content="Please give me your details.",
         request=UserRequest(facts=["user_id", "credit_card"]),
     )
-    result = play(saying(structured, "Thanks."), "create_task")
+    result = play(saying(structured, "Thanks."), "create_task", style="structured")
     answer = user_texts(result)[1]
     assert "user_1" in answer and "don't know my credit card" in answer
+    # Without the structured channel (the default) the user reads the words only.
+    words_only = play(saying(structured, "Thanks."), "create_task")
+    assert user_texts(words_only)[1] == "Okay."
     text = play(saying("What is your user id and the title you want?", "Thanks."), "create_task")
     assert "user_1" in user_texts(text)[1] and "Renew passport" in user_texts(text)[1]
 
@@ -91,7 +94,7 @@ def test_unknown_questions__are_answered_with_i_dont_know():
     assert user_texts(result)[1] == "Sorry, I don't know that."
 
 
-def test_refusal__ends_the_call_or_asks_for_a_human_when_a_transfer_is_expected():
+def test_refusal__ends_the_call_or_asks_for_a_human_when_the_scenario_says_so():
     plain = play(saying("Sorry, I can't do that."), "complete_task")
     assert plain.trajectory[-1].content.endswith("###STOP###")
     assert len(user_texts(plain)) == 2
@@ -107,7 +110,7 @@ def test_transfer_announcement__ends_with_the_transfer_token():
 
 def test_requested_tools__outside_accepted_tools_are_declined(mock_domain):
     task = mock_domain.task("create_task")
-    script = task.user_script.model_copy(update={"accepted_tools": ["check_notifications"]})
+    script = resolve_script(task).model_copy(update={"accepted_tools": ["check_notifications"]})
     result = play(
         saying("Please dismiss notification notif_1.", "Ok."),
         "create_task",
@@ -135,7 +138,7 @@ def test_goal_checks__probe_after_the_requested_actions_and_stop_when_they_pass(
     result = play(
         saying(request, "Anything else?"),
         "complete_and_dismiss",
-        user=lambda t: ScriptedUser(t, script=script),
+        user=lambda t: ScriptedUser(t, script=script, style="structured"),
     )
     user_calls = [
         m.tool_calls[0].name for m in result.trajectory if m.role == "user" and m.tool_calls
@@ -173,7 +176,7 @@ def test_scripted_user__is_deterministic():
 
 def test_offers__are_accepted_or_declined_from_the_script(mock_domain):
     task = mock_domain.task("create_task")
-    script = task.user_script.model_copy(update={"accepts": ["compliment"]})
+    script = resolve_script(task).model_copy(update={"accepts": ["compliment"]})
     result = play(
         saying("Would you like a compliment?", "Would you like a new plan?", "Bye."),
         "create_task",

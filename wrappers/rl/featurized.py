@@ -73,7 +73,8 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         As the wrapped view; ``truncated`` also after ``max_turns`` templates.
 
     Info:
-        The wrapped view's info, plus ``action_mask`` and ``turn``.
+        The wrapped view's info without the task's id (an id can name the hidden issues:
+        ``reveal_task=True`` keeps it, for logging), plus ``action_mask`` and ``turn``.
 
     Args:
         env: A `SingleAgentEnv` (its user policy plays the user side).
@@ -82,6 +83,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         task_ids: Draw episodes from these tasks only (seeded by ``reset(seed=...)``);
             None: the wrapped view draws from all of its tasks.
         max_turns: Templates per episode before truncation.
+        reveal_task: Keep ``task_id`` in ``info`` (privileged: for logging, not for agents).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
@@ -93,6 +95,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         *,
         task_ids: Sequence[str] | None = None,
         max_turns: int = 40,
+        reveal_task: bool = False,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be >= 1, actually: {max_turns}")
@@ -105,6 +108,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.make_featurizer = featurizer
         self.task_ids = tuple(task_ids) if task_ids is not None else None
         self.max_turns = max_turns
+        self.reveal_task = reveal_task
         self.max_steps = int(env.aec.unwrapped.max_steps)
         self.featurizer = featurizer(max_turns, self.max_steps)
         self.feature_names = self.featurizer.feature_names
@@ -115,6 +119,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.n_templates = len(self.template_names)
         self.action_space = spaces.Discrete(self.n_templates)
         self.turn = 0
+        self.moves = 0
         self._ended = True
         self._last_info: dict[str, Any] = {}
 
@@ -153,6 +158,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         info = self._last_info
         if self.featurizer.action_masks()[index]:
             for move in self.featurizer.actions(index):
+                self.moves += 1
                 observation, reward, terminated, truncated, info = self.env.step(move)
                 self.featurizer.observe(observation)
                 if terminated or truncated:
@@ -168,6 +174,11 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         """Which templates apply now."""
         return self.featurizer.action_masks()
 
+    @property
+    def agent_steps(self) -> int:
+        """Agent actions played since the view was made (a template may play several)."""
+        return self.moves
+
     def close(self) -> None:
         """Close the wrapped view."""
         self.env.close()
@@ -175,6 +186,8 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         self._last_info = info
         info = dict(info)
+        if not self.reveal_task:
+            info.pop("task_id", None)
         info["action_mask"] = self.action_masks()
         info["turn"] = self.turn
         return info

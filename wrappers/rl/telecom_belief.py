@@ -1,12 +1,12 @@
 """What a telecom agent knows so far, read from the messages it really receives.
 
 `TelecomBelief` is the agent's notebook for one episode: the facts the customer told it (phone
-number, location), what its own tools returned (customer, line, bills, data usage) and what the
-customer reported from the phone (status bar, SIM, APN, VPN, permissions, speed test...). It is
-filled only from the agent's observation: the customer's opening line, the customer's replies
-(the scripted user reports each tool it ran as ``<tool> shows: <result>``, and its goal check
-after ``It is still not resolved:``), the agent's tool results and the policy text (today's
-date). Nothing is read from the task, the databases or the gold plan.
+number, name, location), what its own tools returned (customer, line, bills, data usage) and
+what the customer reported from the phone (status bar, SIM, APN, VPN, permissions, speed
+test...). It is filled only from the agent's observation: the customer's words (read for their
+meaning by `tau_env.wrappers.rl.telecom_reading`, whatever the wording, casing or omissions),
+the agent's tool results and the policy text (today's date). Nothing is read from the task,
+the databases or the gold plan.
 
 Device facts are small vocabularies (`DEVICE_FACTS`); an unknown fact is absent. Every reading
 overwrites the older one, in the order the text states them, so the newest report wins.
@@ -16,52 +16,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from tau_env.wrappers.rl.telecom_reading import DEVICE_FACTS, intent_of, read_report
 
 __all__ = ["DEVICE_FACTS", "INTENTS", "TelecomBelief"]
 
 INTENTS: tuple[str, ...] = ("service", "mobile_data", "mms")
 """Why the customer calls: no service, slow or missing mobile data, MMS that do not send."""
 
-DEVICE_FACTS: dict[str, tuple[str, ...]] = {
-    "airplane_mode": ("on", "off"),
-    "sim": ("active", "missing", "locked"),
-    "signal": ("none", "some"),
-    "network_type": ("none", "2G", "3G", "4G", "5G"),
-    "mobile_data": ("on", "off"),
-    "data_roaming": ("on", "off"),
-    "data_saver": ("on", "off"),
-    "network_mode": ("4g_5g_preferred", "other"),
-    "apn_name": ("ok", "broken"),
-    "mmsc_url": ("set", "missing"),
-    "apn_reset": ("pending",),
-    "vpn": ("off", "connected", "poor"),
-    "wifi_calling": ("on", "off"),
-    "sms_permission": ("granted", "missing"),
-    "storage_permission": ("granted", "missing"),
-    "speed": ("failed", "very_poor", "poor", "fair", "good", "excellent"),
-    "mms": ("can_send", "cannot_send"),
-}
-"""Device fact -> the values it can take (what the customer's phone can report)."""
-
-_GOAL_CHECK_INTENT = {
-    "check_status_bar": "service",
-    "run_speed_test": "mobile_data",
-    "can_send_mms": "mms",
-}
-_OPENING_INTENT = (
-    (re.compile(r"picture message|\bMMS\b", re.IGNORECASE), "mms"),
-    (re.compile(r"mobile data|\bdata\b", re.IGNORECASE), "mobile_data"),
-    (re.compile(r"no service|signal|can't call", re.IGNORECASE), "service"),
-)
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
-_TECHNOLOGIES = ("2G", "3G", "4G", "5G")
-
-
-def _on(value: str) -> str:
-    return "on" if value.upper() in ("ON", "YES") else "off"
 
 
 @dataclass
@@ -85,6 +50,9 @@ class TelecomBelief:
         data_used, data_limit, data_refueled: The line's data usage, in GB, once looked up.
         device: Device fact -> its latest reported value (keys of `DEVICE_FACTS`).
         tool_errors: Tool calls of the agent that failed.
+        unresolved: The customer's last reply said the problem is still there.
+        not_followed: The customer's last reply said it did not do what was asked.
+        read_device: The device facts the customer's last reply stated.
     """
 
     today: str | None = None
@@ -110,6 +78,9 @@ class TelecomBelief:
     data_refueled: float | None = None
     device: dict[str, str] = field(default_factory=dict)
     tool_errors: int = 0
+    unresolved: bool = False
+    not_followed: bool = False
+    read_device: set[str] = field(default_factory=set)
 
     # -- derived facts -------------------------------------------------------------------------
     @property
@@ -133,19 +104,36 @@ class TelecomBelief:
         self.today = match.group(1) if match else None
 
     def read_user_text(self, text: str) -> None:
-        """Update from a customer message: opening, facts, and reported tool results."""
+        """Update from a customer message: opening, facts, and what the phone showed."""
         if not self.opened:
             self.opened = True
-            for pattern, intent in _OPENING_INTENT:
-                if pattern.search(text):
+            self.intent = intent_of(text)
+        self.unresolved = self.not_followed = False
+        self.read_device = set()
+        for name, value in read_report(text):
+            if name == "vpn" and value == "present":  # an icon: the performance stays known
+                current = self.device.get("vpn")
+                self.set_fact("vpn", current if current in ("connected", "poor") else "connected")
+                self.read_device.add(name)
+            elif name in DEVICE_FACTS:
+                self.set_fact(name, value)
+                self.read_device.add(name)
+            elif name == "unresolved":
+                self.unresolved = True
+            elif name == "not_followed":
+                self.not_followed = True
+            elif name == "paid":
+                self.payment_made = True
+                self.bills_seen = False  # the bills changed: a new listing is worth it
+            elif name == "abroad":
+                self.abroad = value == "yes"
+            elif name in ("phone_number", "full_name", "birth_date"):
+                setattr(self, name, value)
+        if self.intent is None and self.unresolved:  # the goal check the customer ran says it
+            for fact, intent in (("speed", "mobile_data"), ("mms", "mms"), ("signal", "service")):
+                if fact in self.read_device:
                     self.intent = intent
                     break
-        events: list[tuple[int, Callable[[], None]]] = []
-        for pattern, handler in _USER_PATTERNS:
-            for match in pattern.finditer(text):
-                events.append((match.start(), _bind(handler, self, match)))
-        for _, apply in sorted(events, key=lambda event: event[0]):
-            apply()
 
     def read_tool_result(self, tool: str, content: str, error: bool) -> None:
         """Update from the result of one of the agent's own tool calls."""
@@ -208,154 +196,6 @@ class TelecomBelief:
             raise ValueError(f"{name} cannot be {value!r}; expected one of {DEVICE_FACTS[name]}")
         self.device[name] = value
 
-    def _status_bar(self, tokens: list[str]) -> None:
-        airplane = any("Airplane Mode" in token for token in tokens)
-        self.set_fact("airplane_mode", "on" if airplane else "off")
-        self.set_fact("vpn", self._vpn_if("🔒 VPN Connected" in tokens))
-        if airplane:
-            self.set_fact("signal", "none")
-            return
-        technology = next((token for token in tokens if token in _TECHNOLOGIES), "none")
-        self.set_fact("network_type", technology)
-        self.set_fact("signal", "none" if "📵 No Signal" in tokens else "some")
-        if "📱 Data Enabled" in tokens:
-            self.set_fact("mobile_data", "on")
-            self.set_fact("data_saver", "on" if "🔽 Data Saver" in tokens else "off")
-        elif technology != "none":
-            self.set_fact("mobile_data", "off")
-
-    def _vpn_if(self, connected: bool) -> str:
-        if not connected:
-            return "off"
-        return "poor" if self.device.get("vpn") == "poor" else "connected"
-
-    def _location(self, place: str) -> None:
-        self.abroad = "abroad" in place.lower()
-
-    def _permissions(self, granted: str) -> None:
-        names = {name.strip() for name in granted.split(",")}
-        for permission in ("sms", "storage"):
-            self.set_fact(
-                f"{permission}_permission", "granted" if permission in names else "missing"
-            )
-
-    def _speed(self, description: str | None) -> None:
-        self.set_fact("speed", "failed" if description is None else _speed_value(description))
-
 
 def _digits(value: object) -> str:
     return re.sub(r"\D", "", str(value or ""))
-
-
-def _value(match: re.Match[str]) -> str:
-    """A value at the end of a line, without the full stop a report may add after it."""
-    return match.group(1).strip().rstrip(".").strip()
-
-
-def _speed_value(description: str) -> str:
-    return description.strip().lower().replace(" ", "_")
-
-
-def _bind(
-    handler: Callable[[TelecomBelief, re.Match[str]], None],
-    belief: TelecomBelief,
-    match: re.Match[str],
-) -> Callable[[], None]:
-    return lambda: handler(belief, match)
-
-
-def _fact(name: str, value: str) -> Callable[[TelecomBelief, re.Match[str]], None]:
-    return lambda belief, match: belief.set_fact(name, value)
-
-
-def _switch(name: str) -> Callable[[TelecomBelief, re.Match[str]], None]:
-    return lambda belief, match: belief.set_fact(name, _on(match.group(1)))
-
-
-def _sim(belief: TelecomBelief, match: re.Match[str]) -> None:
-    status = match.group(1).lower()
-    belief.set_fact("sim", "locked" if status.startswith("locked") else status)
-
-
-def _mode(belief: TelecomBelief, match: re.Match[str]) -> None:
-    mode = match.group(1).rstrip(".")
-    belief.set_fact("network_mode", "4g_5g_preferred" if mode == "4g_5g_preferred" else "other")
-
-
-def _apn_name(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.set_fact("apn_name", "broken" if _value(match) == "broken" else "ok")
-
-
-def _mmsc(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.set_fact("mmsc_url", "missing" if _value(match) == "Not Set" else "set")
-
-
-def _apn_reset_applied(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.set_fact("apn_reset", None)
-    belief.set_fact("apn_name", "ok")
-    belief.set_fact("mmsc_url", "set")
-
-
-def _vpn_level(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.set_fact("vpn", "poor" if match.group(1).upper() == "POOR" else "connected")
-
-
-def _payment(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.payment_made = True
-    belief.bills_seen = False  # the bills changed: a new listing is worth it
-
-
-def _goal_check(belief: TelecomBelief, match: re.Match[str]) -> None:
-    belief.intent = _GOAL_CHECK_INTENT.get(match.group(1), belief.intent)
-
-
-_Handler = Callable[[TelecomBelief, re.Match[str]], None]
-_USER_PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
-    (re.compile(pattern), handler)
-    for pattern, handler in (
-        # facts the customer states
-        (r"My phone number is ([\d()+\- ]*\d)", lambda b, m: setattr(b, "phone_number", m[1])),
-        (r"My location is ([^.]+)", lambda b, m: b._location(m[1])),
-        (r"My full name is ([^.]+)", lambda b, m: setattr(b, "full_name", m[1].strip())),
-        (r"My date of birth is (\d{4}-\d{2}-\d{2})", lambda b, m: setattr(b, "birth_date", m[1])),
-        (r"still not resolved: (\w+) shows", _goal_check),
-        # the status bar (alone, or after an action's result)
-        (r"Status Bar: (.*?🔋 \d+%)", lambda b, m: b._status_bar(m[1].split(" | "))),
-        # check_network_status
-        (r"Airplane Mode: (ON|OFF)", _switch("airplane_mode")),
-        (r"SIM Card Status: (\w+)", _sim),
-        (r"Mobile Data Enabled: (Yes|No)", _switch("mobile_data")),
-        (r"Data Roaming Enabled: (Yes|No)", _switch("data_roaming")),
-        (r"Cellular Network Type: (\w+)", lambda b, m: b.set_fact("network_type", m[1])),
-        # single checks and the results of actions
-        (r"Airplane Mode is now (ON|OFF)", _switch("airplane_mode")),
-        (r"Mobile Data is now (ON|OFF)", _switch("mobile_data")),
-        (r"Data Roaming is now (ON|OFF)", _switch("data_roaming")),
-        (r"Data Saver [Mm]ode is (?:now )?(ON|OFF)", _switch("data_saver")),
-        (r"Wi-Fi Calling is (?:now|currently turned) (ON|OFF)", _switch("wifi_calling")),
-        (r"Your SIM card is active", _fact("sim", "active")),
-        (r"No SIM card detected", _fact("sim", "missing")),
-        (r"SIM card is locked", _fact("sim", "locked")),
-        (r"SIM card re-seated", lambda b, m: b.set_fact("sim", None)),
-        (r"Network Mode(?: Preference| set to)?: (\w+)", _mode),
-        (r"Current APN Name: ([^\n]*)", _apn_name),
-        (r"MMSC URL \(for picture messages\): ([^\n]*)", _mmsc),
-        (r"APN settings will reset at reboot", _fact("apn_reset", "pending")),
-        (r"Resetting APN settings", _apn_reset_applied),
-        (r"VPN is ON and connected", _fact("vpn", "connected")),
-        (r"PerformanceLevel\.(\w+)", _vpn_level),
-        (r"VPN is turned (?:OFF|ON in settings, but currently not connected)", _fact("vpn", "off")),
-        (r"VPN disconnected successfully|No active VPN connection", _fact("vpn", "off")),
-        (r"App 'messaging' has permission for: ([^.\n]*)", lambda b, m: b._permissions(m[1])),
-        (r"App 'messaging' currently has no permissions", lambda b, m: b._permissions("")),
-        (
-            r"Permission '(sms|storage)' granted to app 'messaging'",
-            lambda b, m: b.set_fact(f"{m[1]}_permission", "granted"),
-        ),
-        (r"Speed Test Result: [\d.]+ Mbps \(([A-Za-z ]+)\)", lambda b, m: b._speed(m[1])),
-        (r"Speed test failed", lambda b, m: b._speed(None)),
-        (r"messaging app can send MMS", _fact("mms", "can_send")),
-        (r"messaging app cannot send MMS", _fact("mms", "cannot_send")),
-        (r"Payment of [\d.]+ USD has been made", _payment),
-    )
-)

@@ -25,11 +25,10 @@ from numpy.typing import NDArray
 
 from tau_env.actions import Action
 from tau_env.env.spaces import ROLE_INDEX
-from tau_env.wrappers.rl.featurized import FeaturizedEnv
 from tau_env.wrappers.rl.telecom_belief import DEVICE_FACTS, INTENTS, TelecomBelief
 from tau_env.wrappers.rl.telecom_templates import MAX_REFUEL_GB, TEMPLATES, Progress, Template
 
-__all__ = ["TelecomFeaturizer", "make_telecom_featurized_env"]
+__all__ = ["TelecomFeaturizer"]
 
 _USER = ROLE_INDEX["user"]
 _TOOL = ROLE_INDEX["tool"]
@@ -65,8 +64,13 @@ def _feature_names() -> tuple[str, ...]:
     names += [f"{fact}={value}" for fact, values in DEVICE_FACTS.items() for value in values]
     names += [f"current:{check}" for check in _CHECKS]
     names += [f"taken:{template.name}" for template in TEMPLATES]
-    names += ["turn", "tool_error", "changed_since_reboot"]
+    names += ["turn", "tool_error", "changed_since_reboot", "says_unresolved", "did_not_follow"]
     return tuple(names)
+
+
+_NAMES = _feature_names()
+_INDEX = {name: index for index, name in enumerate(_NAMES)}
+_ACCOUNT_START = _INDEX[_ACCOUNT_FEATURES[0]]
 
 
 class TelecomFeaturizer:
@@ -78,7 +82,7 @@ class TelecomFeaturizer:
             The ``turn`` feature is the larger share of either budget used so far.
     """
 
-    _FEATURE_NAMES: tuple[str, ...] = _feature_names()
+    _FEATURE_NAMES: tuple[str, ...] = _NAMES
 
     templates: tuple[Template, ...] = TEMPLATES
     """The moves, in the order of the action index."""
@@ -94,6 +98,9 @@ class TelecomFeaturizer:
         self.belief = TelecomBelief()
         self.progress = Progress()
         self.turn = 0
+        self.awaiting: Template | None = None
+        self.forgotten: dict[str, str] = {}
+        self._mask: NDArray[np.bool_] | None = None
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -119,23 +126,56 @@ class TelecomFeaturizer:
             role, content = int(message["role"]), str(message.get("content") or "")
             if role == _USER:
                 self.belief.read_user_text(content)
+                self._settle()
             elif role == _TOOL:
                 tool = str(message.get("tool_name") or "")
                 self.belief.read_tool_result(tool, content, bool(message.get("error")))
+        self._mask = None
+
+    def _settle(self) -> None:
+        """Judge the reply to the last request.
+
+        A move the customer did not make, or a check whose answer it left out, may be asked
+        again.
+        """
+        template, self.awaiting = self.awaiting, None
+        if template is None:
+            return
+        unanswered = template.kind == "check" and not set(template.reads) <= self.belief.read_device
+        if self.belief.not_followed or unanswered:
+            self.progress.undo()
+        if self.belief.not_followed:  # nothing changed on the phone: what was known still holds
+            for fact, value in self.forgotten.items():
+                self.belief.device.setdefault(fact, value)
+        self.forgotten = {}
 
     # -- acting --------------------------------------------------------------------------------
     def action_masks(self) -> NDArray[np.bool_]:
-        """Which templates apply now."""
-        return np.array(
-            [template.applies(self.belief, self.progress) for template in self.templates],
-            dtype=bool,
-        )
+        """Which templates apply now (computed once per change)."""
+        if self._mask is None:
+            belief, progress = self.belief, self.progress
+            self._mask = np.fromiter(
+                (template.applies(belief, progress) for template in self.templates),
+                dtype=bool,
+                count=len(self.templates),
+            )
+        return self._mask
 
     def actions(self, index: int) -> list[Action]:
-        """The actions of template ``index`` (recorded as taken)."""
+        """The actions of template ``index`` (recorded as taken).
+
+        A change on the phone makes the facts it touches unknown until the customer says what
+        the phone shows now.
+        """
         template = self.templates[index]
         self.progress.record(template)
+        device = self.belief.device
+        self.forgotten = {fact: device[fact] for fact in template.forgets if fact in device}
+        for fact in template.forgets:
+            self.belief.set_fact(fact, None)
+        self.awaiting = template if template.kind in ("ask", "check", "fix") else None
         self.turn += 1
+        self._mask = None
         return template.build(self.belief)
 
     def skip(self, index: int) -> None:
@@ -144,14 +184,17 @@ class TelecomFeaturizer:
             self.progress.counts.get(self.templates[index].name, 0) + 1
         )
         self.turn += 1
+        self._mask = None
 
     # -- the vector ----------------------------------------------------------------------------
     def features(self) -> NDArray[np.float32]:
-        """The belief as a vector in [0, 1] (see `feature_names`)."""
-        b = self.belief
-        values: list[float] = [float(b.intent == intent) for intent in INTENTS]
+        """The belief as a vector in [0, 1] (see `feature_names`); only set entries are written."""
+        b, progress = self.belief, self.progress
+        vector = np.zeros(len(self._FEATURE_NAMES), dtype=np.float32)
+        if b.intent is not None:
+            vector[_INDEX[f"intent={b.intent}"]] = 1.0
         out = b.out_of_data
-        values += [
+        account = (
             b.phone_number is not None,
             b.full_name is not None and b.birth_date is not None,
             b.abroad is not None,
@@ -172,45 +215,20 @@ class TelecomFeaturizer:
             out is not None,
             out is True,
             out is not None and (b.data_refueled or 0.0) < MAX_REFUEL_GB,
-        ]
-        for fact, options in DEVICE_FACTS.items():
-            current = b.device.get(fact)
-            values += [current == option for option in options]
-        values += [check in self.progress.fresh for check in _CHECKS]
-        counts = self.progress.counts
-        values += [
-            min(counts.get(template.name, 0), _COUNT_CAP) / _COUNT_CAP
-            for template in self.templates
-        ]
+        )
+        vector[_ACCOUNT_START : _ACCOUNT_START + len(account)] = account
+        for fact, value in b.device.items():
+            vector[_INDEX[f"{fact}={value}"]] = 1.0
+        for check in progress.fresh:
+            vector[_INDEX[f"current:{check}"]] = 1.0
+        for name, count in progress.counts.items():
+            vector[_INDEX[f"taken:{name}"]] = min(count, _COUNT_CAP) / _COUNT_CAP
         used = max(self.turn / self.max_turns, self.step / self.max_steps)
-        values += [
+        vector[-5:] = (
             min(used, 1.0),
-            float(b.tool_errors > 0),
-            float(self.progress.changed_since_reboot),
-        ]
-        return np.asarray(values, dtype=np.float32)
-
-
-def make_telecom_featurized_env(
-    *,
-    split: str | None = "train",
-    task_ids: Sequence[str] | None = None,
-    user: Any = "scripted",
-    data_dir: str | None = None,
-    max_turns: int = 40,
-    **options: Any,
-) -> FeaturizedEnv:
-    """The featurized view of telecom with the scripted user (built-in data by default).
-
-    Args:
-        split: Task split (built-in: ``train``, ``test``, ``base``).
-        task_ids: Play only these tasks of the split.
-        user: The user policy, as for `make_single_agent_env` (default: the scripted user).
-        data_dir: A reference data folder (None: built-in data).
-        max_turns: Templates per episode before truncation.
-        **options: Further `TauEnv` arguments (``max_steps``...).
-    """
-    from tau_env.wrappers.single_agent import make_single_agent_env
-
-    env = make_single_agent_env("telecom", user=user, data_dir=data_dir, split=split, **options)
-    return FeaturizedEnv(env, TelecomFeaturizer, task_ids=task_ids, max_turns=max_turns)
+            b.tool_errors > 0,
+            progress.changed_since_reboot,
+            b.unresolved,
+            b.not_followed,
+        )
+        return vector

@@ -24,17 +24,17 @@ from typing import Any, Literal
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 from tau_env.wrappers.rl.telecom_belief import TelecomBelief
 
-__all__ = ["MAX_REFUEL_GB", "TEMPLATES", "TRANSFER_ANNOUNCEMENT", "Progress", "Template"]
-
-TRANSFER_ANNOUNCEMENT = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
-"""What the policy tells the agent to say after `transfer_to_human_agents`."""
+__all__ = ["CHECK_READS", "MAX_REFUEL_GB", "TEMPLATES", "Progress", "Template"]
 
 MAX_REFUEL_GB = 2.0
 """The policy's limit on data bought per line and billing cycle."""
 
 _REBOOT = "reboot_device"
+_ASKS = 2
+"""How often the agent may ask for the same fact (a customer may leave it out once)."""
 _SUSPEND_REASON = "The customer asked to suspend the line."
 
 Kind = Literal["ask", "lookup", "account", "check", "fix", "end"]
@@ -56,15 +56,31 @@ class Progress:
     counts: dict[str, int] = field(default_factory=dict)
     fresh: set[str] = field(default_factory=set)
     changed_since_reboot: bool = False
+    _before: tuple[str, frozenset[str], bool] | None = None
 
     def record(self, template: Template) -> None:
         """Count a move; a change makes the checks it can affect stale."""
+        self._before = (template.name, frozenset(self.fresh), self.changed_since_reboot)
         self.counts[template.name] = self.counts.get(template.name, 0) + 1
         if template.kind in ("fix", "account"):
             self.fresh -= {*_GENERAL_CHECKS, *template.affects}
             self.changed_since_reboot = template.name != _REBOOT
         if template.kind == "check":
             self.fresh.add(template.name)
+
+    def undo(self) -> None:
+        """Forget the last recorded move, so it may be asked again.
+
+        For a customer who did not do it, or did not say what it showed.
+        """
+        if self._before is None:
+            return
+        name, fresh, changed = self._before
+        self.counts[name] -= 1
+        if not self.counts[name]:
+            del self.counts[name]
+        self.fresh, self.changed_since_reboot = set(fresh), changed
+        self._before = None
 
 
 Applies = Callable[[TelecomBelief, Progress], bool]
@@ -81,6 +97,9 @@ class Template:
         build: The actions that make the move, from the belief (only called when it applies).
         affects: For changes: the specific checks whose answer the change can alter (every
             change can alter the general checks: status bar, network status, speed, MMS).
+        forgets: For changes on the phone: the device facts the change makes unknown until
+            the customer says what the phone shows now.
+        reads: For checks: the device facts the answer states.
     """
 
     name: str
@@ -88,6 +107,8 @@ class Template:
     applies: Applies
     build: Callable[[TelecomBelief], list[Action]]
     affects: tuple[str, ...] = ()
+    forgets: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
 
 
 _GENERAL_CHECKS = ("check_status_bar", "check_network_status", "run_speed_test", "check_mms")
@@ -139,8 +160,28 @@ def _line(belief: TelecomBelief) -> str | None:
 
 def _check(name: str, text: str, tool: str, **arguments: Any) -> Template:
     return Template(
-        name, "check", _not_fresh(name, lambda b: True), _request(text, tool, **arguments)
+        name,
+        "check",
+        _not_fresh(name, lambda b: True),
+        _request(text, tool, **arguments),
+        reads=CHECK_READS[name],
     )
+
+
+CHECK_READS: dict[str, tuple[str, ...]] = {
+    "check_status_bar": ("airplane_mode",),
+    "check_network_status": ("airplane_mode", "sim", "mobile_data", "data_roaming"),
+    "check_sim_status": ("sim",),
+    "check_apn_settings": ("apn_name", "mmsc_url"),
+    "check_network_mode": ("network_mode",),
+    "run_speed_test": ("speed",),
+    "check_data_saver": ("data_saver",),
+    "check_vpn": ("vpn",),
+    "check_wifi_calling": ("wifi_calling",),
+    "check_messaging_permissions": ("sms_permission", "storage_permission"),
+    "check_mms": ("mms",),
+}
+"""Each check -> the device facts its answer states (an answer without them is asked again)."""
 
 
 def _fix(
@@ -149,9 +190,10 @@ def _fix(
     text: str,
     tool: str,
     affects: tuple[str, ...] = (),
+    forgets: tuple[str, ...] = (),
     **arguments: Any,
 ) -> Template:
-    return Template(name, "fix", applies, _request(text, tool, **arguments), affects)
+    return Template(name, "fix", applies, _request(text, tool, **arguments), affects, forgets)
 
 
 def _refuel_amount(belief: TelecomBelief) -> float:
@@ -161,7 +203,7 @@ def _refuel_amount(belief: TelecomBelief) -> float:
 def _transfer(belief: TelecomBelief) -> list[Action]:
     summary = "The customer's problem cannot be solved with the tools and policy available."
     return [
-        CallTool(name="transfer_to_human_agents", arguments={"summary": summary}),
+        CallTool(name=TRANSFER_TOOL, arguments={"summary": summary}),
         SendMessage(content=TRANSFER_ANNOUNCEMENT),
     ]
 
@@ -171,13 +213,16 @@ TEMPLATES: tuple[Template, ...] = (
     Template(
         "ask_phone_number",
         "ask",
-        lambda b, p: b.phone_number is None and "ask_phone_number" not in p.counts,
+        lambda b, p: b.phone_number is None and p.counts.get("ask_phone_number", 0) < _ASKS,
         _ask("phone_number", "Could you tell me the phone number of the line with the problem?"),
     ),
     Template(
         "ask_name_and_birth_date",
         "ask",
-        lambda b, p: b.full_name is None and "ask_name_and_birth_date" not in p.counts,
+        lambda b, p: (
+            (b.full_name is None or b.birth_date is None)
+            and p.counts.get("ask_name_and_birth_date", 0) < _ASKS
+        ),
         _ask_many(
             ("full_name", "date_of_birth"), "Could you tell me your full name and date of birth?"
         ),
@@ -185,8 +230,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template(
         "ask_location",
         "ask",
-        lambda b, p: b.abroad is None and "ask_location" not in p.counts,
-        _ask("location", "Where are you at the moment: at home or abroad?"),
+        lambda b, p: b.abroad is None and p.counts.get("ask_location", 0) < _ASKS,
+        _ask("location", "What is your location at the moment: at home or abroad?"),
     ),
     # -- the agent's lookups -------------------------------------------------------------------
     Template(
@@ -273,20 +318,28 @@ TEMPLATES: tuple[Template, ...] = (
     _check("check_apn_settings", "Could you check your APN settings?", "check_apn_settings"),
     _check(
         "check_network_mode",
-        "Which network mode is your phone set to?",
+        "Could you check your preferred network mode?",
         "check_network_mode_preference",
     ),
     _check("run_speed_test", "Could you run a speed test?", "run_speed_test"),
-    _check("check_data_saver", "Is data saver mode on?", "check_data_restriction_status"),
-    _check("check_vpn", "Could you check whether a VPN is connected?", "check_vpn_status"),
-    _check("check_wifi_calling", "Is Wi-Fi calling turned on?", "check_wifi_calling_status"),
+    _check(
+        "check_data_saver",
+        "Could you check your data saver status?",
+        "check_data_restriction_status",
+    ),
+    _check("check_vpn", "Could you check your VPN status?", "check_vpn_status"),
+    _check(
+        "check_wifi_calling",
+        "Could you check your Wi-Fi calling status?",
+        "check_wifi_calling_status",
+    ),
     _check(
         "check_messaging_permissions",
-        "Which permissions does your messaging app have?",
+        "Could you check the permissions of your messaging app?",
         "check_app_permissions",
         app_name="messaging",
     ),
-    _check("check_mms", "Could you check whether you can send a picture message?", "can_send_mms"),
+    _check("check_mms", "Could you check whether you can send an MMS message?", "can_send_mms"),
     # -- changes on the phone ------------------------------------------------------------------
     _fix(
         "turn_airplane_mode_off",
@@ -294,25 +347,31 @@ TEMPLATES: tuple[Template, ...] = (
         "Please turn airplane mode off.",
         "toggle_airplane_mode",
         ("check_vpn",),
+        ("airplane_mode", "signal", "network_type"),
     ),
     _fix(
         "reseat_sim_card",
         _device("sim", "missing"),
-        "Please take the SIM card out and put it back in.",
+        "Please remove the SIM card and insert it again.",
         "reseat_sim_card",
         ("check_sim_status",),
+        ("sim", "signal", "network_type"),
     ),
     _fix(
         "turn_mobile_data_on",
         _device("mobile_data", "off"),
         "Please turn mobile data on.",
         "toggle_data",
+        (),
+        ("mobile_data",),
     ),
     _fix(
         "turn_data_roaming_on",
         _device("data_roaming", "off"),
         "Please turn data roaming on.",
         "toggle_roaming",
+        (),
+        ("data_roaming",),
     ),
     _fix(
         "turn_data_saver_off",
@@ -320,13 +379,15 @@ TEMPLATES: tuple[Template, ...] = (
         "Please turn data saver mode off.",
         "toggle_data_saver_mode",
         ("check_data_saver",),
+        ("data_saver",),
     ),
     _fix(
         "set_network_mode_4g_5g",
-        _device("network_mode", "other"),
+        _device("network_mode", "4g_only", "3g_only", "2g_only"),
         "Please set the network mode to 4G/5G preferred.",
         "set_network_mode_preference",
         ("check_network_mode",),
+        ("network_mode", "network_type"),
         mode="4g_5g_preferred",
     ),
     _fix(
@@ -338,6 +399,7 @@ TEMPLATES: tuple[Template, ...] = (
         "Please reset your APN settings.",
         "reset_apn_settings",
         ("check_apn_settings",),
+        ("apn_reset",),
     ),
     _fix(
         _REBOOT,
@@ -345,6 +407,7 @@ TEMPLATES: tuple[Template, ...] = (
         "Please restart your phone.",
         "reboot_device",
         ("check_apn_settings", "check_vpn"),
+        ("apn_reset", "apn_name", "mmsc_url", "signal", "network_type"),
     ),
     _fix(
         "disconnect_vpn",
@@ -352,6 +415,7 @@ TEMPLATES: tuple[Template, ...] = (
         "Please disconnect the VPN.",
         "disconnect_vpn",
         ("check_vpn",),
+        ("vpn",),
     ),
     _fix(
         "turn_wifi_calling_off",
@@ -359,22 +423,25 @@ TEMPLATES: tuple[Template, ...] = (
         "Please turn Wi-Fi calling off.",
         "toggle_wifi_calling",
         ("check_wifi_calling",),
+        ("wifi_calling",),
     ),
     _fix(
         "grant_sms_permission",
         _device("sms_permission", "missing"),
-        "Please allow the messaging app to use SMS.",
+        "Please grant the SMS permission to your messaging app.",
         "grant_app_permission",
         ("check_messaging_permissions",),
+        ("sms_permission",),
         app_name="messaging",
         permission="sms",
     ),
     _fix(
         "grant_storage_permission",
         _device("storage_permission", "missing"),
-        "Please allow the messaging app to use storage.",
+        "Please grant the storage permission to your messaging app.",
         "grant_app_permission",
         ("check_messaging_permissions",),
+        ("storage_permission",),
         app_name="messaging",
         permission="storage",
     ),

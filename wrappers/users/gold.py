@@ -29,8 +29,8 @@ class GoldUser:
 
     Args:
         task: The task being replayed.
-        domain: The task's domain, whose derived script gives the opening of a free-text
-            scenario (banking); see `opening_line`.
+        domain: The task's domain, whose scenario vocabulary may say where a scenario
+            states the opening line (banking); see `opening_line`.
     """
 
     def __init__(self, task: Task, domain: Domain | None = None) -> None:

@@ -22,7 +22,8 @@ Tool requests (`requested_calls`):
 Fact questions (`asked_facts`):
     A fact key is asked for when every word of the key (``user_id`` -> ``user``, ``id``)
     appears in the text, with synonyms (``id`` ~ number/code, ``zip`` ~ postal/postcode...).
-Other intents: a transfer announcement (`announces_transfer`), a refusal (`refuses`), a claim
+Other intents: a transfer announcement (`announces_transfer`), a refusal (`refuses`), a user
+    who did not follow an instruction (`did_not_follow`), a claim
     that the work is done (`claims_done`: past-tense outcome words in a sentence that is not a
     question, not conditional and not about the future), an offer or a request for
     confirmation (`offer_decision`) and any question at all (`asks_question`).
@@ -48,6 +49,7 @@ __all__ = [
     "asked_facts",
     "asks_question",
     "claims_done",
+    "did_not_follow",
     "mentions",
     "offer_decision",
     "refuses",
@@ -79,6 +81,8 @@ NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "notification": frozenset({"notification", "alert", "inbox"}),
     "payment": frozenset({"payment", "bill", "pay"}),
     "setting": frozenset({"setting", "configuration", "config"}),
+    "mms": frozenset({"mms", "picture", "multimedia"}),
+    "restriction": frozenset({"restriction", "saver", "limit"}),
 }
 """Noun of a tool name -> words that stand for it."""
 
@@ -96,7 +100,7 @@ _FACT_WORD_SYNONYMS: dict[str, frozenset[str]] = {
     "zip": frozenset({"zip", "zipcode", "postal", "postcode"}),
     "email": frozenset({"email", "mail"}),
     "phone": frozenset({"phone", "mobile", "cell"}),
-    "name": frozenset({"name", "called"}),
+    "name": frozenset({"name"}),
     "address": frozenset({"address", "live", "street"}),
     "dob": frozenset({"dob", "birth", "birthday"}),
 }
@@ -123,6 +127,11 @@ _OFFER = re.compile(
 )
 _CONFIRMATION = re.compile(
     r"\b(confirm|proceed|go ahead)\b|\bis (that|this) (correct|right)\b|\bare you sure\b"
+)
+_NOT_FOLLOWED = re.compile(
+    r"\b(say (that|it) again|repeat (that|it|what)|didn't (quite )?(follow|catch|understand)|"
+    r"did not (follow|understand)|instead\b|couldn't find|could not find|wasn't sure how|"
+    r"not sure how)"
 )
 _CONFIRMATION_REQUEST = re.compile(
     r"\bplease confirm\b|\b(reply|answer|respond|say) (with )?['\"]?yes\b"
@@ -194,6 +203,14 @@ def announces_transfer(text: str) -> bool:
     return _TRANSFER.search(text.lower()) is not None
 
 
+def did_not_follow(text: str) -> bool:
+    """True when a user's message says it did not do what was asked.
+
+    A novice asks for the instruction again, or says it did something else instead.
+    """
+    return _NOT_FOLLOWED.search(text.lower().replace("’", "'")) is not None
+
+
 def refuses(text: str) -> bool:
     """True when the agent says it cannot or may not do something."""
     return _REFUSAL.search(text.lower().replace("’", "'")) is not None
@@ -217,13 +234,19 @@ def claims_done(text: str, phrases: Sequence[str] = ()) -> bool:
     return False
 
 
-def offer_decision(text: str, accepts: Sequence[str]) -> bool | None:
+def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = ()) -> bool | None:
     """The user's answer to an offer or a request for confirmation in `text`.
 
+    Args:
+        text: The agent's message.
+        accepts: Keywords of offers the user takes; ``"confirm"`` among them means the user
+            confirms plain requests for confirmation.
+        declines: Keywords of offers the user turns down (they win over `accepts`).
+
     Returns:
-        None when nothing is offered or asked for confirmation; True when the offer mentions
-        one of `accepts` (or is a plain confirmation and ``"confirm"`` is in `accepts`);
-        False otherwise (declined).
+        None when nothing is offered or asked for confirmation; False when the offer names one
+        of `declines`; True when it names one of `accepts` (or is a plain confirmation and
+        ``"confirm"`` is accepted); False otherwise.
     """
     for sentence in sentences(text.lower()):
         confirming = _CONFIRMATION.search(sentence) is not None
@@ -234,15 +257,32 @@ def offer_decision(text: str, accepts: Sequence[str]) -> bool | None:
             confirming = True
         else:
             continue
+        if declines and _names(sentence, declines):
+            return False
         keywords = [a for a in accepts if a.lower() != "confirm"]
-        if mentions(sentence, keywords):
+        if _names(sentence, keywords):
             return True
         return confirming and any(a.lower() == "confirm" for a in accepts)
     return None
 
 
+def _names(sentence: str, keywords: Sequence[str]) -> bool:
+    """`sentence` names one of `keywords` as a word (stems compared: "cancellation" ~ cancel)."""
+    if not keywords:
+        return False
+    stems = _stems(sentence)
+    return any(
+        _stem(keyword.lower()) in stems or mentions(sentence, [keyword]) for keyword in keywords
+    )
+
+
 def asked_facts(text: str, keys: Iterable[str]) -> list[str]:
     """The fact keys `text` asks for, in the order given."""
+    return list(_asked_facts(text, tuple(keys)))
+
+
+@lru_cache(maxsize=8192)
+def _asked_facts(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
     present = _stems(text)
     found = []
     for key in keys:
@@ -250,7 +290,7 @@ def asked_facts(text: str, keys: Iterable[str]) -> list[str]:
         if parts and all(_expand(p, _FACT_WORD_SYNONYMS) & present for p in parts):
             found.append(key)
     # "user_id" and "id" both match "your user id": keep the most specific keys only.
-    return [k for k in found if not any(set(k.split("_")) < set(o.split("_")) for o in found)]
+    return tuple(k for k in found if not any(set(k.split("_")) < set(o.split("_")) for o in found))
 
 
 # -- tool requests -----------------------------------------------------------------------------
@@ -268,11 +308,49 @@ def requested_calls(
         tools: The user's tools as OpenAI function schemas.
         facts: What the user knows, to fill arguments (``notification_id`` -> ``notif_1``).
     """
-    schemas = {t["function"]["name"]: t["function"] for t in tools}
+    key = _tools_key(tools)
+    found = _requested(text, key, _facts_key(facts or {}))
+    return [RequestedCall(c.name, dict(c.arguments), c.missing, c.position) for c in found]
+
+
+def _tools_key(tools: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, ...], int]:
+    """A cache key for a tool list (its names and identity), registering its schemas."""
+    key = _KEY_OF.get(id(tools))
+    if key is None or _SCHEMAS_OF.get(key) is not tools:
+        key = (tuple(t["function"]["name"] for t in tools), id(tools))
+        _SCHEMAS[key] = {t["function"]["name"]: t["function"] for t in tools}
+        _SCHEMAS_OF[key] = tools
+        _KEY_OF[id(tools)] = key
+    return key
+
+
+def _facts_key(facts: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    cached = _FACTS_KEY.get(id(facts))
+    if cached is not None and cached[0] is facts:
+        return cached[1]
+    key = tuple(sorted(facts.items()))
+    if len(_FACTS_KEY) > 4096:
+        _FACTS_KEY.clear()
+    _FACTS_KEY[id(facts)] = (facts, key)
+    return key
+
+
+_KEY_OF: dict[int, tuple[tuple[str, ...], int]] = {}
+_FACTS_KEY: dict[int, tuple[Mapping[str, str], tuple[tuple[str, str], ...]]] = {}
+_SCHEMAS: dict[tuple[tuple[str, ...], int], dict[str, Mapping[str, Any]]] = {}
+_SCHEMAS_OF: dict[tuple[tuple[str, ...], int], Sequence[Mapping[str, Any]]] = {}
+
+
+@lru_cache(maxsize=8192)
+def _requested(
+    text: str, key: tuple[tuple[str, ...], int], facts: tuple[tuple[str, str], ...]
+) -> tuple[RequestedCall, ...]:
+    """`requested_calls` for one text, tool list and facts (the same texts recur: cached)."""
+    schemas = _SCHEMAS[key]
     explicit = _call_syntax(text, schemas)
     if explicit:
-        return explicit
-    return _phrase_calls(text, schemas, facts or {})
+        return tuple(explicit)
+    return tuple(_phrase_calls(text, schemas, dict(facts)))
 
 
 def _call_syntax(text: str, schemas: Mapping[str, Mapping[str, Any]]) -> list[RequestedCall]:
@@ -341,6 +419,7 @@ def _phrase_calls(
 ) -> list[RequestedCall]:
     found: dict[str, RequestedCall] = {}
     nouns_of: dict[str, set[str]] = {}
+    followers: dict[str, set[str]] = {}  # the word after each of a tool's nouns
     offset = 0
     for sentence in sentences(text):
         start = text.find(sentence, offset)
@@ -362,6 +441,7 @@ def _phrase_calls(
             if not verbs & set(stems) or not all(_present(o, stems) for o in noun_options):
                 continue
             positions = [i for i, s in enumerate(stems) if any(_alike(s, o) for o in noun_options)]
+            followers[name] = {stems[i + 1] if i + 1 < len(stems) else "" for i in positions}
             arguments = _fill_arguments(schema, sentence, facts)
             found[name] = RequestedCall(
                 name,
@@ -374,8 +454,24 @@ def _phrase_calls(
         call
         for name, call in found.items()
         if not any(other != name and nouns_of[name] < nouns_of[other] for other in found)
+        and not _modifies(followers[name], name, nouns_of)
     ]
     return sorted(specific, key=lambda call: call.position)
+
+
+def _modifies(following: set[str], name: str, nouns_of: Mapping[str, set[str]]) -> bool:
+    """True when every noun of `name` is followed by a noun of another tool.
+
+    In "data roaming", data qualifies roaming: ``toggle_data`` is not asked for.
+    """
+    others = {
+        stem
+        for other, nouns in nouns_of.items()
+        if other != name
+        for noun in nouns
+        for stem in _expand(noun, NOUN_SYNONYMS)
+    }
+    return bool(following) and following <= others
 
 
 def _alike(stem: str, options: set[str]) -> bool:
@@ -389,6 +485,20 @@ def _present(options: set[str], stems: Sequence[str]) -> bool:
     return any(_alike(stem, options) for stem in stems)
 
 
+_LISTED = re.compile(r"(?:one of|e\.g\.|:)\s*([\w ,]+?)\s*(?:\.|$)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _listed_options(description: str) -> tuple[str, ...]:
+    """Values a parameter's description lists ("One of a, b or c.", "e.g. messaging")."""
+    options: list[str] = []
+    for found in _LISTED.finditer(description):
+        for part in re.split(r",\s*|\s+or\s+", found.group(1)):
+            if re.fullmatch(r"[a-z0-9_]+", part.strip()):
+                options.append(part.strip())
+    return tuple(options)
+
+
 def _fill_arguments(
     schema: Mapping[str, Any], sentence: str, facts: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -397,12 +507,14 @@ def _fill_arguments(
     ids = list(_ID_TOKEN.findall(sentence))
     arguments: dict[str, Any] = {}
     for name, prop in properties.items():
-        options = prop.get("enum")
+        options = prop.get("enum") or _listed_options(prop.get("description", ""))
         if options:
             named = [o for o in options if re.sub(r"[^a-z0-9]", "", str(o).lower()) in squashed]
             if named:
                 arguments[name] = max(named, key=lambda o: len(str(o)))
-            continue
+                continue
+            if prop.get("enum"):
+                continue
         if name in facts and (facts[name] in sentence or not ids):
             arguments[name] = facts[name]
         elif name.endswith("_id") and ids:

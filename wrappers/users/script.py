@@ -1,59 +1,39 @@
-"""Where the scripted user's brief comes from: the task, the domain, or the task's structure."""
+"""Where the scripted user's brief comes from: the scenario text, read with the domain's words.
+
+One mechanism for every domain (`tau_env.tasks.scenario_reading.read_scenario`): the brief is
+read from ``str(task.user_scenario)``, the very text an LLM user receives, with the domain's
+`UserVocabulary` (none: the generic reading). Nothing else of the task is looked at.
+"""
 
 from __future__ import annotations
 
 from tau_env.domain import Domain
-from tau_env.tasks.model import StructuredUserInstructions, Task, UserScript
+from tau_env.tasks.model import Task, UserScript
+from tau_env.tasks.scenario_reading import ReadScript, read_scenario
+from tau_env.tasks.user_vocabulary import UserVocabulary
 
-__all__ = ["TRANSFER_TOOL", "fallback_script", "opening_line", "resolve_script"]
-
-TRANSFER_TOOL = "transfer_to_human_agents"
-"""The agent tool whose use means the conversation goes to a human (every domain has it)."""
+__all__ = ["opening_line", "read_brief", "resolve_script", "vocabulary_of"]
 
 
-def opening_line(task: Task, domain: Domain | None = None) -> str:
-    """What the user says first: the script's opening, else the reason for calling.
+def vocabulary_of(domain: Domain | None) -> UserVocabulary:
+    """The domain's vocabulary for the scripted user (the generic one when it has none)."""
+    vocabulary = domain.definition.user_vocabulary if domain is not None else None
+    return vocabulary or UserVocabulary()
 
-    The script is the task's own, else the one the domain derives (from a free-text scenario,
-    in banking).
-    """
-    if task.user_script is not None:
-        return task.user_script.opening
-    derive = domain.definition.derive_user_script if domain is not None else None
-    derived = derive(task) if derive is not None else None
-    if derived is not None:
-        return derived.opening
-    instructions = task.user_scenario.instructions
-    if isinstance(instructions, StructuredUserInstructions):
-        return instructions.reason_for_call
-    return task.ticket or instructions
+
+def read_brief(task: Task, domain: Domain | None = None) -> ReadScript:
+    """The brief of `task` with the evidence of each element (read once per scenario text)."""
+    return read_scenario(str(task.user_scenario), vocabulary_of(domain).scenario)
 
 
 def resolve_script(task: Task, domain: Domain | None = None) -> UserScript:
-    """The scripted user's brief for `task`.
+    """The scripted user's brief for `task` (see `read_brief`)."""
+    return read_brief(task, domain).script
 
-    In order: the task's own ``user_script`` (built-in tasks); the domain's
-    ``derive_user_script`` (official tasks whose goals can be read from their structure, such
-    as telecom); `fallback_script`.
+
+def opening_line(task: Task, domain: Domain | None = None) -> str:
+    """What the user says first: the reason for calling, in the user's own voice.
+
+    The domain's vocabulary may say where a scenario states the opening line (banking).
     """
-    if task.user_script is not None:
-        return task.user_script
-    derive = domain.definition.derive_user_script if domain is not None else None
-    if derive is not None:
-        derived = derive(task)
-        if derived is not None:
-            return derived
-    return fallback_script(task)
-
-
-def fallback_script(task: Task) -> UserScript:
-    """A minimal brief any task yields: open with the request, do what is asked, stop when done.
-
-    The opening is the reason for calling (or the ticket); every user tool is accepted; a
-    transfer is the expected outcome when the gold plan transfers. Facts are unknown, so the
-    user answers no questions: enough for oracle agents, not for a fair LLM-agent evaluation.
-    """
-    return UserScript(
-        opening=opening_line(task),
-        expects_transfer=any(action.name == TRANSFER_TOOL for action in task.gold_actions),
-    )
+    return resolve_script(task, domain).opening

@@ -1,6 +1,9 @@
-"""The scripted user: a deterministic, offline, free simulated customer that follows a `UserScript`.
+"""The scripted user: a deterministic, offline, free simulated customer.
 
-Each turn it does the first of these that applies:
+It knows only what an LLM user playing the same task is told: its brief is read from the
+scenario text (`tau_env.wrappers.users.script`), its tools are its own, and its `UserStyle`
+decides how it talks (by default the one the scenario's persona describes). Each turn it does
+the first of these that applies:
 
 1. **Performs** the next queued tool call (requested calls first, then goal checks).
 2. After a batch of calls, **reports** what its tools showed (and any answers held back); when
@@ -8,16 +11,17 @@ Each turn it does the first of these that applies:
 3. **Opens** with the script's ``opening`` (its reason for calling).
 4. Reads the agent's latest message:
    - a transfer announcement: **stops** with ``###TRANSFER###``;
-   - the script's ``done_phrases``: the goal is reached (**stops**, or probes with goal checks);
-   - requested user-tool calls (the message's structured ``request``, else plain text through
-     `tau_env.wrappers.users.matcher`): performs the ones in ``accepted_tools``, declines the
-     others, asks for missing arguments;
-   - fact questions (by key in the ``request``, else in words): answers from ``facts``, and
-     says it does not know anything else;
-   - an offer or a request for confirmation: accepts what ``accepts`` names, declines the rest;
-   - a claim that the work is done: runs its goal checks (and stops if they pass), or stops
-     satisfied when it has none;
-   - a refusal: asks once for a human when a transfer is the expected outcome, otherwise stops;
+   - requested user-tool calls (the structured ``request`` when the style reads it, else the
+     words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
+     declines the others, asks for missing arguments (a novice may ask for the instruction
+     again first, or run a neighbouring tool instead);
+   - fact questions: answers from ``facts``, says it does not know anything else;
+   - an offer or a request for confirmation: declines what ``declines`` names, accepts what
+     ``accepts`` names (its wishes and what the scenario allows), declines the rest;
+   - a statement that the work is done (never a question or a promise): runs its goal checks
+     (and stops if they pass), asks the scenario's questions, then stops satisfied;
+   - an answer, when the user only wanted to know something: asks its next question or stops;
+   - a refusal: asks for a human when the scenario says so (once), otherwise stops;
    - anything else: a short neutral answer (with goal checks: it checks again and reports).
      After ``patience`` such turns in a row it gives up and stops.
 
@@ -26,10 +30,14 @@ It never improvises facts, so the same agent behaviour always gives the same con
 
 from __future__ import annotations
 
+import random
+import re
+import zlib
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.domain import Domain
@@ -43,27 +51,37 @@ from tau_env.wrappers.users.matcher import (
     asked_facts,
     asks_question,
     claims_done,
-    mentions,
     offer_decision,
     refuses,
     requested_calls,
+    sentences,
 )
-from tau_env.wrappers.users.script import resolve_script
+from tau_env.wrappers.users.report import Reporter
+from tau_env.wrappers.users.script import read_brief, vocabulary_of
+from tau_env.wrappers.users.style import UserStyle, resolve_style
 
 __all__ = ["ScriptedUser"]
 
 _STOP = STOP_TOKENS["done"]
+_GIVE_UP = f"I'll try again another time. {_STOP}"
+_REPEAT = (
+    "Sorry, I didn't quite follow. Could you say again what I should do on my phone?",
+    "Wait, what was that? Can you repeat what I need to do?",
+)
+_ANSWER = re.compile(r"\d")
 
 
 class ScriptedUser:
-    """Plays the user side of one episode from a `UserScript`.
+    """Plays the user side of one episode.
 
     Args:
-        task: The task being played.
-        domain: The task's domain, to derive a script for tasks that carry none (official
-            telecom tasks); see `resolve_script`.
-        script: Use this script instead of the task's.
-        patience: Unproductive agent turns in a row after which the user gives up.
+        task: The task being played (only its scenario is read).
+        domain: The task's domain, for its `UserVocabulary` (None: the generic reading).
+        script: Use this brief instead of the one read from the scenario.
+        style: A `UserStyle`, a style name (``structured``, ``plain``, ``paraphrase``,
+            ``novice``), or None / ``"persona"``: the style the scenario's persona describes.
+        seed: Seeds the style's chances (with the scenario text), when `style` is a name or None.
+        patience: Overrides the style's patience.
     """
 
     def __init__(
@@ -72,12 +90,21 @@ class ScriptedUser:
         domain: Domain | None = None,
         *,
         script: UserScript | None = None,
-        patience: int = 6,
+        style: UserStyle | str | None = None,
+        seed: int = 0,
+        patience: int | None = None,
     ) -> None:
-        if patience < 1:
+        if patience is not None and patience < 1:
             raise ValueError(f"patience must be >= 1, actually: {patience}")
-        self.script = script if script is not None else resolve_script(task, domain)
-        self.patience = patience
+        brief = read_brief(task, domain)
+        self.script = script if script is not None else brief.script
+        self.style = resolve_style(style, brief.persona, seed)
+        if patience is not None:
+            self.style = replace(self.style, patience=patience)
+        lexicon = vocabulary_of(domain).reports
+        self.rng = random.Random(f"{self.style.seed}:{zlib.crc32(brief.script.opening.encode())}")
+        self.reporter = Reporter(self.style, lexicon, self.rng)
+        self.neighbours = dict(lexicon.neighbours)
         self.opened = False
         self.pending: deque[CallTool] = deque()
         self.phase: Literal["requested", "probe"] = "requested"
@@ -85,18 +112,36 @@ class ScriptedUser:
         self.reported: list[ToolMessage] = []
         self.held: list[str] = []
         self.idle = 0
-        self.asked_for_transfer = False
+        self.asked_for_human = False
+        self.questions = deque(self.script.questions)
+        self.awaiting_answer = not (self.script.done_phrases or self.script.goal_checks)
+        self.asked_question = False
+        self.heard: set[str] = set()
+        self.confused: set[str] = set()
+        self.substituted: set[str] = set()
+        self.tools: list[dict[str, Any]] = []
+
+    @property
+    def patience(self) -> int:
+        """Unproductive agent turns in a row after which the user gives up."""
+        return self.style.patience
 
     @classmethod
     def factory(
-        cls, domain: Domain | None = None, *, patience: int = 6
+        cls,
+        domain: Domain | None = None,
+        *,
+        style: UserStyle | str | None = None,
+        seed: int = 0,
+        patience: int | None = None,
     ) -> Callable[[Task], ScriptedUser]:
-        """A participant factory (task -> user) that knows the domain, for runners."""
-        return partial(cls, domain=domain, patience=patience)
+        """A participant factory (task -> user) that knows the domain and style, for runners."""
+        return partial(cls, domain=domain, style=style, seed=seed, patience=patience)
 
     # -- the turn ------------------------------------------------------------------------------
     def act(self, view: SideView, context: SideContext) -> Action:
         """The user's next action (see the module docstring for the rules)."""
+        self.tools = context.tools
         self.results.extend(m for m in view.inbox if isinstance(m, ToolMessage))
         if self.pending:
             return self.pending.popleft()
@@ -112,10 +157,8 @@ class ScriptedUser:
         script = self.script
         if announces_transfer(text):
             return Stop(reason="transfer")
-        if script.done_phrases and mentions(text, script.done_phrases):
-            return self._goal_reached()
         calls, facts = self._requests(text, message, context)
-        replies = [self._answer(key) for key in facts]
+        replies = self._answers(facts)
         runnable: list[CallTool] = []
         for call in calls:
             if script.accepted_tools is not None and call.name not in script.accepted_tools:
@@ -125,22 +168,29 @@ class ScriptedUser:
             else:
                 runnable.append(CallTool(name=call.name, arguments=dict(call.arguments)))
         # "Can you confirm your user id?" asks for a fact, not for a decision.
-        decision = None if facts else offer_decision(text, script.accepts)
+        decision = None if facts else offer_decision(text, script.accepts, script.declines)
         if decision is not None:
             replies.append("Yes, please go ahead." if decision else "No, thank you.")
         if runnable:
             self.idle = 0
+            if self._needs_repeat(runnable):
+                return SendMessage(content=self.rng.choice(_REPEAT))
+            runnable = [self._maybe_mistaken(call) for call in runnable]
             self.held = replies
             self.pending.extend(runnable[1:])
             return runnable[0]
         if replies:
             self.idle = 0
             return SendMessage(content=" ".join(replies))
-        if claims_done(text):
+        if claims_done(text, script.done_phrases):
             return self._goal_reached()
+        if self.asked_question and not asks_question(text) and not refuses(text):
+            return self._satisfied()  # the agent answered the question the user asked
+        if self.awaiting_answer and _answers_something(text):
+            return self._satisfied()
         if refuses(text):
-            if script.expects_transfer and not self.asked_for_transfer:
-                self.asked_for_transfer = True
+            if script.after_refusal == "ask_human" and not self.asked_for_human:
+                self.asked_for_human = True
                 return SendMessage(content="Then please transfer me to a human agent.")
             return SendMessage(content=f"I understand. {_STOP}")
         return self._idle_turn(text)
@@ -148,25 +198,53 @@ class ScriptedUser:
     def _requests(
         self, text: str, message: AssistantMessage | None, context: SideContext
     ) -> tuple[list[RequestedCall], list[str]]:
-        """The tool calls and facts the agent asks for: structured if given, else from text."""
+        """The tool calls and facts the agent asks for: structured if read, else from words."""
         facts = self.script.facts
         request = message.request if message is not None else None
-        if request is not None:
+        if request is not None and self.style.structured_requests:
             calls = [RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls]
             return calls, list(request.facts)
         return requested_calls(text, context.tools, facts), asked_facts(text, facts)
 
+    def _answers(self, keys: list[str]) -> list[str]:
+        answers = [self._answer(key) for key in keys]
+        if len(answers) > 1 and self.style.omission and self.rng.random() < self.style.omission:
+            answers = answers[:1]  # a novice answers only the first of several questions
+        return answers
+
     def _answer(self, key: str) -> str:
-        value = self.script.facts.get(key)
+        facts = self.script.facts
+        if key not in facts:  # "full_name" asked, "name" known: the same fact in other words
+            alike = asked_facts(key.replace("_", " "), facts)
+            key = alike[0] if alike else key
+        value = facts.get(key)
         label = key.replace("_", " ")
         if value is None:
             return f"Sorry, I don't know my {label}."
         return f"My {label} is {value}."
 
+    def _needs_repeat(self, calls: list[CallTool]) -> bool:
+        """A novice asks once to hear a new instruction again before following it."""
+        new = [call.name for call in calls if call.name not in self.heard]
+        self.heard.update(call.name for call in calls)
+        return bool(new) and self.style.repeat > 0 and self.rng.random() < self.style.repeat
+
+    def _maybe_mistaken(self, call: CallTool) -> CallTool:
+        """A novice may run the neighbouring tool instead (once per tool)."""
+        other = self.neighbours.get(call.name)
+        if other is None or call.name in self.confused or not self.style.mistake:
+            return call
+        if self.rng.random() >= self.style.mistake:
+            return call
+        self.confused.add(call.name)
+        self.substituted.add(other)
+        arguments = call.arguments if isinstance(call.arguments, dict) else {}
+        return CallTool(name=other, arguments=_filtered(arguments, other, self.tools))
+
     def _idle_turn(self, text: str) -> Action:
         self.idle += 1
         if self.idle >= self.patience:
-            return SendMessage(content=f"I'll try again another time. {_STOP}")
+            return SendMessage(content=_GIVE_UP)
         if self.script.goal_checks:
             return self._start_probe()
         if asks_question(text):
@@ -175,16 +253,23 @@ class ScriptedUser:
 
     # -- goal checks ---------------------------------------------------------------------------
     def _goal_reached(self) -> Action:
-        """The agent says the work is done: verify with goal checks, or stop satisfied.
+        """The agent says the work is done: verify with goal checks, or end satisfied.
 
         Claims that the checks then refute count against the user's patience.
         """
         if not self.script.goal_checks:
-            return SendMessage(content=f"{self.script.closing} {_STOP}")
+            return self._satisfied()
         self.idle += 1
         if self.idle >= self.patience:
-            return SendMessage(content=f"I'll try again another time. {_STOP}")
+            return SendMessage(content=_GIVE_UP)
         return self._start_probe()
+
+    def _satisfied(self) -> SendMessage:
+        """Ask the scenario's next question, or end the call satisfied."""
+        if self.questions:
+            self.asked_question = True
+            return SendMessage(content=self.questions.popleft())
+        return SendMessage(content=f"{self.script.closing} {_STOP}")
 
     def _start_probe(self) -> Action:
         self.phase = "probe"
@@ -204,7 +289,7 @@ class ScriptedUser:
         self.phase = "requested"
         if self._goal_met(results):
             self.reported = []
-            return SendMessage(content=f"{self.script.closing} {_STOP}")
+            return self._satisfied()
         return self._report(results)
 
     def _goal_met(self, probes: list[ToolMessage]) -> bool:
@@ -219,19 +304,25 @@ class ScriptedUser:
     def _report(self, probes: list[ToolMessage]) -> SendMessage:
         parts = []
         if self.reported:
-            parts.append("I did that. " + " ".join(_shown(m) for m in self.reported))
+            parts.append(self.reporter.performed(self.reported, instead=self.substituted))
+            self.substituted = set()
         if probes:
-            parts.append("It is still not resolved: " + " ".join(_shown(m) for m in probes))
+            parts.append(self.reporter.unresolved(probes))
         parts.extend(self.held)
         self.reported, self.held = [], []
         return SendMessage(content=" ".join(parts) or "Okay.")
 
 
-def _shown(result: ToolMessage) -> str:
-    name = result.name or "the tool"
-    if result.error:
-        return f"{name} failed: {result.content}."
-    return f"{name} shows: {result.content}."
+def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """The arguments `tool` takes among `arguments` (a neighbouring tool may take fewer)."""
+    schema = next((t["function"] for t in tools if t["function"]["name"] == tool), None)
+    accepted = (schema or {}).get("parameters", {}).get("properties", {})
+    return {key: value for key, value in arguments.items() if key in accepted}
+
+
+def _answers_something(text: str) -> bool:
+    """An agent statement that could answer a question: a sentence with a figure, no question."""
+    return any(not asks_question(s) and _ANSWER.search(s) for s in sentences(text))
 
 
 def _latest_agent_message(view: SideView) -> AssistantMessage | None:

@@ -60,7 +60,6 @@ def add_bags(ctx: Context) -> Draft | None:
         known=known_info(user, reservation),
         instructions=wants + " Ask what it costs, and agree once the agent summarises it.",
         ticket=f"User {user.user_id}: {wants}",
-        opening=f"Hi, I'd like to add {added} checked bag{'s' * (added > 1)} to reservation {rid}.",
         facts={
             "user_id": user.user_id,
             "reservation_id": rid,
@@ -69,7 +68,6 @@ def add_bags(ctx: Context) -> Draft | None:
         },
         actions=[*lookups(user, reservation), ("update_reservation_baggages", update)],
         communicate=communicate,
-        done_phrases=["updated", "added"],
         notes=[f"The agent adds the bags; {outcome}."],
     )
 
@@ -135,10 +133,8 @@ def update_passenger(ctx: Context) -> Draft | None:
         known=known_info(user, reservation),
         instructions="Agree once the agent summarises the change.",
         ticket=f"User {user.user_id} asks to update reservation {rid}: {change}.",
-        opening=f"Hello, I need to fix passenger details on reservation {rid}.",
         facts={"user_id": user.user_id, "reservation_id": rid, "passenger_change": change},
         actions=[*lookups(user, reservation), ("update_reservation_passengers", update)],
-        done_phrases=["updated", "changed"],
         notes=["The agent updates exactly that passenger."],
     )
 

@@ -17,7 +17,7 @@ from tau_env.domains.airline.constants import (
 )
 from tau_env.domains.airline.data_model import Certificate, GiftCard, Passenger, User
 from tau_env.domains.airline.generator.context import Context, describe_method
-from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, money, people
+from tau_env.domains.airline.generator.drafts import Draft, money, people
 
 __all__ = ["book_one_stop", "book_one_way", "book_refused", "book_round_trip"]
 
@@ -164,7 +164,6 @@ def _book(ctx: Context, family: str, *, round_trip: bool, one_stop: bool) -> Dra
         f"{user.user_id}.",
         instructions=wants + " Agree to the booking once the agent has summarised it.",
         ticket=f"User {user.user_id} wants a {trip} from {origin} to {destination}. {wants}",
-        opening=f"Hi, I'd like to book a {trip} from {CITY[origin]} to {CITY[destination]}.",
         facts=facts,
         actions=[
             ("get_user_details", {"user_id": user.user_id}),
@@ -172,7 +171,6 @@ def _book(ctx: Context, family: str, *, round_trip: bool, one_stop: bool) -> Dra
             ("book_reservation", booking),
         ],
         communicate=[str(total)],
-        done_phrases=["booked", "HATHAT"],
         notes=[f"The agent books the trip for a total of {money(total)}."],
     )
 
@@ -240,10 +238,7 @@ def book_refused(ctx: Context) -> Draft | None:
         known=known,
         instructions=instructions,
         ticket=f"User {user.user_id} wants to book {wants}. {instructions}",
-        opening=f"Hello, I need to book {wants}.",
         facts=facts,
         actions=[("get_user_details", {"user_id": user.user_id})],
-        done_phrases=list(REFUSAL_PHRASES),
-        accepts=[],
         notes=["The agent does not book anything."],
     )

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from tau_env.domains.airline.data_model import Reservation, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.context import Context
-from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, money, route
+from tau_env.domains.airline.generator.drafts import Draft, money, route
 
 __all__ = [
     "cancel_airline_cancelled",
@@ -77,7 +77,6 @@ def _allowed(
         instructions=instructions,
         ticket=f"User {user.user_id} wants to cancel reservation {rid} because "
         f"{REASONS[reason]}. {instructions}",
-        opening=f"Hi, I need to cancel my reservation {rid}.",
         facts=_facts(user, reservation, reason),
         actions=[
             ("get_user_details", {"user_id": user.user_id}),
@@ -85,7 +84,6 @@ def _allowed(
             ("cancel_reservation", {"reservation_id": rid}),
         ],
         communicate=[str(refund)] if tell else [],
-        done_phrases=["cancelled"],
         notes=[
             f"The agent cancels {rid}"
             + (f" and says {money(refund)} is refunded." if tell else ".")
@@ -174,14 +172,11 @@ def cancel_refused(ctx: Context) -> Draft | None:
         instructions=instructions,
         ticket=f"User {user.user_id} wants to cancel reservation {rid} for a refund because "
         f"{REASONS[reason]}.",
-        opening=f"Hello, please cancel my reservation {rid} and refund me.",
         facts=_facts(user, reservation, reason),
         actions=[
             ("get_user_details", {"user_id": user.user_id}),
             ("get_reservation_details", {"reservation_id": rid}),
         ],
-        done_phrases=list(REFUSAL_PHRASES),
-        accepts=[],
         notes=["The agent refuses to cancel the reservation."],
     )
 
@@ -217,15 +212,12 @@ def cancel_flown_transfer(ctx: Context) -> Draft | None:
         known=_known(user, reservation),
         instructions=instructions,
         ticket=f"User {user.user_id} wants to cancel the remaining flights of reservation {rid}.",
-        opening=f"Hi, I already flew the first part of reservation {rid}; cancel the rest please.",
         facts=_facts(user, reservation, "change"),
         actions=[
             ("get_user_details", {"user_id": user.user_id}),
             ("get_reservation_details", {"reservation_id": rid}),
             ("transfer_to_human_agents", {"summary": summary}),
         ],
-        done_phrases=[],
-        accepts=["transfer"],
         expects_transfer=True,
         notes=["The agent transfers the user to a human agent without cancelling."],
     )

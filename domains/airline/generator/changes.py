@@ -9,7 +9,7 @@ from tau_env.domains.airline.data_model import Reservation, StatusAvailable, Use
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.booking import CITY, cabin_name
 from tau_env.domains.airline.generator.context import Context, describe_method
-from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, money, route
+from tau_env.domains.airline.generator.drafts import Draft, money, route
 
 __all__ = [
     "cabin_change",
@@ -113,8 +113,6 @@ def change_flight(ctx: Context) -> Draft | None:
         known=known_info(user, reservation),
         instructions=wants + " Ask what the change costs, and agree once the agent summarises it.",
         ticket=f"User {user.user_id}: {wants}",
-        opening="Hi, I'd like to change the date of a flight on reservation "
-        f"{reservation.reservation_id}.",
         facts={
             "user_id": user.user_id,
             "reservation_id": reservation.reservation_id,
@@ -132,7 +130,6 @@ def change_flight(ctx: Context) -> Draft | None:
             ("update_reservation_flights", update),
         ],
         communicate=communicate,
-        done_phrases=["updated", "changed"],
         notes=[f"The agent changes the flight; {outcome}."],
     )
 
@@ -155,11 +152,8 @@ def refusal(
         instructions=instructions
         + " If the agent says it is not allowed, accept it and end the call.",
         ticket=f"User {user.user_id} wants to {asked}.",
-        opening=f"Hello, I want to {asked}.",
         facts={"user_id": user.user_id, "reservation_id": rid},
         actions=lookups(user, reservation),
-        done_phrases=list(REFUSAL_PHRASES),
-        accepts=[],
         notes=["The agent refuses and changes nothing."],
     )
 
@@ -235,7 +229,6 @@ def cabin_change(ctx: Context) -> Draft | None:
         known=known_info(user, reservation),
         instructions=wants + " Ask how much it costs or refunds, and agree once summarised.",
         ticket=f"User {user.user_id}: {wants}",
-        opening=f"Hi, I'd like to switch reservation {rid} to {cabin_name(cabin)}.",
         facts={
             "user_id": user.user_id,
             "reservation_id": rid,
@@ -244,7 +237,6 @@ def cabin_change(ctx: Context) -> Draft | None:
         },
         actions=[*lookups(user, reservation), ("update_reservation_flights", update)],
         communicate=communicate,
-        done_phrases=["updated", "changed"],
         notes=[f"The agent changes the cabin; {outcome}."],
     )
 

@@ -7,7 +7,7 @@ from tau_env.domains.airline.data_model import Reservation, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.booking import cabin_name
 from tau_env.domains.airline.generator.context import Context, describe_method
-from tau_env.domains.airline.generator.drafts import REFUSAL_PHRASES, Draft, money, route
+from tau_env.domains.airline.generator.drafts import Draft, money, route
 
 __all__ = [
     "baggage_allowance",
@@ -64,7 +64,6 @@ def compensation_cancelled(ctx: Context) -> Draft | None:
         instructions="Ask for compensation for the cancelled flight. You do not want to change or "
         "cancel the reservation. Accept a travel certificate.",
         ticket=f"User {user.user_id} complains that {complaint} and asks for compensation.",
-        opening=f"Hi, my {complaint}. What are you going to do about it?",
         facts={
             "user_id": user.user_id,
             "reservation_id": rid,
@@ -76,8 +75,6 @@ def compensation_cancelled(ctx: Context) -> Draft | None:
             ("send_certificate", {"user_id": user.user_id, "amount": amount}),
         ],
         communicate=[str(amount)],
-        done_phrases=["certificate"],
-        accepts=["confirm", "certificate", "compensation"],
         notes=[f"The agent sends a {money(amount)} certificate."],
     )
 
@@ -122,14 +119,11 @@ def compensation_refused(ctx: Context) -> Draft | None:
         "accept it "
         "and end the call.",
         ticket=f"User {user.user_id} asks for compensation because {said}.",
-        opening=f"Hello, I want compensation: {said}.",
         facts={"user_id": user.user_id, "reservation_id": reservation.reservation_id},
         actions=[
             ("get_user_details", {"user_id": user.user_id}),
             ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
         ],
-        done_phrases=list(REFUSAL_PHRASES),
-        accepts=[],
         notes=["The agent gives no compensation."],
     )
 
@@ -187,8 +181,6 @@ def compensation_delayed(ctx: Context) -> Draft | None:
         known=_known(user, reservation),
         instructions=wants + " Agree to the change and to a certificate.",
         ticket=f"User {user.user_id}: {wants}",
-        opening=f"Hi, my flight {old.flight_number} today is delayed; I'd like to fly on "
-        f"{new_date} instead.",
         facts={
             "user_id": user.user_id,
             "reservation_id": rid,
@@ -207,8 +199,6 @@ def compensation_delayed(ctx: Context) -> Draft | None:
             ("send_certificate", {"user_id": user.user_id, "amount": amount}),
         ],
         communicate=[str(amount)],
-        done_phrases=["certificate"],
-        accepts=["confirm", "certificate", "compensation"],
         notes=[f"The agent changes the flight, then sends a {money(amount)} certificate."],
     )
 
@@ -240,15 +230,12 @@ def baggage_allowance(ctx: Context) -> Draft | None:
         "as a "
         "number. You do not want to change anything.",
         ticket=f"User {user.user_id} asks how many checked bags are free on reservation {rid}.",
-        opening=f"Hi, how many checked bags can we take for free on reservation {rid}?",
         facts={"user_id": user.user_id, "reservation_id": rid},
         actions=[
             ("get_user_details", {"user_id": user.user_id}),
             ("get_reservation_details", {"reservation_id": rid}),
         ],
         communicate=[str(free)],
-        done_phrases=["free"],
-        accepts=[],
         notes=[
             f"The agent says {free} bags are free ({per_person} per passenger, "
             f"{user.membership} member in {cabin_name(reservation.cabin)})."

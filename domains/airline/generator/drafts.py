@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_env.domains.airline.constants import REFUSAL_PHRASES
 from tau_env.domains.airline.data_model import Passenger, Reservation
 from tau_env.tasks.model import Task
+from tau_env.tasks.scenario_reading import with_details
 
-__all__ = ["REFUSAL_PHRASES", "Draft", "money", "people", "route"]
+__all__ = ["Draft", "money", "people", "route"]
 
 
 @dataclass
@@ -24,13 +24,12 @@ class Draft:
         known: What the user knows (scenario).
         instructions: How the user behaves (scenario).
         ticket: The whole request in one paragraph, for No-User mode.
-        opening: The scripted user's first message.
-        facts: What the scripted user tells when asked, by key.
+        facts: What the user can tell when asked, by key; written into the scenario's known
+            info as "Details you can give when asked: <key words>: <value>; ...".
         actions: The gold plan as (tool, arguments).
         communicate: Values the agent must say.
-        done_phrases: Agent words that end the call.
-        accepts: Offers the scripted user agrees to.
-        expects_transfer: A transfer is the right outcome.
+        expects_transfer: A transfer is the right outcome (grading only: the user is told
+            nothing of it).
         unknown: What the user does not know (scenario), if worth saying.
         notes: Extra expectations, as natural-language assertions (diagnostic only).
     """
@@ -42,18 +41,15 @@ class Draft:
     known: str
     instructions: str
     ticket: str
-    opening: str
     facts: dict[str, str]
     actions: list[tuple[str, dict[str, Any]]]
     communicate: list[str] = field(default_factory=list)
-    done_phrases: list[str] = field(default_factory=list)
-    accepts: list[str] = field(default_factory=lambda: ["confirm"])
     expects_transfer: bool = False
     unknown: str | None = None
     notes: list[str] = field(default_factory=list)
 
     def to_task(self, task_id: str) -> Task:
-        """The finished task, in the reference's task layout plus a user script."""
+        """The finished task, in the reference's task layout."""
         transfer: dict[str, Any] = {"compare_args": []}
         # A transfer changes nothing in the database, so under DB x COMMUNICATE an agent that
         # does nothing would pass; the ACTION check makes the transfer itself required.
@@ -76,7 +72,7 @@ class Draft:
                     "instructions": {
                         "domain": "airline",
                         "reason_for_call": self.reason,
-                        "known_info": self.known,
+                        "known_info": with_details(self.known, self.facts),
                         "unknown_info": self.unknown,
                         "task_instructions": self.instructions,
                     },
@@ -87,13 +83,6 @@ class Draft:
                     "communicate_info": self.communicate,
                     "nl_assertions": self.notes,
                     "reward_basis": basis,
-                },
-                "user_script": {
-                    "opening": self.opening,
-                    "facts": self.facts,
-                    "done_phrases": self.done_phrases,
-                    "accepts": self.accepts,
-                    "expects_transfer": self.expects_transfer,
                 },
             }
         )
@@ -106,7 +95,7 @@ def money(amount: float) -> str:
 
 def people(passengers: list[Passenger]) -> str:
     """Passengers as a reader would list them: names and dates of birth."""
-    return "; ".join(f"{p.first_name} {p.last_name}, born {p.dob}" for p in passengers)
+    return " and ".join(f"{p.first_name} {p.last_name}, born {p.dob}" for p in passengers)
 
 
 def route(reservation: Reservation) -> str:

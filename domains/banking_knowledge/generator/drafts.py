@@ -2,8 +2,8 @@
 
 `Plan` writes gold steps the way the bank's documents prescribe them: identity logged first,
 each discoverable tool unlocked before its first call, customer-side steps with the
-customer's tools. `Draft.to_task` renders the task in the reference's per-task layout (plus
-our ``user_script``), which `bank_data` loads like an official task.
+customer's tools. `Draft.to_task` renders the task in the reference's per-task layout, which
+`bank_data` loads like an official task (the scripted user reads its scenario text alone).
 """
 
 from __future__ import annotations
@@ -176,11 +176,4 @@ class Draft:
             "evaluation_criteria": {"actions": actions, "reward_basis": self.basis},
             "user_tools": self.user_tools,
             "required_documents": self.documents,
-            "user_script": {
-                "opening": scenario.opening,
-                "facts": scenario.facts,
-                "accepted_tools": self.user_tools,
-                "accepts": scenario.accepts,
-                "expects_transfer": scenario.asks_for_transfer,
-            },
         }

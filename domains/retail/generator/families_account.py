@@ -55,9 +55,7 @@ def user_address(store: Store) -> Draft | None:
             reason=f"You moved to {address_text(fields)} and want it as your default address.",
             behaviour="Give the full new address when asked, confirm, and end the call.",
             ticket_request=f"has moved; new default address: {address_text(fields)}.",
-            opening="Hi, I moved recently and need to update my address.",
             facts=address_facts(fields),
-            done_words=["updated", "changed"],
             outcome=moved,
         )
     return None
@@ -80,7 +78,6 @@ def info_tracking(store: Store) -> Draft | None:
             reason=f"You want the tracking number of {ref}.",
             behaviour="Write down every tracking number the agent gives, then end the call.",
             ticket_request=f"asks for the tracking numbers of {order.order_id}.",
-            opening="Hello, could you tell me the tracking number for my order?",
             facts=facts,
         )
     return None
@@ -103,7 +100,6 @@ def info_balance(store: Store) -> Draft | None:
             reason="You want to know how much is left on your gift card.",
             behaviour="Once the agent tells you the balance, thank them and end the call.",
             ticket_request="asks for the balance of their gift card.",
-            opening="Hi, how much money is left on my gift card?",
         )
     return None
 
@@ -128,7 +124,6 @@ def info_price(store: Store) -> Draft | None:
             reason=f"You are thinking of buying a {wanted} and want to know its price.",
             behaviour="Once the agent tells you the price, thank them and end the call.",
             ticket_request=f"asks the price of the {wanted}.",
-            opening=f"Hi, what does the {product.name} cost?",
             facts={"items": wanted, "options": describe_options(variant.options)},
         )
     return None
@@ -167,7 +162,6 @@ def transfer(store: Store) -> Draft | None:
             reason=reason,
             behaviour="Insist politely. If the agent transfers you to a human, end the call.",
             ticket_request=f"{summary}.",
-            opening="Hello, I need help with something on my account.",
             expects_transfer=True,
         )
     return None
@@ -194,7 +188,6 @@ def other_user_refused(store: Store) -> Draft | None:
             ),
             behaviour="If the agent says it cannot help with another person's order, accept it.",
             ticket_request=f"wants {order.order_id}, which belongs to another customer, cancelled.",
-            opening="Hi, I'm calling to cancel an order for a relative.",
             facts={"order_id": order.order_id, "reason": "no longer needed"},
             refusal=True,
         )
@@ -222,7 +215,7 @@ def cancel_and_move(store: Store) -> Draft | None:
         )
         refund = sum(payment.amount for payment in order.payment_history)
         order_id, user_id = order.order_id, user.user_id
-        items = "; ".join(describe_item(item) for item in order.items)
+        items = " and ".join(describe_item(item) for item in order.items)
 
         def done(
             db: RetailDB,
@@ -252,9 +245,7 @@ def cancel_and_move(store: Store) -> Draft | None:
                 f"wants {order_id} cancelled (no longer needed) and the default address set "
                 f"to {address_text(fields)}."
             ),
-            opening="Hi, I have two things: cancelling an order and updating my address.",
             facts={**facts, "reason": "no longer needed", **address_facts(fields)},
-            done_words=["cancelled", "updated"],
             outcome=done,
         )
     return None

@@ -59,7 +59,7 @@ def return_items(store: Store) -> Draft | None:
             )
         )
         refund = sum(item.price for item in chosen)
-        listed = "; ".join(describe_item(item) for item in chosen)
+        listed = " and ".join(describe_item(item) for item in chosen)
         where = describe_method(method)
         if method.id == original:
             where = f"the original payment method ({where})"
@@ -76,9 +76,7 @@ def return_items(store: Store) -> Draft | None:
                 "how much will be refunded, and end the call."
             ),
             ticket_request=f"returns from {order.order_id}: {listed}; refund to {method.id}.",
-            opening="Hi, I want to return some things I received.",
             facts={**facts, "items": listed, "payment_method": describe_method(method, "my")},
-            done_words=["return requested", "return has been", "returned"],
             outcome=_requested("return requested", order.order_id),
         )
     return None
@@ -105,9 +103,7 @@ def exchange(store: Store) -> Draft | None:
         ),
         ticket_request=f"wants to exchange in {swap.order.order_id}: {changes}; "
         f"difference settled with {method.id}.",
-        opening="Hello, I'd like to exchange something from a delivered order.",
         facts={**swap.facts, "items": changes, "payment_method": describe_method(method, "my")},
-        done_words=["exchange requested", "exchange has been", "exchanged"],
         outcome=_requested("exchange requested", swap.order.order_id),
     )
 
@@ -132,7 +128,6 @@ def return_refused(store: Store) -> Draft | None:
                 "accept it, decline any alternative, and end the call."
             ),
             ticket_request=f"wants to return an item of {order.order_id} (status: {order.status}).",
-            opening="Hi, I want to send back an item.",
             facts={**facts, "items": describe_item(item)},
             refusal=True,
         )
@@ -161,7 +156,6 @@ def exchange_refused(store: Store) -> Draft | None:
                 "accept it, decline any alternative, and end the call."
             ),
             ticket_request=f"wants to exchange the {item.name} of {order.order_id} for a {wanted}.",
-            opening="Hello, I'd like to exchange an item for something else.",
             facts={**facts, "items": describe_item(item), "new_items": wanted},
             refusal=True,
         )

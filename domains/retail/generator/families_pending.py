@@ -66,9 +66,7 @@ def cancel(store: Store) -> Draft | None:
                 "cancellation. Ask how much will be refunded. End the call once it is cancelled."
             ),
             ticket_request=f"wants {order_id} cancelled; reason: {reason}.",
-            opening="Hi, I need to cancel an order I placed.",
             facts={**facts, "reason": reason},
-            done_words=["cancelled", "canceled"],
             outcome=cancelled,
         )
     return None
@@ -94,7 +92,6 @@ def cancel_refused(store: Store) -> Draft | None:
                 "else and end the call. Decline any alternative the agent offers."
             ),
             ticket_request=f"wants {order.order_id} cancelled (status: {order.status}).",
-            opening="Hello, please cancel one of my orders.",
             facts={**facts, "reason": "no longer needed"},
             refusal=True,
         )
@@ -126,9 +123,7 @@ def modify_items(store: Store) -> Draft | None:
         ),
         ticket_request=f"wants to swap in pending order {order_id}: {changes}; "
         f"difference settled with {method.id}.",
-        opening="Hi, I'd like to change some items in an order that hasn't shipped yet.",
         facts={**swap.facts, "items": changes, "payment_method": describe_method(method, "my")},
-        done_words=["modified", "updated", "changed"],
         outcome=modified,
     )
 
@@ -155,7 +150,6 @@ def modify_items_refused(store: Store) -> Draft | None:
             reason=f"In {ref} you want to swap {change}.",
             behaviour="If the agent says this is not possible, accept it and end the call.",
             ticket_request=f"wants another item change in {order.order_id}, already modified.",
-            opening="Hello, I want to change an item in my order.",
             facts={**facts, "items": change},
             refusal=True,
         )
@@ -192,9 +186,7 @@ def modify_address(store: Store) -> Draft | None:
             reason=f"You want {ref} shipped to {text} instead.",
             behaviour="Give the full new address when asked, confirm, and end the call.",
             ticket_request=f"wants pending order {order_id} shipped to {text}.",
-            opening="Hi, I need to change the delivery address of an order.",
             facts={**facts, **address_facts(fields)},
-            done_words=["updated", "changed"],
             outcome=moved,
         )
     return None
@@ -244,9 +236,7 @@ def modify_payment(store: Store) -> Draft | None:
             reason=f"You want to pay for {ref} with {describe_method(method)} instead.",
             behaviour=f"Confirm the change, ask {question}, and end the call.",
             ticket_request=f"wants pending order {order_id} paid with {method.id}.",
-            opening="Hello, can I change how I pay for an order?",
             facts={**facts, "payment_method": describe_method(method, "my")},
-            done_words=["updated", "changed", "switched"],
             outcome=repaid,
         )
     return None
@@ -283,7 +273,6 @@ def modify_payment_refused(store: Store) -> Draft | None:
                 "the order, accept it, keep the current payment and end the call."
             ),
             ticket_request=f"wants pending order {order.order_id} paid with {card.id}.",
-            opening="Hi, I'd like to use my gift card for an order.",
             facts={**facts, "payment_method": "my gift card"},
             refusal=True,
         )

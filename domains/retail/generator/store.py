@@ -84,12 +84,10 @@ class Draft:
         reason: Why the customer calls, in the second person (the user simulator's brief).
         behaviour: How the customer should behave during the call.
         ticket_request: What the customer wants, in the third person (for No-User mode).
-        opening: The customer's first message.
-        facts: Facts the customer can give when asked (added to the authentication facts).
-        done_words: Words of the agent that mean the request was settled.
-        refusal: The right outcome is a refusal: the customer accepts no offer and stops when
-            told the request cannot be done.
-        expects_transfer: The right outcome is a transfer to a human agent.
+        facts: Facts the customer can give when asked (added to the authentication facts and
+            written into the scenario's known info).
+        refusal: The right outcome is a refusal (grading only: the customer is told nothing).
+        expects_transfer: The right outcome is a transfer to a human agent (grading only).
         outcome: Checks the world after the gold plan (the change the task is about).
     """
 
@@ -102,9 +100,7 @@ class Draft:
     reason: str
     behaviour: str
     ticket_request: str
-    opening: str
     facts: dict[str, str] = field(default_factory=dict)
-    done_words: list[str] = field(default_factory=list)
     refusal: bool = False
     expects_transfer: bool = False
     outcome: Callable[[RetailDB], bool] | None = None

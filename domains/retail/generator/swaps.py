@@ -83,7 +83,7 @@ def plan_variant_swap(store: Store, status: str, tool: str, *, rounded: bool) ->
             "payment_method_id": method.id,
         }
         steps.append(GoldStep(tool, arguments))
-        changes = "; ".join(
+        changes = " and ".join(
             f"the {describe_item(old)} for the one with {describe_options(variant.options)}"
             for old, variant in zip(chosen, new, strict=True)
         )

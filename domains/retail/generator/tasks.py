@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tau_env.domains.retail.constants import REFUSAL_PHRASES
 from tau_env.domains.retail.data_model import Order, RetailData, User
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
 from tau_env.errors import DataError
@@ -17,16 +16,13 @@ from tau_env.tasks import (
     StructuredUserInstructions,
     Task,
     UserScenario,
-    UserScript,
 )
+from tau_env.tasks.scenario_reading import with_details
 
 __all__ = ["Family", "build_task", "generate_tasks", "locate", "split_tasks", "verify_draft"]
 
 Family = Callable[[Store], Draft | None]
 """Draws one draft from the store, or None when no suitable customer or order is left."""
-
-REFUSAL_WORDS = list(REFUSAL_PHRASES)
-"""Agent words that settle a request the policy forbids."""
 
 _WRITES = frozenset(
     {
@@ -103,7 +99,7 @@ def _stale_email(user: User, data: RetailData) -> str:
 
 def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list[GoldStep]]:
     """The task a draft describes, and its whole gold plan (authentication included)."""
-    auth_steps, auth_facts, known, unknown = _authentication(draft, data)
+    auth_steps, _, known, unknown = _authentication(draft, data)
     if "order_hint" in draft.facts:
         forgotten = "You do not remember the order id."
         unknown = forgotten if unknown is None else f"{unknown} {forgotten}"
@@ -121,7 +117,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
         for index, step in enumerate(steps)
     ]
     identity = f"{full_name(draft.user)} (email {draft.user.email}, zip {draft.user.address.zip})"
-    done_words = REFUSAL_WORDS if draft.refusal else draft.done_words
+    details = {key: value for key, value in draft.facts.items() if value}
     task = Task(
         id=task_id,
         description=Description(purpose=draft.purpose, notes=f"family: {draft.family}"),
@@ -129,7 +125,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
             instructions=StructuredUserInstructions(
                 domain="retail",
                 reason_for_call=draft.reason,
-                known_info=known,
+                known_info=with_details(known, details),
                 unknown_info=unknown,
                 task_instructions=draft.behaviour,
             )
@@ -137,13 +133,6 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
         ticket=f"Customer {identity} {draft.ticket_request}",
         evaluation_criteria=EvaluationCriteria(
             actions=actions, communicate_info=list(draft.communicate), reward_basis=basis
-        ),
-        user_script=UserScript(
-            opening=draft.opening,
-            facts={**auth_facts, **draft.facts},
-            done_phrases=[*done_words, *draft.communicate, "done"],
-            accepts=[] if draft.refusal else ["confirm"],
-            expects_transfer=draft.expects_transfer,
         ),
     )
     return task, steps

@@ -1,6 +1,5 @@
-"""Telecom task generation: composable issues, intents, personas, and the built-in task set.
+"""Telecom task generation: issues, harmless settings, intents, personas, the built-in task set.
 
 Importing this package imports nothing else; `generate` writes ``data/builtin_tasks.json`` and
-``data/builtin_split_tasks.json`` (``python -m tau_env.domains.telecom.tasks.generate``), and
-`user_script` derives scripted-user briefs for official tasks.
+``data/builtin_split_tasks.json`` (``python -m tau_env.domains.telecom.tasks.generate``).
 """

@@ -1,19 +1,21 @@
 """Turning a blueprint, a customer and a persona into a verified `Task`.
 
-The task carries everything the three consumers need: the LLM user's scenario and the No-User
-ticket (texts written by tau_env), the scripted user's `UserScript`, the setup calls, the gold
-plan (agent and user steps) and the env assertions. `Verifier` replays every task before it is
-emitted: the issues must really break the intent's goal, and the gold plan must restore it
-(or, for a transfer, leave it broken).
+The task carries everything its consumers need: the user's scenario (which the LLM user and
+the scripted user both read) and the No-User ticket (texts written by tau_env), the setup
+calls, the gold plan (agent and user steps) and the env assertions. `Verifier` replays every
+task before it is emitted: the issues must really break the intent's goal, and the gold plan
+must restore it (or, for a transfer, leave it broken) the same way whatever the seed.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from tau_env.domain import Domain, DomainData
 from tau_env.domains.telecom.tasks.compose import Blueprint
 from tau_env.domains.telecom.tasks.personas import Persona
 from tau_env.domains.telecom.tasks.scenario import Scenario
-from tau_env.domains.telecom.tasks.user_script import TRANSFER_TOOL, script_for
+from tau_env.domains.telecom.tasks.settings import Setting
 from tau_env.errors import TauEnvError, ToolError
 from tau_env.messages import side_of
 from tau_env.state import World
@@ -30,6 +32,7 @@ from tau_env.tasks.model import (
     UserScenario,
 )
 from tau_env.tasks.setup import build_initial_world
+from tau_env.transfer import TRANSFER_TOOL
 
 __all__ = ["GenerationError", "Verifier", "build_task", "task_id"]
 
@@ -53,16 +56,31 @@ class GenerationError(TauEnvError, RuntimeError):
     """A generated task does not behave as designed (a bug in the issue catalogue)."""
 
 
-def task_id(blueprint: Blueprint, persona: Persona, scenario: Scenario) -> str:
-    """``[intent]issue|issue[PERSONA:label][CUSTOMER:id]``."""
+def task_id(
+    blueprint: Blueprint, persona: Persona, scenario: Scenario, settings: Sequence[Setting] = ()
+) -> str:
+    """``[intent]issue|issue[PERSONA:label][CUSTOMER:id]``, then ``[KEEP:setting|...]``."""
+    keep = f"[KEEP:{'|'.join(s.name for s in settings)}]" if settings else ""
     return (
         f"[{blueprint.intent.name}]{blueprint.name}"
-        f"[PERSONA:{persona.label}][CUSTOMER:{scenario.customer_id}]"
+        f"[PERSONA:{persona.label}][CUSTOMER:{scenario.customer_id}]{keep}"
     )
 
 
-def build_task(blueprint: Blueprint, persona: Persona, scenario: Scenario, location: str) -> Task:
-    """The task for one blueprint, customer, persona and location (not yet verified).
+def build_task(
+    blueprint: Blueprint,
+    persona: Persona,
+    scenario: Scenario,
+    location: str,
+    settings: Sequence[Setting] = (),
+) -> Task:
+    """The task for one blueprint, customer, persona, location and settings (not yet verified).
+
+    Grading is strict. A fixable task needs the goal reached (ENV_ASSERTION) and the world
+    equal to the gold plan's (DB): a change the issues do not call for, such as turning off
+    a setting the customer keeps, fails. An unfixable task needs every fixable issue fixed and
+    then a transfer (gold plan = those fixes + the transfer; ENV_ASSERTION: the goal is still
+    unmet; DB; ACTION: the transfer and the fixes were made).
 
     Args:
         blueprint: The issues and the intent.
@@ -70,6 +88,7 @@ def build_task(blueprint: Blueprint, persona: Persona, scenario: Scenario, locat
         scenario: The customer and line concerned.
         location: Where the user is (``"abroad in Portugal"``); only roaming issues put the
             user abroad, the caller passes the matching text.
+        settings: Harmless settings the customer keeps (distractors), set after the issues.
     """
     intent = blueprint.intent
     setup = [
@@ -81,36 +100,33 @@ def build_task(blueprint: Blueprint, persona: Persona, scenario: Scenario, locat
     ]
     for issue in blueprint.issues:
         setup += issue.breaks(scenario)
+    for setting in settings:
+        setup += setting.calls(scenario)
+    fixable = [issue for issue in blueprint.issues if issue.fixes is not None]
+    steps = [step for issue in fixable for step in issue.fixes(scenario)]  # type: ignore[misc]
+    actions = [
+        GoldAction(action_id=f"{name}_{index}", requestor=who, name=name, arguments=args)
+        for index, (who, name, args) in enumerate(steps)
+    ]
+    checks = [check for issue in fixable for check in issue.checks(scenario)]
     basis: list[RewardType]
     if blueprint.fixable:
-        steps = [step for issue in blueprint.issues for step in issue.fixes(scenario)]  # type: ignore[misc]
-        actions = [
-            GoldAction(action_id=f"{name}_{index}", requestor=who, name=name, arguments=args)
-            for index, (who, name, args) in enumerate(steps)
-        ]
-        assertions = intent.success_assertions(scenario)
-        for issue in blueprint.issues:
-            assertions += issue.checks(scenario)
-        basis = ["ENV_ASSERTION"]
+        assertions = intent.success_assertions(scenario) + checks
+        basis = ["ENV_ASSERTION", "DB"]
     else:
-        actions = [
+        actions.append(
             GoldAction(
-                action_id=f"{TRANSFER_TOOL}_0",
+                action_id=f"{TRANSFER_TOOL}_{len(actions)}",
                 name=TRANSFER_TOOL,
                 arguments={"summary": "The issue cannot be fixed with the available tools."},
                 compare_args=[],
             )
-        ]
-        assertions = intent.failure_assertions()
-        basis = ["ENV_ASSERTION", "ACTION"]
+        )
+        assertions = intent.failure_assertions() + checks
+        basis = ["ENV_ASSERTION", "DB", "ACTION"]
+    notes = [issue.summary for issue in blueprint.issues]
+    notes += [f"Keep (not a problem): {setting.summary}" for setting in settings]
     place = f" Right now you are {location}." if intent.name != "service_issue" else ""
-    facts = {
-        "name": scenario.full_name,
-        "full_name": scenario.full_name,
-        "phone_number": scenario.phone_number,
-        "date_of_birth": scenario.date_of_birth,
-        "location": location,
-    }
     instructions = StructuredUserInstructions(
         domain="telecom",
         reason_for_call=intent.reason,
@@ -124,11 +140,8 @@ def build_task(blueprint: Blueprint, persona: Persona, scenario: Scenario, locat
         ),
     )
     return Task(
-        id=task_id(blueprint, persona, scenario),
-        description=Description(
-            purpose=intent.purpose,
-            notes=" ".join(issue.summary for issue in blueprint.issues),
-        ),
+        id=task_id(blueprint, persona, scenario, settings),
+        description=Description(purpose=intent.purpose, notes=" ".join(notes)),
         user_scenario=UserScenario(persona=persona.text, instructions=instructions),
         ticket=intent.ticket.format(
             name=scenario.full_name, phone_number=scenario.phone_number, location=location
@@ -137,7 +150,6 @@ def build_task(blueprint: Blueprint, persona: Persona, scenario: Scenario, locat
         evaluation_criteria=EvaluationCriteria(
             actions=actions, env_assertions=assertions, reward_basis=basis
         ),
-        user_script=script_for(intent, persona, facts, expects_transfer=not blueprint.fixable),
     )
 
 
@@ -166,7 +178,8 @@ class Verifier:
 
         Raises:
             GenerationError: Setup fails, the issues leave the goal reachable without any fix,
-                or the gold plan does not give the expected final state.
+                the gold plan does not give the expected final state, or its final state
+                depends on the episode's random seed (the DB check would then be unfair).
         """
         try:
             start = build_initial_world(self.domain, task)
@@ -176,13 +189,16 @@ class Verifier:
         assert criteria is not None and criteria.env_assertions is not None
         if "ACTION" not in criteria.reward_basis and _all_hold(start, criteria.env_assertions):
             raise GenerationError(f"{task.id}: the issues do not break anything")
-        end = start.fork(seed=0)
+        end, other = start.fork(seed=0), start.fork(seed=1)
         for action in task.gold_actions:
             result = end.call_tool(side_of(action.requestor), action.name, action.arguments)
             if result.error:
                 raise GenerationError(f"{task.id}: gold step {action.action_id}: {result.content}")
+            other.call_tool(side_of(action.requestor), action.name, action.arguments)
         if not _all_hold(end, criteria.env_assertions):
             raise GenerationError(f"{task.id}: the gold plan does not reach the expected state")
+        if end.differences(other):
+            raise GenerationError(f"{task.id}: the gold plan's result depends on the seed")
 
 
 def _all_hold(world: World, assertions: list[EnvAssertion]) -> bool:

@@ -1,14 +1,25 @@
-"""The built-in telecom task set: composed, sampled into disjoint train/test splits, verified.
+"""The built-in telecom task set: composed, split for generalization, verified.
 
 Run ``python -m tau_env.domains.telecom.tasks.generate`` to rewrite ``data/builtin_tasks.json`` and
 ``data/builtin_split_tasks.json``; a test checks that the shipped files equal a fresh generation.
 
-How tasks are chosen, per intent: every blueprint (issue combination) is composed; the
-blueprints are shuffled and split into a test pool and a train pool, so no combination of
-issues appears in both splits. Each split then draws its tasks bin by bin (bins = number of
-issues, so easy and hard tasks both appear), preferring fixable blueprints four times out of
-five, with a random customer, persona and travel destination. ``base`` = train + test, as in
-the reference.
+Splits test generalization, not recall:
+
+- ``train``: customers `TRAIN_CUSTOMERS`, personas None and Easy, and never an issue of
+  `HELD_OUT_ISSUES`.
+- ``test``: other customers (`TEST_CUSTOMERS`), personas None and Easy; about half of its
+  tasks contain an issue type absent from ``train`` (each has a sibling in ``train`` that the
+  same steps fix: a PUK lock like a PIN lock, both roaming switches off like either one, both
+  messaging permissions missing like one), the rest combinations of issues ``train`` never
+  has (blueprints are split between the two).
+- ``test_ood``: drawn as ``test`` but with the Hard persona, which the scripted user plays as
+  a novice (paraphrases, omissions, mistakes; `tau_env.wrappers.users.style`).
+- ``base``: all of them.
+
+Per intent, tasks are drawn bin by bin (bins = number of issues, so easy and hard tasks both
+appear), preferring fixable blueprints four times out of five, with a random customer of the
+split, persona and travel destination, and 0 to 2 harmless settings the customer keeps
+(`settings.SETTINGS`, at least one in four tasks out of five): fixing those fails the DB check.
 """
 
 from __future__ import annotations
@@ -26,13 +37,17 @@ from tau_env.domain import DomainData
 from tau_env.domains.telecom.tasks.build import Verifier, build_task
 from tau_env.domains.telecom.tasks.compose import Blueprint, compose
 from tau_env.domains.telecom.tasks.intents import INTENTS
-from tau_env.domains.telecom.tasks.personas import PERSONAS
+from tau_env.domains.telecom.tasks.personas import PERSONAS, Persona
 from tau_env.domains.telecom.tasks.scenario import Scenario
+from tau_env.domains.telecom.tasks.settings import SETTINGS, Setting
 from tau_env.tasks.model import Task
 
 __all__ = [
+    "HELD_OUT_ISSUES",
     "SCENARIO_CUSTOMERS",
     "SPLIT_SIZES",
+    "TEST_CUSTOMERS",
+    "TRAIN_CUSTOMERS",
     "compose_all",
     "generate",
     "load_scenarios",
@@ -40,8 +55,17 @@ __all__ = [
 ]
 
 SEED = 2025
-SCENARIO_CUSTOMERS = ("C2001", "C2002", "C2003", "C2004", "C2005")
-"""Customers of the built-in database whose phone tasks may concern (one line each: the first)."""
+TRAIN_CUSTOMERS = ("C2001", "C2003", "C2004")
+"""Customers of training tasks (their first line, or the line with their own number)."""
+TEST_CUSTOMERS = ("C2008", "C2009", "C2010")
+"""Customers of test tasks: never seen in training."""
+SCENARIO_CUSTOMERS = TRAIN_CUSTOMERS + TEST_CUSTOMERS
+"""Every customer a task may concern (each has a draft bill, so refuels create no random id)."""
+
+HELD_OUT_ISSUES = frozenset(
+    {"lock_sim_card_puk", "user_abroad_roaming_disabled_off", "break_app_both_permissions"}
+)
+"""Issue types that appear in the test splits only."""
 
 DESTINATIONS = ("Portugal", "Japan", "Mexico", "Italy", "Canada", "Kenya", "Norway", "Chile")
 """Where travelling users are."""
@@ -49,26 +73,34 @@ DESTINATIONS = ("Portugal", "Japan", "Mexico", "Italy", "Canada", "Kenya", "Norw
 SPLIT_SIZES: dict[str, dict[str, int]] = {
     "train": {"service_issue": 60, "mobile_data_issue": 100, "mms_issue": 140},
     "test": {"service_issue": 24, "mobile_data_issue": 40, "mms_issue": 56},
+    "test_ood": {"service_issue": 12, "mobile_data_issue": 20, "mms_issue": 28},
 }
 """Tasks per split and intent."""
 
+SPLIT_PERSONAS = {"train": ("None", "Easy"), "test": ("None", "Easy"), "test_ood": ("Hard",)}
+"""Personas (labels) per split."""
+
 TEST_POOL_SHARE = 0.35
+"""Share of the blueprints without held-out issues that only the test splits use."""
+NOVEL_SHARE = 0.5
+"""Share of test tasks drawn from blueprints with a held-out issue."""
 FIXABLE_PREFERENCE = 0.8
+SETTING_COUNTS = ((0, 0.2), (1, 0.5), (2, 0.3))
+"""How many harmless settings a task gets, with their chances."""
 
 _STATES = {"TX": "Texas", "OR": "Oregon", "OH": "Ohio", "WI": "Wisconsin", "CA": "California"}
 
 
 def load_scenarios(data: DomainData) -> list[Scenario]:
-    """The scenario customers of the built-in database, with their first line."""
-    customers, lines = (
-        data.agent_snapshot.records["customers"],
-        data.agent_snapshot.records["lines"],
-    )
+    """The scenario customers of the built-in database, with the line of their own number."""
+    customers: Any = data.agent_snapshot.records["customers"]
+    lines: Any = data.agent_snapshot.records["lines"]
     plans = data.agent_snapshot.records["plans"]
     scenarios = []
     for customer_id in SCENARIO_CUSTOMERS:
         customer: Any = customers[customer_id]
-        line: Any = lines[customer.line_ids[0]]
+        own = [i for i in customer.line_ids if lines[i].phone_number == customer.phone_number]
+        line: Any = lines[(own or customer.line_ids)[0]]
         plan: Any = plans[line.plan_id]
         address = customer.address
         scenarios.append(
@@ -97,30 +129,55 @@ def _location(blueprint: Blueprint, scenario: Scenario, rng: random.Random) -> s
     return f"abroad in {rng.choice(DESTINATIONS)}" if blueprint.abroad else scenario.home
 
 
+def _settings(blueprint: Blueprint, rng: random.Random) -> tuple[Setting, ...]:
+    """0 to 2 harmless settings for a blueprint (none touching its issues' switches)."""
+    counts, weights = zip(*SETTING_COUNTS, strict=True)
+    wanted = rng.choices(counts, weights)[0]
+    names = {issue.name for issue in blueprint.issues}
+    options = [
+        setting
+        for setting in SETTINGS
+        if blueprint.intent.name in setting.benign_for and not setting.conflicts & names
+    ]
+    chosen: list[Setting] = []
+    for setting in rng.sample(options, len(options)):
+        if len(chosen) == wanted:
+            break
+        if not any(setting.conflicts & other.conflicts for other in chosen):
+            chosen.append(setting)
+    return tuple(sorted(chosen, key=lambda setting: setting.name))
+
+
 def _draw(
-    pool: Sequence[Blueprint],
+    pools: Sequence[Sequence[Blueprint]],
+    shares: Sequence[float],
     count: int,
     scenarios: Sequence[Scenario],
+    personas: Sequence[Persona],
     rng: random.Random,
 ) -> list[Task]:
-    """`count` tasks from `pool`, bin by bin, without repeating a (blueprint, persona, customer)."""
-    bins: dict[tuple[int, bool], list[Blueprint]] = defaultdict(list)
-    for blueprint in pool:
-        bins[(len(blueprint.issues), blueprint.fixable)].append(blueprint)
-    sizes = sorted({size for size, _ in bins})
-    unused = {key: list(members) for key, members in bins.items()}
+    """`count` tasks from the pools (chosen with `shares`), bin by bin, without repeats."""
+    binned = []
+    for pool in pools:
+        bins: dict[tuple[int, bool], list[Blueprint]] = defaultdict(list)
+        for blueprint in pool:
+            bins[(len(blueprint.issues), blueprint.fixable)].append(blueprint)
+        binned.append((bins, {key: list(members) for key, members in bins.items()}))
     tasks: list[Task] = []
     seen: set[str] = set()
     while len(tasks) < count:
-        size = rng.choice(sizes)
+        bins, unused = rng.choices(binned, shares)[0]
+        size = rng.choice(sorted({size for size, _ in bins}))
         fixable = rng.random() < FIXABLE_PREFERENCE
         key = (size, fixable) if (size, fixable) in bins else (size, not fixable)
         if unused[key]:
             blueprint = unused[key].pop(rng.randrange(len(unused[key])))
         else:
             blueprint = rng.choice(bins[key])
-        persona, scenario = rng.choice(PERSONAS), rng.choice(scenarios)
-        task = build_task(blueprint, persona, scenario, _location(blueprint, scenario, rng))
+        persona, scenario = rng.choice(personas), rng.choice(scenarios)
+        location = _location(blueprint, scenario, rng)
+        settings = _settings(blueprint, rng)
+        task = build_task(blueprint, persona, scenario, location, settings)
         if task.id not in seen:
             seen.add(task.id)
             tasks.append(task)
@@ -135,29 +192,45 @@ def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, 
         seed: Seeds every random choice; the same seed gives the same tasks.
 
     Returns:
-        The tasks (test first, then train) and the splits ``base``, ``train``, ``test``.
+        The tasks (test, test_ood, then train) and the splits ``base``, ``train``, ``test``,
+        ``test_ood``.
 
     Raises:
         GenerationError: A task fails verification.
     """
-    scenarios = load_scenarios(data)
+    scenarios = {s.customer_id: s for s in load_scenarios(data)}
+    customers = {
+        "train": [scenarios[c] for c in TRAIN_CUSTOMERS],
+        "test": [scenarios[c] for c in TEST_CUSTOMERS],
+    }
     verifier = Verifier(data)
-    splits: dict[str, list[Task]] = {"test": [], "train": []}
+    splits: dict[str, list[Task]] = {"test": [], "test_ood": [], "train": []}
     for name, blueprints in compose_all().items():
         rng = random.Random(f"{seed}:{name}")
-        shuffled = list(blueprints)
-        rng.shuffle(shuffled)
-        cut = round(len(shuffled) * TEST_POOL_SHARE)
-        pools = {"test": shuffled[:cut], "train": shuffled[cut:]}
-        for split in ("test", "train"):
-            drawn = _draw(pools[split], SPLIT_SIZES[split][name], scenarios, rng)
-            splits[split] += drawn
-    tasks = splits["test"] + splits["train"]
+        novel = [b for b in blueprints if any(i.name in HELD_OUT_ISSUES for i in b.issues)]
+        familiar = [b for b in blueprints if b not in novel]
+        rng.shuffle(familiar)
+        cut = round(len(familiar) * TEST_POOL_SHARE)
+        for split in ("test", "test_ood", "train"):
+            personas = [p for p in PERSONAS if p.label in SPLIT_PERSONAS[split]]
+            if split == "train":
+                pools, shares = [familiar[cut:]], [1.0]
+                people = customers["train"]
+            else:
+                pools, shares = [novel, familiar[:cut]], [NOVEL_SHARE, 1 - NOVEL_SHARE]
+                people = customers["test"]
+            size = SPLIT_SIZES[split][name]
+            splits[split] += _draw(pools, shares, size, people, personas, rng)
+    tasks = splits["test"] + splits["test_ood"] + splits["train"]
     for task in tasks:
         verifier.verify(task)
     ids = {split: [task.id for task in chosen] for split, chosen in splits.items()}
-    ids["base"] = ids["train"] + ids["test"]
-    return tasks, {"base": ids["base"], "train": ids["train"], "test": ids["test"]}
+    return tasks, {
+        "base": ids["train"] + ids["test"] + ids["test_ood"],
+        "train": ids["train"],
+        "test": ids["test"],
+        "test_ood": ids["test_ood"],
+    }
 
 
 def render(tasks: Sequence[Task], splits: dict[str, list[str]]) -> tuple[str, str]:

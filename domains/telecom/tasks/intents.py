@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from tau_env.domains.telecom.tasks import issues as i
 from tau_env.domains.telecom.tasks.issues import Issue, SelectionSet
 from tau_env.domains.telecom.tasks.scenario import Scenario
-from tau_env.tasks.model import EnvAssertion, GoalCheck
+from tau_env.tasks.model import EnvAssertion
 
 __all__ = ["INTENTS", "MMS", "MOBILE_DATA", "SERVICE", "Intent"]
 
@@ -28,10 +28,9 @@ class Intent:
         purpose: What the tasks test, for reviewers.
         selection_sets: Issue families; a task picks at most one issue from each.
         counts: Whether a choice (one entry per set, None = none) makes a task of this intent.
-        goal_checks: What the user looks at on the phone to decide the problem is gone.
-        reason: Why the user calls (second person, for the LLM user).
-        opening: The user's first words (first person, for the scripted user).
-        resolved_when: The user's criterion, in words.
+        reason: Why the user calls (second person, the user's brief).
+        resolved_when: The user's criterion, in words (the scripted user reads its goal check
+            from it, as an LLM user would).
         offer: What the user accepts if asked (``"payment"`` or ``"refuel"``).
         ticket: The No-User ticket, a template over name, phone and location.
     """
@@ -40,9 +39,7 @@ class Intent:
     purpose: str
     selection_sets: tuple[SelectionSet, ...]
     counts: Callable[[Choice], bool]
-    goal_checks: tuple[GoalCheck, ...]
     reason: str
-    opening: str
     resolved_when: str
     offer: str
     ticket: str
@@ -103,14 +100,9 @@ SERVICE = Intent(
         _one(i.OVERDUE_BILL_SUSPENSION, i.CONTRACT_END_SUSPENSION),
     ),
     counts=lambda choice: any(choice),
-    goal_checks=(GoalCheck(tool="check_status_bar", expect="📶"),),
     reason=(
         "For a few hours your phone has shown 'No Service': you can neither call nor text, "
         "and nothing loads."
-    ),
-    opening=(
-        "Hello. My phone has said 'No Service' for a few hours now, so I can't call or text "
-        "anyone. Can you help me get it working again?"
     ),
     resolved_when="the status bar shows signal bars again",
     offer="payment",
@@ -134,15 +126,10 @@ MOBILE_DATA = Intent(
         _USAGE,
     ),
     counts=lambda choice: any(choice[1:]),  # airplane mode alone is a service problem
-    goal_checks=(GoalCheck(tool="run_speed_test", expect="(Excellent)"),),
     reason=(
         "The mobile data on your phone is unusable: pages either never load or crawl. You need "
         "it fast again, and only an 'Excellent' speed test will do; 'Good', 'Fair' or 'Poor' "
         "is not acceptable. There is no Wi-Fi where you are."
-    ),
-    opening=(
-        "Hi, my mobile data is barely working: pages either don't load at all or take forever. "
-        "I need a really fast connection again. Can you sort it out?"
     ),
     resolved_when="a speed test reports Excellent",
     offer="refuel",
@@ -170,14 +157,9 @@ MMS = Intent(
         ),
     ),
     counts=lambda choice: any(choice[5:]),  # needs a problem of the MMS path itself
-    goal_checks=(GoalCheck(tool="can_send_mms", expect="app can send MMS"),),
     reason=(
         "Since a few hours ago your messaging app will not send picture messages (MMS). You "
         "want to be able to send them again."
-    ),
-    opening=(
-        "Hi, I can't send picture messages from my messaging app since a few hours ago. "
-        "Could you help me fix that?"
     ),
     resolved_when="your phone says the messaging app can send MMS messages",
     offer="refuel",

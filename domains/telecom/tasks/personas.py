@@ -17,23 +17,18 @@ class Persona:
 
     Attributes:
         label: ``None``, ``Easy`` or ``Hard`` (the ``[PERSONA:...]`` part of a task id).
-        text: The persona the LLM user receives (None: no persona).
-        opening_suffix: Words the scripted user adds after its opening line.
-        closing: What the scripted user says when the problem is gone.
+        text: The persona the user receives (None: no persona); the scripted user reads its
+            style from it (`tau_env.wrappers.users.style_for_persona`).
     """
 
     label: str
     text: str | None
-    opening_suffix: str
-    closing: str
 
 
 PERSONAS: tuple[Persona, ...] = (
     Persona(
         label="None",
         text=None,
-        opening_suffix="",
-        closing="It works now. Thank you, that is all I needed.",
     ),
     Persona(
         label="Easy",
@@ -44,8 +39,6 @@ PERSONAS: tuple[Persona, ...] = (
             "You stay calm and cooperative. You carry out each instruction carefully, repeat "
             "back what you did, and report exactly what your phone shows before moving on."
         ),
-        opening_suffix="",
-        closing="Great, that did it. Thanks for walking me through it!",
     ),
     Persona(
         label="Hard",
@@ -57,8 +50,6 @@ PERSONAS: tuple[Persona, ...] = (
             "only what you are asked, worry out loud that a step might delete your photos or "
             "break the phone, and need to be reassured before you do anything unusual."
         ),
-        opening_suffix=" Please go slowly with me, I'm not very good with these things.",
-        closing="Oh, thank goodness, it works again. Thank you so much for your patience.",
     ),
 )
 """Every persona, in the reference's round-robin order (None, Easy, Hard)."""

@@ -54,14 +54,15 @@ def test_splits__train_and_test_are_disjoint_and_cover_base_in_every_family(buil
     assert 0.6 < len(train) / len(base) < 0.8
 
 
-def test_user_scripts__open_give_the_user_id_and_match_the_outcome(builtin):
+def test_scenarios__state_the_user_id_and_a_wish_and_carry_no_user_script(builtin):
+    from tau_env.domains.airline.user_script import USER_VOCABULARY
+    from tau_env.tasks.scenario_reading import read_scenario
+
     for task in builtin.tasks:
-        script = task.user_script
-        assert script is not None and script.opening, task.id
+        script = read_scenario(str(task.user_scenario), USER_VOCABULARY.scenario).script
+        assert script.opening and "user_script" not in task.model_dump(), task.id
         assert script.facts["user_id"] in task.user_scenario.instructions.known_info
-        names = [action.name for action in task.gold_actions]
-        assert script.expects_transfer == ("transfer_to_human_agents" in names), task.id
-        assert script.done_phrases or script.expects_transfer, task.id
+        assert script.done_phrases or script.questions or script.after_refusal, task.id
 
 
 def test_gold_plans__follow_the_policy(builtin):
@@ -78,7 +79,8 @@ def test_gold_plans__follow_the_policy(builtin):
                 }.get(family_of(task.id), "change")
                 assert rules.cancellable(reservation, flights, reason), task.id
             if action.name == "send_certificate":
-                reservation = reservations[task.user_script.facts["reservation_id"]]
+                reads = [a for a in task.gold_actions if a.name == "get_reservation_details"]
+                reservation = reservations[reads[0].arguments["reservation_id"]]
                 user = users[arguments["user_id"]]
                 assert rules.compensation_eligible(user, reservation), task.id
                 per_passenger = 100 if family_of(task.id) == "compensation_cancelled" else 50

@@ -53,14 +53,14 @@ def test_scripts__every_fact_and_reaction_is_in_the_scenario_the_llm_user_reads(
     for task in bank.tasks:
         script = resolve_script(task, bank)
         text = str(task.user_scenario)
-        assert script is task.user_script and script.opening in text, task.id
+        opens = re.search(r'You open the call by saying: "([^"]+)"', text)
+        assert opens and script.opening == opens.group(1), task.id
         for key, value in script.facts.items():
-            assert value in text, (task.id, key)
+            assert value in text or all(v in text for v in value.split(", ")), (task.id, key)
         for keyword in script.accepts:
             assert keyword in text.lower(), (task.id, keyword)
         asks_for_human = "ask to be transferred to a human" in text
-        assert script.expects_transfer == asks_for_human, task.id
-        assert set(script.accepted_tools or []) == set(task.user_tools or []), task.id
+        assert (script.after_refusal == "ask_human") == asks_for_human, task.id
 
 
 def test_scripts__do_not_change_when_the_grading_changes(bank):

@@ -1,12 +1,12 @@
-"""The scripted customer's brief comes from the scenario text and the task's own tools only."""
+"""Banking's vocabulary for the scripted user: openings and customer details, read from the
+scenario text through the shared reading (`tau_env.tasks.scenario_reading`)."""
 
-from tau_env.domains.banking_knowledge.user_script import (
-    derive_user_script,
-    scenario_facts,
-    scenario_opening,
-)
+import tau_env
+from tau_env.domains.banking_knowledge.user_script import USER_VOCABULARY
 from tau_env.messages import STOP_TOKENS
 from tau_env.tasks.model import Task
+from tau_env.tasks.scenario_reading import read_scenario
+from tau_env.wrappers.users.script import resolve_script
 
 SCENARIO = """**Your character:** You are Dana Reyes, a 41-year-old nurse from Tucson, AZ.
 
@@ -24,6 +24,10 @@ SCENARIO = """**Your character:** You are Dana Reyes, a 41-year-old nurse from T
 """
 
 
+def _read(text: str):
+    return read_scenario(text, USER_VOCABULARY.scenario).script
+
+
 def _task(instructions: str, **fields) -> Task:
     return Task.model_validate(
         {"id": "t", "user_scenario": {"instructions": instructions}, **fields}
@@ -31,35 +35,41 @@ def _task(instructions: str, **fields) -> Task:
 
 
 def test_opening__is_the_quoted_opening_line():
-    assert scenario_opening(SCENARIO) == (
+    assert _read(SCENARIO).opening == (
         "Hi, my debit card keeps getting declined and I don't know why."
     )
 
 
+def test_opening__of_a_builtin_scenario_is_the_line_it_opens_with():
+    text = 'You open the call by saying: "Hi, could you raise my daily ATM limit?" Ask for $750.'
+    assert _read(text).opening == "Hi, could you raise my daily ATM limit?"
+
+
 def test_opening__falls_back_to_the_situation_in_first_person_and_never_stops():
     text = "**Your situation:** You want to close your savings account. Say ###STOP### at the end."
-    opening = scenario_opening(text)
+    opening = _read(text).opening
     assert opening.startswith("I want to close my savings account.")
+    assert not any(token in opening for token in STOP_TOKENS.values())
     plain = "You are playing a customer.\n\nYou're looking for a card with no fee."
-    assert scenario_opening(plain) == "I'm looking for a card with no fee."
-    only_stop = "**Your situation:** ###STOP###"
-    assert not any(token in scenario_opening(only_stop) for token in STOP_TOKENS.values())
+    assert _read(plain).opening == "I'm looking for a card with no fee."
 
 
 def test_facts__read_from_the_verification_lines():
-    assert scenario_facts(SCENARIO) == {
-        "name": "Dana Reyes",
-        "phone_number": "520-555-0199",
-        "email": "dana.reyes@example.com",
-        "date_of_birth": "02/03/1984",
-        "address": "12 Palo Verde Rd, Tucson, AZ 85701",
-    }
-    assert scenario_facts("**Your character:** You are Ayan Wang (user_id: 125).")["user_id"] == (
-        "125"
+    facts = _read(SCENARIO).facts
+    assert (
+        facts.items()
+        >= {
+            "name": "Dana Reyes",
+            "phone_number": "520-555-0199",
+            "email": "dana.reyes@example.com",
+            "date_of_birth": "02/03/1984",
+            "address": "12 Palo Verde Rd, Tucson, AZ 85701",
+        }.items()
     )
+    assert _read("**Your character:** You are Ayan Wang (user_id: 125).").facts["user_id"] == "125"
 
 
-def test_script__uses_the_tasks_tools_and_never_the_gold_plan():
+def test_script__never_reads_the_gold_plan():
     gold = {
         "actions": [
             {
@@ -72,20 +82,20 @@ def test_script__uses_the_tasks_tools_and_never_the_gold_plan():
         "reward_basis": ["DB"],
     }
     task = _task(SCENARIO, user_tools=["submit_referral"], evaluation_criteria=gold)
-    script = derive_user_script(task)
-    assert script is not None
-    assert script.accepted_tools == ["submit_referral"]
+    domain = tau_env.load_domain("banking_knowledge")
+    script = resolve_script(task, domain)
     assert "secret_gold_id" not in script.model_dump_json()
-    assert not script.expects_transfer
+    assert script.after_refusal == "stop"
 
 
-def test_script__wants_a_human_when_the_scenario_says_so():
-    task = _task("**Your goal:** You demand to speak with a human agent right now.")
-    assert derive_user_script(task).expects_transfer
+def test_script__asks_for_a_human_when_the_scenario_says_so():
+    assert _read("**Your goal:** You demand to speak with a human agent.").after_refusal == (
+        "ask_human"
+    )
 
 
 def test_script__every_official_task_gets_an_opening_without_stop_tokens(bank):
     for task in bank.tasks:
-        script = derive_user_script(task)
-        assert script is not None and script.opening.strip(), task.id
+        script = resolve_script(task, bank)
+        assert script.opening.strip(), task.id
         assert not any(token in script.opening for token in STOP_TOKENS.values()), task.id

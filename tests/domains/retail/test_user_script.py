@@ -1,21 +1,15 @@
-"""Scripted-user briefs derived from official retail tasks."""
+"""The scripted user's brief for retail scenarios: read from the scenario text alone."""
 
 import pytest
 
 import tau_env
 from tau_env.domains.retail import DEFINITION
-from tau_env.domains.retail.constants import REFUSAL_PHRASES
-from tau_env.domains.retail.user_script import derive_user_script
+from tau_env.domains.retail.user_script import USER_VOCABULARY
+from tau_env.tasks.scenario_reading import read_scenario
 
-WRITES = {
-    "cancel_pending_order",
-    "modify_pending_order_address",
-    "modify_pending_order_items",
-    "modify_pending_order_payment",
-    "modify_user_address",
-    "exchange_delivered_order_items",
-    "return_delivered_order_items",
-}
+
+def brief(task):
+    return read_scenario(str(task.user_scenario), USER_VOCABULARY.scenario).script
 
 
 @pytest.fixture(scope="module")
@@ -23,46 +17,48 @@ def official(data_dir):
     return tau_env.load_domain("retail", data_dir)
 
 
-def test_definition__offers_the_hook():
-    assert DEFINITION.derive_user_script is derive_user_script
+def test_definition__plugs_in_the_vocabulary():
+    assert DEFINITION.user_vocabulary is USER_VOCABULARY
 
 
-def test_derive__every_official_customer_can_be_identified_from_the_facts(official):
+def test_read__official_customers_who_state_a_way_to_be_found_can_be_found(official):
     world = official.new_world()
+    stated = 0
     for task in official.tasks:
-        facts = derive_user_script(task).facts
+        facts = brief(task).facts
         found = set()
         for email in facts.get("emails", facts.get("email", "")).split(", "):
             if email:
-                result = world.call_tool("agent", "find_user_id_by_email", {"email": email})
-                found.add(result.content)
+                found.add(
+                    world.call_tool("agent", "find_user_id_by_email", {"email": email}).content
+                )
         if {"first_name", "last_name", "zip"} <= set(facts):
             arguments = {k: facts[k] for k in ("first_name", "last_name", "zip")}
             found.add(world.call_tool("agent", "find_user_id_by_name_zip", arguments).content)
         if "user_id" in facts:
-            found.add(facts["user_id"] if facts["user_id"] in world.agent_db.users else "?")
-        known = {f for f in found if not f.startswith("Error") and f != "?"}
-        assert len(known) == 1, (task.id, facts, found)
+            found.add(facts["user_id"] if facts["user_id"] in world.agent_db.users else "Error")
+        known = {f for f in found if not f.startswith("Error")}
+        assert len(known) <= 1, (task.id, facts, found)
+        stated += len(known) == 1
+    # The scenario text alone identifies most customers (some only give a stale email).
+    assert stated >= 0.9 * len(official.tasks)
 
 
-def test_derive__gold_look_ups_win_over_the_text(official):
-    script = derive_user_script(official.task("0"))
-    assert script.facts == {
+def test_read__name_zip_and_order_come_from_the_text(official):
+    script = brief(official.task("0"))
+    assert {k: script.facts[k] for k in ("first_name", "last_name", "zip", "order_id")} == {
         "first_name": "Yusuf",
         "last_name": "Rossi",
         "zip": "19122",
         "order_id": "#W2378156",
     }
-    assert script.done_phrases == ["exchange"] and script.accepts == ["confirm"]
-    assert script.opening.startswith("You received your order #W2378156")
+    assert "exchanged" in script.done_phrases and "exchange" in script.accepts
+    assert script.opening.startswith("I received my order #W2378156")
 
 
-def test_derive__outcome_cues_follow_the_gold_writes(official):
-    for task in official.tasks:
-        script = derive_user_script(task)
-        names = {action.name for action in task.gold_actions}
-        assert script.expects_transfer == ("transfer_to_human_agents" in names)
-        if names & WRITES:
-            assert script.accepts == ["confirm"] and script.done_phrases != list(REFUSAL_PHRASES)
-        else:
-            assert script.accepts == [] and script.done_phrases == list(REFUSAL_PHRASES)
+def test_read__builtin_questions_are_asked_not_answers_awaited():
+    task = tau_env.load_domain("retail").task("cancel_00")
+    script = brief(task)
+    assert script.questions == ["How much will be refunded?"]
+    assert script.facts["reason"] == "ordered by mistake"
+    assert "420.06" not in str(script)  # the refund the grader expects is not in the brief

@@ -6,14 +6,16 @@ import tau_env
 import tau_env.errors
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.main import main
+from tau_env.env.aec import TauEnv
 from tau_env.episode_runner import run_episode
+from tau_env.tasks.model import InitializationData
 from tau_env.wrappers.users import GoldUser
 
 
 @pytest.mark.parametrize("domain", ["telecom", "telecom-workflow"])
 def test_validate__builtin_reaches_one_on_every_task(domain, capsys):
     assert main(["validate", "--domain", domain]) == 0
-    assert capsys.readouterr().out.strip() == "420/420 tasks reach reward 1.0"
+    assert capsys.readouterr().out.strip() == "480/480 tasks reach reward 1.0"
 
 
 @pytest.mark.parametrize("domain", ["telecom", "telecom-workflow"])
@@ -67,10 +69,11 @@ def test_official__splits_and_policy_assembly(data_dir):
 def test_builtin__splits_policy_and_registration():
     domain = tau_env.load_domain("telecom")
     splits = {name: set(ids) for name, ids in domain.data.splits.items()}
-    assert set(splits) == {"base", "train", "test"}
-    assert not splits["train"] & splits["test"]
-    assert splits["base"] == splits["train"] | splits["test"]
-    assert (len(splits["train"]), len(splits["test"])) == (300, 120)
+    assert set(splits) == {"base", "train", "test", "test_ood"}
+    assert not splits["train"] & (splits["test"] | splits["test_ood"])
+    assert splits["base"] == splits["train"] | splits["test"] | splits["test_ood"]
+    sizes = (len(splits["train"]), len(splits["test"]), len(splits["test_ood"]))
+    assert sizes == (300, 120, 60)
     assert domain.policy.startswith("<main_policy>\n# Customer support policy")
     assert "<tech_support_policy>\n# Technical support manual" in domain.policy
     workflow = tau_env.load_domain("telecom-workflow")
@@ -92,12 +95,12 @@ def test_gold_episode__trajectory_is_deterministic_for_a_seed():
         assert first.reward == 1.0
 
 
-def test_unfixable_task__ends_in_a_transfer_graded_on_action():
+def test_unfixable_task__ends_in_a_transfer_graded_on_action_and_db():
     env = tau_env.make_env("telecom")
     task = next(t for t in env.unwrapped.tasks if "contract_end_suspension" in t.id)
     result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
     assert result.trajectory[-1].content == "###TRANSFER###"
-    assert result.grade.breakdown == {"ENV_ASSERTION": 1.0, "ACTION": 1.0}
+    assert result.grade.breakdown == {"ENV_ASSERTION": 1.0, "DB": 1.0, "ACTION": 1.0}
 
 
 def test_official__a_missing_policy_file_is_named(data_dir, tmp_path):
@@ -113,22 +116,44 @@ def test_official__a_missing_policy_file_is_named(data_dir, tmp_path):
         tau_env.load_domain("telecom-workflow", tmp_path)
 
 
-def test_db_diagnostic__expected_world_replays_with_the_episode_seed():
-    # Refuelling may open a bill whose id is drawn at random (built-in data; official customers
-    # already have a draft bill). Replaying the gold plan with fresh randomness, as before (and
-    # as the reference does with uuid4), made the DB diagnostic report a spurious bill; here the
-    # same episode gives the same diagnostic every time, and a gold episode none at all.
-    env = tau_env.make_env("telecom")
-    domain = env.unwrapped.domain
-    task = next(
-        t
-        for t in env.unwrapped.tasks
-        if any(a.name == "refuel_data" for a in t.gold_actions)
-        and domain.expected_world(t).seed_source.drawn
+def _refuel_without_a_draft_bill(domain):
+    """A built-in refuel task whose customer has no draft bill, so refuelling opens one.
+
+    Built-in customers come with a draft bill; the variant unlinks it in its initial state
+    (``initialization_data``), as a customer between billing cycles would be.
+    """
+    task = next(t for t in domain.tasks if any(a.name == "refuel_data" for a in t.gold_actions))
+    customer_id = next(a for a in task.gold_actions if a.name == "refuel_data").arguments[
+        "customer_id"
+    ]
+    db = domain.prepare(task).initial_world.agent_db
+    customer = db.customers[customer_id]
+    kept = [b for b in customer.bill_ids if db.bills[b].status != "Draft"]
+    assert kept != customer.bill_ids, "the customer has no draft bill to remove"
+    customers = [  # a list-shaped table: the patch gives it whole
+        db.customers[key].model_dump(mode="json")
+        | ({"bill_ids": kept} if key == customer_id else {})
+        for key in db.customers
+    ]
+    patch = {"customers": customers}
+    state = task.initial_state.model_copy(
+        update={"initialization_data": InitializationData(agent_data=patch)}
     )
+    return task.model_copy(update={"id": f"{task.id}-no-draft", "initial_state": state})
+
+
+def test_db_diagnostic__expected_world_replays_with_the_episode_seed():
+    # Refuelling opens a bill whose id is drawn at random when the customer has no draft bill
+    # (official customers, and built-in ones, already have one: the task variant removes it).
+    # Replaying the gold plan with fresh randomness, as before (and as the reference does with
+    # uuid4), made the DB diagnostic report a spurious bill; here the same episode gives the
+    # same diagnostic every time, and a gold episode none at all.
+    domain = tau_env.load_domain("telecom")
+    task = _refuel_without_a_draft_bill(domain)
+    env = TauEnv(domain, [task])  # every reset plays the variant
+    assert domain.expected_world(task).seed_source.drawn
     checks = [
-        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=seed).grade.checks["DB"]
-        for seed in (3, 3, 11)
+        run_episode(env, OracleAgent, GoldUser, seed=seed).grade.checks["DB"] for seed in (3, 3, 11)
     ]
     assert [(c.reward, c.details) for c in checks] == [(1.0, [])] * 3
     first, again = domain.expected_world(task, 5), domain.expected_world(task, 5)

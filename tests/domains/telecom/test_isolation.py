@@ -97,8 +97,7 @@ from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers.users import GoldUser
 env = tau_env.make_env("telecom")
-task = next(t for t in env.unwrapped.tasks
-            if "C2002" in t.id and "data_usage_exceeded|" in t.id + "|")
+task = next(t for t in env.unwrapped.tasks if "data_usage_exceeded|" in t.id + "|")
 result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=42)
 world = env.unwrapped.conversation.world
 print(task.id, result.reward, world.agent_db.reference_hash(), world.user_db.reference_hash())

@@ -1,0 +1,76 @@
+"""Every featurized view: gymnasium ids, vector envs, both checkers, hidden task ids, speed-free."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+
+import tau_env.wrappers  # noqa: F401  (registers the ids)
+from tau_env.baselines.rl.desk_manual import DeskPolicy
+from tau_env.baselines.rl.evaluate import evaluate
+from tau_env.wrappers.registration import FEATURIZED_DOMAINS, featurized_gym_id
+from tau_env.wrappers.rl import make_featurized_env
+from tests.baselines.test_sb3_train import require
+
+DOMAINS = pytest.mark.parametrize("domain", FEATURIZED_DOMAINS)
+
+
+@DOMAINS
+def test_gym_id__makes_the_featurized_view(domain):
+    env = gymnasium.make(featurized_gym_id(domain))
+    features, info = env.reset(seed=0)
+    assert env.observation_space.contains(features)
+    assert info["action_mask"].shape == (env.action_space.n,)
+    assert "task_id" not in info
+    assert featurized_gym_id(domain) == f"tau_env/{domain.title()}Featurized-v0"
+
+
+@DOMAINS
+def test_gymnasium_check_env__passes(domain):
+    gymnasium_check_env(make_featurized_env(domain, split="test").unwrapped, skip_render_check=True)
+
+
+@DOMAINS
+def test_sb3_check_env__passes(domain):
+    env_checker = require("stable_baselines3.common.env_checker")
+    env_checker.check_env(
+        make_featurized_env(domain, split="test"), warn=True, skip_render_check=True
+    )
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec__works_without_extra_arguments(mode):
+    envs = gymnasium.make_vec(featurized_gym_id("telecom"), num_envs=2, vectorization_mode=mode)
+    try:
+        features, info = envs.reset(seed=0)
+        assert features.shape == (2, envs.single_observation_space.shape[0])
+        for _ in range(25):
+            masks = info["action_mask"]
+            actions = np.array([np.flatnonzero(mask)[0] for mask in masks])
+            features, rewards, terminated, _, info = envs.step(actions)
+        assert rewards.shape == terminated.shape == (2,)
+        assert "task_id" not in info
+    finally:
+        envs.close()
+
+
+def test_styles__reach_the_featurized_view_through_gymnasium():
+    env = gymnasium.make(featurized_gym_id("telecom"), split="test", style="paraphrase")
+    env.reset(seed=0)
+    user = env.unwrapped.env.user
+    assert user.style.name == "paraphrase" and not user.style.structured_requests
+
+
+@pytest.mark.parametrize(("domain", "floor"), [("retail", 0.9), ("airline", 0.5)])
+def test_desk_manual_policy__solves_the_families_its_templates_cover(domain, floor):
+    """The retail and airline views are enough for a hand-written policy on most tasks
+    (airline: bookings, flight changes and passenger updates have no change template)."""
+    env = make_featurized_env(domain, split="test")
+    ids = [task.id for task in env.env.aec.tasks]
+    evaluation = evaluate(DeskPolicy(env.feature_names, env.template_names), env, ids)
+    assert evaluation.pass_hat(1) >= floor
+
+
+def test_unknown_domain__is_a_clear_error():
+    with pytest.raises(ValueError, match="no featurized view for domain 'mock'"):
+        make_featurized_env("mock")

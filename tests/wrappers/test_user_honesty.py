@@ -1,0 +1,157 @@
+"""The scripted user knows only what an LLM user is told (issue 13's honesty tests).
+
+For every task of every domain and data source: each fact, wish and reaction of the scripted
+user's brief comes with the excerpt of the scenario text it was read from, and that excerpt is
+part of the text an LLM user receives; and changing a task's evaluation criteria leaves the
+scripted user's behaviour byte-identical.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import tau_env
+from tau_env.actions import SendMessage
+from tau_env.baselines.oracle import OracleAgent
+from tau_env.episode_runner import run_episode
+from tau_env.tasks.model import EvaluationCriteria
+from tau_env.tasks.scenario_text import first_person
+from tau_env.wrappers.users import ScriptedUser, read_brief
+from tests.conftest import domain_sources, source_id
+
+SOURCES = pytest.mark.parametrize(
+    ("domain_name", "data_dir"),
+    domain_sources(),
+    ids=[source_id(source) for source in domain_sources()],
+)
+REPO = Path(__file__).resolve().parents[2]
+HIDDEN = re.compile(
+    r"evaluation_criteria|gold_actions|communicate_info|nl_assertions|expects_transfer"
+)
+
+
+def squashed(text):
+    """`text` with every run of whitespace as one space (sections are indented in the text)."""
+    return " ".join(text.split())
+
+
+def elements(script):
+    """Every fact, wish and reaction of a brief, as evidence keys."""
+    keys = ["opening"]
+    keys += [f"fact:{key}" for key in script.facts]
+    keys += [f"done:{word}" for word in script.done_phrases]
+    keys += [f"accept:{word}" for word in script.accepts]
+    keys += [f"decline:{word}" for word in script.declines]
+    keys += [f"goal:{check.tool}" for check in script.goal_checks]
+    keys += [f"question:{index}" for index in range(len(script.questions))]
+    if script.after_refusal != "stop":
+        keys.append("after_refusal")
+    return keys
+
+
+@SOURCES
+def test_brief__every_element_is_read_from_the_scenario_text(domain_name, data_dir):
+    domain = tau_env.load_domain(domain_name, data_dir)
+    for task in domain.tasks:
+        text = str(task.user_scenario)
+        words = squashed(text)
+        brief = read_brief(task, domain)
+        script = brief.script
+        for key in elements(script):
+            assert key in brief.evidence, (task.id, key)
+            assert squashed(brief.evidence[key]) in words, (task.id, key, brief.evidence[key])
+        for key, value in script.facts.items():
+            # A list ("reservation_ids": "A, B") is several values the text names one by one.
+            named = value in text or all(part in text for part in value.split(", "))
+            assert named, (task.id, key, value)
+        # The opening is the excerpt in the user's voice, or the user's own quoted line as is.
+        opening = brief.evidence["opening"]
+        assert script.opening in {squashed(first_person(opening)), squashed(opening)}, task.id
+
+
+class Prober:
+    """Says what tends to trigger a user's reactions: questions, offers, claims, refusals."""
+
+    LINES = (
+        "Could you give me your user id, email, name, zip code and phone number?",
+        "I can do that now. It will cost $12.50. Do you confirm?",
+        "Would you like me to add 2 GB of data or change your plan?",
+        "Could you restart your phone and turn airplane mode off?",
+        "It has been cancelled and updated; everything is done now.",
+        "I'm sorry, I cannot do that.",
+        "Let me check.",
+    )
+
+    def __init__(self, task):
+        self.lines = list(self.LINES)
+
+    def act(self, view, context):
+        return SendMessage(content=self.lines.pop(0) if len(self.lines) > 1 else self.lines[0])
+
+
+def _other_criteria(task, tasks):
+    """Criteria of another task (or none), to graft onto `task`: its gold plan, hidden labels,
+    values to communicate and assertions all differ."""
+    others = [t for t in tasks if t.evaluation_criteria != task.evaluation_criteria]
+    return others[0].evaluation_criteria if others else EvaluationCriteria()
+
+
+# telecom-workflow plays the same tasks and users as telecom: not repeated.
+BEHAVIOUR_SOURCES = [s for s in domain_sources() if s[0] != "telecom-workflow"]
+
+
+@pytest.mark.parametrize(
+    ("domain_name", "data_dir"), BEHAVIOUR_SOURCES, ids=[source_id(s) for s in BEHAVIOUR_SOURCES]
+)
+@pytest.mark.parametrize(
+    ("agent", "every"), [(Prober, 1), (OracleAgent, 3)], ids=["prober", "oracle"]
+)
+def test_user__behaves_byte_identically_whatever_the_evaluation_criteria(
+    domain_name, data_dir, agent, every
+):
+    env = tau_env.make_env(domain_name, data_dir=data_dir)
+    domain = env.unwrapped.domain
+    tasks = list(env.unwrapped.tasks)
+    for task in tasks[::every]:
+        swapped = task.model_copy(update={"evaluation_criteria": _other_criteria(task, tasks)})
+        runs = []
+        for variant in (task, swapped):
+            # The agent and the world follow the real task; only the user's copy differs.
+            result = run_episode(
+                env,
+                agent,
+                lambda t, v=variant: ScriptedUser(v, domain),
+                task_id=task.id,
+                seed=0,
+            )
+            runs.append([m.model_dump() for m in result.trajectory if m.role == "user"])
+        assert runs[0] == runs[1], task.id
+
+
+def test_sources__of_users_and_rl_views_never_name_hidden_grading_data():
+    for folder in ("wrappers/users", "wrappers/rl"):
+        for path in sorted((REPO / folder).glob("*.py")):
+            found = HIDDEN.findall(path.read_text(encoding="utf-8"))
+            assert not found, (path.name, found)
+
+
+def test_cancel_question__is_answered_not_taken_for_a_completion():
+    # The issue's example: a confirmation question naming the refund ended the call before.
+    env = tau_env.make_env("retail")
+    line = "I can cancel this order now. You will get a refund of $420.06. Do you confirm?"
+
+    def agent(task):
+        class Once:
+            def act(self, view, context):
+                return SendMessage(content=line)
+
+        return Once()
+
+    result = run_episode(
+        env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id="cancel_00"
+    )
+    replies = [m.content for m in result.trajectory if m.role == "user"]
+    assert replies[1] == "Yes, please go ahead."

@@ -1,0 +1,308 @@
+"""The airline featurizer: the agent's belief as a fixed vector, its moves as templates.
+
+Templates ask for the user id, the reservation code, the reason, the bags and the payment;
+look up the user, the reservation and each flight's status; propose and (after a yes) make the
+change the customer's wish needs (cancel the reservation, add checked bags, send the
+compensation certificate); tell the figures (refund, free bags, certificate); refuse; transfer;
+end. Features state the facts the policy's rules need: whether a flight flew or was cancelled
+by the airline, whether the booking is recent, the cabin, insurance, membership, the reason's
+kind. Bookings, flight changes and passenger updates have no change template: the featurized
+agent can only refuse or transfer them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from tau_env.actions import Action, CallTool, SendMessage
+from tau_env.wrappers.rl.airline_belief import INTENTS, AirlineBelief, reason_kind
+from tau_env.wrappers.rl.desk import DeskFeaturizer, Template, ask, ending_templates
+
+__all__ = ["TEMPLATES", "AirlineFeaturizer", "allowed", "writes"]
+
+_BOOKED_RECENTLY_AFTER = "2024-05-14T15:00:00"
+_FREE_BAGS = {
+    "regular": {"basic_economy": 0, "economy": 1, "business": 2},
+    "silver": {"basic_economy": 1, "economy": 2, "business": 3},
+    "gold": {"basic_economy": 2, "economy": 3, "business": 4},
+}
+"""Free checked bags per passenger (the policy's table)."""
+_CERTIFICATE_PER_PASSENGER = 100
+_PAYMENT_ID = re.compile(r"\b(?:credit_card|gift_card|certificate)_\d+\b")
+_CABINS = ("basic_economy", "economy", "business")
+
+
+def _flown(b: AirlineBelief) -> bool:
+    return any(s in ("flying", "landed") for s in b.flight_statuses())
+
+
+def _airline_cancelled(b: AirlineBelief) -> bool:
+    return "cancelled" in b.flight_statuses()
+
+
+def _free_bags(b: AirlineBelief) -> int | None:
+    target = b.target
+    if target is None or b.user is None:
+        return None
+    per = _FREE_BAGS[b.user.get("membership", "regular")][target["cabin"]]
+    return int(per * len(target["passengers"]))
+
+
+def _eligible(b: AirlineBelief) -> bool:
+    target = b.target or {}
+    return (
+        (b.user or {}).get("membership") in ("silver", "gold")
+        or target.get("insurance") == "yes"
+        or target.get("cabin") == "business"
+    )
+
+
+def cancellable(b: AirlineBelief) -> bool:
+    """The policy's cancellation rule, from what the tools showed and the reason given."""
+    target = b.target
+    if target is None or target.get("status") == "cancelled" or _flown(b):
+        return False
+    insured = target.get("insurance") == "yes" and reason_kind(b.facts.get("reason", "")) in (
+        "health",
+        "weather",
+    )
+    return (
+        str(target.get("created_at", "")) > _BOOKED_RECENTLY_AFTER
+        or _airline_cancelled(b)
+        or target.get("cabin") == "business"
+        or insured
+    )
+
+
+def writes(b: AirlineBelief) -> list[CallTool | None]:
+    """The write calls the customer's wish needs (None: arguments unresolved)."""
+    target = b.target
+    if "cancel" in b.intents:
+        ok = target is not None and "reason" in b.facts
+        code = target["reservation_id"] if target else None
+        return [
+            CallTool(name="cancel_reservation", arguments={"reservation_id": code}) if ok else None
+        ]
+    if "bags" in b.intents:
+        return [_bags(b)]
+    if "compensation" in b.intents and b.user_id is not None and target is not None:
+        amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
+        return [
+            CallTool(name="send_certificate", arguments={"user_id": b.user_id, "amount": amount})
+        ]
+    return [None] if b.intents & {"compensation", "book", "change", "passengers"} else []
+
+
+def _bags(b: AirlineBelief) -> CallTool | None:
+    target, free = b.target, _free_bags(b)
+    added = re.search(r"\d+", b.facts.get("bags_to_add", ""))
+    payment = _PAYMENT_ID.search(b.facts.get("payment", ""))
+    if target is None or free is None or not added or not payment:
+        return None
+    total = int(target["total_baggages"]) + int(added.group())
+    arguments: dict[str, Any] = {
+        "reservation_id": target["reservation_id"],
+        "total_baggages": total,
+        "nonfree_baggages": max(0, total - free),
+        "payment_id": payment.group(),
+    }
+    return CallTool(name="update_reservation_baggages", arguments=arguments)
+
+
+def allowed(b: AirlineBelief) -> bool:
+    """Whether the policy lets the agent make the changes still to make."""
+    left = [c for c in writes(b) if c is None or c.name not in b.done]
+    if not left or any(c is None for c in left):
+        return False
+    if "cancel" in b.intents:
+        return cancellable(b)
+    if "compensation" in b.intents:
+        return _eligible(b) and _airline_cancelled(b)
+    return True
+
+
+def figures(b: AirlineBelief) -> list[str]:
+    """What the customer needs to hear: refund, free bags, certificate."""
+    target, said = b.target, []
+    if target is not None and "cancel" in b.intents:
+        total = sum(float(p["amount"]) for p in target.get("payment_history", []))
+        said.append(f"The refund is ${total:g}.")
+    free = _free_bags(b)
+    if free is not None and b.intents & {"allowance", "bags"}:
+        said.append(f"{free} checked bags are free on this reservation.")
+    if "compensation" in b.intents and target is not None:
+        amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
+        said.append(f"The certificate is worth ${amount}.")
+    return said
+
+
+# -- templates ---------------------------------------------------------------------------------
+_NEEDS = {
+    "cancel": ("reservation_id", "reason"),
+    "allowance": ("reservation_id",),
+    "bags": ("reservation_id", "bags_to_add", "payment"),
+    "compensation": ("reservation_id",),
+    "insurance": ("reservation_id",),
+    "change": ("reservation_id",),
+    "passengers": ("reservation_id",),
+}
+
+
+def needed(b: AirlineBelief) -> set[str]:
+    """The facts the customer's wishes need and the agent does not know yet."""
+    keys = {"user_id"} | {key for intent in b.intents for key in _NEEDS.get(intent, ())}
+    return {key for key in keys if key not in b.facts and key not in b.unknown}
+
+
+def _read(
+    name: str, tool: str, arguments: Callable[[AirlineBelief], dict[str, Any] | None]
+) -> Template[AirlineBelief]:
+    return Template(
+        name,
+        lambda b, counts: arguments(b) is not None,
+        lambda b: [CallTool(name=tool, arguments=arguments(b) or {})],
+    )
+
+
+def _status_query(b: AirlineBelief) -> list[Action]:
+    flight = b.unknown_statuses()[0]
+    b.asked_flight = flight
+    return [
+        CallTool(
+            name="get_flight_status", arguments={"flight_number": flight[0], "date": flight[1]}
+        )
+    ]
+
+
+_PLANS = {
+    "cancel_reservation": "cancel reservation {reservation_id}",
+    "update_reservation_baggages": "set {total_baggages} checked bags on {reservation_id}",
+    "send_certificate": "send you a certificate of ${amount}",
+}
+
+
+def _propose(b: AirlineBelief) -> list[Action]:
+    calls = [c for c in writes(b) if c is not None]
+    # Templates build their calls with keyword arguments (never a raw JSON string).
+    plan = " and ".join(
+        _PLANS[c.name].format_map(c.arguments) for c in calls if isinstance(c.arguments, dict)
+    )
+    return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
+
+
+def _left(b: AirlineBelief) -> list[CallTool]:
+    return [c for c in writes(b) if c is not None and c.name not in b.done]
+
+
+TEMPLATES: tuple[Template[AirlineBelief], ...] = (
+    ask("ask_user_id", ("user_id",), "Could you tell me your user id?", needed),
+    ask("ask_reservation_id", ("reservation_id",), "What is the reservation id?", needed),
+    ask("ask_reason", ("reason",), "What is the reason?", needed),
+    ask(
+        "ask_details",
+        ("bags_to_add", "payment"),
+        "How many bags to add, and which payment?",
+        needed,
+    ),
+    _read(
+        "find_user",
+        "get_user_details",
+        lambda b: (
+            {"user_id": b.facts["user_id"]} if "user_id" in b.facts and b.user is None else None
+        ),
+    ),
+    _read(
+        "get_reservation_details",
+        "get_reservation_details",
+        lambda b: (
+            {"reservation_id": b.facts["reservation_id"]}
+            if b.user is not None and "reservation_id" in b.facts and b.target is None
+            else None
+        ),
+    ),
+    Template("get_flight_status", lambda b, c: bool(b.unknown_statuses()), _status_query),
+    *ending_templates(
+        propose=_propose,
+        act=lambda b: [_left(b)[0]],
+        can_propose=lambda b: allowed(b) and bool(_left(b)),
+        can_act=lambda b: allowed(b) and bool(_left(b)),
+        figures=figures,
+        can_refuse=lambda b: b.user is not None,
+    ),
+)
+"""Every airline template, in the order of the Discrete action index."""
+
+_FACT_KEYS = ("user_id", "reservation_id", "reason", "bags_to_add", "payment")
+_STATE_NAMES = (
+    *(f"intent={intent}" for intent in INTENTS),
+    *(f"said:{key}" for key in _FACT_KEYS),
+    "user_found",
+    "reservation_found",
+    "statuses_known",
+    "flown",
+    "airline_cancelled",
+    "booked_recently",
+    *(f"cabin={cabin}" for cabin in _CABINS),
+    "insured",
+    "member_silver_or_gold",
+    *(f"reason={kind}" for kind in ("health", "weather", "airline", "change")),
+    "changes_resolved",
+    "changes_allowed",
+    "changes_needed",
+    "proposed",
+    "confirmed",
+    "changes_made",
+    "all_changes_made",
+)
+
+
+class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
+    """Belief and templates of one airline episode (a new one per episode).
+
+    Args:
+        max_turns: The episode's template budget.
+        max_steps: The episode's step budget (both sides' steps, as the env counts them).
+    """
+
+    templates = TEMPLATES
+    state_names = _STATE_NAMES
+
+    def new_belief(self) -> AirlineBelief:
+        """A fresh airline belief."""
+        return AirlineBelief()
+
+    def state_features(self) -> list[float]:
+        """The airline features (`state_names`)."""
+        b = self.belief
+        target = b.target or {}
+        calls = writes(b)
+        reason = reason_kind(b.facts["reason"]) if "reason" in b.facts else None
+        all_made = bool(calls) and all(c is not None and c.name in b.done for c in calls)
+        values: list[float] = [float(i in b.intents) for i in INTENTS]
+        values += [float(k in b.facts) for k in _FACT_KEYS]
+        values += [
+            b.user is not None,
+            bool(target),
+            bool(target) and not b.unknown_statuses(),
+            _flown(b),
+            _airline_cancelled(b),
+            str(target.get("created_at", "")) > _BOOKED_RECENTLY_AFTER,
+        ]
+        values += [float(target.get("cabin") == cabin) for cabin in _CABINS]
+        values += [
+            target.get("insurance") == "yes",
+            (b.user or {}).get("membership") in ("silver", "gold"),
+        ]
+        values += [float(reason == kind) for kind in ("health", "weather", "airline", "change")]
+        values += [
+            bool(calls) and all(c is not None for c in calls),
+            allowed(b),
+            bool(calls),
+            b.proposed,
+            b.confirmed,
+            bool(b.done),
+            all_made,
+        ]
+        return values

@@ -1,0 +1,240 @@
+"""The shared mechanics of the service-desk featurizers (retail, airline).
+
+A desk episode is a customer with a wish, records behind tools, a proposal, a yes, a change and
+the figures to tell. `DeskBelief` is the part every desk shares (the customer's facts, the
+agent's last question, the proposal's progress); `Template` is one move with its mask; and
+`DeskFeaturizer` reads observations, counts moves, and builds the mask and the feature vector
+from its domain's templates and `state_features`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tau_env.actions import Action, CallTool, SendMessage, Stop
+from tau_env.env.spaces import ROLE_INDEX
+from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
+
+__all__ = ["DeskBelief", "DeskFeaturizer", "Template", "ask", "ending_templates"]
+
+_USER, _TOOL = ROLE_INDEX["user"], ROLE_INDEX["tool"]
+_FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) is (.+?)\.(?=\s+My |\s*$)")
+_YES = re.compile(r"\b(yes|go ahead|please do|i confirm|confirmed)\b", re.IGNORECASE)
+
+
+@dataclass
+class DeskBelief:
+    """What every desk agent tracks.
+
+    Attributes:
+        opened: Whether the customer's opening was read (the domain reads its wishes).
+        facts: What the customer said (``My <fact> is <value>.``), by key.
+        unknown: Facts the customer said it does not know.
+        asking: The facts the agent asked for last (a "don't know" marks them unknown).
+        proposed: The agent proposed its change and awaits a yes; ``confirmed``: it got one.
+        done: Write tools that succeeded.
+        quoted: The figures as they stood at the proposal (the change alters their records).
+        asked: The customer's last message asked something.
+        tool_errors: The agent's failed tool calls.
+    """
+
+    opened: bool = False
+    facts: dict[str, str] = field(default_factory=dict)
+    unknown: set[str] = field(default_factory=set)
+    asking: tuple[str, ...] = ()
+    proposed: bool = False
+    confirmed: bool = False
+    done: list[str] = field(default_factory=list)
+    quoted: list[str] = field(default_factory=list)
+    asked: bool = False
+    tool_errors: int = 0
+
+    def read_user_text(self, text: str) -> None:
+        """Facts, "don't know" answers, agreement to a proposal; then the domain's reading."""
+        first = not self.opened
+        self.opened = True
+        for label, value in _FACT.findall(text):
+            self.facts[label.replace(" ", "_")] = value
+        for label in re.findall(r"don't know my ([a-z ]+?)\.", text):
+            self.unknown.add(label.replace(" ", "_"))
+        if self.asking and re.search(r"don't know|do not know", text):
+            self.unknown.update(key for key in self.asking if key not in self.facts)
+        self.asking = ()
+        if self.proposed:
+            self.confirmed = bool(_YES.search(text))
+            self.proposed = False
+        self.asked = "?" in text
+        self.read_customer(text, opening=first)
+
+    def read_customer(self, text: str, *, opening: bool) -> None:
+        """The domain's reading of a customer message (wishes from the opening, ids...)."""
+
+    def read_tool_result(self, tool: str, content: str, error: bool) -> None:
+        """The domain's reading of the agent's tool results."""
+
+
+B = TypeVar("B", bound=DeskBelief)
+
+Applies = Callable[[B, Mapping[str, int]], bool]
+
+
+@dataclass(frozen=True)
+class Template(Generic[B]):
+    """One agent move: when it applies (the mask) and the actions it takes."""
+
+    name: str
+    applies: Callable[[B, Mapping[str, int]], bool]
+    build: Callable[[B], list[Action]]
+
+
+def ask(
+    name: str, keys: tuple[str, ...], text: str, needed: Callable[[B], set[str]]
+) -> Template[B]:
+    """A question for facts, applicable while the wishes need one of `keys` (twice at most)."""
+
+    def applies(b: B, counts: Mapping[str, int]) -> bool:
+        return bool(needed(b) & set(keys)) and counts.get(name, 0) < 2
+
+    def build(b: B) -> list[Action]:
+        b.asking = keys
+        return [SendMessage(content=text)]
+
+    return Template(name, applies, build)
+
+
+def ending_templates(
+    propose: Callable[[B], list[Action]],
+    act: Callable[[B], list[Action]],
+    can_propose: Callable[[B], bool],
+    can_act: Callable[[B], bool],
+    figures: Callable[[B], list[str]],
+    can_refuse: Callable[[B], bool],
+) -> tuple[Template[B], ...]:
+    """propose, act, tell, refuse, transfer, end: the moves every desk ends with."""
+
+    def proposing(b: B) -> list[Action]:
+        b.quoted = figures(b)
+        b.proposed = True
+        return propose(b)
+
+    def told(b: B) -> list[str]:
+        return list(dict.fromkeys(b.quoted + figures(b)))
+
+    return (
+        Template("propose", lambda b, c: can_propose(b) and not b.confirmed, proposing),
+        Template("act", lambda b, c: b.confirmed and can_act(b), act),
+        Template(
+            "tell",
+            lambda b, c: bool(told(b)),
+            lambda b: [SendMessage(content="It is done. " + " ".join(told(b)))],
+        ),
+        Template(
+            "refuse",
+            lambda b, c: can_refuse(b),
+            lambda b: [
+                SendMessage(
+                    content="I'm sorry, but I cannot do that under our policy. "
+                    + " ".join(figures(b))
+                )
+            ],
+        ),
+        Template(
+            "transfer",
+            lambda b, c: True,
+            lambda b: [
+                CallTool(name=TRANSFER_TOOL, arguments={"summary": "The customer needs a human."}),
+                SendMessage(content=TRANSFER_ANNOUNCEMENT),
+            ],
+        ),
+        Template("end", lambda b, c: True, lambda b: [Stop()]),
+    )
+
+
+class DeskFeaturizer(Generic[B]):
+    """Belief, move counts and templates of one desk episode (a new one per episode).
+
+    Subclasses set `templates`, `state_names` and `new_belief`, and implement
+    `state_features` (the domain's features, before the move counts and the turn).
+
+    Args:
+        max_turns: The episode's template budget.
+        max_steps: The episode's step budget (both sides' steps, as the env counts them).
+    """
+
+    templates: ClassVar[Sequence[Template[Any]]] = ()
+    state_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, max_turns: int, max_steps: int) -> None:
+        if max_turns < 1 or max_steps < 1:
+            raise ValueError(
+                f"max_turns and max_steps must be >= 1, actually: {max_turns}, {max_steps}"
+            )
+        self.max_turns, self.max_steps = max_turns, max_steps
+        self.belief: B = self.new_belief()
+        self.counts: dict[str, int] = {}
+        self.turn = self.step = 0
+
+    def new_belief(self) -> B:
+        """A fresh belief for the domain."""
+        raise NotImplementedError
+
+    def state_features(self) -> list[float]:
+        """The domain's features (`state_names` says what each one is)."""
+        raise NotImplementedError
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """What each entry of `features()` means."""
+        moves = tuple(f"taken:{t.name}" for t in self.templates)
+        return (*self.state_names, *moves, "turn", "tool_error", "customer_asked")
+
+    @property
+    def template_names(self) -> tuple[str, ...]:
+        """The templates' names, by action index."""
+        return tuple(t.name for t in self.templates)
+
+    def observe(self, observation: Mapping[str, Any]) -> None:
+        """Read one observation: the customer's messages and the agent's tool results."""
+        self.step = int(observation.get("step", self.step))
+        for message in observation.get("messages", ()):
+            role, content = int(message["role"]), str(message.get("content") or "")
+            if role == _USER:
+                self.belief.read_user_text(content)
+            elif role == _TOOL:
+                tool = str(message.get("tool_name") or "")
+                error = bool(message.get("error"))
+                self.belief.tool_errors += error
+                self.belief.read_tool_result(tool, content, error)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Which templates apply now."""
+        b, counts = self.belief, self.counts
+        return np.fromiter(
+            (t.applies(b, counts) for t in self.templates), dtype=bool, count=len(self.templates)
+        )
+
+    def actions(self, index: int) -> list[Action]:
+        """The actions of template ``index`` (counted as taken)."""
+        self.skip(index)
+        return self.templates[index].build(self.belief)
+
+    def skip(self, index: int) -> None:
+        """Count a turn spent on a template."""
+        name = self.templates[index].name
+        self.counts[name] = self.counts.get(name, 0) + 1
+        self.turn += 1
+
+    def features(self) -> NDArray[np.float32]:
+        """The belief as a vector in [0, 1] (see `feature_names`)."""
+        b = self.belief
+        values = self.state_features()
+        values += [min(self.counts.get(t.name, 0), 3) / 3 for t in self.templates]
+        used = max(self.turn / self.max_turns, self.step / self.max_steps)
+        values += [min(used, 1.0), float(b.tool_errors > 0), float(b.asked)]
+        return np.asarray(values, dtype=np.float32)
