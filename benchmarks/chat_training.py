@@ -136,6 +136,9 @@ def openenv_rate(episodes: int, concurrency: int = 16) -> dict[str, float]:
         while not chat.done:
             plans[task_id].append(action_message(agent.act(None, None)))  # type: ignore[arg-type]
             chat.step(plans[task_id][-1])
+        if chat.reward != 1.0:  # a user that needs a request repeated: not a fixed replay
+            del plans[task_id]
+    tasks = list(plans)
 
     async def worker(url: str, queue: asyncio.Queue[int]) -> None:
         async with TauEnvClient(base_url=url) as client:
