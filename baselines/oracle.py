@@ -59,8 +59,11 @@ class OracleAgent:
     def act(self, view: SideView, context: SideContext) -> Action:
         """Next gold step, a user step's request (again if not followed), closing, stops."""
         script = self._script or self._prepare()
-        if self._last_request is not None and (reply := _latest_user_text(view)) is not None:
-            request, self._last_request = self._last_request, None
+        # A caller without the AEC view (a chat or OpenEnv client replaying the plan passes
+        # None) gets the plan alone: no reply is read, so no request is repeated.
+        request = self._last_request
+        if request is not None and view is not None and (reply := _latest_user_text(view)):
+            self._last_request = None
             if did_not_follow(reply) and self._repeats < MAX_REPEATS:
                 self._repeats += 1
                 self._last_request = request

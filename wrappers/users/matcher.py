@@ -160,8 +160,13 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
 
 
+@lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
-    """A crude, consistent stem: enough to equate plurals and -ing/-ed forms."""
+    """A crude, consistent stem: enough to equate plurals and -ing/-ed forms.
+
+    Cached: the scripted user stems the same few hundred words (the agent's text, the tool
+    and fact names with their synonyms) on every turn, and a stem depends on the word only.
+    """
     for suffix, minimum in (("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
         if word.endswith(suffix) and len(word) >= minimum:
             word = word[: -len(suffix)]
