@@ -128,6 +128,7 @@ def openenv_rate(episodes: int, concurrency: int = 16) -> dict[str, float]:
 
     chat = make_chat_env("telecom")
     tasks = [t.id for t in chat.single.aec.unwrapped.domain.split(None)]
+    all_tasks = len(tasks)
     plans: dict[str, list[dict[str, Any]]] = {}
     for task_id in tasks:  # the oracle's assistant messages, recorded once
         chat.reset(task_id=task_id)
@@ -177,6 +178,8 @@ def openenv_rate(episodes: int, concurrency: int = 16) -> dict[str, float]:
         "server_cpu_ms": server_cpu / episodes * 1e3,
         "client_cpu_ms": client_cpu / episodes * 1e3,
         "cpu_bound_episodes_per_s": episodes / max(server_cpu, client_cpu),
+        "tasks": len(tasks),
+        "all_tasks": all_tasks,
     }
 
 
@@ -212,7 +215,9 @@ def main() -> None:
     if "openenv" not in skip:
         o = openenv_rate(args.openenv_episodes, args.sessions)
         print(
-            f"OpenEnv over WebSocket, {args.sessions} sessions: {o['episodes_per_s']:.1f} "
+            f"OpenEnv over WebSocket, {args.sessions} sessions, {o['tasks']:.0f} of "
+            f"{o['all_tasks']:.0f} telecom tasks (a fixed plan solves them): "
+            f"{o['episodes_per_s']:.1f} "
             "episodes/s wall "
             f"(target >= 100); CPU per episode: server {o['server_cpu_ms']:.2f} ms, client "
             f"{o['client_cpu_ms']:.2f} ms; CPU-bound rate {o['cpu_bound_episodes_per_s']:.1f} "
