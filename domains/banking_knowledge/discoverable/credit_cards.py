@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
+    card_missing,
+)
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
     history,
@@ -24,31 +26,9 @@ from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
     exists,
-    is_empty_result,
-    parse_balance,
-    query_by,
 )
 
 __all__ = ["BEHAVIOURS"]
-
-
-def _card_missing(db: BankingDB, account_id: str) -> str | None:
-    """The not-found error when no card account has that id (looked up by query, as there)."""
-    if is_empty_result(query_by(db, "credit_card_accounts", "account_id", account_id)):
-        return f"Error: Credit card account '{account_id}' not found."
-    return None
-
-
-def _not_owned(account_id: str, user_id: str) -> str:
-    return f"Error: Credit card account '{account_id}' does not belong to user '{user_id}'."
-
-
-def _dollars(value: Any) -> float:
-    """A dollar amount stored as text (``"$5,000.00"``); 0 when it does not parse."""
-    try:
-        return parse_balance(str(value))
-    except (ValueError, TypeError):
-        return 0.0
 
 
 @behaviour("order_replacement_credit_card", "write")
@@ -69,7 +49,7 @@ def order_replacement_credit_card(
     reasons = ["fraud_suspected", "lost", "stolen", "damaged", "expired", "other"]
     if reason not in reasons:
         return invalid_choice("reason", reasons)
-    missing = _card_missing(db, credit_card_account_id)
+    missing = card_missing(db, credit_card_account_id)
     if missing:
         return missing
     order_id = credit_card_order_id(credit_card_account_id, user_id, reason)
@@ -209,7 +189,7 @@ def apply_statement_credit(
         return "Error: Credit amount must be positive."
     if reason not in _STATEMENT_CREDIT_REASONS:
         return invalid_choice("reason", _STATEMENT_CREDIT_REASONS)
-    missing = _card_missing(db, credit_card_account_id)
+    missing = card_missing(db, credit_card_account_id)
     if missing:
         return missing
     credit_id = transaction_id(user_id, "STATEMENT_CREDIT", reason, amount, "Statement Credit")
@@ -264,7 +244,7 @@ def apply_credit_card_flag(
     reasons = ["retention_offer", "loyalty_benefit", "promotional", "error_correction", "other"]
     if reason not in reasons:
         return invalid_choice("reason", reasons)
-    missing = _card_missing(db, credit_card_account_id)
+    missing = card_missing(db, credit_card_account_id)
     if missing:
         return missing
     flag_id = account_flag_id(credit_card_account_id, flag_type, expiration_date)
@@ -298,7 +278,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
     """Close a card account for good."""
     if not credit_card_account_id or not user_id:
         return "Error: Missing required parameters (credit_card_account_id, user_id)."
-    missing = _card_missing(db, credit_card_account_id)
+    missing = card_missing(db, credit_card_account_id)
     if missing:
         return missing
     if not exists(db.credit_card_accounts, credit_card_account_id):

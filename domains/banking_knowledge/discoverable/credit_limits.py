@@ -7,6 +7,10 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
+    dollars,
+    not_owned,
+)
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
     history,
@@ -18,33 +22,11 @@ from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
     exists,
-    is_empty_result,
-    parse_balance,
-    query_by,
     row,
     rows,
 )
 
 __all__ = ["BEHAVIOURS"]
-
-
-def _card_missing(db: BankingDB, account_id: str) -> str | None:
-    """The not-found error when no card account has that id (looked up by query, as there)."""
-    if is_empty_result(query_by(db, "credit_card_accounts", "account_id", account_id)):
-        return f"Error: Credit card account '{account_id}' not found."
-    return None
-
-
-def _not_owned(account_id: str, user_id: str) -> str:
-    return f"Error: Credit card account '{account_id}' does not belong to user '{user_id}'."
-
-
-def _dollars(value: Any) -> float:
-    """A dollar amount stored as text (``"$5,000.00"``); 0 when it does not parse."""
-    try:
-        return parse_balance(str(value))
-    except (ValueError, TypeError):
-        return 0.0
 
 
 @behaviour("submit_credit_limit_request", "write")
@@ -67,7 +49,7 @@ def submit_credit_limit_request(
     if card is None:
         return f"Error: Credit card account '{credit_card_account_id}' not found."
     if card.get("user_id") != user_id:
-        return _not_owned(credit_card_account_id, user_id)
+        return not_owned(credit_card_account_id, user_id)
     request_id = credit_limit_request_id(credit_card_account_id, user_id, whole)
     record = {
         "request_id": request_id,
@@ -182,10 +164,10 @@ def approve_credit_limit_increase(
     if card is None:
         return f"Error: Credit card account '{credit_card_account_id}' not found."
     if card.get("user_id") != user_id:
-        return _not_owned(credit_card_account_id, user_id)
+        return not_owned(credit_card_account_id, user_id)
     if _blocks_limit_increase(db, credit_card_account_id, user_id, card):
         return "Error: Credit limit increase request cannot be approved at this time."
-    current = _dollars(card.get("credit_limit", "$0.00"))
+    current = dollars(card.get("credit_limit", "$0.00"))
     new_limit = float(new_credit_limit)
     edit(db.credit_card_accounts, credit_card_account_id)["credit_limit"] = f"${new_limit:.2f}"
     increase = new_limit - current
