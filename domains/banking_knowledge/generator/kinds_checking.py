@@ -19,20 +19,16 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
-from tau_env.domains.banking_knowledge.generator.products import BANK_NAME, CheckingProduct
+from tau_env.domains.banking_knowledge.generator.products import BANK_NAME
 
 __all__ = ["CHECKING_KINDS"]
 
 P = PROCEDURES
 
 
-def _products(ctx: Context, family: str) -> tuple[CheckingProduct, ...]:
-    return ctx.bank.checking_of(family)
-
-
 def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
     """Refund this month's out-of-network ATM fees, up to the product's monthly number."""
-    refunding = [p for p in _products(ctx, family) if p.atm_refunds]
+    refunding = [p for p in ctx.bank.checking_of(family) if p.atm_refunds]
     if not refunding:
         return None
     product = pick(refunding, index)
@@ -91,7 +87,7 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
 
 def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | None:
     """A product without ATM fee refunds: explain, credit nothing."""
-    plain = [p for p in _products(ctx, family) if not p.atm_refunds]
+    plain = [p for p in ctx.bank.checking_of(family) if not p.atm_refunds]
     if not plain:
         return None
     product = pick(plain, index)
@@ -129,7 +125,7 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
 
 def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
     """Raise a daily limit for 24 hours: the amount asked, or the product's highest."""
-    raising = [p for p in _products(ctx, family) if p.debit.temp_cap_percent]
+    raising = [p for p in ctx.bank.checking_of(family) if p.debit.temp_cap_percent]
     if not raising:
         return None
     product = pick(raising, index)
@@ -185,7 +181,7 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
 
 def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
     """No increase: the product has none, or the account is younger than 60 days."""
-    products = _products(ctx, family)
+    products = ctx.bank.checking_of(family)
     plain = [p for p in products if not p.debit.temp_cap_percent]
     young = not plain or index % 2 == 1
     product = pick(products if young else plain, index)
@@ -227,7 +223,7 @@ _CLOSING = (
 
 def close_checking(ctx: Context, family: str, index: int) -> Draft:
     """Cancel the account's cards, move the balance to another account, then close it."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
     account = ctx.checking(person, product)
     balance = ctx.ledger.balance(account)
@@ -266,7 +262,7 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
 
 def open_checking(ctx: Context, family: str, index: int) -> Draft:
     """Open a checking product; premier ones only when the balances meet the requirement."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
     savings_product = ctx.rng.choice(ctx.bank.savings)
     required = product.opening_balance

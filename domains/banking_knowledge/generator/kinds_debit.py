@@ -19,7 +19,6 @@ from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import (
     CARD_DESIGNS,
     DELIVERY_OPTIONS,
-    CheckingProduct,
 )
 
 __all__ = ["DEBIT_KINDS"]
@@ -27,13 +26,9 @@ __all__ = ["DEBIT_KINDS"]
 P = PROCEDURES
 
 
-def _products(ctx: Context, family: str) -> tuple[CheckingProduct, ...]:
-    return ctx.bank.checking_of(family)
-
-
 def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
     """Order a first debit card with the customer's delivery option and design."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     rng = ctx.rng
     person = ctx.customer()
     account = ctx.checking(person, product, balance=ctx.amount(300, 4000))
@@ -88,7 +83,7 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
 
 def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
     """Cancel a lost or stolen card, then order its replacement with the replacement fee."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
     account = ctx.checking(person, product, balance=ctx.amount(400, 4000))
     card = ctx.debit_card(person, account, product)
@@ -154,7 +149,7 @@ _ACTIVATION = (
 
 def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
     """Activate a pending card with the tool its issue reason calls for."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     reason, behaviour, story = _ACTIVATION[(index + ctx.rng.randint(0, 5)) % len(_ACTIVATION)]
     person = ctx.customer()
     account = ctx.checking(person, product)
@@ -211,7 +206,7 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
 
 def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
     """Pause a misplaced card, or resume a paused one that was found."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
     account = ctx.checking(person, product)
     resume = index % 3 == 2
@@ -257,7 +252,7 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
 
 def reset_pin(ctx: Context, family: str, index: int) -> Draft:
     """Set a new PIN for a customer who forgot theirs."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
     account = ctx.checking(person, product)
     card = ctx.debit_card(person, account, product)

@@ -13,7 +13,6 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
-from tau_env.domains.banking_knowledge.generator.products import CheckingProduct
 from tau_env.domains.banking_knowledge.generator.world import day
 
 __all__ = ["DEBIT_ISSUE_KINDS"]
@@ -21,13 +20,9 @@ __all__ = ["DEBIT_ISSUE_KINDS"]
 P = PROCEDURES
 
 
-def _products(ctx: Context, family: str) -> tuple[CheckingProduct, ...]:
-    return ctx.bank.checking_of(family)
-
-
 def recurring_block(ctx: Context, family: str, index: int) -> Draft:
     """Block recurring charges on a card, or allow them again after an earlier block."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
     account = ctx.checking(person, product)
     allow = index % 3 == 2
@@ -77,7 +72,7 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
 
 def card_alert(ctx: Context, family: str, index: int) -> Draft:
     """Clear a velocity block or a fraud alert; a bank-raised alert goes to the fraud team."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     variant = index % 3  # 0: velocity block, 1: alert the agent may clear, 2: bank-raised alert
     person = ctx.customer()
     account = ctx.checking(person, product)
@@ -156,7 +151,7 @@ _DEBIT_DISPUTES = (
 
 def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
     """Open a debit card billing dispute with every field the procedure's table prescribes."""
-    product = pick(_products(ctx, family), index)
+    product = pick(ctx.bank.checking_of(family), index)
     rng = ctx.rng
     category, prefix, kind, story = _DEBIT_DISPUTES[(index + rng.randint(0, 4)) % 5]
     recent = index % 2 == 0
