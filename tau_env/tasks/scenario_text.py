@@ -105,9 +105,29 @@ _PRONOUN = re.compile(
     r"\b(you're|you've|you'd|you'll|you are|you were|yourself|yours|your|you)\b", re.IGNORECASE
 )
 _SUBJECT_BEFORE = re.compile(
-    r"(^|[.!?;:]\s+|\b(and|but|that|if|because|when|so|or|as|while|once|until|unless|since)\s+)$",
+    r"(^|[.!?;:,]\s+|\b(and|but|that|if|because|when|so|or|as|while|once|until|unless|since|"
+    r"whether|how|what|why|which|where|who|much|many)\s+)$",
     re.IGNORECASE,
 )
+"""Before a subject: a clause starts here (sentence, conjunction, question word)."""
+_OBJECT_BEFORE = re.compile(
+    r"\b(to|for|with|at|from|about|of|on|by|against|toward|towards|without|than|like|into|"
+    r"onto|upon|after|before|behind|near|around)\s+$",
+    re.IGNORECASE,
+)
+"""Before an object: a preposition ("to you", "for you")."""
+_OBJECT_AFTER = re.compile(
+    r"^(\s*([.!?;:,)\"\n]|$)|\s+(a|an|the|this|that|these|those|my|your|his|her|its|our|their|"
+    r"some|any|to|for|with|at|from|about|of|on|in|by|and|or|but|back|again|twice|now|today|"
+    r"directly|immediately|later|soon|yet|up|down|out|off|over|without|through|into|via|first|"
+    r"here|there|everything|anything|nothing|something|how|what|why|whether|if|when)\b)",
+    re.IGNORECASE,
+)
+"""After an object: the clause ends, or a determiner or preposition follows, not a verb."""
+_THANK = re.compile(r"\bthank\s+$", re.IGNORECASE)
+""""thank you" is said to the agent, in any voice."""
+_QUOTE = re.compile(r"([\"\u201c\u201d])")
+"""Quotation marks: a quoted line is the user's own words, where "you" is the agent."""
 _POSSESSIVE_TYPO = re.compile(r"\bYou (?=mobile\b|phone\b)")
 
 
@@ -120,18 +140,36 @@ def _match_case(word: str, like: str, start_of_sentence: bool) -> str:
 def first_person(text: str) -> str:
     """Second-person scenario prose in the user's own voice ("Your phone..." -> "My phone...").
 
-    A light rewrite, enough for an opening line: pronouns and the verbs "are"/"were" after
-    "you"; a lone "you" is "I" as a subject (sentence start, after a conjunction) and "me"
-    otherwise.
+    A light rewrite, enough for an opening line or a question: pronouns and the verbs
+    "are"/"were" after "you". A lone "you" is "me" after a preposition ("transfer you to",
+    "for you"); else "I" where a clause starts (sentence start, conjunction, question word:
+    "why you didn't", "how much you have"); else "me" when no verb follows ("suits you.",
+    "told you that", "give you a refund"), and "I" when one does ("the camera you bought").
+    Quoted words are the user's own ("you" is the agent there) and stay as written, and so
+    does "thank you".
     """
+    parts = _QUOTE.split(text)  # text, quotation mark, text, ...: every other text is quoted
+    if len(parts) % 4 != 1:  # unbalanced quotes: rewrite it all
+        return _rewrite(text)
+    return "".join(part if index % 4 == 2 else _rewrite(part) for index, part in enumerate(parts))
+
+
+def _rewrite(text: str) -> str:
     text = _POSSESSIVE_TYPO.sub("Your ", text)
 
     def replace(match: re.Match[str]) -> str:
         found = match.group(1)
         before = text[: match.start()]
+        if _THANK.search(before):
+            return found
         start = bool(_SUBJECT_BEFORE.search(before))
         key = found.lower()
-        word = ("I" if start or not before.strip() else "me") if key == "you" else _PRONOUNS[key]
+        word = _PRONOUNS.get(key, "")
+        if key == "you":
+            subject = not _OBJECT_BEFORE.search(before) and (
+                start or not before.strip() or not _OBJECT_AFTER.match(text[match.end() :])
+            )
+            word = "I" if subject else "me"
         return _match_case(word, found, start and not before.endswith(("and ", "but ")))
 
     return _PRONOUN.sub(replace, text)

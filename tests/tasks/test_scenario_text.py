@@ -39,3 +39,29 @@ def test_first_person__rewrites_pronouns_and_verbs():
         "An agent told me that I'd get help."
     )
     assert first_person("You mobile data is slow.") == "My mobile data is slow."
+
+
+def test_first_person__a_lone_you_is_i_as_a_subject_and_me_as_an_object():
+    # Question clauses: "you" after a question word is the subject.
+    assert first_person("why you didn't get the bonus") == "why I didn't get the bonus"
+    assert first_person("how much money you can save") == "how much money I can save"
+    assert first_person("second, you might have typed it") == "second, I might have typed it"
+    # A relative clause: a verb follows.
+    assert first_person("if the camera you just bought works") == (
+        "if the camera I just bought works"
+    )
+    # Objects: after a preposition, at the end, or before a determiner or preposition.
+    assert first_person("which card suits you") == "which card suits me"
+    assert first_person("The agent transfers you without asking.") == (
+        "The agent transfers me without asking."
+    )
+    assert first_person("They give you a refund for you.") == "They give me a refund for me."
+
+
+def test_first_person__quoted_words_and_thank_you_stay_as_written():
+    assert first_person('If the agent says you are wrong: "Can you check again?"') == (
+        'If the agent says I am wrong: "Can you check again?"'
+    )
+    assert first_person("Thank you, you are kind.") == "Thank you, I am kind."
+    # Unbalanced quotes: the whole text is rewritten.
+    assert first_person('You say "hi') == 'I say "hi'
