@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from tau_env.baselines.rl.curve import plot_learning_curve
-from tau_env.baselines.rl.evaluate import Evaluation, evaluate, predictor_policy
+from tau_env.baselines.rl.evaluate import Evaluation, evaluate
 from tau_env.wrappers.rl import FeaturizedEnv, make_featurized_env
 
 try:
@@ -49,7 +49,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
         "pip install torch==2.13.0 && pip install 'tau-env[rl]'"
     ) from error
 
-__all__ = ["EVAL_GRID", "TrainConfig", "main", "scores", "train"]
+__all__ = ["EVAL_GRID", "TrainConfig", "greedy_policy", "main", "scores", "train"]
 
 EVAL_GRID: tuple[tuple[str, str], ...] = tuple(
     (split, style)
@@ -213,10 +213,35 @@ def _view(config: TrainConfig, split: str, style: str | None, tasks: Any = None)
     )
 
 
+def greedy_policy(model: Any) -> Any:
+    """The masked greedy policy of a MaskablePPO model, as `predictor_policy` would play it.
+
+    The same choice as ``model.predict(..., deterministic=True)`` (the most likely applicable
+    template), computed straight from the policy network without building a distribution
+    per step: several times cheaper, and curve points are paid from the CPU budget.
+    """
+    policy = model.policy
+
+    def act(features: Any, mask: Any) -> int:
+        with torch.no_grad():
+            observation = torch.as_tensor(features, dtype=torch.float32).unsqueeze(0)
+            latent = policy.mlp_extractor.forward_actor(
+                policy.extract_features(observation, policy.pi_features_extractor)
+            )
+            logits = policy.action_net(latent)[0]
+        logits[~torch.as_tensor(mask, dtype=torch.bool)] = -torch.inf
+        return int(torch.argmax(logits))
+
+    return act
+
+
 def train(config: TrainConfig) -> dict[str, Any]:
     """Run one training (see the module docstring); returns the summary it writes."""
     wall0, cpu0 = time.perf_counter(), time.process_time()
     torch.set_num_threads(1)
+    # SB3 builds a Categorical per step; checking its arguments every time costs more than
+    # the network itself on this small MLP (the masks and logits are SB3's own, always valid).
+    torch.distributions.Distribution.set_default_validate_args(False)
     config.out.mkdir(parents=True, exist_ok=True)
     probe = _view(config, config.train_split, config.train_style)
     train_ids = list(config.train_tasks or _task_ids(probe, config.task_filter))
@@ -243,7 +268,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     )
 
     def score_model() -> float:
-        return evaluate(predictor_policy(model), test_env, test_ids).pass_hat(1)
+        return evaluate(greedy_policy(model), test_env, test_ids).pass_hat(1)
 
     train_wall0, train_cpu0 = time.perf_counter(), time.process_time()
     curve = _Curve(config.eval_every, score_model, config.cpu_budget_s, train_cpu0)
@@ -259,7 +284,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
         env = _view(config, split, style)
         ids = test_ids if split == config.test_split and config.test_tasks else None
         grid[f"{split}/{style}"] = scores(
-            evaluate(predictor_policy(model), env, ids or _task_ids(env, config.task_filter))
+            evaluate(greedy_policy(model), env, ids or _task_ids(env, config.task_filter))
         )
     figure = plot_learning_curve(
         curve.points,

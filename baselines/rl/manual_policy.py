@@ -97,6 +97,7 @@ class ManualPolicy:
         missing = needed - set(self.template)
         if missing:
             raise ValueError(f"templates missing for the manual policy: {sorted(missing)}")
+        self.intents = [(i, self.feature[f"intent={i}"]) for i in ("service", "mobile_data", "mms")]
         self.values = {
             fact: [i for name, i in self.feature.items() if name.startswith(f"{fact}=")]
             for facts in CHECK_FACTS.values()
@@ -105,19 +106,19 @@ class ManualPolicy:
 
     def __call__(self, features: NDArray[np.float32], mask: NDArray[np.bool_]) -> int:
         """The next template."""
+        set_features = set(np.flatnonzero(features).tolist())
+        applicable = set(np.flatnonzero(mask).tolist())
 
         def on(name: str) -> bool:
-            return bool(features[self.feature[name]] > 0)
+            return self.feature[name] in set_features
 
         def can(name: str) -> bool:
-            return bool(mask[self.template[name]])
+            return self.template[name] in applicable
 
         def known(fact: str) -> bool:
-            return bool(features[self.values[fact]].any())
+            return not set_features.isdisjoint(self.values[fact])
 
-        intent = next(
-            (i for i in ("service", "mobile_data", "mms") if on(f"intent={i}")), "service"
-        )
+        intent = next((i for i, at in self.intents if at in set_features), "service")
         for name in _IDENTIFY:
             if can(name) and not (name == "ask_location" and intent == "service"):
                 return self.template[name]

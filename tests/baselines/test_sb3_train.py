@@ -110,3 +110,27 @@ def test_train__rejects_an_empty_family(tmp_path):
 
     with pytest.raises(ValueError, match="no task id contains"):
         train(TrainConfig(out=tmp_path, timesteps=10, task_filter="no-such-issue"))
+
+
+def test_greedy_policy__picks_what_masked_predict_picks():
+    require("sb3_contrib")
+    import numpy as np
+    from sb3_contrib import MaskablePPO
+
+    from tau_env.baselines.rl.evaluate import predictor_policy
+    from tau_env.baselines.sb3_train import greedy_policy
+
+    env = make_telecom_featurized_env(split="train")
+    model = MaskablePPO("MlpPolicy", env, seed=3, device="cpu", n_steps=64, batch_size=64)
+    fast, reference = greedy_policy(model), predictor_policy(model)
+    rng = np.random.default_rng(0)
+    picks = set()
+    for _ in range(50):
+        features = rng.random(env.observation_space.shape, dtype=np.float32)
+        mask = rng.random(env.action_space.n) < 0.3
+        mask[rng.integers(env.action_space.n)] = True
+        pick = fast(features, mask)
+        assert mask[pick]
+        assert pick == reference(features, mask)
+        picks.add(pick)
+    assert len(picks) > 3  # the features decide, not a fixed template

@@ -50,12 +50,26 @@ def test_spaces__box_and_discrete_with_named_entries(env):
 
 
 def test_reset__only_the_opening_is_known(env):
-    env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
-    features = env.featurizer.features()
-    known = {n for n, v in zip(env.feature_names, features, strict=True) if v > 0}
+    observation, _ = env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
+    named = zip(env.feature_names, observation, strict=True)
+    known = {n for n, v in named if v > 0 and not n.startswith("applies:")}
     # The opening names the intent (and says there is no service); the greeting and the opening
     # used two steps; no check is current, no template taken; nothing else is known.
     assert known == {"intent=service", "signal=none", "turn"}
+
+
+def test_observation__ends_with_the_action_mask_named_by_template(env):
+    start = len(env.featurizer.feature_names)
+    assert env.feature_names[start:] == tuple(f"applies:{name}" for name in env.template_names)
+    observation, info = env.reset(seed=0, options={"task_id": SERVICE_SUSPENDED})
+    np.testing.assert_array_equal(observation[start:], info["action_mask"].astype(np.float32))
+    assert observation[env.feature_names.index("applies:ask_phone_number")] == 1
+    assert observation[env.feature_names.index("applies:get_customer_by_phone")] == 0
+    observation, _, _, _, info = play(env, "ask_phone_number")
+    np.testing.assert_array_equal(observation[start:], info["action_mask"].astype(np.float32))
+    # The phone number is known now: asking for it no longer applies, the lookup does.
+    assert observation[env.feature_names.index("applies:ask_phone_number")] == 0
+    assert observation[env.feature_names.index("applies:get_customer_by_phone")] == 1
 
 
 def test_reset__tasks_with_the_same_opening_look_the_same(env):

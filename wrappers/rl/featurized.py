@@ -60,8 +60,12 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     """A tau_env single-agent view with fixed features and action templates.
 
     Observation:
-        ``Box(0, 1, (n_features,), float32)``; the featurizer's ``feature_names`` say what
-        each entry is.
+        ``Box(0, 1, (n_features + n_templates,), float32)``: the featurizer's features, then
+        the action mask as 0/1 (``applies:<template>``; `feature_names` says what each entry
+        is). The mask is what the agent's own reading of the episode says it can do now (a
+        check whose answer is not current, a fix for a fault a check revealed...), so a
+        policy network sees it as input, not only as a filter on its output: "a check
+        revealed a fault that template k fixes" then reads the same for every fault.
 
     Action:
         ``Discrete(n_templates)``; ``action_masks()`` gives the applicable ones.
@@ -111,8 +115,11 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.reveal_task = reveal_task
         self.max_steps = int(env.aec.unwrapped.max_steps)
         self.featurizer = featurizer(max_turns, self.max_steps)
-        self.feature_names = self.featurizer.feature_names
         self.template_names = self.featurizer.template_names
+        self.feature_names = (
+            *self.featurizer.feature_names,
+            *(f"applies:{name}" for name in self.template_names),
+        )
         self.observation_space = spaces.Box(
             0.0, 1.0, shape=(len(self.feature_names),), dtype=np.float32
         )
@@ -141,7 +148,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.featurizer.observe(observation)
         self.turn = 0
         self._ended = False
-        return self.featurizer.features(), self._info(info)
+        return self._observation(), self._info(info)
 
     def step(
         self, action: int | np.integer[Any]
@@ -168,7 +175,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if not (terminated or truncated) and self.turn >= self.max_turns:
             truncated = True
         self._ended = terminated or truncated
-        return self.featurizer.features(), reward, terminated, truncated, self._info(info)
+        return self._observation(), reward, terminated, truncated, self._info(info)
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Which templates apply now."""
@@ -182,6 +189,11 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def close(self) -> None:
         """Close the wrapped view."""
         self.env.close()
+
+    def _observation(self) -> NDArray[np.float32]:
+        return np.concatenate(
+            (self.featurizer.features(), self.featurizer.action_masks()), dtype=np.float32
+        )
 
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         self._last_info = info

@@ -71,6 +71,16 @@ def _feature_names() -> tuple[str, ...]:
 _NAMES = _feature_names()
 _INDEX = {name: index for index, name in enumerate(_NAMES)}
 _ACCOUNT_START = _INDEX[_ACCOUNT_FEATURES[0]]
+# Feature positions by what sets them, looked up once (the vector is rebuilt every turn).
+_INTENT_AT = {intent: _INDEX[f"intent={intent}"] for intent in INTENTS}
+_FACT_AT = {
+    (fact, value): _INDEX[f"{fact}={value}"]
+    for fact, values in DEVICE_FACTS.items()
+    for value in values
+}
+_CURRENT_AT = {check: _INDEX[f"current:{check}"] for check in _CHECKS}
+_TAKEN_AT = {template.name: _INDEX[f"taken:{template.name}"] for template in TEMPLATES}
+_APPLIES = tuple(template.applies for template in TEMPLATES)
 
 
 class TelecomFeaturizer:
@@ -154,11 +164,7 @@ class TelecomFeaturizer:
         """Which templates apply now (computed once per change)."""
         if self._mask is None:
             belief, progress = self.belief, self.progress
-            self._mask = np.fromiter(
-                (template.applies(belief, progress) for template in self.templates),
-                dtype=bool,
-                count=len(self.templates),
-            )
+            self._mask = np.array([applies(belief, progress) for applies in _APPLIES], dtype=bool)
         return self._mask
 
     def actions(self, index: int) -> list[Action]:
@@ -188,13 +194,17 @@ class TelecomFeaturizer:
 
     # -- the vector ----------------------------------------------------------------------------
     def features(self) -> NDArray[np.float32]:
-        """The belief as a vector in [0, 1] (see `feature_names`); only set entries are written."""
+        """The belief as a vector in [0, 1] (see `feature_names`).
+
+        Built as a Python list and converted once: cheaper than writing numpy entries one by
+        one, and the vector is rebuilt every turn.
+        """
         b, progress = self.belief, self.progress
-        vector = np.zeros(len(self._FEATURE_NAMES), dtype=np.float32)
-        if b.intent is not None:
-            vector[_INDEX[f"intent={b.intent}"]] = 1.0
         out = b.out_of_data
-        account = (
+        values: list[float] = [0.0] * len(self._FEATURE_NAMES)
+        if b.intent is not None:
+            values[_INTENT_AT[b.intent]] = 1.0
+        values[_ACCOUNT_START : _ACCOUNT_START + len(_ACCOUNT_FEATURES)] = (
             b.phone_number is not None,
             b.full_name is not None and b.birth_date is not None,
             b.abroad is not None,
@@ -216,19 +226,18 @@ class TelecomFeaturizer:
             out is True,
             out is not None and (b.data_refueled or 0.0) < MAX_REFUEL_GB,
         )
-        vector[_ACCOUNT_START : _ACCOUNT_START + len(account)] = account
-        for fact, value in b.device.items():
-            vector[_INDEX[f"{fact}={value}"]] = 1.0
+        for item in b.device.items():
+            values[_FACT_AT[item]] = 1.0
         for check in progress.fresh:
-            vector[_INDEX[f"current:{check}"]] = 1.0
+            values[_CURRENT_AT[check]] = 1.0
         for name, count in progress.counts.items():
-            vector[_INDEX[f"taken:{name}"]] = min(count, _COUNT_CAP) / _COUNT_CAP
+            values[_TAKEN_AT[name]] = min(count, _COUNT_CAP) / _COUNT_CAP
         used = max(self.turn / self.max_turns, self.step / self.max_steps)
-        vector[-5:] = (
+        values[-5:] = (
             min(used, 1.0),
             b.tool_errors > 0,
             progress.changed_since_reboot,
             b.unresolved,
             b.not_followed,
         )
-        return vector
+        return np.array(values, dtype=np.float32)
