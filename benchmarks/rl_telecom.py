@@ -123,6 +123,11 @@ def main() -> None:
     if cached.exists() and not args.baselines_only:
         found = json.loads(cached.read_text())
         summary.update({key: value for key, value in found.items() if key != "machine"})
+        if "speed" not in found and not args.skip_speed:
+            # Baselines scored next to the trainings (--baselines-only --skip-speed): measure
+            # the view's speed now, after them, on a quieter machine.
+            summary["speed"] = {style: view_speed(style) for style in STYLES}
+            summary["machine"]["load_at_speed"] = os.getloadavg()
     else:
         summary.update(score_baselines(args.seeds, speed=not args.skip_speed))
         if args.baselines_only:
