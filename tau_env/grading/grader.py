@@ -13,6 +13,7 @@ from tau_env.grading.db import DBGrader
 from tau_env.grading.env_assertions import EnvAssertionGrader
 from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, judge_name
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
+from tau_env.messages import trusted
 from tau_env.tasks.model import RewardType
 
 __all__ = ["ComponentGrader", "TaskGrader", "combine"]
@@ -140,13 +141,16 @@ def combine(
             if detail.get("error")
         ]
         note = f"not judged: {', '.join(not_judged)}" + (f" ({errors[0]})" if errors else "")
-    return Grade(
-        reward=reward,
-        termination=termination,
-        reward_basis=list(basis),
-        breakdown=breakdown,
-        checks=dict(checks),
-        not_judged=not_judged,
-        judge=judge,
-        note=note,
-    )
+    # Every value is already of its field's type (checks are `Check`s, the termination a
+    # `TerminationReason`): built as the validating constructor would, without validating.
+    fields = {
+        "reward": reward,
+        "termination": TerminationReason(termination),
+        "reward_basis": list(basis),
+        "breakdown": breakdown,
+        "checks": {name: Check.model_validate(check) for name, check in checks.items()},
+        "not_judged": not_judged,
+        "judge": judge,
+        "note": note,
+    }
+    return trusted(Grade, fields, fields)

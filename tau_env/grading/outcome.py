@@ -6,7 +6,7 @@ from collections.abc import Callable, Generator
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from tau_env.tasks.model import RewardType
 
@@ -14,6 +14,7 @@ __all__ = ["STOP_TERMINATIONS", "Check", "Grade", "TerminationReason"]
 
 _get = object.__getattribute__
 _set = object.__setattr__
+_PENDING = "_pending_diagnostics"
 
 
 class TerminationReason(StrEnum):
@@ -89,9 +90,6 @@ class Grade(BaseModel):
     not_judged: list[RewardType] = Field(default_factory=list)
     judge: str | None = None
     note: str | None = None
-    _pending: tuple[dict[str, Check], Callable[[], dict[str, Check]]] | None = PrivateAttr(
-        default=None
-    )
 
     def defer_diagnostics(self, compute: Callable[[], dict[str, Check]]) -> None:
         """Add the checks `compute` returns to `checks` when first needed, not now.
@@ -100,30 +98,31 @@ class Grade(BaseModel):
         whose grade nobody inspects never pays for them. `compute` must give the same checks
         whenever it runs (it reads the finished episode, which nothing changes any more).
         Until then ``checks`` is kept aside, out of the fields, so that reading it reaches
-        `__getattr__`: no other attribute read pays for the laziness.
+        `__getattr__`: no other attribute read pays for the laziness. The pending state
+        lives in pydantic's private slot (no declared private attribute, so building a grade
+        costs nothing more); it is None again once the checks are complete.
         """
         fields = _get(self, "__dict__")
-        self._pending = (fields.pop("checks"), compute)
+        _set(self, "__pydantic_private__", {_PENDING: (fields.pop("checks"), compute)})
 
     def _complete(self) -> None:
         """Compute the deferred diagnostics into `checks` (once; a no-op afterwards)."""
         private = _get(self, "__pydantic_private__")
-        pending = private.get("_pending") if private else None
-        if pending is not None:
-            checks, compute = pending
+        if private is not None and _PENDING in private:
+            checks, compute = private[_PENDING]
             for name, check in compute().items():
                 checks.setdefault(name, check)
             fields = _get(self, "__dict__")
             fields["checks"] = checks
             # Back in its place: dumps and reprs list the fields in the order of `__dict__`.
             _set(self, "__dict__", {name: fields[name] for name in _FIELD_ORDER})
-            private["_pending"] = None
+            _set(self, "__pydantic_private__", None)  # as any grade's
 
     def __getattr__(self, name: str) -> Any:
         if name == "checks":  # only while the diagnostics are pending
             self._complete()
             return _get(self, "__dict__")["checks"]
-        return super().__getattr__(name)  # type: ignore[misc]  # pydantic's private attributes
+        return super().__getattr__(name)  # type: ignore[misc]  # pydantic's (extras, private)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # noqa: D102 (BaseModel's)
         self._complete()
