@@ -354,10 +354,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
-        """Per side, PettingZoo's info dict; at the end ``grade`` (the grade as JSON, with
-        every check), ``termination``, ``task_id`` and, after an empty message, ``error``.
+        """Per side, PettingZoo's info dict.
 
-        The end's entries are built on first read: a loop that never looks at them (a
+        At the end: ``grade`` (the grade as JSON, with every check), ``termination``,
+        ``task_id`` and, after an empty message, ``error``. The end's entries are built on first read: a loop that never looks at them (a
         rollout keeps `grade`) pays neither for dumping the grade nor for its diagnostics.
         """
         final = self._final_info

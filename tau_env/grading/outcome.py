@@ -152,7 +152,7 @@ class Grade(BaseModel):
         self._complete()
         return super().__deepcopy__(memo)
 
-    def __iter__(self) -> Generator[tuple[str, Any], None, None]:  # type: ignore[override]
+    def __iter__(self) -> Generator[tuple[str, Any], None, None]:
         self._complete()
         yield from super().__iter__()
 

@@ -54,7 +54,7 @@ def test_finish__reward_now_diagnostics_when_the_infos_are_read():
 
 
 def test_dead_steps__drop_the_infos_unbuilt_and_the_grade_keeps_its_checks():
-    env, graders = _env_and_graders()
+    env, _ = _env_and_graders()
     _play_complete_task(env)
     env.step(None)
     assert "agent" not in env.infos and set(env.infos) == {"user"}
