@@ -357,8 +357,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         """Per side, PettingZoo's info dict.
 
         At the end: ``grade`` (the grade as JSON, with every check), ``termination``,
-        ``task_id`` and, after an empty message, ``error``. The end's entries are built on first read: a loop that never looks at them (a
-        rollout keeps `grade`) pays neither for dumping the grade nor for its diagnostics.
+        ``task_id`` and, after an empty message, ``error``. These entries are built on first
+        read: a loop that never looks at them (a rollout keeps `grade`) pays neither for
+        dumping the grade nor for its diagnostics.
         """
         final = self._final_info
         if final is not None:
