@@ -153,6 +153,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self._context_cache: dict[str, tuple[Task, dict[Side, SideContext]]] = {}
         self.grade: Grade | None = None
         self.episode_seed: int | None = None
+        self._final_info: tuple[Grade, TerminationReason, str, str | None, tuple[str, ...]] | None
+        self._final_info = None
+        self._infos: dict[str, dict[str, Any]] = {}
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def observation_space(self, agent: Side) -> spaces.Space[Any]:
@@ -213,7 +216,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         conversation = self._require_conversation()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            self._dead_step(action)
             return
         if action is None:
             raise InvalidAction(f"the {agent} is not done; None is only valid for a finished side")
@@ -328,18 +331,52 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             termination=termination,
             expected_world_factory=lambda: self.domain.expected_world(task, seed),
         )
-        self.grade = self.grader.grade(episode)
+        grade = self.grade = self.grader.grade(episode)
         truncated = conversation.truncated
-        info = {
-            "grade": self.grade.model_dump(mode="json"),
-            "termination": termination.value,
-            "task_id": task.id,
-        }
-        if conversation.error_note:
-            info["error"] = conversation.error_note
-        reward = self.grade.reward if self.grade.reward is not None else 0.0  # not judged
+        reward = grade.reward if grade.reward is not None else 0.0  # not judged
         for side in self.agents:
             self.rewards[side] = reward
             self.terminations[side] = not truncated
             self.truncations[side] = truncated
-            self.infos[side] = dict(info)
+        # The infos (the grade as JSON, its diagnostics included) are written when first read.
+        sides = tuple(self.agents)
+        self._final_info = (grade, termination, task.id, conversation.error_note, sides)
+
+    def _dead_step(self, action: Any) -> None:
+        """PettingZoo's dead step, which drops the side's info unread: it is not built."""
+        final, self._final_info = self._final_info, None
+        try:
+            self._was_dead_step(action)
+        finally:
+            if final is not None:
+                sides = tuple(side for side in final[4] if side in self._infos)
+                self._final_info = (*final[:4], sides) if sides else None
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """Per side, PettingZoo's info dict.
+
+        At the end: ``grade`` (the grade as JSON, with every check), ``termination``,
+        ``task_id`` and, after an empty message, ``error``. These entries are built on first
+        read: a loop that never looks at them (a rollout keeps `grade`) pays neither for
+        dumping the grade nor for its diagnostics.
+        """
+        final = self._final_info
+        if final is not None:
+            self._final_info = None
+            grade, termination, task_id, error_note, sides = final
+            info: dict[str, Any] = {
+                "grade": grade.model_dump(mode="json"),
+                "termination": termination.value,
+                "task_id": task_id,
+            }
+            if error_note:
+                info["error"] = error_note
+            for side in sides:
+                self._infos[side] = dict(info)
+        return self._infos
+
+    @infos.setter
+    def infos(self, value: dict[str, dict[str, Any]]) -> None:
+        self._final_info = None
+        self._infos = value

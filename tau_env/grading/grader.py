@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Protocol
 
 from tau_env.grading.actions import ActionGrader
@@ -12,6 +13,7 @@ from tau_env.grading.db import DBGrader
 from tau_env.grading.env_assertions import EnvAssertionGrader
 from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, judge_name
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
+from tau_env.messages import trusted
 from tau_env.tasks.model import RewardType
 
 __all__ = ["ComponentGrader", "TaskGrader", "combine"]
@@ -31,9 +33,11 @@ class TaskGrader:
     """Grades an episode as the reference's ``evaluate_simulation`` with ``ALL`` (spec §6).
 
     Any ending other than a stop scores 0 without grading. A task without criteria scores 1.
-    The basis components run first (they decide the reward), then DB, ENV_ASSERTION, ACTION
-    and COMMUNICATE as diagnostics when outside the basis; NL_ASSERTION runs only when the
-    basis names it, because it calls a judge. The reward is the product of the basis
+    The basis components run first (they decide the reward); DB, ENV_ASSERTION, ACTION and
+    COMMUNICATE outside the basis are diagnostics, computed when the grade's checks are first
+    read, dumped or pickled (`Grade.defer_diagnostics`), so an episode whose grade nobody
+    inspects pays only for its reward. NL_ASSERTION runs only when the basis names it,
+    because it calls a judge. The reward is the product of the basis
     components; when one of them could not be judged (NL assertions without a working judge)
     the episode has no reward (``Grade.reward`` None, listed in ``Grade.not_judged``) and is
     never a pass.
@@ -76,15 +80,25 @@ class TaskGrader:
         missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
-        # The reward first; diagnostics after (they never change it).
+        # The reward first; diagnostics when first read (they never change it).
         checks: dict[str, Check] = {c: by_component[c].check(episode) for c in basis}
-        for grader in self.graders:
-            if grader.component not in checks and grader.component != "NL_ASSERTION":
-                checks[grader.component] = grader.check(episode)
         nl_check = checks.get("NL_ASSERTION")
         ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
         judge = judge_name(self.judge) if ruled else None
-        return combine(episode.termination, basis, checks, judge=judge)
+        grade = combine(episode.termination, basis, checks, judge=judge)
+        diagnostics = [
+            grader
+            for grader in self.graders
+            if grader.component not in checks and grader.component != "NL_ASSERTION"
+        ]
+        if diagnostics:
+            grade.defer_diagnostics(partial(_diagnose, diagnostics, episode))
+        return grade
+
+
+def _diagnose(graders: Sequence[ComponentGrader], episode: Episode) -> dict[str, Check]:
+    """The checks outside the reward basis, in the graders' order (`Grade.checks` adds them)."""
+    return {grader.component: grader.check(episode) for grader in graders}
 
 
 def combine(
@@ -127,13 +141,16 @@ def combine(
             if detail.get("error")
         ]
         note = f"not judged: {', '.join(not_judged)}" + (f" ({errors[0]})" if errors else "")
-    return Grade(
-        reward=reward,
-        termination=termination,
-        reward_basis=list(basis),
-        breakdown=breakdown,
-        checks=dict(checks),
-        not_judged=not_judged,
-        judge=judge,
-        note=note,
-    )
+    # Every value is already of its field's type (checks are `Check`s, the termination a
+    # `TerminationReason`): built as the validating constructor would, without validating.
+    fields = {
+        "reward": reward,
+        "termination": TerminationReason(termination),
+        "reward_basis": list(basis),
+        "breakdown": breakdown,
+        "checks": {name: Check.model_validate(check) for name, check in checks.items()},
+        "not_judged": not_judged,
+        "judge": judge,
+        "note": note,
+    }
+    return trusted(Grade, fields, fields)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from enum import StrEnum
 from typing import Any
 
@@ -10,6 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from tau_env.tasks.model import RewardType
 
 __all__ = ["STOP_TERMINATIONS", "Check", "Grade", "TerminationReason"]
+
+_get = object.__getattribute__
+_set = object.__setattr__
+_PENDING = "_pending_diagnostics"
 
 
 class TerminationReason(StrEnum):
@@ -63,7 +68,13 @@ class Grade(BaseModel):
         termination: How the episode ended.
         reward_basis: The components that gate the reward (None: ended prematurely).
         breakdown: Component -> its reward, for the basis components the reference reports.
-        checks: Every component that ran, including diagnostics outside the basis.
+        checks: Every component that ran, including diagnostics outside the basis. A grader
+            may leave the diagnostics to be computed on first use (`defer_diagnostics`):
+            reading ``checks``, ``model_dump``/``model_dump_json``, pickling, copying,
+            comparing or printing the grade computes them first, so every reader sees the
+            same grade as an eager one. (Serialising it as a field of another pydantic
+            model, or through a ``TypeAdapter``, bypasses those methods: read ``checks``
+            first.)
         not_judged: Basis components that nothing could judge (why `reward` is None).
         judge: The judge that ruled on the NL assertions (a model name), when one did.
         note: Free text, e.g. why the episode scored 0 without grading.
@@ -80,6 +91,75 @@ class Grade(BaseModel):
     judge: str | None = None
     note: str | None = None
 
+    def defer_diagnostics(self, compute: Callable[[], dict[str, Check]]) -> None:
+        """Add the checks `compute` returns to `checks` when first needed, not now.
+
+        The reward never depends on them (they are outside the reward basis), so an episode
+        whose grade nobody inspects never pays for them. `compute` must give the same checks
+        whenever it runs (it reads the finished episode, which nothing changes any more).
+        Until then ``checks`` is kept aside, out of the fields, so that reading it reaches
+        `__getattr__`: no other attribute read pays for the laziness. The pending state
+        lives in pydantic's private slot (no declared private attribute, so building a grade
+        costs nothing more); it is None again once the checks are complete.
+        """
+        fields = _get(self, "__dict__")
+        _set(self, "__pydantic_private__", {_PENDING: (fields.pop("checks"), compute)})
+
+    def _complete(self) -> None:
+        """Compute the deferred diagnostics into `checks` (once; a no-op afterwards)."""
+        private = _get(self, "__pydantic_private__")
+        if private is not None and _PENDING in private:
+            checks, compute = private[_PENDING]
+            for name, check in compute().items():
+                checks.setdefault(name, check)
+            fields = _get(self, "__dict__")
+            fields["checks"] = checks
+            # Back in its place: dumps and reprs list the fields in the order of `__dict__`.
+            _set(self, "__dict__", {name: fields[name] for name in _FIELD_ORDER})
+            _set(self, "__pydantic_private__", None)  # as any grade's
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "checks":  # only while the diagnostics are pending
+            self._complete()
+            return _get(self, "__dict__")["checks"]
+        return super().__getattr__(name)  # type: ignore[misc]  # pydantic's (extras, private)
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # noqa: D102 (BaseModel's)
+        self._complete()
+        return super().model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:  # noqa: D102 (BaseModel's)
+        self._complete()
+        return super().model_dump_json(**kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        self._complete()
+        if isinstance(other, Grade):
+            other._complete()
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as before: a model with dict fields
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._complete()  # the pending computation holds the episode; its result pickles
+        return super().__getstate__()
+
+    def __copy__(self) -> Grade:
+        self._complete()
+        return super().__copy__()
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Grade:
+        self._complete()
+        return super().__deepcopy__(memo)
+
+    def __iter__(self) -> Generator[tuple[str, Any], None, None]:
+        self._complete()
+        yield from super().__iter__()
+
+    def __repr_args__(self) -> Any:
+        self._complete()
+        return super().__repr_args__()
+
     @property
     def judged(self) -> bool:
         """True when every basis component was judged (the reward exists)."""
@@ -93,3 +173,6 @@ class Grade(BaseModel):
     def failed_components(self) -> list[str]:
         """Basis components whose reward is below 1."""
         return [name for name, value in self.breakdown.items() if value < 1.0 - 1e-6]
+
+
+_FIELD_ORDER = tuple(Grade.model_fields)

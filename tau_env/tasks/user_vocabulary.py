@@ -15,6 +15,11 @@ from tau_env.tasks.scenario_reading import ScenarioVocabulary
 
 __all__ = ["ReportLexicon", "UserVocabulary"]
 
+_GENERIC_SCENARIO = ScenarioVocabulary()
+"""The one generic reading: `read_scenario` caches per vocabulary *object* (they compare by
+identity), so every `UserVocabulary()` shares it and a scenario text is read once, not once
+per episode."""
+
 
 @dataclass(frozen=True, eq=False)
 class ReportLexicon:
@@ -42,5 +47,5 @@ class ReportLexicon:
 class UserVocabulary:
     """A domain's additions for the scripted user (see the module docstring)."""
 
-    scenario: ScenarioVocabulary = field(default_factory=ScenarioVocabulary)
+    scenario: ScenarioVocabulary = _GENERIC_SCENARIO
     reports: ReportLexicon = field(default_factory=ReportLexicon)

@@ -217,5 +217,6 @@ def test_basis__checks_run_before_diagnostics(domain):
 
     graders = [Recording(c) for c in ("DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE")]
     task = task_with(reward_basis=["COMMUNICATE", "ACTION"])
-    TaskGrader(graders=graders).grade(make_episode(None, task, world=object()))
+    grade = TaskGrader(graders=graders).grade(make_episode(None, task, world=object()))
+    assert grade.checks  # the diagnostics run when the checks are first read (issue 17)
     assert order == ["COMMUNICATE", "ACTION", "DB", "ENV_ASSERTION"]

@@ -1,0 +1,91 @@
+"""`TauEnv`'s end of episode: the reward at once, the infos and diagnostics when first read."""
+
+from __future__ import annotations
+
+import pytest
+
+import tau_env
+from tau_env.actions import CallTool, SendMessage, Stop
+from tau_env.grading import TaskGrader
+from tau_env.grading.grader import ComponentGrader
+
+
+class _Counting:
+    """Wraps a component grader and counts its runs."""
+
+    def __init__(self, inner: ComponentGrader) -> None:
+        self.inner = inner
+        self.component = inner.component
+        self.runs = 0
+
+    def check(self, episode):
+        self.runs += 1
+        return self.inner.check(episode)
+
+
+def _env_and_graders():
+    counting = [_Counting(g) for g in TaskGrader().graders]
+    env = tau_env.make_env("mock", grader=TaskGrader(graders=counting)).unwrapped
+    return env, {g.component: g for g in counting}
+
+
+def _play_complete_task(env) -> None:
+    env.reset(seed=0, options={"task_id": "complete_task"})
+    for action in (
+        SendMessage(content="close task_1"),
+        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        Stop(),
+    ):
+        env.step(action)
+
+
+def test_finish__reward_now_diagnostics_when_the_infos_are_read():
+    env, graders = _env_and_graders()
+    _play_complete_task(env)
+    basis = env.task.evaluation_criteria.reward_basis
+    assert env.rewards == {"agent": 1.0, "user": 1.0}
+    assert all(g.runs == (name in basis) for name, g in graders.items())
+    info = env.infos["user"]
+    assert info["termination"] == "agent_stop" and info["task_id"] == "complete_task"
+    assert info["grade"] == env.grade.model_dump(mode="json")
+    assert set(info["grade"]["checks"]) == {"DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE"}
+    assert env.infos["agent"] == info and env.infos["agent"] is not info
+    assert all(g.runs == 1 for name, g in graders.items() if name != "NL_ASSERTION")
+
+
+def test_dead_steps__drop_the_infos_unbuilt_and_the_grade_keeps_its_checks():
+    env, _ = _env_and_graders()
+    _play_complete_task(env)
+    env.step(None)
+    assert "agent" not in env.infos and set(env.infos) == {"user"}
+    assert env.infos["user"]["grade"]["reward"] == 1.0  # the remaining side's is built
+    env.step(None)
+    assert env.infos == {} and env.agents == []
+    assert set(env.grade.checks) == {"DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE"}
+
+
+def test_dead_steps__both_sides_gone_before_any_read_never_build_the_infos():
+    env, graders = _env_and_graders()
+    _play_complete_task(env)
+    env.step(None)
+    env.step(None)
+    assert env.infos == {}
+    assert env.task.evaluation_criteria.reward_basis == ["DB"]
+    assert graders["DB"].runs == 1 and graders["ACTION"].runs == 0
+    assert env.grade.checks["ACTION"].reward == 1.0 and graders["ACTION"].runs == 1
+
+
+def test_dead_step__with_an_action_still_raises_and_keeps_the_infos():
+    env, _ = _env_and_graders()
+    _play_complete_task(env)
+    with pytest.raises(ValueError, match="dead"):
+        env.step(Stop())
+    assert set(env.infos) == {"agent", "user"}
+    assert env.infos["agent"]["grade"]["reward"] == 1.0
+
+
+def test_reset__forgets_the_last_episodes_infos():
+    env, _ = _env_and_graders()
+    _play_complete_task(env)
+    env.reset(seed=0, options={"task_id": "complete_task"})
+    assert env.infos == {"agent": {}, "user": {}}
