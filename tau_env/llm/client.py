@@ -23,6 +23,10 @@ from tau_env.secrets import redact
 
 __all__ = ["LLMClient"]
 
+_JITTER = random.Random()
+"""Backoff jitter for every client (a generator per client would cost an OS-entropy seeding per
+episode, and jitter needs no separate streams)."""
+
 ChatMessage = Mapping[str, Any]
 ToolSchema = Mapping[str, Any]
 
@@ -72,7 +76,6 @@ class LLMClient:
         self.cache = cache
         self.usage = usage or UsageLog()
         self._route: Route = make_route(config)
-        self._jitter = random.Random()
         self._access_checked = False
 
     def __repr__(self) -> str:
@@ -172,7 +175,7 @@ class LLMClient:
             raise ModelAccessError(message, attempts=attempt) from failure
         transient = failure.kind == "transient"
         if transient and attempt <= self.retry.max_retries:
-            delay = self.retry.wait(attempt, self._jitter.random(), failure.retry_after)
+            delay = self.retry.wait(attempt, _JITTER.random(), failure.retry_after)
             if delay is not None:
                 return delay
             detail += f" (the provider asks to wait {failure.retry_after:.0f} s: giving up)"

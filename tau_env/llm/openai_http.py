@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tau_env.errors import ModelAccessError
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, failure_for_status, missing_key_message
-from tau_env.llm.pool import shared_session
+from tau_env.llm.pool import env_settings, shared_session
 from tau_env.llm.prices import price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
@@ -78,6 +78,7 @@ class OpenAIRoute:
             params=config.params,
             temperature=config.temperature,
         )
+        self._authorized = any(name.lower() == "authorization" for name in self.headers)
         self._timeout: aiohttp.ClientTimeout | None = None
 
     def check_access(self) -> None:
@@ -110,9 +111,17 @@ class OpenAIRoute:
         if self._timeout is None:
             self._timeout = aiohttp.ClientTimeout(total=self.config.timeout)
         session = await shared_session()
+        settings = env_settings(self.url)  # proxies and .netrc, as httpx would read them
+        auth = None if self._authorized else settings.netrc_auth
         try:
             async with session.post(
-                self.url, data=call.body, headers=self.headers, timeout=self._timeout
+                self.url,
+                data=call.body,
+                headers=self.headers,
+                timeout=self._timeout,
+                proxy=settings.proxy,
+                proxy_auth=settings.proxy_auth,
+                auth=auth,
             ) as response:
                 if response.status != 200:
                     body = await response.read()

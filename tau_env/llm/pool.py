@@ -5,6 +5,10 @@ event loop, so a run's episodes reuse the same kept-alive connections instead of
 own. The session closes itself when its loop shuts down normally (``asyncio.run`` finalises
 asynchronous generators; an idle generator holds the session and closes it then).
 
+Proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) and ``.netrc`` credentials are honoured as httpx (litellm's
+client) honours them, but read once per endpoint and environment (`env_settings`), not on every
+request: aiohttp's own ``trust_env`` reads them per request, on two thread-pool hops.
+
 Synchronous calls (`LLMClient.complete_sync`) run the same asynchronous code on one background
 event loop in a daemon thread, so there is a single retry loop and a single pool for them too.
 aiohttp is imported on first use.
@@ -22,10 +26,12 @@ from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tau_env.utils.environ import environ_cached
+
 if TYPE_CHECKING:
     import aiohttp
 
-__all__ = ["run_sync", "shared_session"]
+__all__ = ["EnvSettings", "env_settings", "run_sync", "shared_session"]
 
 T = TypeVar("T")
 
@@ -59,7 +65,7 @@ async def shared_session() -> aiohttp.ClientSession:
         session = aiohttp.ClientSession(
             connector=connector,
             skip_auto_headers=("User-Agent",),
-            trust_env=True,  # HTTP(S)_PROXY and NO_PROXY, as httpx (litellm's) honours them
+            trust_env=False,  # proxies and .netrc: `env_settings`, once per endpoint
         )
         pool = _Pool(session, _keep(session))
         _pools[loop] = pool
@@ -67,6 +73,43 @@ async def shared_session() -> aiohttp.ClientSession:
         pool.started = True
         await pool.keeper.__anext__()  # registers the generator with the loop, which closes it
     return pool.session
+
+
+@dataclass(frozen=True)
+class EnvSettings:
+    """What the environment says about requests to one URL.
+
+    Attributes:
+        proxy: The proxy to go through (None: direct).
+        proxy_auth: The proxy's credentials (from its URL or ``.netrc``).
+        netrc_auth: Credentials ``.netrc`` holds for the URL's host (sent only by callers that
+            have no key of their own).
+    """
+
+    proxy: Any = None
+    proxy_auth: Any = None
+    netrc_auth: Any = None
+
+
+@environ_cached
+def env_settings(url: str) -> EnvSettings:
+    """The proxy and ``.netrc`` settings for `url` (read again when the environment changes).
+
+    The rules of aiohttp's ``trust_env`` (``getproxies``, ``proxy_bypass``, the ``.netrc`` at
+    ``$NETRC`` or in the home folder), evaluated once per URL and environment rather than per
+    request.
+    """
+    from aiohttp import helpers
+    from yarl import URL
+
+    target = URL(url)
+    proxy = proxy_auth = netrc_auth = None
+    with contextlib.suppress(LookupError):
+        proxy, proxy_auth = helpers.get_env_proxy_for_url(target)
+    if target.host is not None:
+        with contextlib.suppress(LookupError):
+            netrc_auth = helpers.basicauth_from_netrc(helpers.netrc_from_env(), target.host)
+    return EnvSettings(proxy, proxy_auth, netrc_auth)
 
 
 class _Background:
