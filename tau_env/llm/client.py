@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -189,7 +188,17 @@ class LLMClient:
     def _finish(
         self, reply: LLMResponse, call: ChatCall, attempts: int, started: float
     ) -> LLMResponse:
-        response = dataclasses.replace(reply, attempts=attempts, latency=time.monotonic() - started)
+        response = LLMResponse(
+            model=reply.model,
+            content=reply.content,
+            tool_calls=reply.tool_calls,
+            usage=reply.usage,
+            cost=reply.cost,
+            cached=reply.cached,
+            attempts=attempts,
+            latency=time.monotonic() - started,
+            finish_reason=reply.finish_reason,
+        )
         if self.cache is not None and call.key is not None:
             self.cache.put(call.key, response)
         self.usage.record(response)

@@ -80,6 +80,8 @@ class OpenAIRoute:
         )
         self._authorized = any(name.lower() == "authorization" for name in self.headers)
         self._timeout: aiohttp.ClientTimeout | None = None
+        self._url: Any = None
+        self._headers: Any = None
 
     def check_access(self) -> None:
         """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key."""
@@ -108,16 +110,21 @@ class OpenAIRoute:
         """
         import aiohttp
 
-        if self._timeout is None:
+        if self._timeout is None:  # aiohttp's forms of the fixed parts, made on first use
+            from multidict import CIMultiDict
+            from yarl import URL
+
             self._timeout = aiohttp.ClientTimeout(total=self.config.timeout)
+            self._url = URL(self.url)
+            self._headers = CIMultiDict(self.headers)
         session = await shared_session()
         settings = env_settings(self.url)  # proxies and .netrc, as httpx would read them
         auth = None if self._authorized else settings.netrc_auth
         try:
             async with session.post(
-                self.url,
+                self._url,
                 data=call.body,
-                headers=self.headers,
+                headers=self._headers,
                 timeout=self._timeout,
                 proxy=settings.proxy,
                 proxy_auth=settings.proxy_auth,
