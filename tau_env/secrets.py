@@ -31,8 +31,10 @@ def secrets_in_environment() -> list[str]:
 
 @environ_cached
 def _environment_secrets() -> tuple[str, ...]:
-    """`secrets_in_environment`, longest first; scanned again only when the environment changes
-    (every stored record is redacted: a scan of the environment per record is not free)."""
+    """`secrets_in_environment`, longest first, scanned again only when the environment changes.
+
+    Every stored record is redacted: a scan of the environment per record is not free.
+    """
     found = {
         value
         for name, value in os.environ.items()

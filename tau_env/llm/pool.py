@@ -6,9 +6,9 @@ run's episodes reuse the same kept-alive connections instead of opening their ow
 when their loop shuts down normally (``asyncio.run`` finalises asynchronous generators; an idle
 generator holds the pool and closes it then).
 
-Proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) and ``.netrc`` credentials are honoured as httpx (litellm's
-client) honours them, but read once per endpoint and environment (`env_settings`), not on every
-request: aiohttp's own ``trust_env`` reads them per request, on two thread-pool hops.
+Proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) and ``.netrc`` credentials are honoured as httpx
+(litellm's client) honours them, but read once per endpoint and environment (`env_settings`),
+not on every request: aiohttp's own ``trust_env`` reads them per request, on two thread hops.
 
 Synchronous calls (`LLMClient.complete_sync`) run the same asynchronous code on one background
 event loop in a daemon thread, so there is a single retry loop and a single pool for them too.

@@ -42,6 +42,7 @@ class EnvironCached(Generic[P, T]):
         self._results: dict[tuple[Hashable, ...], T] = {}
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> T:
+        """The function's result for these arguments (computed again if the environment moved)."""
         key = (*args, *sorted(kwargs.items()))
         raw = _raw_environ()
         with self._lock:
