@@ -49,6 +49,26 @@ def _int_json(value: Any) -> bytes:
     return str(value).encode() if type(value) is int else json.dumps(value).encode()
 
 
+_SYSTEM_JSON: dict[str, bytes] = {}
+"""JSON of recent system messages, by their text: every episode of a run opens with the same
+prompt (or one of a few), and it is the longest message of most conversations."""
+_SYSTEM_JSON_LIMIT = 64
+
+
+def _message_json(message: Mapping[str, Any]) -> bytes:
+    """`canonical_json` of a message; a plain system message's is kept for the next episodes."""
+    content = message.get("content")
+    if message.get("role") != "system" or len(message) != 2 or type(content) is not str:
+        return canonical_json(message)
+    data = _SYSTEM_JSON.get(content)
+    if data is None:
+        data = canonical_json(message)
+        if len(_SYSTEM_JSON) >= _SYSTEM_JSON_LIMIT:
+            _SYSTEM_JSON.clear()
+        _SYSTEM_JSON[content] = data
+    return data
+
+
 def _copy(value: Any) -> Any:
     """A copy of the mutable parts of a JSON-like value (to compare the next call against)."""
     if isinstance(value, dict):
@@ -143,7 +163,7 @@ class RequestWriter:
         kept = self._reuse(messages)
         parts = self._parts
         for message in messages[kept:]:
-            parts.append(canonical_json(message))
+            parts.append(_message_json(message))
             self._sent.append(_copy(message))
         tools_json = self._tools_part(tools)
         chunks = [self._head, b", ".join(parts), b"]"]
