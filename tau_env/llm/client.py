@@ -72,10 +72,29 @@ class LLMClient:
         self.config = config
         self.retry = retry or RetryPolicy()
         self.limiter = limiter or CallLimiter()
+        self._given = (limiter is not None, usage is not None)  # shared by `fresh` copies
         self.cache = cache
         self.usage = usage or UsageLog()
         self._route: Route = make_route(config)
         self._access_checked = False
+
+    def fresh(self) -> LLMClient:
+        """A client of the same model, settings and cache, for another conversation.
+
+        As ``LLMClient(config, ...)`` with the same arguments would be: a limiter or usage log
+        given to this client is shared, one of its own is new. The route is copied rather
+        than derived again (runners make a client per episode side).
+        """
+        client = LLMClient.__new__(LLMClient)
+        client.config = self.config
+        client.retry = self.retry
+        client._given = self._given
+        client.limiter = self.limiter if self._given[0] else CallLimiter()
+        client.cache = self.cache
+        client.usage = self.usage if self._given[1] else UsageLog()
+        client._route = self._route.fresh()
+        client._access_checked = self._access_checked
+        return client
 
     def __repr__(self) -> str:
         return f"LLMClient({self.config.model!r}, route={self.route!r})"

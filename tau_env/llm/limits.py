@@ -34,7 +34,7 @@ class CallLimiter:
         self.in_flight = 0
         self.peak = 0
         self._count_lock = threading.Lock()
-        self._thread_slots = threading.BoundedSemaphore(max_concurrent)
+        self._thread_slots: threading.BoundedSemaphore | None = None  # made on first use
         self._loop_slots: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, asyncio.Semaphore
         ] = weakref.WeakKeyDictionary()
@@ -57,7 +57,13 @@ class CallLimiter:
     @contextmanager
     def sync_slot(self) -> Iterator[None]:
         """Hold one slot for the duration of a blocking call."""
-        with self._thread_slots:
+        slots = self._thread_slots
+        if slots is None:
+            with self._count_lock:
+                if self._thread_slots is None:
+                    self._thread_slots = threading.BoundedSemaphore(self.max_concurrent)
+                slots = self._thread_slots
+        with slots:
             self._enter()
             try:
                 yield

@@ -17,6 +17,7 @@ endpoint requires a key; a local server is called without one when none is set.
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,12 @@ class OpenAIRoute:
         self._authorized = any(name.lower() == "authorization" for name in self.headers)
         self._timeout: aiohttp.ClientTimeout | None = None  # the proxied path's
         self._endpoint: tuple[EnvSettings, Endpoint] | None = None
+
+    def fresh(self) -> OpenAIRoute:
+        """The same route for another conversation (its own request writer)."""
+        route = copy.copy(self)
+        route.writer = self.writer.fresh()
+        return route
 
     def check_access(self) -> None:
         """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key."""

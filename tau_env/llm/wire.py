@@ -17,6 +17,7 @@ tools by passing a new list rather than editing one in place.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -133,6 +134,13 @@ class RequestWriter:
         self._tools: Any = None  # the last tool list, its length when seen, and its JSON
         self._tools_length = 0
         self._tools_json = b"null"
+
+    def fresh(self) -> RequestWriter:
+        """A writer for another conversation with the same settings (nothing re-encoded)."""
+        writer = copy.copy(self)
+        writer._sent, writer._parts, writer._hashes = [], [], []
+        writer._tools, writer._tools_length, writer._tools_json = None, 0, b"null"
+        return writer
 
     def call(
         self,
