@@ -23,8 +23,9 @@ import ssl
 import zlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from functools import cache
 from urllib.parse import urlsplit
+
+from tau_env.utils.environ import environ_cached
 
 __all__ = ["ConnectionPool", "Endpoint", "HttpError", "HttpReply"]
 
@@ -80,8 +81,9 @@ class Endpoint:
         return cls(host, port, tls, path, head)
 
 
-@cache
+@environ_cached
 def _tls_context() -> ssl.SSLContext:
+    """The default certificate store (``SSL_CERT_FILE``/``SSL_CERT_DIR`` honoured when set)."""
     return ssl.create_default_context()
 
 

@@ -1,5 +1,6 @@
 import asyncio
 import gzip
+import ssl
 import warnings
 
 import pytest
@@ -160,3 +161,71 @@ def test_lean_route__goes_through_the_proxy_the_environment_names(server, monkey
         reply = LLMClient(config).complete_sync(HELLO)
     assert reply.content == "via proxy"
     assert server.requests[0].path == "http://model.invalid/v1/chat/completions"
+
+
+def _self_signed(folder):
+    """A certificate for 127.0.0.1 and its key, as PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_file, key_file
+
+
+def test_post__speaks_tls_to_https_endpoints_and_checks_the_certificate(tmp_path, monkeypatch):
+    cert_file, key_file = _self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_file, key_file)
+
+    async def answer(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(_ok(b"secret"))
+        await writer.drain()
+        writer.close()
+
+    async def main():
+        server = await asyncio.start_server(answer, "127.0.0.1", 0, ssl=context)
+        port = server.sockets[0].getsockname()[1]
+        endpoint = Endpoint.of(f"https://127.0.0.1:{port}/v1/chat/completions", {})
+        pool = ConnectionPool()
+        try:
+            with pytest.raises(HttpError, match="CERTIFICATE_VERIFY_FAILED"):
+                await pool.post(endpoint, b"{}")  # not in the default store: refused
+            monkeypatch.setenv("SSL_CERT_FILE", str(cert_file))  # trusted from now on
+            return await (await pool.post(endpoint, b"{}")).read()
+        finally:
+            pool.close()
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(main()) == b"secret"
