@@ -229,3 +229,36 @@ def test_post__speaks_tls_to_https_endpoints_and_checks_the_certificate(tmp_path
             await server.wait_closed()
 
     assert asyncio.run(main()) == b"secret"
+
+
+def test_post__resends_once_on_a_fresh_connection_when_a_kept_one_closes_unanswered():
+    seen = []
+
+    async def answer(reader, writer):
+        seen.append("connection")
+        try:
+            for turn in range(2):
+                await reader.readuntil(b"\r\n\r\n")
+                if len(seen) == 1 and turn == 1:
+                    break  # the first connection hangs up on its second request, unanswered
+                writer.write(_ok(b"ok"))
+                await writer.drain()
+        except asyncio.IncompleteReadError:
+            pass
+        writer.close()
+
+    async def main():
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        endpoint = Endpoint.of(f"http://127.0.0.1:{port}/v1/chat/completions", {})
+        pool = ConnectionPool()
+        try:
+            replies = [await (await pool.post(endpoint, b"{}")).read() for _ in range(2)]
+        finally:
+            pool.close()
+            server.close()
+            await server.wait_closed()
+        return replies
+
+    assert asyncio.run(main()) == [b"ok", b"ok"]
+    assert seen == ["connection", "connection"]
