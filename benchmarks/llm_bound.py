@@ -13,11 +13,13 @@ call takes L seconds, and reports the wall time against the ideal: total model l
   prompt and tools, a conversation growing by two messages per call, ~16-20 KB per request)
   at concurrency 64 on each route: the client's CPU per call.
 
-Also reported: the zero-overhead lane-packing bound (the same episodes on C lanes, each taking
-the next episode when free, at no CPU cost: with few episodes per lane it is above the ideal),
-and CPU per model call of the driver plus its worker processes (``--workers``; their start-up,
-a few seconds once per run, is left out of wall and CPU figures). The episode count defaults
-to 25 per lane (1,600 at C=64, 6,400 at C=256), so that the packing bound is close to ideal.
+Also reported: CPU per model call of the driver plus its worker processes (``--workers``;
+their start-up, a few seconds once per run, is left out of wall and CPU figures) and of the
+fake server; the cores that CPU would need to keep pace with the ideal (above the machine's
+core count the ideal cannot be reached whatever the scheduling); and the zero-overhead
+lane-packing bound (the same episodes on C lanes, each taking the next episode when free, at
+no CPU cost: with few episodes per lane it is above the ideal). The episode count defaults to
+25 per lane (1,600 at C=64, 6,400 at C=256), so that the packing bound is close to ideal.
 
 Usage::
 
@@ -248,6 +250,9 @@ def benchmark(
         result["driver_cpu_ms_per_call"] = (
             1000 * result["driver_cpu_seconds"] / max(1, result["model_calls"])
         )
+        # cores the run needs to keep pace with the ideal: driver (and workers) plus server
+        cpu = result["driver_cpu_seconds"] + result.get("server_cpu_seconds", 0.0)
+        result["cores_needed_at_ideal"] = cpu / ideal if ideal else float("nan")
     return results
 
 
@@ -357,7 +362,9 @@ def main() -> None:
                 f"{r['ratio']:.2f} (packing bound {r['packing_bound_seconds']:.2f} s, ratio to "
                 f"it {r['ratio_to_packing_bound']:.2f}); CPU {r['driver_cpu_ms_per_call']:.2f} "
                 f"ms per call (driver + {args.workers} worker(s)), server "
-                f"{1000 * r.get('server_cpu_seconds', 0) / max(1, r['model_calls']):.2f} ms",
+                f"{1000 * r.get('server_cpu_seconds', 0) / max(1, r['model_calls']):.2f} ms; "
+                f"at the ideal pace that CPU needs {r['cores_needed_at_ideal']:.2f} cores "
+                f"(this machine: {os.cpu_count()})",
                 flush=True,
             )
     if "client" in setups:

@@ -13,6 +13,8 @@ import os
 import re
 from collections.abc import Iterable
 
+from tau_env.utils.environ import environ_cached
+
 __all__ = ["REDACTED", "redact", "secrets_in_environment"]
 
 REDACTED = "[REDACTED]"
@@ -24,11 +26,21 @@ _MIN_LENGTH = 8  # shorter values (flags like "true") are not keys, and would re
 
 def secrets_in_environment() -> list[str]:
     """Values of environment variables whose names say they hold a secret (``*_API_KEY``...)."""
-    return [
+    return list(_environment_secrets())
+
+
+@environ_cached
+def _environment_secrets() -> tuple[str, ...]:
+    """`secrets_in_environment`, longest first, scanned again only when the environment changes.
+
+    Every stored record is redacted: a scan of the environment per record is not free.
+    """
+    found = {
         value
         for name, value in os.environ.items()
         if _SECRET_NAME.search(name) and len(value) >= _MIN_LENGTH and not value.isspace()
-    ]
+    }
+    return tuple(sorted(found, key=len, reverse=True))
 
 
 def redact(text: str, extra: Iterable[str | None] = ()) -> str:
@@ -39,9 +51,11 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
         extra: Further secrets (an explicit `ModelConfig.api_key`); None and short values are
             ignored.
     """
-    secrets = {s for s in extra if s and len(s) >= _MIN_LENGTH}
-    secrets.update(secrets_in_environment())
-    for secret in sorted(secrets, key=len, reverse=True):  # longest first: no partial leftovers
+    secrets = _environment_secrets()
+    given = {s for s in extra if s and len(s) >= _MIN_LENGTH}
+    if given:
+        secrets = tuple(sorted(given.union(secrets), key=len, reverse=True))
+    for secret in secrets:  # longest first: no partial leftovers
         if secret in text:
             text = text.replace(secret, REDACTED)
     return text

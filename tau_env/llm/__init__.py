@@ -1,9 +1,10 @@
 """The LLM call layer: the only part of tau_env that talks to model providers.
 
 Two routes (`tau_env.llm.routes`), chosen per model and recorded with every episode: the
-lean route speaks the OpenAI chat-completions API directly over one pooled aiohttp session
-per event loop (OpenAI and every OpenAI-compatible server: vLLM, SGLang, a proxy...), well
-under a millisecond of CPU per call; litellm serves every other provider. aiohttp and litellm
+lean route speaks the OpenAI chat-completions API directly over kept-alive connections, one
+pool per event loop (OpenAI and every OpenAI-compatible server: vLLM, SGLang, a proxy...), a
+few tenths of a millisecond of CPU per call; litellm serves every other provider. aiohttp
+(proxies and ``.netrc`` for the lean route) and litellm
 are imported on the first model call, never by ``import tau_env`` or ``import tau_env.llm``;
 install them with the ``llm`` extra.
 

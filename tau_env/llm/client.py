@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,10 @@ from tau_env.llm.wire import ChatCall
 from tau_env.secrets import redact
 
 __all__ = ["LLMClient"]
+
+_JITTER = random.Random()
+"""Backoff jitter for every client (a generator per client would cost an OS-entropy seeding per
+episode, and jitter needs no separate streams)."""
 
 ChatMessage = Mapping[str, Any]
 ToolSchema = Mapping[str, Any]
@@ -69,11 +72,29 @@ class LLMClient:
         self.config = config
         self.retry = retry or RetryPolicy()
         self.limiter = limiter or CallLimiter()
+        self._given = (limiter is not None, usage is not None)  # shared by `fresh` copies
         self.cache = cache
         self.usage = usage or UsageLog()
         self._route: Route = make_route(config)
-        self._jitter = random.Random()
         self._access_checked = False
+
+    def fresh(self) -> LLMClient:
+        """A client of the same model, settings and cache, for another conversation.
+
+        As ``LLMClient(config, ...)`` with the same arguments would be: a limiter or usage log
+        given to this client is shared, one of its own is new. The route is copied rather
+        than derived again (runners make a client per episode side).
+        """
+        client = LLMClient.__new__(LLMClient)
+        client.config = self.config
+        client.retry = self.retry
+        client._given = self._given
+        client.limiter = self.limiter if self._given[0] else CallLimiter()
+        client.cache = self.cache
+        client.usage = self.usage if self._given[1] else UsageLog()
+        client._route = self._route.fresh()
+        client._access_checked = self._access_checked
+        return client
 
     def __repr__(self) -> str:
         return f"LLMClient({self.config.model!r}, route={self.route!r})"
@@ -172,7 +193,7 @@ class LLMClient:
             raise ModelAccessError(message, attempts=attempt) from failure
         transient = failure.kind == "transient"
         if transient and attempt <= self.retry.max_retries:
-            delay = self.retry.wait(attempt, self._jitter.random(), failure.retry_after)
+            delay = self.retry.wait(attempt, _JITTER.random(), failure.retry_after)
             if delay is not None:
                 return delay
             detail += f" (the provider asks to wait {failure.retry_after:.0f} s: giving up)"
@@ -186,7 +207,17 @@ class LLMClient:
     def _finish(
         self, reply: LLMResponse, call: ChatCall, attempts: int, started: float
     ) -> LLMResponse:
-        response = dataclasses.replace(reply, attempts=attempts, latency=time.monotonic() - started)
+        response = LLMResponse(
+            model=reply.model,
+            content=reply.content,
+            tool_calls=reply.tool_calls,
+            usage=reply.usage,
+            cost=reply.cost,
+            cached=reply.cached,
+            attempts=attempts,
+            latency=time.monotonic() - started,
+            finish_reason=reply.finish_reason,
+        )
         if self.cache is not None and call.key is not None:
             self.cache.put(call.key, response)
         self.usage.record(response)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 __all__ = ["CallLimiter"]
 
@@ -34,7 +34,7 @@ class CallLimiter:
         self.in_flight = 0
         self.peak = 0
         self._count_lock = threading.Lock()
-        self._thread_slots = threading.BoundedSemaphore(max_concurrent)
+        self._thread_slots: threading.BoundedSemaphore | None = None  # made on first use
         self._loop_slots: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, asyncio.Semaphore
         ] = weakref.WeakKeyDictionary()
@@ -42,26 +42,28 @@ class CallLimiter:
     def __repr__(self) -> str:
         return f"CallLimiter(max_concurrent={self.max_concurrent})"
 
-    @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        """Hold one slot for the duration of an async call."""
+    def slot(self) -> _Slot:
+        """Hold one slot for the duration of an async call (``async with limiter.slot():``)."""
         loop = asyncio.get_running_loop()
-        with self._count_lock:
-            semaphore = self._loop_slots.get(loop)
-            if semaphore is None:
-                semaphore = asyncio.Semaphore(self.max_concurrent)
-                self._loop_slots[loop] = semaphore
-        async with semaphore:
-            self._enter()
-            try:
-                yield
-            finally:
-                self._leave()
+        semaphore = self._loop_slots.get(loop)
+        if semaphore is None:
+            with self._count_lock:
+                semaphore = self._loop_slots.get(loop)
+                if semaphore is None:
+                    semaphore = asyncio.Semaphore(self.max_concurrent)
+                    self._loop_slots[loop] = semaphore
+        return _Slot(self, semaphore)
 
     @contextmanager
     def sync_slot(self) -> Iterator[None]:
         """Hold one slot for the duration of a blocking call."""
-        with self._thread_slots:
+        slots = self._thread_slots
+        if slots is None:
+            with self._count_lock:
+                if self._thread_slots is None:
+                    self._thread_slots = threading.BoundedSemaphore(self.max_concurrent)
+                slots = self._thread_slots
+        with slots:
             self._enter()
             try:
                 yield
@@ -76,3 +78,21 @@ class CallLimiter:
     def _leave(self) -> None:
         with self._count_lock:
             self.in_flight -= 1
+
+
+class _Slot:
+    """One held slot of a `CallLimiter` on the running loop (an async context manager)."""
+
+    __slots__ = ("_limiter", "_semaphore")
+
+    def __init__(self, limiter: CallLimiter, semaphore: asyncio.Semaphore) -> None:
+        self._limiter = limiter
+        self._semaphore = semaphore
+
+    async def __aenter__(self) -> None:
+        await self._semaphore.acquire()
+        self._limiter._enter()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._limiter._leave()
+        self._semaphore.release()

@@ -9,6 +9,7 @@ classified by `tau_env.llm._backend.classify_failure` into the kinds of
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -68,6 +69,13 @@ class LitellmRoute:
             params=config.params,
             temperature=config.temperature,
         )
+
+    def fresh(self) -> LitellmRoute:
+        """The same route for another conversation (its own cache-key writer)."""
+        route = copy.copy(self)
+        route.kwargs = dict(self.kwargs)
+        route.writer = self.writer.fresh()
+        return route
 
     def check_access(self) -> None:
         """Raise `ModelAccessError` when litellm finds no API key for the provider.

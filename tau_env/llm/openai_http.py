@@ -1,9 +1,10 @@
-"""The lean route: OpenAI's chat-completions API spoken directly over a pooled aiohttp session.
+"""The lean route: OpenAI's chat-completions API spoken directly over kept-alive connections.
 
 For OpenAI itself and any OpenAI-compatible server (vLLM, SGLang, llama.cpp, a proxy...). A
 call costs one request body built from the serialised prefix of the conversation
 (`tau_env.llm.wire`), one POST on a kept-alive connection of the loop's shared pool
-(`tau_env.llm.pool`), and a JSON parse of the reply (`tau_env.llm.replies`): well under a
+(`tau_env.llm.pool`, `tau_env.llm.http1`; through aiohttp when the environment names a proxy
+for the endpoint), and a JSON parse of the reply (`tau_env.llm.replies`): a few tenths of a
 millisecond of CPU, where litellm spends several. Streaming (``ModelConfig.stream``) reads the
 server-sent events and asks for the usage chunk. Failures are classified as on every route
 (`tau_env.llm.failures`).
@@ -15,14 +16,17 @@ endpoint requires a key; a local server is called without one when none is set.
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tau_env.errors import ModelAccessError
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, failure_for_status, missing_key_message
-from tau_env.llm.pool import shared_session
+from tau_env.llm.http1 import Endpoint, HttpError, HttpReply
+from tau_env.llm.pool import EnvSettings, env_settings, shared_connections, shared_session
 from tau_env.llm.prices import price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
@@ -78,7 +82,15 @@ class OpenAIRoute:
             params=config.params,
             temperature=config.temperature,
         )
-        self._timeout: aiohttp.ClientTimeout | None = None
+        self._authorized = any(name.lower() == "authorization" for name in self.headers)
+        self._timeout: aiohttp.ClientTimeout | None = None  # the proxied path's
+        self._endpoint: tuple[EnvSettings, Endpoint] | None = None
+
+    def fresh(self) -> OpenAIRoute:
+        """The same route for another conversation (its own request writer)."""
+        route = copy.copy(self)
+        route.writer = self.writer.fresh()
+        return route
 
     def check_access(self) -> None:
         """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key."""
@@ -105,33 +117,83 @@ class OpenAIRoute:
         Raises:
             ProviderFailure: The call failed (classified).
         """
+        settings = env_settings(self.url)  # proxies and .netrc, as httpx would read them
+        if settings.proxy is not None:
+            return await self._send_proxied(call, settings)
+        endpoint = self._endpoint_for(settings)
+        connections = await shared_connections()
+        reply: HttpReply | None = None
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                reply = await connections.post(endpoint, call.body)
+                if reply.status != 200:
+                    detail = f"HTTP {reply.status}: {error_detail(await reply.read())}"
+                    raise failure_for_status(reply.status, detail, reply.headers)
+                if reply.content_type == "text/event-stream":
+                    return await self._read_stream(reply.lines())
+                raw = await reply.read()
+        except TimeoutError:
+            raise ProviderFailure("transient", self._timed_out) from None
+        except HttpError as error:
+            raise ProviderFailure("transient", f"{type(error).__name__}: {error}") from error
+        finally:
+            if reply is not None:
+                reply.discard()  # a no-op once the reply was read whole
+        return completion_reply(raw, self.config.model, self.price)
+
+    def _endpoint_for(self, settings: EnvSettings) -> Endpoint:
+        """The endpoint with this route's headers (and ``.netrc`` credentials when keyless)."""
+        known = self._endpoint
+        if known is not None and known[0] is settings:
+            return known[1]
+        headers = dict(self.headers)
+        if not self._authorized and settings.netrc_auth is not None:
+            headers["Authorization"] = settings.netrc_auth.encode()
+        try:
+            endpoint = Endpoint.of(self.url, headers)
+        except ValueError as error:
+            raise ProviderFailure("permanent", f"{self.url}: {error}") from None
+        self._endpoint = (settings, endpoint)
+        return endpoint
+
+    async def _send_proxied(self, call: ChatCall, settings: EnvSettings) -> LLMResponse:
+        """`send` through the environment's proxy (aiohttp speaks the proxy protocols)."""
         import aiohttp
 
         if self._timeout is None:
             self._timeout = aiohttp.ClientTimeout(total=self.config.timeout)
         session = await shared_session()
+        auth = None if self._authorized else settings.netrc_auth
         try:
             async with session.post(
-                self.url, data=call.body, headers=self.headers, timeout=self._timeout
+                self.url,
+                data=call.body,
+                headers=self.headers,
+                timeout=self._timeout,
+                proxy=settings.proxy,
+                proxy_auth=settings.proxy_auth,
+                auth=auth,
             ) as response:
                 if response.status != 200:
                     body = await response.read()
                     detail = f"HTTP {response.status}: {error_detail(body)}"
                     raise failure_for_status(response.status, detail, dict(response.headers))
                 if response.content_type == "text/event-stream":
-                    return await self._read_stream(response)
+                    return await self._read_stream(aiter(response.content))
                 raw = await response.read()
-        except TimeoutError:  # asyncio.TimeoutError is TimeoutError since 3.11
-            raise ProviderFailure(
-                "transient", f"no reply within {self.config.timeout} s (timeout)"
-            ) from None
+        except TimeoutError:
+            raise ProviderFailure("transient", self._timed_out) from None
         except aiohttp.ClientError as error:
             raise ProviderFailure("transient", f"{type(error).__name__}: {error}") from error
         return completion_reply(raw, self.config.model, self.price)
 
-    async def _read_stream(self, response: aiohttp.ClientResponse) -> LLMResponse:
+    @property
+    def _timed_out(self) -> str:
+        return f"no reply within {self.config.timeout} s (timeout)"
+
+    async def _read_stream(self, lines: AsyncIterator[bytes]) -> LLMResponse:
         reader = StreamReader(self.config.model, self.price)
-        async for line in response.content:
+        async for line in lines:
             if reader.feed(line):
                 return reader.reply()
         raise ProviderFailure("transient", "the stream ended before data: [DONE] (stream cut)")

@@ -1,9 +1,14 @@
 """Shared HTTP connection pools (one per event loop) and the loop of synchronous calls.
 
-Every `LLMClient` on the lean route sends through the `aiohttp.ClientSession` of the running
-event loop, so a run's episodes reuse the same kept-alive connections instead of opening their
-own. The session closes itself when its loop shuts down normally (``asyncio.run`` finalises
-asynchronous generators; an idle generator holds the session and closes it then).
+Every `LLMClient` on the lean route sends through the `tau_env.llm.http1.ConnectionPool` of the
+running event loop (through its `aiohttp.ClientSession` when the endpoint is proxied), so a
+run's episodes reuse the same kept-alive connections instead of opening their own. Both close
+when their loop shuts down normally (``asyncio.run`` finalises asynchronous generators; an idle
+generator holds the pool and closes it then).
+
+Proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) and ``.netrc`` credentials are honoured as httpx
+(litellm's client) honours them, but read once per endpoint and environment (`env_settings`),
+not on every request: aiohttp's own ``trust_env`` reads them per request, on two thread hops.
 
 Synchronous calls (`LLMClient.complete_sync`) run the same asynchronous code on one background
 event loop in a daemon thread, so there is a single retry loop and a single pool for them too.
@@ -22,51 +27,106 @@ from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tau_env.llm.http1 import ConnectionPool
+from tau_env.utils.environ import environ_cached
+
 if TYPE_CHECKING:
     import aiohttp
 
-__all__ = ["run_sync", "shared_session"]
+__all__ = ["EnvSettings", "env_settings", "run_sync", "shared_connections", "shared_session"]
 
 T = TypeVar("T")
 
 
 @dataclass
 class _Pool:
-    session: aiohttp.ClientSession
-    keeper: AsyncIterator[None]
+    connections: ConnectionPool
+    session: aiohttp.ClientSession | None = None
+    keeper: AsyncIterator[None] | None = None
     started: bool = False
 
 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
 
 
-async def _keep(session: aiohttp.ClientSession) -> AsyncIterator[None]:
-    """Parked at its ``yield`` for the loop's lifetime; closes the session when finalised."""
+async def _keep(pool: _Pool) -> AsyncIterator[None]:
+    """Parked at its ``yield`` for the loop's lifetime; closes the pool when finalised."""
     try:
         yield
     finally:
-        await session.close()
+        pool.connections.close()
+        if pool.session is not None:
+            await pool.session.close()
+
+
+async def _loop_pool() -> _Pool:
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = _Pool(ConnectionPool())
+        pool.keeper = _keep(pool)
+        _pools[loop] = pool
+    if not pool.started and pool.keeper is not None:
+        pool.started = True
+        await pool.keeper.__anext__()  # registers the generator with the loop, which closes it
+    return pool
+
+
+async def shared_connections() -> ConnectionPool:
+    """The running loop's kept-alive connections (`tau_env.llm.http1`)."""
+    return (await _loop_pool()).connections
 
 
 async def shared_session() -> aiohttp.ClientSession:
-    """The running loop's pooled session (created on first use)."""
+    """The running loop's pooled aiohttp session (created on first use; proxied endpoints)."""
     import aiohttp
 
-    loop = asyncio.get_running_loop()
-    pool = _pools.get(loop)
-    if pool is None or pool.session.closed:
+    pool = await _loop_pool()
+    if pool.session is None or pool.session.closed:
         connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=60.0, ttl_dns_cache=300)
-        session = aiohttp.ClientSession(
+        pool.session = aiohttp.ClientSession(
             connector=connector,
             skip_auto_headers=("User-Agent",),
-            trust_env=True,  # HTTP(S)_PROXY and NO_PROXY, as httpx (litellm's) honours them
+            trust_env=False,  # proxies and .netrc: `env_settings`, once per endpoint
         )
-        pool = _Pool(session, _keep(session))
-        _pools[loop] = pool
-    if not pool.started:
-        pool.started = True
-        await pool.keeper.__anext__()  # registers the generator with the loop, which closes it
     return pool.session
+
+
+@dataclass(frozen=True)
+class EnvSettings:
+    """What the environment says about requests to one URL.
+
+    Attributes:
+        proxy: The proxy to go through (None: direct).
+        proxy_auth: The proxy's credentials (from its URL or ``.netrc``).
+        netrc_auth: Credentials ``.netrc`` holds for the URL's host (sent only by callers that
+            have no key of their own).
+    """
+
+    proxy: Any = None
+    proxy_auth: Any = None
+    netrc_auth: Any = None
+
+
+@environ_cached
+def env_settings(url: str) -> EnvSettings:
+    """The proxy and ``.netrc`` settings for `url` (read again when the environment changes).
+
+    The rules of aiohttp's ``trust_env`` (``getproxies``, ``proxy_bypass``, the ``.netrc`` at
+    ``$NETRC`` or in the home folder), evaluated once per URL and environment rather than per
+    request.
+    """
+    from aiohttp import helpers
+    from yarl import URL
+
+    target = URL(url)
+    proxy = proxy_auth = netrc_auth = None
+    with contextlib.suppress(LookupError):
+        proxy, proxy_auth = helpers.get_env_proxy_for_url(target)
+    if target.host is not None:
+        with contextlib.suppress(LookupError):
+            netrc_auth = helpers.basicauth_from_netrc(helpers.netrc_from_env(), target.host)
+    return EnvSettings(proxy, proxy_auth, netrc_auth)
 
 
 class _Background:

@@ -56,6 +56,10 @@ class Route(Protocol):
     name: str
     provider: Provider
 
+    def fresh(self) -> Route:
+        """The same route for another conversation (per-conversation state not shared)."""
+        ...
+
     def check_access(self) -> None:
         """Raise `tau_env.errors.ModelAccessError` when no call can succeed (no key)."""
 

@@ -17,6 +17,7 @@ tools by passing a new list rather than editing one in place.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,40 @@ _SHARED_TOOLS_LIMIT = 256
 def canonical_json(value: Any) -> bytes:
     """The cache key's JSON of a value (sorted keys, non-ASCII kept), in UTF-8."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+
+
+def _field(name: str, value: Any) -> bytes:
+    """``, "name": value`` as the request body writes a field after the messages."""
+    return b', "' + name.encode() + b'": ' + json.dumps(value).encode()
+
+
+_TOOL_CHOICES = {choice: _field("tool_choice", choice) for choice in ("auto", "required", "none")}
+_STREAM = _field("stream", True) + _field("stream_options", {"include_usage": True})
+
+
+def _int_json(value: Any) -> bytes:
+    """JSON of a seed (an int, as a rule: written without the encoder)."""
+    return str(value).encode() if type(value) is int else json.dumps(value).encode()
+
+
+_SYSTEM_JSON: dict[str, bytes] = {}
+"""JSON of recent system messages, by their text: every episode of a run opens with the same
+prompt (or one of a few), and it is the longest message of most conversations."""
+_SYSTEM_JSON_LIMIT = 64
+
+
+def _message_json(message: Mapping[str, Any]) -> bytes:
+    """`canonical_json` of a message; a plain system message's is kept for the next episodes."""
+    content = message.get("content")
+    if message.get("role") != "system" or len(message) != 2 or type(content) is not str:
+        return canonical_json(message)
+    data = _SYSTEM_JSON.get(content)
+    if data is None:
+        data = canonical_json(message)
+        if len(_SYSTEM_JSON) >= _SYSTEM_JSON_LIMIT:
+            _SYSTEM_JSON.clear()
+        _SYSTEM_JSON[content] = data
+    return data
 
 
 def _copy(value: Any) -> Any:
@@ -87,7 +122,9 @@ class RequestWriter:
         temperature: float | None,
     ) -> None:
         self._head = b'{"model": ' + json.dumps(model).encode() + b', "messages": ['
-        self._settings = {name: value for name, value in settings.items() if value is not None}
+        self._settings = b"".join(
+            _field(name, value) for name, value in settings.items() if value is not None
+        )
         self._key_model = canonical_json(key_model)
         self._key_params = canonical_json(dict(params))
         self._key_temperature = canonical_json(temperature)
@@ -97,6 +134,13 @@ class RequestWriter:
         self._tools: Any = None  # the last tool list, its length when seen, and its JSON
         self._tools_length = 0
         self._tools_json = b"null"
+
+    def fresh(self) -> RequestWriter:
+        """A writer for another conversation with the same settings (nothing re-encoded)."""
+        writer = copy.copy(self)
+        writer._sent, writer._parts, writer._hashes = [], [], []
+        writer._tools, writer._tools_length, writer._tools_json = None, 0, b"null"
+        return writer
 
     def call(
         self,
@@ -127,22 +171,20 @@ class RequestWriter:
         kept = self._reuse(messages)
         parts = self._parts
         for message in messages[kept:]:
-            parts.append(canonical_json(message))
+            parts.append(_message_json(message))
             self._sent.append(_copy(message))
         tools_json = self._tools_part(tools)
-        tail: dict[str, Any] = dict(self._settings)
-        if tool_choice is not None:
-            tail["tool_choice"] = tool_choice
-        if seed is not None:
-            tail["seed"] = seed
-        if stream:
-            tail["stream"] = True
-            tail["stream_options"] = {"include_usage": True}
         chunks = [self._head, b", ".join(parts), b"]"]
         if tools is not None:
             chunks += [b', "tools": ', tools_json]
-        for name, value in tail.items():
-            chunks.append(b', "' + name.encode() + b'": ' + json.dumps(value).encode())
+        chunks.append(self._settings)
+        if tool_choice is not None:
+            known = _TOOL_CHOICES.get(tool_choice) if isinstance(tool_choice, str) else None
+            chunks.append(known or _field("tool_choice", tool_choice))
+        if seed is not None:
+            chunks.append(b', "seed": ' + _int_json(seed))
+        if stream:
+            chunks.append(_STREAM)
         chunks.append(b"}")
         key = self._key(tools_json, tool_choice, seed) if with_key else None
         return ChatCall(b"".join(chunks), key, messages, tools, tool_choice, seed)
@@ -192,7 +234,8 @@ class RequestWriter:
         state = state.copy()
         state.update(b'], "model": ' + self._key_model)
         state.update(b', "params": ' + self._key_params)
-        state.update(b', "seed": ' + canonical_json(seed))
+        seed_json = str(seed).encode() if type(seed) is int else canonical_json(seed)
+        state.update(b', "seed": ' + seed_json)
         state.update(b', "temperature": ' + self._key_temperature)
         state.update(b', "tool_choice": ' + canonical_json(tool_choice))
         state.update(b', "tools": ' + tools_json + b"}")

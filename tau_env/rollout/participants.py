@@ -233,9 +233,9 @@ def checked_client_factory(side: Side, spec: ParticipantSpec) -> Callable[[], LL
     """
     from tau_env.llm import LLMClient
 
-    config = model_config(side, spec)
-    LLMClient(config).check_access()
-    return lambda: LLMClient(config)
+    prototype = LLMClient(model_config(side, spec))
+    prototype.check_access()
+    return prototype.fresh  # a new client per call, its route copied rather than derived again
 
 
 def _llm_agent(spec: ParticipantSpec, domain: Domain, with_user: bool) -> ParticipantFactory:

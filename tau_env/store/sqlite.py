@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -220,22 +220,34 @@ class ResultStore:
         Returns:
             False when the (run, task, trial) already had an episode (nothing is written).
         """
+        return self.add_episodes([record])[0]
+
+    def add_episodes(self, records: Sequence[EpisodeRecord]) -> list[bool]:
+        """Write finished episodes in one transaction (a commit per episode costs more).
+
+        Returns:
+            Per record, False when its (run, task, trial) already had an episode (that record
+            is not written; the others are).
+        """
+        written = []
         with self._transaction():
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.run_id,
-                    record.task_id,
-                    record.trial,
-                    record.seed,
-                    record.reward,
-                    record.termination,
-                    record.started_at + record.duration,
-                    json.dumps(_stats_of(record)),
-                    redact(record.model_dump_json()),
-                ),
-            )
-        return cursor.rowcount == 1
+            for record in records:
+                cursor = self._db.execute(
+                    "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.run_id,
+                        record.task_id,
+                        record.trial,
+                        record.seed,
+                        record.reward,
+                        record.termination,
+                        record.started_at + record.duration,
+                        json.dumps(_stats_of(record)),
+                        redact(record.model_dump_json()),
+                    ),
+                )
+                written.append(cursor.rowcount == 1)
+        return written
 
     def set_judged_grade(self, record: EpisodeRecord) -> bool:
         """Complete the grade of an episode that waited for a judge (its reward was NULL).

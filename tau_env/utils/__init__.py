@@ -1,1 +1,1 @@
-"""Utilities shipped with the package (the env checker)."""
+"""Utilities shipped with the package (the env checker, environment-derived caches)."""

@@ -348,3 +348,19 @@ def test_client__reports_its_route():
     other = LLMClient(ModelConfig("anthropic/claude-sonnet-4-5"))
     assert (lean.route, other.route) == ("lean", "litellm")
     assert "lean" in repr(lean)
+
+
+def test_fresh__a_client_for_another_conversation_with_its_own_usage_and_limiter(server, route):
+    server.push(FakeReply.text("one"), FakeReply.text("two"))
+    shared = CallLimiter(3)
+    first = LLMClient(server.config(route=route), limiter=shared)
+    second = first.fresh()
+    assert (second.route, second.limiter, second.config) == (route, shared, first.config)
+    assert second.usage is not first.usage
+    alone = LLMClient(server.config(route=route))
+    assert alone.fresh().limiter is not alone.limiter  # a limiter of its own, as it had
+    assert first.complete_sync(HELLO).content == "one"
+    assert second.complete_sync([*HELLO, {"role": "user", "content": "again"}]).content == "two"
+    assert first.usage.by_model()["openai/fake"].calls == 1
+    assert second.usage.by_model()["openai/fake"].calls == 1
+    assert [len(r.messages) for r in server.requests] == [1, 2]  # no history shared

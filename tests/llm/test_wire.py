@@ -116,3 +116,14 @@ def test_request_writer__a_new_tool_list_is_sent_as_given():
     assert body["tools"] == other
     grown = [*TOOLS, *other]
     assert json.loads(writer.call([SYSTEM], grown, None, None).body)["tools"] == grown
+
+
+def test_request_writer__system_prompts_shared_by_conversations_are_written_exactly():
+    prompt = {"content": "Policy: é " * 40, "role": "system"}  # key order differs from SYSTEM
+    for turn in ("first", "second"):  # the second conversation reuses the prompt's JSON
+        messages = [prompt, {"role": "user", "content": turn}]
+        call = _writer().call(messages, TOOLS, None, 3, with_key=True)
+        assert json.loads(call.body)["messages"] == messages
+        assert call.key == _key(messages, TOOLS, seed=3)
+    other = [{"role": "system", "content": "Policy: é " * 40, "name": "x"}]
+    assert json.loads(_writer().call(other, None, None, None).body)["messages"] == other

@@ -187,3 +187,31 @@ def test_modes__wrap_the_env_and_record_who_played(store, mode, user_side):
             for e in episodes
         )
         assert {e.termination for e in episodes} == {"agent_stop"}
+
+
+def test_run__episodes_finishing_together_share_a_transaction_and_all_are_counted(store):
+    batches = []
+    add_episodes = store.add_episodes
+
+    def recording(records):
+        batches.append(len(records))
+        return add_episodes(records)
+
+    store.add_episodes = recording
+    config = mock_config(trials=4)
+    create_run(store, config)
+    seen = []
+    summary = run(store, config, backend=LocalBackend(concurrency=8), on_outcome=seen.append)
+    assert summary.finished == 16 == len(seen) == sum(batches) == store.episode_count("r")
+    assert max(batches) > 1  # the oracle's episodes finish in step: some share a commit
+
+
+def test_run__a_failing_store_write_stops_the_run_with_its_error(store):
+    def broken(records):
+        raise OSError("disk full")
+
+    store.add_episodes = broken
+    config = mock_config(trials=4)
+    create_run(store, config)
+    with pytest.raises(OSError, match="disk full"):
+        run(store, config, backend=LocalBackend(concurrency=2))

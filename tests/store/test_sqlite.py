@@ -79,6 +79,14 @@ def test_add_episode__never_duplicates_or_replaces(store):
     assert store.episode_count("a") == 1
 
 
+def test_add_episodes__writes_a_batch_and_skips_only_its_duplicates(store):
+    assert store.add_episode(_episode(trial=1, reward=0.0)) is True
+    batch = [_episode(trial=0), _episode(trial=1), _episode(trial=2), _episode(trial=2)]
+    assert store.add_episodes(batch) == [True, False, True, False]
+    assert store.rewards("a") == {"t": {0: 1.0, 1: 0.0, 2: 1.0}}
+    assert store.add_episodes([]) == []
+
+
 def test_failures__are_kept_and_filtered_to_outstanding(store):
     store.add_failure(_failure(0))
     store.add_failure(_failure(1))
