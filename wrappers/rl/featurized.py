@@ -81,7 +81,8 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         ``reveal_task=True`` keeps it, for logging), plus ``action_mask`` and ``turn``.
 
     Args:
-        env: A `SingleAgentEnv` (its user policy plays the user side).
+        env: A `SingleAgentEnv` (its user policy plays the user side; its lean ``advance``
+            drives each move).
         featurizer: Builds a fresh featurizer per episode from the episode's limits
             (``max_turns``, and the wrapped env's ``max_steps``).
         task_ids: Draw episodes from these tasks only (seeded by ``reset(seed=...)``);
@@ -163,15 +164,23 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         reward: SupportsFloat = 0.0
         terminated = truncated = False
         info = self._last_info
-        if self.featurizer.action_masks()[index]:
-            for move in self.featurizer.actions(index):
+        featurizer = self.featurizer
+        if featurizer.action_masks()[index]:
+            # The lean step of the single-agent view: its observation is read here, and its
+            # info (a fresh dict per call) is built once per template, not once per move.
+            env, driven = self.env, self.env.driven
+            moves = featurizer.actions(index)
+            for move in moves:
                 self.moves += 1
-                observation, reward, terminated, truncated, info = self.env.step(move)
-                self.featurizer.observe(observation)
+                terminated, truncated = env.advance(move)
+                featurizer.observe(driven.observe("agent"))
                 if terminated or truncated:
+                    reward = float(driven.rewards["agent"])
                     break
+            if moves:
+                info = env.info()
         else:
-            self.featurizer.skip(index)
+            featurizer.skip(index)
         if not (terminated or truncated) and self.turn >= self.max_turns:
             truncated = True
         self._ended = terminated or truncated
