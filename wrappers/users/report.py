@@ -62,6 +62,24 @@ def _parse_line(
     return None
 
 
+_SLOT = re.compile(r"\{(on:)?(\d)\}")
+
+
+@lru_cache(maxsize=1024)
+def _slots(template: str) -> tuple[tuple[str, ...], tuple[tuple[bool, int], ...]]:
+    """A wording split once into its literal parts and its slots (switch?, group number).
+
+    A wording is said on every report: splitting it per use cost a regex substitution with a
+    Python callback each time.
+    """
+    parts = _SLOT.split(template)  # literal, (on:), digit, literal, ...
+    literals = tuple(parts[0::3])
+    slots = tuple(
+        (bool(on), int(digit)) for on, digit in zip(parts[1::3], parts[2::3], strict=True)
+    )
+    return literals, slots
+
+
 class Reporter:
     """Words for tool results, in one style (one per episode: it holds the style's random state).
 
@@ -150,12 +168,14 @@ class Reporter:
         return self._tokens(line)
 
     def _fill(self, template: str, groups: tuple[str, ...]) -> str:
-        def group(found: re.Match[str]) -> str:
-            switch, index = found.group(1), int(found.group(2))
+        """The template with its ``{n}`` / ``{on:n}`` slots said, left to right."""
+        literals, slots = _slots(template)
+        said = [literals[0]]
+        for (switch, index), literal in zip(slots, literals[1:], strict=True):
             value = groups[index - 1] or ""
-            return self._switch(value) if switch else self._tokens(value)
-
-        return re.sub(r"\{(on:)?(\d)\}", group, template)
+            said.append(self._switch(value) if switch else self._tokens(value))
+            said.append(literal)
+        return "".join(said)
 
     def _switch(self, value: str) -> str:
         options = _SWITCH.get(value.strip().lower())
