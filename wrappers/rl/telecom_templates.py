@@ -119,10 +119,6 @@ def _always(belief: TelecomBelief, progress: Progress) -> bool:
     return True
 
 
-def _not_fresh(name: str, condition: Callable[[TelecomBelief], bool]) -> Applies:
-    return lambda belief, progress: name not in progress.fresh and condition(belief)
-
-
 def _device(fact: str, *values: str) -> Applies:
     return lambda belief, progress: belief.device.get(fact) in values
 
@@ -158,11 +154,16 @@ def _line(belief: TelecomBelief) -> str | None:
     return belief.line_id
 
 
+def _stale(name: str) -> Applies:
+    """A check applies while its answer is not current (one call: masks are built every turn)."""
+    return lambda belief, progress: name not in progress.fresh
+
+
 def _check(name: str, text: str, tool: str, **arguments: Any) -> Template:
     return Template(
         name,
         "check",
-        _not_fresh(name, lambda b: True),
+        _stale(name),
         _request(text, tool, **arguments),
         reads=CHECK_READS[name],
     )
