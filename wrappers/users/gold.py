@@ -17,7 +17,7 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.domain import Domain
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
-from tau_env.messages import AssistantMessage, RequestedToolCall
+from tau_env.messages import AssistantMessage, RequestedToolCall, trusted
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.script import opening_line
 
@@ -49,10 +49,10 @@ class GoldUser:
         if self.pending:
             call = self.pending.popleft()
             self.performed_request = True
-            return CallTool(name=call.name, arguments=dict(call.arguments))
+            return _call_of(call)
         if self.performed_request:
             self.performed_request = False
-            return SendMessage(content="Done, I did that.")
+            return _DONE
         latest = _latest_agent_message(view)
         if not self.opened:
             self.opened = True
@@ -61,8 +61,30 @@ class GoldUser:
             self.pending.extend(latest.request.tool_calls)
             return self.act(view, context)
         if latest is not None and latest.content and "TRANSFERRED" in latest.content:
-            return Stop(reason="transfer")
-        return Stop()
+            return _STOP_TRANSFER
+        return _STOP
+
+
+# Actions are frozen models: every episode can be handed the same ones.
+_DONE = SendMessage(content="Done, I did that.")
+_STOP = Stop()
+_STOP_TRANSFER = Stop(reason="transfer")
+_CALL_GIVEN = ("name", "arguments")
+
+
+def _call_of(call: RequestedToolCall) -> CallTool:
+    """``CallTool(name=call.name, arguments=dict(call.arguments))``, without validating again.
+
+    The request was validated when the agent made it (`RequestedToolCall` has the same
+    field types), so the action is built as validation would build it (`trusted`).
+    """
+    fields = {
+        "kind": "tool_call",
+        "name": call.name,
+        "arguments": dict(call.arguments),
+        "call_id": None,
+    }
+    return trusted(CallTool, fields, _CALL_GIVEN)
 
 
 def _latest_agent_message(view: SideView) -> AssistantMessage | None:
