@@ -27,6 +27,7 @@ __all__ = [
     "ToolMessage",
     "UserMessage",
     "UserRequest",
+    "has_stop_token",
     "has_text",
     "requestor_of",
     "side_of",
@@ -45,6 +46,20 @@ STOP_TOKENS: dict[str, str] = {
     "out_of_scope": "###OUT-OF-SCOPE###",
 }
 """Stop reason -> the token that signals it inside message text."""
+
+
+_STOP_MARK = "###"
+"""How every stop token starts (checked at import)."""
+assert all(token.startswith(_STOP_MARK) for token in STOP_TOKENS.values())
+
+
+def has_stop_token(content: str) -> bool:
+    """True when `content` holds one of the `STOP_TOKENS` (such a message ends the episode).
+
+    Text without the tokens' common start (almost every message) is told apart with one
+    substring search, not one per token.
+    """
+    return _STOP_MARK in content and any(token in content for token in STOP_TOKENS.values())
 
 
 def requestor_of(side: Side) -> Requestor:

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from tau_env.actions import Action, decode_action
+from tau_env.actions import Action, CallTool, SendMessage, Stop, decode_action
 from tau_env.domain import Domain
 from tau_env.env.conversation import DUAL_CONTROL, Conversation, Seating, SideView
 from tau_env.env.spaces import action_space, observation_space
@@ -46,6 +46,7 @@ class SideContext:
     task_id: str
 
 
+_ACTIONS = (SendMessage, CallTool, Stop)  # already actions: `decode_action` returns them as is
 _FIRST_DRAWS: dict[int, int] = {}
 _MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
 
@@ -242,7 +243,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             return
         if action is None:
             raise InvalidAction(f"the {agent} is not done; None is only valid for a finished side")
-        decoded: Action = decode_action(action, self._tool_names[agent])
+        if isinstance(action, _ACTIONS):
+            decoded: Action = action
+        else:
+            decoded = decode_action(action, self._tool_names[agent])
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         conversation.act(decoded)

@@ -27,6 +27,7 @@ from tau_env.messages import (
     ToolCall,
     ToolMessage,
     UserMessage,
+    has_stop_token,
     has_text,
     requestor_of,
     trusted,
@@ -259,7 +260,8 @@ class Conversation:
             self.num_errors += 1
 
     def _send(self, side: Side, action: SendMessage) -> None:
-        if not has_text(action.content):
+        content = action.content
+        if not has_text(content):
             self.termination = (
                 TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
             )
@@ -268,7 +270,7 @@ class Conversation:
         message = _sent_message(side, action)
         self._append(message, sender=side, receiver=_OTHER[side])
         self.step_count += 1
-        if any(token in action.content for token in STOP_TOKENS.values()):
+        if has_stop_token(content):
             self._end_by(side)
         else:
             self.turn = _OTHER[side]
@@ -285,10 +287,14 @@ class Conversation:
         )
 
     def _append(self, message: Message, *, sender: Side, receiver: Side | None) -> None:
+        # `SideView.deliver` to both sides, spelled out: every message passes here.
         self.trajectory.append(message)
-        self.views[sender].deliver(message, None)
+        self.views[sender].history.append(message)
         if receiver is not None:
-            self.views[receiver].deliver(message, observation_entry(message, self.max_text_length))
+            view = self.views[receiver]
+            view.history.append(message)
+            view.inbox.append(message)
+            view.inbox_entries.append(observation_entry(message, self.max_text_length))
 
     # -- history -------------------------------------------------------------------------------
     def _load_history(self, history: Sequence[Message]) -> None:
@@ -316,7 +322,7 @@ class Conversation:
         if (
             isinstance(last, AssistantMessage | UserMessage)
             and last.content
-            and any(token in last.content for token in STOP_TOKENS.values())
+            and has_stop_token(last.content)
         ):
             self._end_by("agent" if isinstance(last, AssistantMessage) else "user")
 

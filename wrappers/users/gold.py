@@ -34,7 +34,7 @@ class GoldUser:
     """
 
     def __init__(self, task: Task, domain: Domain | None = None) -> None:
-        self.opening = opening_line(task, domain)
+        self.opening = _opening_of(task, domain)
         self.opened = False
         self.pending: deque[RequestedToolCall] = deque()
         self.performed_request = False
@@ -63,6 +63,26 @@ class GoldUser:
         if latest is not None and latest.content and "TRANSFERRED" in latest.content:
             return _STOP_TRANSFER
         return _STOP
+
+
+_OPENINGS: dict[tuple[str, int], tuple[Task, Domain | None, str]] = {}
+_MAX_OPENINGS = 10_000  # generated tasks come and go: the memo is emptied past this size
+
+
+def _opening_of(task: Task, domain: Domain | None) -> str:
+    """`opening_line` of `task`, worked out once per task (and domain) and remembered.
+
+    Reading the scenario's brief is cached by its text, but rendering the text and hashing
+    it (and the vocabulary) cost more than the rest of the user's set-up per episode.
+    """
+    key = (task.id, id(domain))
+    cached = _OPENINGS.get(key)
+    if cached is None or cached[0] is not task or cached[1] is not domain:
+        if len(_OPENINGS) >= _MAX_OPENINGS:
+            _OPENINGS.clear()
+        cached = (task, domain, opening_line(task, domain))
+        _OPENINGS[key] = cached
+    return cached[2]
 
 
 # Actions are frozen models: every episode can be handed the same ones.
