@@ -20,6 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tau_env.plain_json import plain_json, plain_model
+
 __all__ = ["to_json_str"]
 
 # isinstance on a tuple of classes is faster than on a union (same meaning).
@@ -71,5 +73,14 @@ def to_json_str(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, BaseModel):  # the usual result: one record
+        if plain_model(type(value)) and (text := plain_json(value)) is not None:
+            return text
         return _dumps(value.model_dump())
+    if (
+        isinstance(value, _SEQUENCES)
+        and value
+        and all(isinstance(item, BaseModel) and plain_model(type(item)) for item in value)
+        and (text := plain_json(list(value))) is not None
+    ):  # a list of records (search results)
+        return text
     return _dumps(_convert(value))
