@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from json.encoder import c_make_encoder, encode_basestring_ascii
+import json.encoder
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import BaseModel
@@ -28,6 +29,8 @@ __all__ = ["to_json_str"]
 _NUMBERS = (bool, int, float)
 _SEQUENCES = (list, tuple)
 _DATES = (dt.date, dt.datetime)
+# The C encoder json.dumps builds (None on a Python without json's C accelerator).
+_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
 
 
 def _convert(value: Any) -> Any:
@@ -55,9 +58,9 @@ def _dumps(value: Any) -> str:
     result's serialization). A fresh encoder per call, as ``json.dumps`` makes, keeps its
     circular-reference record private to the call.
     """
-    if c_make_encoder is None or isinstance(value, str):  # pure-Python json; or a bare string
+    if _MAKE_ENCODER is None or isinstance(value, str):  # pure-Python json; or a bare string
         return json.dumps(value, default=str)
-    encoder = c_make_encoder({}, str, encode_basestring_ascii, None, ": ", ", ", False, False, True)
+    encoder = _MAKE_ENCODER({}, str, encode_basestring_ascii, None, ": ", ", ", False, False, True)
     return "".join(encoder(value, 0))
 
 

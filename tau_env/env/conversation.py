@@ -235,7 +235,7 @@ class Conversation:
         else:
             result = self.world.call_tool(side, name, arguments)
         content, error = result.content, result.error
-        fields = {
+        reply_fields: dict[str, Any] = {
             "role": "tool",
             "id": call_id,
             "content": content,
@@ -243,7 +243,7 @@ class Conversation:
             "error": error,
             "name": name,
         }
-        reply = trusted(ToolMessage, fields, _TOOL_MESSAGE_GIVEN)
+        reply = trusted(ToolMessage, reply_fields, _TOOL_MESSAGE_GIVEN)
         trajectory.append(reply)
         history.append(reply)  # `view.deliver(reply, entry)`, spelled out
         view.inbox.append(reply)
