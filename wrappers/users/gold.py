@@ -56,7 +56,7 @@ class GoldUser:
         latest = _latest_agent_message(view)
         if not self.opened:
             self.opened = True
-            return SendMessage(content=self.opening)
+            return _message(self.opening)
         if latest is not None and latest.request is not None and latest.request.tool_calls:
             self.pending.extend(latest.request.tool_calls)
             return self.act(view, context)
@@ -83,6 +83,19 @@ def _opening_of(task: Task, domain: Domain | None) -> str:
         cached = (task, domain, opening_line(task, domain))
         _OPENINGS[key] = cached
     return cached[2]
+
+
+_MESSAGES: dict[str, SendMessage] = {}
+
+
+def _message(text: str) -> SendMessage:
+    """``SendMessage(content=text)``, made once per text (openings recur with their tasks)."""
+    message = _MESSAGES.get(text)
+    if message is None:
+        if len(_MESSAGES) >= _MAX_OPENINGS:
+            _MESSAGES.clear()
+        message = _MESSAGES[text] = SendMessage(content=text)
+    return message
 
 
 # Actions are frozen models: every episode can be handed the same ones.
