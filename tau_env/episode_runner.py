@@ -6,6 +6,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from tau_env.env.aec import TauEnv
 from tau_env.grading.outcome import Grade
 from tau_env.messages import Message, Side
 from tau_env.participant import ParticipantFactory
@@ -43,10 +46,6 @@ def bare_env(env: Any) -> Any | None:
     side sees or does, so it is driven as given. Driving the bare env saves an attribute
     look-up through the wrapper chain for each of the ~10 accesses per step.
     """
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
-    from tau_env.env.aec import TauEnv
-
     if isinstance(env, TauEnv):
         return env
     if type(env) is OrderEnforcingWrapper and isinstance(env.env, TauEnv):
@@ -102,23 +101,20 @@ def run_episode(
     players = {"agent": agent(task)}
     if user is not None:
         players["user"] = user(task)
-    # Through the wrappers when there are modes: a mode may change what a side sees and which
-    # tools it has. Methods are looked up once per episode, not once per step.
     bare = bare_env(env)
-    driven = env if bare is None else bare
-    view, context, step = driven.view, driven.context, driven.step
-    acts: dict[Side, Any] = {}
-    for side in live_turns(env):
-        act = acts.get(side)
-        if act is None:
-            player = players.get(side)
-            if player is None:
-                raise ValueError(f"no participant was given for the {side} side")
-            act = getattr(player, "act", None)
+    if bare is not None and _fixed_sides(bare):
+        _play_bare(bare, players)
+    else:
+        # Through the wrappers when there are modes: a mode may change what a side sees and
+        # which tools it has. Methods are looked up once per episode, not once per step.
+        driven = env if bare is None else bare
+        view, context, step = driven.view, driven.context, driven.step
+        acts: dict[Side, Any] = {}
+        for side in live_turns(env):
+            act = acts.get(side)
             if act is None:
-                raise TypeError(f"{type(player).__name__} has no act(); use an async runner")
-            acts[side] = act
-        step(act(view(side), context(side)))
+                act = acts[side] = _act_of(players, side)
+            step(act(view(side), context(side)))
     grade = raw.grade
     assert grade is not None, "an ended episode always has a grade"
     conversation = raw.conversation
@@ -130,3 +126,43 @@ def run_episode(
         trajectory=list(conversation.trajectory),
         steps=conversation.step_count,
     )
+
+
+def _act_of(players: dict[str, Any], side: Side) -> Any:
+    """The ``act`` method of the participant playing `side` (raises if there is none)."""
+    player = players.get(side)
+    if player is None:
+        raise ValueError(f"no participant was given for the {side} side")
+    act = getattr(player, "act", None)
+    if act is None:
+        raise TypeError(f"{type(player).__name__} has no act(); use an async runner")
+    return act
+
+
+def _fixed_sides(env: TauEnv) -> bool:
+    """True when `env`'s views and contexts are `TauEnv`'s: one object per side and episode.
+
+    A subclass that redefines them is asked every step, as a wrapper is.
+    """
+    cls = type(env)
+    return cls.view is TauEnv.view and cls.context is TauEnv.context
+
+
+def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
+    """`run_episode`'s loop on a bare `TauEnv` (the loop of `live_turns`, inlined).
+
+    A side's view and context are the same objects for a whole episode, so each side's
+    participant method, view and context are looked up once, when it first acts.
+    """
+    step = env.step
+    sides: dict[Side, tuple[Any, Any, Any]] = {}
+    while env.agents:
+        side = env.agent_selection
+        if env.terminations[side] or env.truncations[side]:
+            step(None)
+            continue
+        seat = sides.get(side)
+        if seat is None:
+            seat = sides[side] = (_act_of(players, side), env.view(side), env.context(side))
+        act, view, context = seat
+        step(act(view, context))

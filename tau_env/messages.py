@@ -27,6 +27,7 @@ __all__ = [
     "ToolMessage",
     "UserMessage",
     "UserRequest",
+    "has_stop_token",
     "has_text",
     "requestor_of",
     "side_of",
@@ -45,6 +46,20 @@ STOP_TOKENS: dict[str, str] = {
     "out_of_scope": "###OUT-OF-SCOPE###",
 }
 """Stop reason -> the token that signals it inside message text."""
+
+
+_STOP_MARK = "###"
+"""How every stop token starts (checked at import)."""
+assert all(token.startswith(_STOP_MARK) for token in STOP_TOKENS.values())
+
+
+def has_stop_token(content: str) -> bool:
+    """True when `content` holds one of the `STOP_TOKENS` (such a message ends the episode).
+
+    Text without the tokens' common start (almost every message) is told apart with one
+    substring search, not one per token.
+    """
+    return _STOP_MARK in content and any(token in content for token in STOP_TOKENS.values())
 
 
 def requestor_of(side: Side) -> Requestor:
@@ -69,7 +84,13 @@ class _Record(BaseModel):
 R = TypeVar("R", bound=BaseModel)
 
 _new = object.__new__
-_set = object.__setattr__  # pydantic's own __setattr__ validates; these values are known good
+# pydantic's own __setattr__ validates; these values are known good. The slots' own setters,
+# taken once from `BaseModel`, skip the attribute look-up `object.__setattr__` makes per call.
+_SLOTS = BaseModel.__dict__
+_set_dict = _SLOTS["__dict__"].__set__
+_set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
+_set_extra = _SLOTS["__pydantic_extra__"].__set__
+_set_private = _SLOTS["__pydantic_private__"].__set__
 
 
 def trusted(cls: type[R], fields: dict[str, Any], given: Iterable[str]) -> R:
@@ -89,10 +110,10 @@ def trusted(cls: type[R], fields: dict[str, Any], given: Iterable[str]) -> R:
             instance's ``model_fields_set``); the others hold their defaults.
     """
     record = _new(cls)
-    _set(record, "__dict__", fields)
-    _set(record, "__pydantic_fields_set__", set(given))
-    _set(record, "__pydantic_extra__", None)
-    _set(record, "__pydantic_private__", None)
+    _set_dict(record, fields)
+    _set_fields_set(record, set(given))
+    _set_extra(record, None)
+    _set_private(record, None)
     return record
 
 

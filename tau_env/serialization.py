@@ -15,11 +15,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import json.encoder
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import BaseModel
 
+from tau_env.plain_json import plain_json, plain_model
+
 __all__ = ["to_json_str"]
+
+# isinstance on a tuple of classes is faster than on a union (same meaning).
+_NUMBERS = (bool, int, float)
+_SEQUENCES = (list, tuple)
+_DATES = (dt.date, dt.datetime)
+# The C encoder json.dumps builds (None on a Python without json's C accelerator).
+_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
 
 
 def _convert(value: Any) -> Any:
@@ -27,15 +38,30 @@ def _convert(value: Any) -> Any:
         return value.model_dump()
     if value is None:
         return None
-    if isinstance(value, bool | int | float):
+    if isinstance(value, _NUMBERS):
         return str(value)
-    if isinstance(value, list | tuple):
+    if isinstance(value, _SEQUENCES):
         return [_convert(item) for item in value]
     if isinstance(value, dict):
         return {key: _convert(item) for key, item in value.items()}
-    if isinstance(value, dt.date | dt.datetime):
+    if isinstance(value, _DATES):
         return value.isoformat()
     return value
+
+
+def _dumps(value: Any) -> str:
+    """``json.dumps(value, default=str)``, without building a `json.JSONEncoder` per call.
+
+    The C encoder that ``json.dumps`` would build, with the same settings (circular check,
+    ``default=str``, ASCII escapes, ``", "`` and ``": "``, NaN allowed), made here directly:
+    the same text, without the encoder object's Python set-up around it (a tenth of a
+    result's serialization). A fresh encoder per call, as ``json.dumps`` makes, keeps its
+    circular-reference record private to the call.
+    """
+    if _MAKE_ENCODER is None or isinstance(value, str):  # pure-Python json; or a bare string
+        return json.dumps(value, default=str)
+    encoder = _MAKE_ENCODER({}, str, encode_basestring_ascii, None, ": ", ", ", False, False, True)
+    return "".join(encoder(value, 0))
 
 
 def to_json_str(value: Any) -> str:
@@ -49,4 +75,15 @@ def to_json_str(value: Any) -> str:
     """
     if isinstance(value, str):
         return value
-    return json.dumps(_convert(value), default=str)
+    if isinstance(value, BaseModel):  # the usual result: one record
+        if plain_model(type(value)) and (text := plain_json(value)) is not None:
+            return text
+        return _dumps(value.model_dump())
+    if (
+        isinstance(value, _SEQUENCES)
+        and value
+        and all(isinstance(item, BaseModel) and plain_model(type(item)) for item in value)
+        and (text := plain_json(list(value))) is not None
+    ):  # a list of records (search results)
+        return text
+    return _dumps(_convert(value))

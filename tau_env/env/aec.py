@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from tau_env.actions import Action, decode_action
+from tau_env.actions import Action, CallTool, SendMessage, Stop, decode_action
 from tau_env.domain import Domain
 from tau_env.env.conversation import DUAL_CONTROL, Conversation, Seating, SideView
 from tau_env.env.spaces import action_space, observation_space
@@ -44,6 +44,22 @@ class SideContext:
     tools: list[dict[str, Any]]
     tool_names: tuple[str, ...]
     task_id: str
+
+
+_ACTIONS = (SendMessage, CallTool, Stop)  # already actions: `decode_action` returns them as is
+_FIRST_DRAWS: dict[int, int] = {}
+_MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
+
+
+def _first_draw(seed: int) -> int:
+    """``random.Random(seed).getrandbits(63)``, remembered per seed."""
+    drawn = _FIRST_DRAWS.get(seed)
+    if drawn is None:
+        drawn = random.Random(seed).getrandbits(63)
+        if len(_FIRST_DRAWS) >= _MAX_FIRST_DRAWS:
+            _FIRST_DRAWS.clear()
+        _FIRST_DRAWS[seed] = drawn
+    return drawn
 
 
 class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -146,6 +162,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         }
         self._tool_schemas = {side: domain.toolbox.tools(side).openai_schemas() for side in SIDES}
         self._seeds = random.Random()
+        self._pending_seed: int | None = None  # see `_draw_seed`
+        self._pending_draws = 0
         self._next_task = 0
         self._conversation: Conversation | None = None
         self._task: Task | None = None
@@ -178,10 +196,13 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         seating = (options or {}).get("seating", DUAL_CONTROL)
         if not isinstance(seating, Seating):
             raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
-        if seed is not None:
+        if type(seed) is int:  # seeded when a later reset draws unseeded (`_draw_seed`)
+            self._pending_seed, self._pending_draws = seed, 0
+        elif seed is not None:
             self._seeds.seed(seed)
+            self._pending_seed = None
         task = self._pick_task(options)
-        self.episode_seed = self._seeds.getrandbits(63)
+        self.episode_seed = self._draw_seed()
         world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
         self._conversation = Conversation(
@@ -213,18 +234,23 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             InvalidAction: `action` is not an action (nothing changes).
             ResetNeeded: Called before `reset`.
         """
-        conversation = self._require_conversation()
+        conversation = self._conversation
+        if conversation is None:
+            raise ResetNeeded("call reset() before using the environment")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._dead_step(action)
             return
         if action is None:
             raise InvalidAction(f"the {agent} is not done; None is only valid for a finished side")
-        decoded: Action = decode_action(action, self._tool_names[agent])
+        if isinstance(action, _ACTIONS):
+            decoded: Action = action
+        else:
+            decoded = decode_action(action, self._tool_names[agent])
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         conversation.act(decoded)
-        if conversation.done:
+        if conversation.termination is not None:
             self._finish()
             self._accumulate_rewards()
         else:  # every reward is 0 until the end: accumulating them would change nothing
@@ -301,6 +327,25 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             allowed = set(task.user_tools)
             tools = [t for t in tools if t["function"]["name"] in allowed]
         return SideContext(side, instructions, tools, names, task.id)
+
+    def _draw_seed(self) -> int:
+        """The episode's seed: the next draw of the env's generator (`reset` seeds it).
+
+        Seeding a Mersenne Twister costs more than the rest of a reset, so a reset with an int
+        seed only notes it (`_pending_seed`, with the draws taken since: `_pending_draws`): the
+        first draw after seeding with it comes from a memo, and the generator itself is seeded
+        (and advanced past that draw) only when a later reset without a seed draws from it.
+        Every episode seed is the one seeding and drawing at each reset would give.
+        """
+        pending = self._pending_seed
+        if pending is not None:
+            if self._pending_draws == 0:
+                self._pending_draws = 1
+                return _first_draw(pending)
+            self._pending_seed = None
+            self._seeds.seed(pending)
+            self._seeds.getrandbits(63)
+        return self._seeds.getrandbits(63)
 
     def _pick_task(self, options: dict[str, Any] | None) -> Task:
         task_id = (options or {}).get("task_id")

@@ -22,10 +22,12 @@ from tau_env.messages import (
     STOP_TOKENS,
     AssistantMessage,
     Message,
+    Requestor,
     Side,
     ToolCall,
     ToolMessage,
     UserMessage,
+    has_stop_token,
     has_text,
     requestor_of,
     trusted,
@@ -174,61 +176,92 @@ class Conversation:
         Raises:
             RuntimeError: The conversation has already ended.
         """
-        if self.done:
+        if self.termination is not None:
             raise RuntimeError("the conversation has ended")
         side = self.turn
-        self.views[side].consume()
+        view = self.views[side]
+        if view.inbox:  # `view.consume()`, spelled out: this is the hot path
+            view.inbox = []
+            view.inbox_entries = []
         if isinstance(action, CallTool):
-            self._call_tool(side, action)
+            self._call_tool(side, view, action)
         elif isinstance(action, SendMessage):
             self._send(side, action)
         else:
             self._stop(side, action)
-        self._check_limits()
+        if self.termination is None:  # `_check_limits()`, spelled out
+            if self.num_errors >= self.max_errors:
+                self.termination = TerminationReason.TOO_MANY_ERRORS
+            elif self.step_count >= self.max_steps:
+                self.termination = TerminationReason.MAX_STEPS
 
-    def _call_tool(self, side: Side, action: CallTool) -> None:
+    def _call_tool(self, side: Side, view: SideView, action: CallTool) -> None:
+        """The call and its result: two records, both seen by the caller alone.
+
+        The hot path of every episode: the records are built without validation (`trusted`)
+        and appended to the trajectory and the caller's view directly, not through `_append`.
+        """
         self._calls += 1
+        name = action.name
         call_id = action.call_id or f"call_{self._calls}"
         arguments: dict[str, Any] | str = action.arguments
-        try:
-            recorded = parse_arguments(action.arguments)
-            arguments = recorded
-        except ValueError:  # recorded as given; the world answers with a precise error
-            recorded = {"_raw_arguments": action.arguments}
-        requestor = requestor_of(side)
+        if isinstance(arguments, dict):
+            recorded = arguments
+        else:
+            try:
+                recorded = arguments = parse_arguments(arguments)
+            except ValueError:  # recorded as given; the world answers with a precise error
+                recorded = {"_raw_arguments": arguments}
+        requestor = _REQUESTOR[side]
         call = trusted(
             ToolCall,
             # a copy, as validation made one: the record never shares the caller's dict
-            {
-                "id": call_id,
-                "name": action.name,
-                "arguments": dict(recorded),
-                "requestor": requestor,
-            },
+            {"id": call_id, "name": name, "arguments": dict(recorded), "requestor": requestor},
             _TOOL_CALL_GIVEN,
         )
-        self._append(_call_message(side, call), sender=side, receiver=None)
-        borrowed = action.name in self.seating.borrowed_tools.get(side, ())
-        result = self.world.call_tool(_OTHER[side] if borrowed else side, action.name, arguments)
-        reply = trusted(
-            ToolMessage,
-            {
-                "role": "tool",
-                "id": call_id,
-                "content": result.content,
-                "requestor": requestor,
-                "error": result.error,
-                "name": action.name,
-            },
-            _TOOL_MESSAGE_GIVEN,
+        if side == "agent":
+            fields = {"role": "assistant", "content": None, "tool_calls": [call], "request": None}
+            message: Message = trusted(AssistantMessage, fields, _CALLS_GIVEN)
+        else:
+            fields = {"role": "user", "content": None, "tool_calls": [call]}
+            message = trusted(UserMessage, fields, _CALLS_GIVEN)
+        trajectory = self.trajectory
+        trajectory.append(message)
+        history = view.history
+        history.append(message)
+        borrowed = self.seating.borrowed_tools
+        if borrowed and name in borrowed.get(side, ()):
+            result = self.world.call_tool(_OTHER[side], name, arguments)
+        else:
+            result = self.world.call_tool(side, name, arguments)
+        content, error = result.content, result.error
+        reply_fields: dict[str, Any] = {
+            "role": "tool",
+            "id": call_id,
+            "content": content,
+            "requestor": requestor,
+            "error": error,
+            "name": name,
+        }
+        reply = trusted(ToolMessage, reply_fields, _TOOL_MESSAGE_GIVEN)
+        trajectory.append(reply)
+        history.append(reply)  # `view.deliver(reply, entry)`, spelled out
+        view.inbox.append(reply)
+        view.inbox_entries.append(
+            {  # `observation_entry(reply)`, spelled out
+                "role": _TOOL_ROLE,
+                "content": (content or "")[: self.max_text_length],
+                "tool_name": name[:TOOL_NAME_LENGTH],
+                "error": int(error),
+            }
         )
-        self.trajectory.append(reply)
-        self.views[side].deliver(reply, observation_entry(reply, self.max_text_length))
         self.step_count += 2
-        self.num_errors += int(result.error)
+        if error:
+            self.num_errors += 1
 
     def _send(self, side: Side, action: SendMessage) -> None:
-        if not has_text(action.content):
+        content = action.content
+        if not has_text(content):
             self.termination = (
                 TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
             )
@@ -237,7 +270,7 @@ class Conversation:
         message = _sent_message(side, action)
         self._append(message, sender=side, receiver=_OTHER[side])
         self.step_count += 1
-        if any(token in action.content for token in STOP_TOKENS.values()):
+        if has_stop_token(content):
             self._end_by(side)
         else:
             self.turn = _OTHER[side]
@@ -253,19 +286,15 @@ class Conversation:
             TerminationReason.AGENT_STOP if side == "agent" else TerminationReason.USER_STOP
         )
 
-    def _check_limits(self) -> None:
-        if self.done:
-            return
-        if self.num_errors >= self.max_errors:
-            self.termination = TerminationReason.TOO_MANY_ERRORS
-        elif self.step_count >= self.max_steps:
-            self.termination = TerminationReason.MAX_STEPS
-
     def _append(self, message: Message, *, sender: Side, receiver: Side | None) -> None:
+        # `SideView.deliver` to both sides, spelled out: every message passes here.
         self.trajectory.append(message)
-        self.views[sender].deliver(message, None)
+        self.views[sender].history.append(message)
         if receiver is not None:
-            self.views[receiver].deliver(message, observation_entry(message, self.max_text_length))
+            view = self.views[receiver]
+            view.history.append(message)
+            view.inbox.append(message)
+            view.inbox_entries.append(observation_entry(message, self.max_text_length))
 
     # -- history -------------------------------------------------------------------------------
     def _load_history(self, history: Sequence[Message]) -> None:
@@ -293,7 +322,7 @@ class Conversation:
         if (
             isinstance(last, AssistantMessage | UserMessage)
             and last.content
-            and any(token in last.content for token in STOP_TOKENS.values())
+            and has_stop_token(last.content)
         ):
             self._end_by("agent" if isinstance(last, AssistantMessage) else "user")
 
@@ -309,19 +338,9 @@ class Conversation:
 # each names the fields its validating constructor call would have been given.
 _TOOL_CALL_GIVEN = ("id", "name", "arguments", "requestor")
 _TOOL_MESSAGE_GIVEN = ("id", "content", "requestor", "error", "name")
-
-
-def _call_message(side: Side, call: ToolCall) -> Message:
-    """``AssistantMessage(tool_calls=[call])`` or ``UserMessage(tool_calls=[call])``."""
-    if side == "agent":
-        return trusted(
-            AssistantMessage,
-            {"role": "assistant", "content": None, "tool_calls": [call], "request": None},
-            ("tool_calls",),
-        )
-    return trusted(
-        UserMessage, {"role": "user", "content": None, "tool_calls": [call]}, ("tool_calls",)
-    )
+_CALLS_GIVEN = ("tool_calls",)
+_TOOL_ROLE = ROLE_INDEX["tool"]
+_REQUESTOR: dict[Side, Requestor] = {"agent": "assistant", "user": "user"}
 
 
 def _text_message(side: Side, content: str) -> Message:

@@ -17,7 +17,7 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.domain import Domain
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
-from tau_env.messages import AssistantMessage, RequestedToolCall
+from tau_env.messages import AssistantMessage, RequestedToolCall, trusted
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.script import opening_line
 
@@ -34,7 +34,7 @@ class GoldUser:
     """
 
     def __init__(self, task: Task, domain: Domain | None = None) -> None:
-        self.opening = opening_line(task, domain)
+        self.opening = _opening_of(task, domain)
         self.opened = False
         self.pending: deque[RequestedToolCall] = deque()
         self.performed_request = False
@@ -49,20 +49,75 @@ class GoldUser:
         if self.pending:
             call = self.pending.popleft()
             self.performed_request = True
-            return CallTool(name=call.name, arguments=dict(call.arguments))
+            return _call_of(call)
         if self.performed_request:
             self.performed_request = False
-            return SendMessage(content="Done, I did that.")
+            return _DONE
         latest = _latest_agent_message(view)
         if not self.opened:
             self.opened = True
-            return SendMessage(content=self.opening)
+            return _message(self.opening)
         if latest is not None and latest.request is not None and latest.request.tool_calls:
             self.pending.extend(latest.request.tool_calls)
             return self.act(view, context)
         if latest is not None and latest.content and "TRANSFERRED" in latest.content:
-            return Stop(reason="transfer")
-        return Stop()
+            return _STOP_TRANSFER
+        return _STOP
+
+
+_OPENINGS: dict[tuple[str, int], tuple[Task, Domain | None, str]] = {}
+_MAX_OPENINGS = 10_000  # generated tasks come and go: the memo is emptied past this size
+
+
+def _opening_of(task: Task, domain: Domain | None) -> str:
+    """`opening_line` of `task`, worked out once per task (and domain) and remembered.
+
+    Reading the scenario's brief is cached by its text, but rendering the text and hashing
+    it (and the vocabulary) cost more than the rest of the user's set-up per episode.
+    """
+    key = (task.id, id(domain))
+    cached = _OPENINGS.get(key)
+    if cached is None or cached[0] is not task or cached[1] is not domain:
+        if len(_OPENINGS) >= _MAX_OPENINGS:
+            _OPENINGS.clear()
+        cached = (task, domain, opening_line(task, domain))
+        _OPENINGS[key] = cached
+    return cached[2]
+
+
+_MESSAGES: dict[str, SendMessage] = {}
+
+
+def _message(text: str) -> SendMessage:
+    """``SendMessage(content=text)``, made once per text (openings recur with their tasks)."""
+    message = _MESSAGES.get(text)
+    if message is None:
+        if len(_MESSAGES) >= _MAX_OPENINGS:
+            _MESSAGES.clear()
+        message = _MESSAGES[text] = SendMessage(content=text)
+    return message
+
+
+# Actions are frozen models: every episode can be handed the same ones.
+_DONE = SendMessage(content="Done, I did that.")
+_STOP = Stop()
+_STOP_TRANSFER = Stop(reason="transfer")
+_CALL_GIVEN = ("name", "arguments")
+
+
+def _call_of(call: RequestedToolCall) -> CallTool:
+    """``CallTool(name=call.name, arguments=dict(call.arguments))``, without validating again.
+
+    The request was validated when the agent made it (`RequestedToolCall` has the same
+    field types), so the action is built as validation would build it (`trusted`).
+    """
+    fields = {
+        "kind": "tool_call",
+        "name": call.name,
+        "arguments": dict(call.arguments),
+        "call_id": None,
+    }
+    return trusted(CallTool, fields, _CALL_GIVEN)
 
 
 def _latest_agent_message(view: SideView) -> AssistantMessage | None:
