@@ -162,7 +162,8 @@ class World:
         for side, db in (("agent", self.agent_db), ("user", self.user_db)):
             if db is not None:
                 wanted = None if inputs is None else inputs.get(side, frozenset())  # type: ignore[call-overload]
-                tables += [t for name, t in db.tables.items() if wanted is None or name in wanted]
+                names = [f.name for f in db.snapshot.layout if wanted is None or f.name in wanted]
+                tables += [db.table_named(name) for name in names]
         return tuple(tables)
 
     def call_tool(self, side: Side, name: str, arguments: dict[str, Any] | str) -> ToolResult:
