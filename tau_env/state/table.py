@@ -194,6 +194,20 @@ class Table(Generic[R]):
                 return follow(self._changes[key], path)
         return own_path(self._changes[key], owned, path)
 
+    def edit_top(self, key: str) -> R:
+        """The record under `key` copied one level, for assigning its fields; cheaper than `edit`.
+
+        Assign fields freely, but only values that belong to no other record (new objects,
+        validated arguments, immutable values); change nothing inside a field's value (take
+        `edit_part` for that, or `edit`).
+
+        Raises:
+            KeyError: There is no such record.
+        """
+        if key not in self._working and key not in self._parts:
+            self._copy_top(key)
+        return self._changes[key]  # type: ignore[return-value]
+
     def update(self, key: str, **fields: Any) -> None:
         """Set fields of the record under `key` to new values; cheaper than `edit`.
 
@@ -349,6 +363,10 @@ class Slot(Generic[R]):
     def edit_part(self, *path: Any) -> Any:
         """This episode's modifiable copy of one part of the record (`Table.edit_part`)."""
         return self.table.edit_part(self.KEY, *path)
+
+    def edit_top(self) -> R:
+        """The record copied one level, for assigning its fields (`Table.edit_top`)."""
+        return self.table.edit_top(self.KEY)
 
     def update(self, **fields: Any) -> None:
         """Set fields of the record to new values (`Table.update`)."""

@@ -159,3 +159,17 @@ def test_partial_copy_then_full_copy__equals_a_copy_record(base):
     whole = table.edit("f")
     assert whole == copy_record(base["f"])
     assert whole.model_dump() == base["f"].model_dump()
+
+
+def test_edit_top__assigning_fields_leaves_the_base_and_the_other_fields_shared(base):
+    journal = Journal()
+    table = Table("t", base, journal)
+    top = table.edit_top("f")
+    top.number = "F9"
+    assert table.edit_top("f") is top
+    assert top.dates is base["f"].dates and base["f"].number == "F1"
+    table.edit_part("f", "dates", "d1").free["eco"] = 0  # still copies what it changes
+    assert base["f"] == _flight()
+    assert table.edit("f") is top and top.number == "F9"
+    journal.commit()
+    assert table.edit_top("f") is not top  # committed: copied again
