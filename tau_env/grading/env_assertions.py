@@ -5,7 +5,7 @@ from __future__ import annotations
 from tau_env.errors import ToolError
 from tau_env.grading.context import Episode
 from tau_env.grading.db import nothing_to_compare
-from tau_env.grading.outcome import Check
+from tau_env.grading.outcome import Check, new_check
 from tau_env.messages import side_of
 
 __all__ = ["EnvAssertionGrader"]
@@ -19,11 +19,11 @@ class EnvAssertionGrader:
     def check(self, episode: Episode) -> Check:
         """Grade one episode."""
         if nothing_to_compare(episode.task):
-            return Check(component="ENV_ASSERTION", reward=1.0, reported=False)
+            return new_check("ENV_ASSERTION", 1.0, reported=False)
         criteria = episode.task.evaluation_criteria
         assertions = (criteria.env_assertions if criteria else None) or []
         if not assertions:
-            return Check(component="ENV_ASSERTION", reward=1.0)
+            return new_check("ENV_ASSERTION", 1.0)
         world = episode.world.fork()  # assertions must not change the graded world
         details = []
         for assertion in assertions:
@@ -38,4 +38,4 @@ class EnvAssertionGrader:
             detail["arguments"] = assertion.arguments
             details.append(detail)
         reward = 1.0 if all(d["met"] for d in details) else 0.0
-        return Check(component="ENV_ASSERTION", reward=reward, details=details)
+        return new_check("ENV_ASSERTION", reward, details)
