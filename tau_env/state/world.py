@@ -238,6 +238,35 @@ class World:
             self._synced_at = self._sync_stamp()
         return value
 
+    def changes_state(self, side: Side, name: str) -> bool:
+        """Whether the helper (or tool) `name` may change the world; True when unknown."""
+        spec = self.toolbox.env_functions(side).get(name) or self.toolbox.tools(side).get(name)
+        return spec is None or spec.mutates_state
+
+    def evaluate(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
+        """Run a helper that declares it changes nothing (an assertion) on this world.
+
+        Same lookup, validation, errors and value as `run_env_function`, without its sync
+        (the world is as its last sync left it, and a read leaves the sync nothing to do);
+        should the helper change something after all, the change is undone.
+
+        Raises:
+            KeyError: No registered function has that name on that side.
+            ValueError: The arguments do not match its signature.
+            ToolError: The function failed.
+            RuntimeError: A transaction is open (its changes would be undone too).
+        """
+        if self.journal.pending:
+            raise RuntimeError("evaluate cannot run inside an open transaction")
+        spec = self.toolbox.env_functions(side).get(name) or self.toolbox.tools(side).get(name)
+        if spec is None:
+            raise KeyError(f"no {side} env function or tool named {name!r}")
+        kwargs = spec.validate_arguments(arguments)
+        try:
+            return spec.function(self.db(side), **kwargs)
+        finally:
+            self.journal.rollback()
+
     def differences(self, other: World) -> list[str]:
         """Where the two worlds' databases differ (``agent:`` / ``user:`` prefixed paths)."""
         found = [f"agent:{path}" for path in self.agent_db.differences(other.agent_db)]
