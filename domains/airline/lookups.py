@@ -13,6 +13,7 @@ from tau_env.domains.airline.data_model import (
     FlightDateStatus,
     GiftCard,
     Payment,
+    PaymentMethod,
     Reservation,
     StatusAvailable,
     User,
@@ -94,27 +95,27 @@ def charge_for_update(db: AirlineDB, user: User, payment_id: str, amount: int) -
         if method.amount < amount:
             raise ToolError("Gift card balance is not enough")
         if amount != 0:
-            card = db.users.edit(user.user_id).payment_methods[payment_id]
+            card = db.users.edit_part(user.user_id, "payment_methods", payment_id)
             if isinstance(card, GiftCard):
                 card.amount -= amount
     return Payment(payment_id=payment_id, amount=amount) if amount != 0 else None
 
 
-def spend(user: User, payments: list[Payment]) -> None:
+def spend(methods: dict[str, PaymentMethod], payments: list[Payment]) -> None:
     """Debit gift cards and delete the certificates used by a booking.
 
     Args:
-        user: This episode's modifiable copy of the booking user.
+        methods: This episode's modifiable copy of the booking user's payment methods.
         payments: The booking's payments, already checked against the balances.
 
     Raises:
         ToolError: A certificate listed twice (the reference fails with a KeyError's text).
     """
     for payment in payments:
-        method = user.payment_methods.get(payment.payment_id)
+        method = methods.get(payment.payment_id)
         if method is None:
             raise ToolError(f"'{payment.payment_id}'")
         if isinstance(method, GiftCard):
             method.amount -= payment.amount
         elif isinstance(method, Certificate):
-            del user.payment_methods[payment.payment_id]
+            del methods[payment.payment_id]

@@ -13,9 +13,12 @@ from collections.abc import Iterator, Sequence
 
 from tau_env.domains.airline.constants import ONESTOP_NEXT_DAY_PREFIX
 from tau_env.domains.airline.data_model import DirectFlight, Flight, FlightIndex, StatusAvailable
+from tau_env.messages import trusted
 from tau_env.state import Table
 
 __all__ = ["direct_flights", "onestop_flights"]
+
+_DIRECT_FIELDS = tuple(DirectFlight.model_fields)  # every field is given
 
 
 def _departing(flights: Table[Flight], index: FlightIndex, origin: str) -> Iterator[Flight]:
@@ -58,21 +61,21 @@ def direct_flights(
         status = flight.dates.get(date)
         if not isinstance(status, StatusAvailable):
             continue
-        # Built without validation from validated data; the seat and price maps are shared
-        # with the base record, which is safe because search results are only serialized.
-        found.append(
-            DirectFlight.model_construct(
-                flight_number=flight.flight_number,
-                origin=flight.origin,
-                destination=flight.destination,
-                status="available",
-                scheduled_departure_time_est=flight.scheduled_departure_time_est,
-                scheduled_arrival_time_est=flight.scheduled_arrival_time_est,
-                date=None,
-                available_seats=status.available_seats,
-                prices=status.prices,
-            )
-        )
+        # Built without validation from validated data (as the validating constructor would
+        # build it); the seat and price maps are shared with the base record, which is safe
+        # because search results are only serialized.
+        fields = {
+            "flight_number": flight.flight_number,
+            "origin": flight.origin,
+            "destination": flight.destination,
+            "status": "available",
+            "scheduled_departure_time_est": flight.scheduled_departure_time_est,
+            "scheduled_arrival_time_est": flight.scheduled_arrival_time_est,
+            "date": None,
+            "available_seats": status.available_seats,
+            "prices": status.prices,
+        }
+        found.append(trusted(DirectFlight, fields, _DIRECT_FIELDS))
     return found
 
 

@@ -133,12 +133,14 @@ def book_reservation(
     paid = sum(payment.amount for payment in payment_methods)
     if paid != total:
         raise ToolError(f"Payment amount does not add up, total price is {total}, but paid {paid}")
-    spend(db.users.edit(user_id), payment_methods)
+    spend(db.users.edit_part(user_id, "payment_methods"), payment_methods)
     for info in flights:  # a flight listed twice loses seats twice, as in the reference
-        status = db.flights.edit(info.flight_number).dates[info.date]
+        status = db.flights.edit_part(info.flight_number, "dates", info.date)
         if isinstance(status, StatusAvailable):
             status.available_seats[cabin] -= count
-    reservation = Reservation(
+    # Every value is already of its field's type (validated arguments and records): built
+    # as the validating constructor would build it, without validating again.
+    reservation = Reservation.model_construct(
         reservation_id=reservation_id,
         user_id=user_id,
         origin=origin,
@@ -154,7 +156,7 @@ def book_reservation(
         insurance=insurance,
     )
     db.reservations.insert(reservation_id, reservation)
-    db.users.edit(user_id).reservations.append(reservation_id)
+    db.users.edit_part(user_id, "reservations").append(reservation_id)
     return reservation
 
 
@@ -179,15 +181,14 @@ def cancel_reservation(db: AirlineDB, reservation_id: str) -> Reservation:
     Args:
         reservation_id: The reservation id, such as 'ZFA04Y'.
     """
-    find_reservation(db, reservation_id)
-    reservation = db.reservations.edit(reservation_id)
+    reservation = find_reservation(db, reservation_id)
     refunds = [
         Payment(payment_id=payment.payment_id, amount=-payment.amount)
         for payment in reservation.payment_history
     ]
-    reservation.payment_history.extend(refunds)
-    reservation.status = "cancelled"
-    return reservation
+    history = [*reservation.payment_history, *refunds]
+    db.reservations.update(reservation_id, payment_history=history, status="cancelled")
+    return db.reservations[reservation_id]
 
 
 @tool(kind="read")
@@ -267,7 +268,7 @@ def send_certificate(db: AirlineDB, user_id: str, amount: int) -> str:
     for certificate_id in CERTIFICATE_ID_POOL:
         if certificate_id not in user.payment_methods:
             certificate = Certificate(source="certificate", id=certificate_id, amount=amount)
-            db.users.edit(user_id).payment_methods[certificate_id] = certificate
+            db.users.edit_part(user_id, "payment_methods")[certificate_id] = certificate
             return f"Certificate {certificate_id} added to user {user_id} with amount {amount}."
     raise ToolError("Too many certificates")
 
@@ -298,15 +299,18 @@ def update_reservation_baggages(
         payment_id: A credit card or gift card id from the user's profile, such as
             'credit_card_7815826' or 'gift_card_7815826'.
     """
-    user = find_user(db, find_reservation(db, reservation_id).user_id)
-    reservation = db.reservations.edit(reservation_id)
+    reservation = find_reservation(db, reservation_id)
+    user = find_user(db, reservation.user_id)
     fee = BAG_FEE * max(0, nonfree_baggages - reservation.nonfree_baggages)
     payment = charge_for_update(db, user, payment_id, fee)
-    if payment is not None:
-        reservation.payment_history.append(payment)
-    reservation.total_baggages = total_baggages
-    reservation.nonfree_baggages = nonfree_baggages
-    return reservation
+    history = reservation.payment_history
+    db.reservations.update(
+        reservation_id,
+        payment_history=history if payment is None else [*history, payment],
+        total_baggages=total_baggages,
+        nonfree_baggages=nonfree_baggages,
+    )
+    return db.reservations[reservation_id]
 
 
 @tool(kind="write")
@@ -332,8 +336,8 @@ def update_reservation_flights(
         payment_id: A credit card or gift card id from the user's profile, such as
             'credit_card_7815826' or 'gift_card_7815826'.
     """
-    user = find_user(db, find_reservation(db, reservation_id).user_id)
-    reservation = db.reservations.edit(reservation_id)
+    reservation = find_reservation(db, reservation_id)
+    user = find_user(db, reservation.user_id)
     count = len(reservation.passengers)
     new_flights: list[ReservationFlight] = []
     for info in flights:
@@ -362,11 +366,14 @@ def update_reservation_flights(
         sum(f.price for f in new_flights) - sum(f.price for f in reservation.flights)
     ) * count
     payment = charge_for_update(db, user, payment_id, difference)
-    if payment is not None:
-        reservation.payment_history.append(payment)
-    reservation.flights = new_flights
-    reservation.cabin = cabin
-    return reservation
+    history = reservation.payment_history
+    db.reservations.update(
+        reservation_id,
+        payment_history=history if payment is None else [*history, payment],
+        flights=new_flights,
+        cabin=cabin,
+    )
+    return db.reservations[reservation_id]
 
 
 @tool(kind="write")
@@ -381,9 +388,9 @@ def update_reservation_passengers(
     """
     if len(passengers) != len(find_reservation(db, reservation_id).passengers):
         raise ToolError("Number of passengers does not match")
-    reservation = db.reservations.edit(reservation_id)
-    reservation.passengers = [passenger.model_copy() for passenger in passengers]
-    return reservation
+    new_passengers = [passenger.model_copy() for passenger in passengers]
+    db.reservations.update(reservation_id, passengers=new_passengers)
+    return db.reservations[reservation_id]
 
 
 @tool(kind="read")

@@ -19,6 +19,7 @@ from tau_env.errors import ToolError
 
 __all__ = [
     "check_item_counts",
+    "first_in",
     "first_item",
     "get_item",
     "get_order",
@@ -71,7 +72,12 @@ def get_payment_method(db: RetailDB, user_id: str, payment_method_id: str) -> Pa
 
 def first_item(order: Order, item_id: str) -> OrderItem:
     """The first item of the order with this item id, or ``Item <id> not found``."""
-    for item in order.items:
+    return first_in(order.items, item_id)
+
+
+def first_in(items: list[OrderItem], item_id: str) -> OrderItem:
+    """The first of `items` with this item id, or ``Item <id> not found``."""
+    for item in items:
         if item.item_id == item_id:
             return item
     raise ToolError(f"Item {item_id} not found")

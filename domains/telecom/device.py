@@ -1,8 +1,9 @@
 """The phone's simulation rules: network search, mobile data, speed test, MMS, status bar.
 
 Pure functions over a `PhoneState` and the user's `Surroundings`. Functions that change the
-phone take this episode's editable copy (from ``db.device.edit()``) and change it in place;
-the others only read. The rules, numbers and texts follow the reference exactly, because the
+phone take this episode's editable copy and assign its fields (new values only, never a change
+inside a field's value, so the one-level copy of ``db.device.edit_top()`` is enough); the
+others only read. The rules, numbers and texts follow the reference exactly, because the
 tasks' assertions and the recorded tool outputs depend on them.
 """
 

@@ -35,7 +35,7 @@ def set_network_mode_preference(db: TelecomUserDB, mode: str) -> str:
             f"Failed to set network mode: '{mode}' is not a valid option. "
             f"Please use one of: {', '.join(NETWORK_MODES)}",
         )
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.network_mode_preference = mode  # type: ignore[assignment]  # checked just above
     device.network_search(phone, db.surroundings.get())
     return _with_status(db, f"Preferred Network Mode set to: {mode}")
@@ -44,14 +44,14 @@ def set_network_mode_preference(db: TelecomUserDB, mode: str) -> str:
 @tool(side="user", kind="write")
 def toggle_airplane_mode(db: TelecomUserDB) -> str:
     """Turn Airplane Mode on or off. When on, every radio is off: cellular, Wi-Fi and Bluetooth."""
-    on = device.toggle_airplane_mode(db.device.edit(), db.surroundings.get())
+    on = device.toggle_airplane_mode(db.device.edit_top(), db.surroundings.get())
     return _with_status(db, f"Airplane Mode is now {on_off(on)}.")
 
 
 @tool(side="user", kind="write")
 def reseat_sim_card(db: TelecomUserDB) -> str:
     """Take the SIM card out and put it back in, which can fix a SIM the phone does not see."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.sim_card_missing = False
     device.network_search(phone, db.surroundings.get())
     return _with_status(db, "SIM card re-seated successfully.")
@@ -60,7 +60,7 @@ def reseat_sim_card(db: TelecomUserDB) -> str:
 @tool(side="user", kind="write")
 def toggle_data(db: TelecomUserDB) -> str:
     """Turn mobile data on or off: whether the phone may use the cellular network for internet."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.data_enabled = not phone.data_enabled
     device.network_search(phone, db.surroundings.get())
     return _with_status(db, f"Mobile Data is now {on_off(phone.data_enabled)}.")
@@ -69,7 +69,7 @@ def toggle_data(db: TelecomUserDB) -> str:
 @tool(side="user", kind="write")
 def toggle_roaming(db: TelecomUserDB) -> str:
     """Turn data roaming on or off: whether the phone may use data on networks abroad."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.roaming_enabled = not phone.roaming_enabled
     device.network_search(phone, db.surroundings.get())
     return _with_status(db, f"Data Roaming is now {on_off(phone.roaming_enabled)}.")
@@ -78,7 +78,7 @@ def toggle_roaming(db: TelecomUserDB) -> str:
 @tool(side="user", kind="write")
 def toggle_data_saver_mode(db: TelecomUserDB) -> str:
     """Turn Data Saver on or off. When on, it uses less data, which can make data slower."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.data_saver_mode = not phone.data_saver_mode
     return _with_status(db, f"Data Saver Mode is now {on_off(phone.data_saver_mode)}.")
 
@@ -90,7 +90,7 @@ def set_apn_settings(db: TelecomUserDB, apn_settings: APNSettings) -> str:
     Args:
         apn_settings: The new settings (apn_name, mmsc_url, ...).
     """
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.active_apn_settings = apn_settings
     device.network_search(phone, db.surroundings.get())
     return _with_status(db, f"APN settings set to: {apn_settings.apn_name}")
@@ -99,9 +99,8 @@ def set_apn_settings(db: TelecomUserDB, apn_settings: APNSettings) -> str:
 @tool(side="user", kind="write")
 def reset_apn_settings(db: TelecomUserDB) -> str:
     """Restore the default APN settings; they take effect at the next reboot."""
-    phone = db.device.edit()
-    phone.active_apn_settings.reset_at_reboot = True
-    device.network_search(phone, db.surroundings.get())
+    db.device.edit_part("active_apn_settings").reset_at_reboot = True
+    device.network_search(db.device.edit_top(), db.surroundings.get())
     return _with_status(db, "APN settings will reset at reboot.")
 
 
@@ -110,7 +109,7 @@ def toggle_wifi(db: TelecomUserDB) -> str:
     """Turn the Wi-Fi radio on or off (not possible while Airplane Mode is on)."""
     if db.device.get().airplane_mode:
         return _with_status(db, "Cannot change Wi-Fi settings while Airplane Mode is ON.")
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.wifi_enabled = not phone.wifi_enabled
     if not phone.wifi_enabled:
         phone.wifi_connected = False
@@ -125,7 +124,7 @@ def toggle_wifi_calling(db: TelecomUserDB) -> str:
 
     It places calls over Wi-Fi, which helps where the cellular signal is weak.
     """
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.wifi_calling_enabled = not phone.wifi_calling_enabled
     return _with_status(db, f"Wi-Fi Calling is now {on_off(phone.wifi_calling_enabled)}.")
 
@@ -135,7 +134,7 @@ def connect_vpn(db: TelecomUserDB) -> str:
     """Connect to your VPN."""
     if db.device.get().vpn_connected:
         return "VPN already connected."
-    device.connect_vpn(db.device.edit())
+    device.connect_vpn(db.device.edit_top())
     return _with_status(db, "VPN connected successfully.")
 
 
@@ -144,7 +143,7 @@ def disconnect_vpn(db: TelecomUserDB) -> str:
     """Disconnect the VPN: traffic no longer goes through a VPN server (speed may change)."""
     if not db.device.get().vpn_connected:
         return _with_status(db, "No active VPN connection to disconnect.")
-    device.disconnect_vpn(db.device.edit())
+    device.disconnect_vpn(db.device.edit_top())
     return _with_status(db, "VPN disconnected successfully.")
 
 
@@ -167,7 +166,7 @@ def grant_app_permission(db: TelecomUserDB, app_name: str, permission: str) -> s
             f"available permissions: {available}"
         )
     else:
-        setattr(db.device.edit().app_statuses[app_name].permissions, permission, True)
+        setattr(db.device.edit_part("app_statuses", app_name, "permissions"), permission, True)
         message = f"Success. Permission '{permission}' granted to app '{app_name}'."
     return _with_status(db, message)
 
@@ -175,7 +174,7 @@ def grant_app_permission(db: TelecomUserDB, app_name: str, permission: str) -> s
 @tool(side="user", kind="write")
 def reboot_device(db: TelecomUserDB) -> str:
     """Restart your phone, which clears many temporary glitches and reconnects to the network."""
-    report = device.reboot(db.device.edit(), db.surroundings.get())
+    report = device.reboot(db.device.edit_top(), db.surroundings.get())
     return _with_status(db, report)
 
 
@@ -185,7 +184,7 @@ def make_payment(db: TelecomUserDB) -> str:
     request = db.surroundings.get().payment_request
     if request is None:
         return "You do not have a payment request."
-    edited = db.surroundings.edit().payment_request
+    edited = db.surroundings.edit_part("payment_request")
     assert edited is not None
     edited.paid = True
     return f"Payment of {request.amount_due} USD has been made for bill {request.bill_id}."

@@ -65,7 +65,7 @@ def sync_phone_with_line(world: World) -> None:
         or surroundings.mobile_data_usage_exceeded != exceeded
         or surroundings.payment_request is not request
     ):
-        edited = user_db.surroundings.edit()
+        edited = user_db.surroundings.edit_top()  # assigns fields only (new values)
         edited.line_active = line_active
         edited.roaming_allowed = line.roaming_enabled
         edited.mobile_data_usage_exceeded = exceeded

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from tau_env.grading.context import Episode
-from tau_env.grading.outcome import Check
+from tau_env.grading.outcome import Check, new_check
 from tau_env.messages import AssistantMessage, ToolCall, UserMessage
 from tau_env.tasks.model import GoldAction
 
@@ -24,7 +24,7 @@ class ActionGrader:
         """Grade one episode."""
         gold = episode.task.gold_actions
         if not gold:
-            return Check(component="ACTION", reward=1.0)
+            return new_check("ACTION", 1.0)
         calls_by_name: dict[str, list[ToolCall]] = {}  # names must be equal to match
         for message in episode.trajectory:
             if isinstance(message, _CALLERS) and message.tool_calls:
@@ -39,7 +39,7 @@ class ActionGrader:
             for action in gold
         ]
         reward = 1.0 if all(d["met"] for d in details) else 0.0
-        return Check(component="ACTION", reward=reward, details=details)
+        return new_check("ACTION", reward, details)
 
 
 def matches(action: GoldAction, call: ToolCall) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tau_env.grading.context import Episode
-from tau_env.grading.outcome import Check
+from tau_env.grading.outcome import Check, new_check
 from tau_env.messages import AssistantMessage, has_text
 
 __all__ = ["CommunicateGrader"]
@@ -24,7 +24,7 @@ class CommunicateGrader:
         criteria = episode.task.evaluation_criteria
         expected = (criteria.communicate_info if criteria else None) or []
         if not expected:
-            return Check(component="COMMUNICATE", reward=1.0)
+            return new_check("COMMUNICATE", 1.0)
         said = [
             message.content.lower().replace(",", "")
             for message in episode.trajectory
@@ -36,4 +36,4 @@ class CommunicateGrader:
             {"info": info, "met": any(info.lower() in text for text in said)} for info in expected
         ]
         reward = 1.0 if all(d["met"] for d in details) else 0.0
-        return Check(component="COMMUNICATE", reward=reward, details=details)
+        return new_check("COMMUNICATE", reward, details)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tau_env.grading.context import Episode
-from tau_env.grading.outcome import Check
+from tau_env.grading.outcome import Check, new_check
 from tau_env.tasks.model import Task
 
 __all__ = ["DBGrader", "nothing_to_compare"]
@@ -31,7 +31,7 @@ class DBGrader:
     def check(self, episode: Episode) -> Check:
         """Grade one episode."""
         if nothing_to_compare(episode.task):
-            return Check(component="DB", reward=1.0, reported=False)
+            return new_check("DB", 1.0, reported=False)
         differences = episode.world.differences(episode.expected_world)
         details = [{"different": path} for path in differences]
-        return Check(component="DB", reward=0.0 if differences else 1.0, details=details)
+        return new_check("DB", 0.0 if differences else 1.0, details)

@@ -148,7 +148,10 @@ def combine(
         "termination": TerminationReason(termination),
         "reward_basis": list(basis),
         "breakdown": breakdown,
-        "checks": {name: Check.model_validate(check) for name, check in checks.items()},
+        "checks": {
+            name: check if type(check) is Check else Check.model_validate(check)
+            for name, check in checks.items()
+        },
         "not_judged": not_judged,
         "judge": judge,
         "note": note,

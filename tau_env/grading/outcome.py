@@ -8,9 +8,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau_env.messages import trusted
 from tau_env.tasks.model import RewardType
 
-__all__ = ["STOP_TERMINATIONS", "Check", "Grade", "TerminationReason"]
+__all__ = ["STOP_TERMINATIONS", "Check", "Grade", "TerminationReason", "new_check"]
 
 _get = object.__getattribute__
 _set = object.__setattr__
@@ -56,6 +57,30 @@ class Check(BaseModel):
     def judged(self) -> bool:
         """False when the check could not run (an NL assertion without a judge)."""
         return self.reward is not None
+
+
+def new_check(
+    component: RewardType,
+    reward: float | None,
+    details: list[dict[str, Any]] | None = None,
+    *,
+    reported: bool = True,
+) -> Check:
+    """A `Check` from values already of their fields' types (a grader's own), not validated.
+
+    Equal to ``Check(component=..., reward=..., details=..., reported=...)`` called with the
+    same arguments (`details` passed when not None, `reported` when False), including
+    ``model_fields_set``; every grade builds a few, so validation would be a visible cost.
+    """
+    given = ["component", "reward"]
+    if details is None:
+        details = []
+    else:
+        given.append("details")
+    if not reported:
+        given.append("reported")
+    fields = {"component": component, "reward": reward, "details": details, "reported": reported}
+    return trusted(Check, fields, given)
 
 
 class Grade(BaseModel):

@@ -24,6 +24,7 @@ import json
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Literal, Self
 
 import numpy as np
@@ -82,6 +83,16 @@ class Snapshot:
 
     layout: tuple[_FieldLayout, ...]
     records: Mapping[str, Mapping[str, BaseModel]]
+
+    @cached_property
+    def fields(self) -> Mapping[str, _FieldLayout]:
+        """Field name -> its layout, in file order."""
+        return {field.name: field for field in self.layout}
+
+    @cached_property
+    def position(self) -> Mapping[str, int]:
+        """Field name -> its position in the file order."""
+        return {field.name: i for i, field in enumerate(self.layout)}
 
     @classmethod
     def from_model(cls, data: BaseModel, list_keys: Mapping[str, str] | None = None) -> Snapshot:
@@ -156,7 +167,8 @@ class Database:
     """Copy-on-write view of one side's data for one episode.
 
     Subclasses set `data_model` (the file schema) and annotate one attribute per field, typed
-    `Table[...]` or `Slot[...]`; the constructor creates them.
+    `Table[...]` or `Slot[...]`. Each is created on first use (an episode reads a few of the
+    tables; forking a view then costs nothing per table it never touched).
 
     Attributes:
         seed_source: Holds the episode's seed; ``rng`` is built from it on first use (tools
@@ -170,14 +182,30 @@ class Database:
         self.snapshot = snapshot
         self.journal = journal
         self.seed_source = seed_source
-        self._tables: dict[str, Table[Any]] = {}
-        for field in snapshot.layout:
-            table: Table[Any] = Table(field.name, snapshot.records[field.name], journal)
-            self._attach(field, table)
+        self._tables: dict[str, Table[Any]] = {}  # the tables created so far
+        # Forked state (overlay, version) of tables not created yet; absent: untouched.
+        self._origins: dict[str, tuple[dict[str, Any], int]] = {}
+        _install_fields(type(self), snapshot)
 
-    def _attach(self, field: _FieldLayout, table: Table[Any]) -> None:
-        self._tables[field.name] = table
-        setattr(self, field.name, Slot(table) if field.shape == "one" else table)
+    def table_named(self, name: str) -> Table[Any]:
+        """The table of field `name` (a `Slot`'s table for single records), created if needed.
+
+        Raises:
+            KeyError: The schema has no such field.
+        """
+        table = self._tables.get(name)
+        if table is not None:
+            return table
+        field = self.snapshot.fields[name]
+        origin = self._origins.pop(name, None)
+        records = self.snapshot.records[name]
+        if origin is None:
+            table = Table(name, records, self.journal)
+        else:
+            table = Table(name, records, self.journal, origin[0], origin[1], shared=True)
+        self._tables[name] = table
+        self.__dict__[name] = Slot(table) if field.shape == "one" else table
+        return table
 
     @classmethod
     def load_snapshot(cls, data: Mapping[str, Any], *, source: str) -> Snapshot:
@@ -195,8 +223,8 @@ class Database:
 
     @property
     def tables(self) -> Mapping[str, Table[Any]]:
-        """Field name -> its table (a `Slot`'s table for single records); do not modify."""
-        return self._tables
+        """Field name -> its table (a `Slot`'s table for single records), in file order."""
+        return {field.name: self.table_named(field.name) for field in self.snapshot.layout}
 
     @property
     def rng(self) -> np.random.Generator:
@@ -204,20 +232,44 @@ class Database:
         return self.seed_source.rng
 
     def fork(self, journal: Journal, seed_source: SeedSource) -> Self:
-        """A view with the same base and a copy of this view's committed changes."""
+        """A view with the same base and this view's committed changes.
+
+        The changes are shared, not copied, until either view changes a table (`Table.fork`);
+        the fork's tables are created when first used.
+
+        Raises:
+            RuntimeError: A transaction is open.
+        """
         clone = object.__new__(type(self))
         clone.snapshot, clone.journal, clone.seed_source = self.snapshot, journal, seed_source
         clone._tables = {}
-        for field in self.snapshot.layout:
-            clone._attach(field, self._tables[field.name].fork(journal))
+        origins = dict(self._origins)
+        for name, table in self._tables.items():
+            if table.version:  # else untouched: as the base
+                origins[name] = table.share_state()
+        clone._origins = origins
         return clone
+
+    def _overlay(self, name: str) -> Mapping[str, Any]:
+        """The changes of field `name`'s table, without creating it."""
+        table = self._tables.get(name)
+        if table is not None:
+            return table.overlay()
+        origin = self._origins.get(name)
+        return _NO_CHANGES if origin is None else origin[0]
+
+    def _changed_fields(self) -> set[str]:
+        """Names of the fields whose table has changes."""
+        names = {name for name, table in self._tables.items() if table.has_changes()}
+        names.update(name for name, (changes, _) in self._origins.items() if changes)
+        return names
 
     # -- content -------------------------------------------------------------------------------
     def dump(self) -> dict[str, Any]:
         """The whole database as the reference's ``model_dump()`` would give it (python mode)."""
         out: dict[str, Any] = {}
         for field in self.snapshot.layout:
-            table = self._tables[field.name]
+            table = self.table_named(field.name)
             if field.shape == "map":
                 out[field.name] = {key: record.model_dump() for key, record in table.items()}
             elif field.shape == "list":
@@ -243,23 +295,29 @@ class Database:
         """
         if other.snapshot is not self.snapshot:
             raise ValueError("only views of the same snapshot can be compared")
+        candidates = self._changed_fields() | other._changed_fields()
+        if not candidates:
+            return []
         found: list[str] = []
-        for field in self.snapshot.layout:
-            mine, theirs = self._tables[field.name], other._tables[field.name]
+        fields = self.snapshot.fields
+        for name in sorted(candidates, key=self.snapshot.position.__getitem__):
+            if self._overlay(name) is other._overlay(name):  # one overlay shared by forks
+                continue
+            mine, theirs = self.table_named(name), other.table_named(name)
             changed = dict.fromkeys([*mine.changed_keys(), *theirs.changed_keys()])
             differing = [key for key in changed if not _same_entry(mine, theirs, key)]
-            found.extend(f"{field.name}/{key}" for key in differing)
+            found.extend(f"{name}/{key}" for key in differing)
             # A list-shaped table is dumped in order, so the order of new records matters too.
             # With no key differing, both views delete the same base records, so only the
             # order of the added records can differ (comparing them costs nothing per record
             # of the base).
             if (
-                field.shape == "list"
+                fields[name].shape == "list"
                 and changed
                 and not differing
                 and mine.added_keys() != theirs.added_keys()
             ):
-                found.append(f"{field.name}: record order")
+                found.append(f"{name}: record order")
         return found
 
     # -- patches -------------------------------------------------------------------------------
@@ -282,7 +340,7 @@ class Database:
                 self._patch_field(field, value, source=f"{source}.{name}")
 
     def _patch_field(self, field: _FieldLayout, value: Any, *, source: str) -> None:
-        table = self._tables[field.name]
+        table = self.table_named(field.name)
         validate = field.record_type.model_validate
         try:
             if field.shape == "list":
@@ -303,6 +361,42 @@ class Database:
                 table.insert(key, validate(merged))
         except ValidationError as error:
             raise DataError(f"{source}: {_describe(error)}") from None
+
+
+_NO_CHANGES: Mapping[str, Any] = {}
+
+
+class _LazyField:
+    """Class attribute of a database field: creates the instance's table on first read.
+
+    A non-data descriptor: once created, the table (or its `Slot`) is an instance attribute
+    and is found first, so later reads cost a plain attribute look-up.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, db: Database | None, owner: type | None = None) -> Any:
+        if db is None:
+            return self
+        db.table_named(self.name)
+        return db.__dict__[self.name]
+
+
+_installed: set[tuple[type, tuple[str, ...]]] = set()
+
+
+def _install_fields(cls: type[Database], snapshot: Snapshot) -> None:
+    """Give `cls` a `_LazyField` per field of the snapshot's schema (once per class)."""
+    names = tuple(snapshot.fields)
+    if (cls, names) in _installed:
+        return
+    for name in names:
+        if not isinstance(getattr(cls, name, None), _LazyField | type(None)):
+            raise TypeError(f"{cls.__name__}.{name} is both a database field and an attribute")
+        if name not in cls.__dict__:
+            setattr(cls, name, _LazyField(name))
+    _installed.add((cls, names))
 
 
 def _same_entry(mine: Table[Any], theirs: Table[Any], key: str) -> bool:

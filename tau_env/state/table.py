@@ -6,18 +6,20 @@ episode costs the same for a 100-record and a 100,000-record database, and no ep
 another's changes.
 
 Rule for tool authors: a record obtained from `get`, indexing or iteration is shared and must
-not be modified; call `edit` to obtain this episode's own, modifiable copy.
+not be modified; call `edit` to obtain this episode's own, modifiable copy, or, cheaper,
+`edit_part` for the one part of it the tool changes and `update` to set fields to new values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from tau_env.errors import ToolError
 from tau_env.state.journal import Journal
+from tau_env.state.partial_copy import WHOLE, Owned, complete, follow, own_path, shallow_copy
 from tau_env.state.record_copy import copy_record
 
 __all__ = ["Slot", "Table", "copy_record"]
@@ -55,12 +57,27 @@ class Table(Generic[R]):
         journal: Journal,
         changes: dict[str, R | _Marker] | None = None,
         version: int = 0,
+        *,
+        shared: bool = False,
     ) -> None:
+        """Create a view of `base` with the overlay `changes`.
+
+        Args:
+            name: The table's name (for messages).
+            base: The shared records, never modified.
+            journal: Records every change, for rollback.
+            changes: The overlay to start from (key -> record or deletion marker).
+            version: The version to start from (a fork's: its parent's).
+            shared: `changes` is also another view's (a fork's): it is copied before this
+                view's first change, so forking costs nothing per changed record.
+        """
         self.name = name
         self._base = base
         self._journal = journal
         self._changes: dict[str, R | _Marker] = {} if changes is None else changes
-        self._working: set[str] = set()  # keys copied during the open transaction
+        self._shared = shared
+        self._working: set[str] = set()  # keys copied whole during the open transaction
+        self._parts: dict[str, Owned] = {}  # keys copied in part (`edit_part`), and what
         self.version = version
 
     # -- reading -------------------------------------------------------------------------------
@@ -136,12 +153,84 @@ class Table(Generic[R]):
         """
         if key in self._working:
             return self._changes[key]  # type: ignore[return-value]
+        owned = self._parts.pop(key, None)
+        if owned is not None:  # copied in part in this transaction: copy the rest
+            record = self._changes[key]
+            complete(record, owned)
+            self._working.add(key)
+            return record  # type: ignore[return-value]
         current = self.get(key)
         if current is None:
             raise KeyError(key)
         record = copy_record(current)
         self._set(key, record)
         return record
+
+    def edit_part(self, key: str, *path: Any) -> Any:
+        """This episode's modifiable copy of one part of the record under `key`.
+
+        Copies only that part (whole) and, one level each, the record and the containers on
+        the way to it; the rest of the record stays shared and must not be changed (take it
+        with another `edit_part`, or the whole record with `edit`: parts already handed out
+        stay the record's). No path: `edit`.
+
+        Args:
+            key: The record's key.
+            path: Field names, dict keys and list indexes leading to the part, such as
+                ``("dates", "2024-05-01")``.
+
+        Raises:
+            KeyError: There is no such record, or no such dict key on the path.
+            AttributeError: No such field on the path.
+        """
+        if not path:
+            return self.edit(key)
+        if key in self._working:
+            return follow(self._changes[key], path)
+        owned = self._parts.get(key)
+        if owned is None:
+            owned = self._copy_top(key)
+            if owned is None:  # copied whole
+                return follow(self._changes[key], path)
+        return own_path(self._changes[key], owned, path)
+
+    def edit_top(self, key: str) -> R:
+        """The record under `key` copied one level, for assigning its fields; cheaper than `edit`.
+
+        Assign fields freely, but only values that belong to no other record (new objects,
+        validated arguments, immutable values); change nothing inside a field's value (take
+        `edit_part` for that, or `edit`).
+
+        Raises:
+            KeyError: There is no such record.
+        """
+        if key not in self._working and key not in self._parts:
+            self._copy_top(key)
+        return self._changes[key]  # type: ignore[return-value]
+
+    def update(self, key: str, **fields: Any) -> None:
+        """Set fields of the record under `key` to new values; cheaper than `edit`.
+
+        The values become the record's: change them afterwards only through `edit_part` (they
+        may be shared with other records, so they are copied when a part of them is asked for).
+
+        Raises:
+            KeyError: There is no such record.
+            AttributeError: The record has no such field.
+        """
+        owned = self._parts.get(key)
+        if owned is None and key not in self._working:
+            owned = self._copy_top(key)
+        record: Any = self._changes[key]
+        if owned is None:  # owned whole: every field but the new ones stays so
+            self._working.discard(key)
+            owned = self._parts[key] = dict.fromkeys(record.__dict__, WHOLE)
+        names = type(record).__pydantic_fields__
+        for name, value in fields.items():
+            if name not in names:
+                raise AttributeError(f"{type(record).__name__} has no field {name!r}")
+            record.__dict__[name] = value
+            owned.pop(name, None)
 
     def insert(self, key: str, record: R) -> None:
         """Add a record, or replace the one under `key`."""
@@ -155,32 +244,62 @@ class Table(Generic[R]):
         """
         if self.get(key) is None:
             raise KeyError(key)
-        self._journal.remember(self, key, self._changes.get(key, _ABSENT))
+        changes = self._own_changes()
+        self._journal.remember(self, key, changes.get(key, _ABSENT))
         self._working.discard(key)
+        self._parts.pop(key, None)
         self.version += 1
         if key in self._base:
-            self._changes[key] = _DELETED
+            changes[key] = _DELETED
         else:
-            del self._changes[key]
+            del changes[key]
 
     def _set(self, key: str, record: R) -> None:
-        self._journal.remember(self, key, self._changes.get(key, _ABSENT))
-        self._changes[key] = record
+        changes = self._changes if not self._shared else self._own_changes()
+        self._journal.remember(self, key, changes.get(key, _ABSENT))
+        changes[key] = record
         self._working.add(key)
+        if self._parts:
+            self._parts.pop(key, None)
         self.version += 1
+
+    def _copy_top(self, key: str) -> Owned | None:
+        """Put a one-level copy of the record under `key` in place; what of it is owned.
+
+        Returns None when the record had to be copied whole (it is then owned whole).
+        """
+        current = self.get(key)
+        if current is None:
+            raise KeyError(key)
+        record, owned = shallow_copy(current)
+        self._set(key, record)
+        if not isinstance(owned, dict):
+            return None
+        self._working.discard(key)
+        self._parts[key] = owned
+        return owned
+
+    def _own_changes(self) -> dict[str, R | _Marker]:
+        """The overlay, copied first if a fork shares it."""
+        if self._shared:
+            self._changes = dict(self._changes)
+            self._shared = False
+        return self._changes
 
     # -- journal protocol ----------------------------------------------------------------------
     def undo(self, key: str, previous: object) -> None:
         """Put back the overlay entry `key` had before the transaction."""
         self.version += 1
+        changes = self._own_changes()
         if previous is _ABSENT:
-            self._changes.pop(key, None)
+            changes.pop(key, None)
         else:
-            self._changes[key] = previous  # type: ignore[assignment]
+            changes[key] = previous  # type: ignore[assignment]
 
     def end_transaction(self) -> None:
         """Records copied from now on are copied again (committed copies are never mutated)."""
         self._working.clear()
+        self._parts.clear()
 
     # -- episode bookkeeping -------------------------------------------------------------------
     def changed_keys(self) -> list[str]:
@@ -196,14 +315,33 @@ class Table(Generic[R]):
         """The raw overlay entry for `key`: a record, or a marker for absent/deleted."""
         return self._changes.get(key, _ABSENT)
 
-    def fork(self, journal: Journal) -> Table[R]:
-        """A new view over the same base that starts with a copy of this view's changes.
+    def has_changes(self) -> bool:
+        """True when some entry differs from the base by identity."""
+        return bool(self._changes)
 
-        Committed records are never modified in place, so sharing them is safe.
+    def overlay(self) -> Mapping[str, object]:
+        """The raw overlay (key -> record or marker); do not modify. Forks may share it."""
+        return self._changes
+
+    def fork(self, journal: Journal) -> Table[R]:
+        """A new view over the same base that starts with this view's changes.
+
+        Committed records are never modified in place, so sharing them is safe; the overlay
+        itself is shared until either view changes it (`share_state`).
         """
-        if self._working:
+        changes, version = self.share_state()
+        return Table(self.name, self._base, journal, changes, version, shared=True)
+
+    def share_state(self) -> tuple[dict[str, R | _Marker], int]:
+        """The overlay and version, for a fork; the overlay is then never changed in place.
+
+        Raises:
+            RuntimeError: A transaction is open (its changes are not committed yet).
+        """
+        if self._working or self._parts:
             raise RuntimeError(f"table {self.name!r} cannot be forked inside a transaction")
-        return Table(self.name, self._base, journal, dict(self._changes), self.version)
+        self._shared = True
+        return self._changes, self.version
 
 
 class Slot(Generic[R]):
@@ -221,6 +359,18 @@ class Slot(Generic[R]):
     def edit(self) -> R:
         """This episode's modifiable copy of the record."""
         return self.table.edit(self.KEY)
+
+    def edit_part(self, *path: Any) -> Any:
+        """This episode's modifiable copy of one part of the record (`Table.edit_part`)."""
+        return self.table.edit_part(self.KEY, *path)
+
+    def edit_top(self) -> R:
+        """The record copied one level, for assigning its fields (`Table.edit_top`)."""
+        return self.table.edit_top(self.KEY)
+
+    def update(self, **fields: Any) -> None:
+        """Set fields of the record to new values (`Table.update`)."""
+        self.table.update(self.KEY, **fields)
 
     def replace(self, record: R) -> None:
         """Put a new record in place of the current one."""

@@ -162,7 +162,8 @@ class World:
         for side, db in (("agent", self.agent_db), ("user", self.user_db)):
             if db is not None:
                 wanted = None if inputs is None else inputs.get(side, frozenset())  # type: ignore[call-overload]
-                tables += [t for name, t in db.tables.items() if wanted is None or name in wanted]
+                names = [f.name for f in db.snapshot.layout if wanted is None or f.name in wanted]
+                tables += [db.table_named(name) for name in names]
         return tuple(tables)
 
     def call_tool(self, side: Side, name: str, arguments: dict[str, Any] | str) -> ToolResult:
@@ -236,6 +237,35 @@ class World:
         if synced:
             self._synced_at = self._sync_stamp()
         return value
+
+    def changes_state(self, side: Side, name: str) -> bool:
+        """Whether the helper (or tool) `name` may change the world; True when unknown."""
+        spec = self.toolbox.env_functions(side).get(name) or self.toolbox.tools(side).get(name)
+        return spec is None or spec.mutates_state
+
+    def evaluate(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
+        """Run a helper that declares it changes nothing (an assertion) on this world.
+
+        Same lookup, validation, errors and value as `run_env_function`, without its sync
+        (the world is as its last sync left it, and a read leaves the sync nothing to do);
+        should the helper change something after all, the change is undone.
+
+        Raises:
+            KeyError: No registered function has that name on that side.
+            ValueError: The arguments do not match its signature.
+            ToolError: The function failed.
+            RuntimeError: A transaction is open (its changes would be undone too).
+        """
+        if self.journal.pending:
+            raise RuntimeError("evaluate cannot run inside an open transaction")
+        spec = self.toolbox.env_functions(side).get(name) or self.toolbox.tools(side).get(name)
+        if spec is None:
+            raise KeyError(f"no {side} env function or tool named {name!r}")
+        kwargs = spec.validate_arguments(arguments)
+        try:
+            return spec.function(self.db(side), **kwargs)
+        finally:
+            self.journal.rollback()
 
     def differences(self, other: World) -> list[str]:
         """Where the two worlds' databases differ (``agent:`` / ``user:`` prefixed paths)."""

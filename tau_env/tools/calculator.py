@@ -12,6 +12,7 @@ float (what ``eval`` would end with, had it not hung computing ``9 ** 9 ** 9`` f
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 from collections.abc import Callable, Mapping
@@ -45,8 +46,12 @@ _UNARY: Mapping[type[ast.unaryop], Callable[[Any], Any]] = MappingProxyType(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def evaluate_expression(expression: str) -> str:
     """The value of an arithmetic expression, rounded to 2 decimals, as text (e.g. ``"4.0"``).
+
+    A pure function of the text, so results are cached (parsing is most of its cost; errors
+    are not cached and are raised again each time).
 
     Raises:
         ToolError: A character outside digits, ``+-*/().`` and space; a syntax error; an

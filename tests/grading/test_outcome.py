@@ -99,3 +99,23 @@ def test_real_grader__deferred_checks_equal_the_eager_components(domain):
     expected = {g.component: g.check(episode) for g in graders if g.component != "NL_ASSERTION"}
     assert grade.checks == {c: expected[c] for c in grade.checks}
     assert set(grade.checks) == set(expected)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (("DB", 1.0), {}),
+        (("DB", 1.0), {"reported": False}),
+        (("ACTION", 0.0, [{"met": False}]), {}),
+        (("COMMUNICATE", 1.0, []), {}),
+    ],
+)
+def test_new_check__equals_the_validating_constructor_fields_set_included(args, kwargs):
+    from tau_env.grading.outcome import new_check
+
+    names = ("component", "reward", "details")
+    validated = Check(**dict(zip(names, args, strict=False)), **kwargs)
+    built = new_check(*args, **kwargs)
+    assert built == validated
+    assert built.model_fields_set == validated.model_fields_set
+    assert built.model_dump_json() == validated.model_dump_json()

@@ -126,3 +126,27 @@ def test_differences__equal_copies_of_a_record_are_equal():
     b.agent_db.lines.edit(first).data_used_gb -= 1
     b.journal.commit()
     assert a.differences(b) == []
+
+
+def test_fork__tables_are_created_on_first_use_with_the_parents_changes():
+    domain = tau_env.load_domain("mock")
+    world = domain.new_world()
+    world.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    fork = world.fork()
+    assert "tasks" not in fork.agent_db.__dict__  # not created yet
+    assert fork.agent_db.tasks["task_1"].status == "completed"
+    assert fork.differences(world) == []
+    fork.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "pending"})
+    assert world.agent_db.tasks["task_1"].status == "completed"
+    assert fork.differences(world) == ["agent:tasks/task_1"]
+    assert list(fork.agent_db.tables) == list(MockDB.data_model.model_fields)
+
+
+def test_fork__of_a_fork_keeps_changes_of_tables_never_created_in_between():
+    domain = tau_env.load_domain("mock")
+    world = domain.new_world()
+    world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "x"})
+    grandchild = world.fork().fork()
+    assert "task_4" in grandchild.agent_db.tasks
+    assert grandchild.differences(world) == []
+    assert grandchild.agent_db.reference_hash() == world.agent_db.reference_hash()

@@ -152,3 +152,19 @@ def test_call_tool__a_failing_sync_undoes_the_call(world):
     with pytest.raises(ToolError):
         world.run_env_function("user", "add_notification", {"notification_id": "n", "message": "m"})
     assert _hashes(world) == before
+
+
+def test_evaluate__a_read_only_helper_gives_run_env_functions_value_and_errors(world):
+    arguments = {"task_id": "task_1", "expected_status": "pending"}
+    assert not world.changes_state("agent", "assert_task_status")
+    assert world.changes_state("agent", "create_task") and world.changes_state("agent", "nope")
+    before = _hashes(world)
+    assert world.evaluate("agent", "assert_task_status", arguments) is True
+    assert world.evaluate("agent", "assert_task_status", arguments) == world.run_env_function(
+        "agent", "assert_task_status", arguments
+    )
+    with pytest.raises(KeyError, match="no agent env function or tool named '__class__'"):
+        world.evaluate("agent", "__class__", {})
+    with pytest.raises(ValueError, match="expected_status"):
+        world.evaluate("agent", "assert_task_status", {"task_id": "task_1"})
+    assert _hashes(world) == before and not world.journal.pending
