@@ -70,6 +70,17 @@ def _reply(
     )
 
 
+def _text(raw: bytes) -> bytes | str:
+    """The body as `json.loads` would decode it, decoded here when that is plainly UTF-8.
+
+    A body opening with ``{`` and no NUL is UTF-8 to `json.loads` (no BOM, not UTF-16/32);
+    anything else is left as bytes for it to work out.
+    """
+    if raw[:1] == b"{" and raw[1:2] not in (b"", b"\0"):
+        return raw.decode("utf-8", "surrogatepass")
+    return raw
+
+
 def completion_reply(raw: bytes, model: str, price: Price | None) -> LLMResponse:
     """An `LLMResponse` from the body of a (non-streamed) chat completion.
 
@@ -77,7 +88,7 @@ def completion_reply(raw: bytes, model: str, price: Price | None) -> LLMResponse
         ProviderFailure: The body is not a completion (``transient``).
     """
     try:
-        data = json.loads(raw)
+        data = json.loads(_text(raw))
     except ValueError:
         raise ProviderFailure("transient", f"reply is not JSON: {error_detail(raw, 120)}") from None
     if not isinstance(data, dict) or ("error" in data and "choices" not in data):
