@@ -17,7 +17,6 @@ endpoint requires a key; a local server is called without one when none is set.
 from __future__ import annotations
 
 import asyncio
-import copy
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -89,7 +88,8 @@ class OpenAIRoute:
 
     def fresh(self) -> OpenAIRoute:
         """The same route for another conversation (its own request writer)."""
-        route = copy.copy(self)
+        route = object.__new__(type(self))  # a shallow copy, without copy.copy's protocol
+        route.__dict__.update(self.__dict__)
         route.writer = self.writer.fresh()
         return route
 

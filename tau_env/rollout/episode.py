@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,8 +122,12 @@ async def _decide(
 ) -> Action:
     aact = getattr(player, "aact", None)
     if aact is not None:
-        async with gate or nullcontext():
-            action: Action = await aact(view, context)
+        action: Action
+        if gate is None:  # no context manager to enter: the common case, once per decision
+            action = await aact(view, context)
+        else:
+            async with gate:
+                action = await aact(view, context)
         return action
     act = getattr(player, "act", None)
     if act is None:
