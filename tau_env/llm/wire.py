@@ -89,11 +89,16 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 def _copy(value: Any) -> Any:
     """A copy of the mutable parts of a JSON-like value (to compare the next call against)."""
-    atoms = _ATOMS
+    if type(value) is dict:  # a message: copied whole, then its nested values (few have any)
+        copied = value.copy()
+        for key, item in value.items():
+            if type(item) not in _ATOMS:
+                copied[key] = _copy(item)
+        return copied
     if isinstance(value, dict):
-        return {key: item if type(item) in atoms else _copy(item) for key, item in value.items()}
+        return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [item if type(item) in atoms else _copy(item) for item in value]
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
     return value
 
 
