@@ -60,8 +60,11 @@ class LLMAgent:
     @property
     def usage(self) -> ModelUsage:
         """Calls, tokens and cost of this episode (cost unknown when `unpriced_calls`)."""
+        models = self.client.usage.by_model()  # copies
+        if len(models) == 1:  # the usual log, of one model: its totals as they are
+            return next(iter(models.values()))
         total = ModelUsage()
-        for usage in self.client.usage.by_model().values():
+        for usage in models.values():
             for name, value in vars(usage).items():
                 setattr(total, name, getattr(total, name) + value)
         return total

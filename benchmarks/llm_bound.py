@@ -69,14 +69,17 @@ def fake_model(request):
     an opening line, then a stop. Anything else (the client setup): a short answer."""
     from tau_env.testing.fake_openai import FakeReply
 
-    if "get_users" in request.tool_names:
-        if request.last_message.get("role") == "tool":
+    # the body read directly: this script stands in for a model, its cost is the server's
+    body = request.body
+    messages = body.get("messages") or [{}]
+    if any(tool["function"]["name"] == "get_users" for tool in body.get("tools") or ()):
+        if messages[-1].get("role") == "tool":
             return FakeReply.text("I looked it up: everything is in order.")
         return FakeReply.tool_call("get_users", {})
-    if request.body.get("model") == "client":  # the client setup's telecom agent
+    if body.get("model") == "client":  # the client setup's telecom agent
         return FakeReply.text("Sure, let me check that for you.")
-    spoken = sum(1 for m in request.messages if m.get("role") == "assistant")
-    return FakeReply.text("Hello, I need help with my tasks." if spoken == 0 else "###STOP###")
+    spoken = any(m.get("role") == "assistant" for m in messages)
+    return FakeReply.text("###STOP###" if spoken else "Hello, I need help with my tasks.")
 
 
 def serve(latency: float) -> None:

@@ -22,7 +22,7 @@ import asyncio
 import ssl
 import zlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from tau_env.utils.environ import environ_cached
@@ -54,6 +54,11 @@ class Endpoint:
     tls: bool
     path: str
     head: bytes
+    key: tuple[str, int, bool] = field(init=False, repr=False, compare=False)
+    """(host, port, tls): which kept-alive connections serve it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", (self.host, self.port, self.tls))
 
     @classmethod
     def of(cls, url: str, headers: dict[str, str]) -> Endpoint:
@@ -140,21 +145,55 @@ class _Connection(asyncio.Protocol):
             finally:
                 self._waiter = None
 
-    async def line(self) -> bytes:
-        """The next line, without its line end."""
-        while (end := self.buffer.find(b"\n")) < 0:
-            if len(self.buffer) > _MAX_HEAD:
-                raise HttpError("a line of the reply is too long")
-            await self.more()
+    def take_line(self) -> bytes | None:
+        """The next line, without its line end, if the buffer holds it whole (else None)."""
+        end = self.buffer.find(b"\n")
+        if end < 0:
+            return None
         line = bytes(self.buffer[:end]).rstrip(b"\r")
         del self.buffer[: end + 1]
         return line
 
-    async def exactly(self, size: int) -> bytes:
-        while len(self.buffer) < size:
+    async def line(self) -> bytes:
+        """The next line, without its line end."""
+        while (line := self.take_line()) is None:
+            if len(self.buffer) > _MAX_HEAD:
+                raise HttpError("a line of the reply is too long")
             await self.more()
-        data = bytes(self.buffer[:size])
-        del self.buffer[:size]
+        return line
+
+    def take_head(self) -> list[bytearray] | None:
+        """The lines of a reply head the buffer holds whole, if its lines all end in one CRLF.
+
+        None (nothing taken) otherwise: `line` then reads the head line by line, which also
+        accepts bare LF line ends and enforces the size limits. Both read the same lines.
+        """
+        buffer = self.buffer
+        end = buffer.find(b"\r\n\r\n")
+        if end < 0 or end > _MAX_HEAD:
+            return None
+        head = buffer[:end]
+        if head.count(b"\n") != head.count(b"\r\n") or b"\r\r\n" in head or head[-1:] == b"\r":
+            return None  # a bare LF, or a line ending in CR before its CRLF
+        del buffer[: end + 4]
+        return head.split(b"\r\n")
+
+    def take(self, size: int) -> bytes | None:
+        """The next `size` bytes, if the buffer holds them (else None, nothing taken)."""
+        buffer = self.buffer
+        if len(buffer) < size:
+            return None
+        if len(buffer) == size:
+            data = bytes(buffer)
+            buffer.clear()
+            return data
+        data = bytes(buffer[:size])
+        del buffer[:size]
+        return data
+
+    async def exactly(self, size: int) -> bytes:
+        while (data := self.take(size)) is None:
+            await self.more()
         return data
 
     def close(self) -> None:
@@ -188,8 +227,19 @@ class HttpReply:
 
     async def read(self) -> bytes:
         """The whole body (decoded when the server compressed it)."""
-        body = b"".join([piece async for piece in self._pieces()])
-        encoding = self.headers.get("content-encoding", "identity").strip().lower()
+        connection = self._connection
+        length = self._plain_length()
+        if connection is not None and length is not None:  # the usual reply: read at once
+            body = connection.take(length)
+            if body is None:
+                body = await connection.exactly(length)
+            self._connection = None
+            self._pool.release(self._endpoint, connection, reusable=self._reusable)
+        else:
+            body = b"".join([piece async for piece in self._pieces()])
+        if "content-encoding" not in self.headers:
+            return body
+        encoding = self.headers["content-encoding"].strip().lower()
         try:
             if encoding in ("gzip", "x-gzip"):
                 return zlib.decompress(body, 16 + zlib.MAX_WBITS)
@@ -209,6 +259,21 @@ class HttpReply:
                 yield line + b"\n"
         if pending:
             yield pending
+
+    def _plain_length(self) -> int | None:
+        """The body's length when a valid ``Content-Length`` alone frames it, else None."""
+        headers = self.headers
+        if self.status in (204, 304) or 100 <= self.status < 200:
+            return None
+        if "transfer-encoding" in headers and "chunked" in headers["transfer-encoding"].lower():
+            return None
+        length = headers.get("content-length")
+        if length is None:
+            return None
+        try:
+            return int(length)
+        except ValueError:
+            return None  # `_pieces` says so
 
     def discard(self) -> None:
         """Drop the connection (an exchange abandoned midway cannot be reused)."""
@@ -293,8 +358,7 @@ class ConnectionPool:
         """Take back a connection whose reply was read whole."""
         if reusable and not connection.lost and not connection.buffer:
             connection.idle_since = asyncio.get_running_loop().time()
-            key = (endpoint.host, endpoint.port, endpoint.tls)
-            self._idle.setdefault(key, []).append(connection)
+            self._idle.setdefault(endpoint.key, []).append(connection)
         else:
             connection.close()
             self._open.discard(connection)
@@ -307,7 +371,7 @@ class ConnectionPool:
         self._idle.clear()
 
     def _idle_connection(self, endpoint: Endpoint) -> _Connection | None:
-        idle = self._idle.get((endpoint.host, endpoint.port, endpoint.tls))
+        idle = self._idle.get(endpoint.key)
         if not idle:
             return None
         now = asyncio.get_running_loop().time()
@@ -340,25 +404,37 @@ class ConnectionPool:
 
     async def _head(self, endpoint: Endpoint, connection: _Connection) -> HttpReply:
         while True:
-            status_line = await connection.line()
+            if not connection.buffer:
+                await connection.more()  # the reply's first bytes
+            lines = connection.take_head()
+            status_line = bytes(lines[0]) if lines else await connection.line()
             parts = status_line.split(None, 2)
             if len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit():
                 raise HttpError(f"not an HTTP reply: {status_line[:60]!r}")
             reply = HttpReply(self, endpoint, connection, int(parts[1]))
-            size = len(status_line)
-            while line := await connection.line():
-                size += len(line)
-                if size > _MAX_HEAD:
-                    raise HttpError("the reply's head is too long")
-                name, colon, value = line.decode("latin-1").partition(":")
-                if not colon:
-                    raise HttpError(f"bad header line: {line[:60]!r}")
-                key, value = name.strip().lower(), value.strip()
-                known = reply.headers.get(key)
-                reply.headers[key] = value if known is None else f"{known}, {value}"
+            if lines:  # the whole head was there: no waiting, no size limit to reach
+                for header in lines[1:]:
+                    _add_header(reply.headers, header)
+            else:
+                size = len(status_line)
+                while line := await connection.line():
+                    size += len(line)
+                    if size > _MAX_HEAD:
+                        raise HttpError("the reply's head is too long")
+                    _add_header(reply.headers, line)
             if reply.status >= 200:
                 break  # 1xx (100 Continue...) are followed by the real reply
         closing = reply.headers.get("connection", "").lower()
         if closing == "close" or (parts[0] == b"HTTP/1.0" and closing != "keep-alive"):
             reply._reusable = False
         return reply
+
+
+def _add_header(headers: dict[str, str], line: bytes | bytearray) -> None:
+    """Record one header line (a repeated header's values joined with ``", "``)."""
+    name, colon, value = line.decode("latin-1").partition(":")
+    if not colon:
+        raise HttpError(f"bad header line: {bytes(line[:60])!r}")
+    key, value = name.strip().lower(), value.strip()
+    known = headers.get(key)
+    headers[key] = value if known is None else f"{known}, {value}"

@@ -38,6 +38,8 @@ class CallLimiter:
         self._loop_slots: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, asyncio.Semaphore
         ] = weakref.WeakKeyDictionary()
+        self._last: tuple[weakref.ref[asyncio.AbstractEventLoop], asyncio.Semaphore] | None = None
+        """The last loop slots were taken on, and its semaphore (skips the weak mapping)."""
 
     def __repr__(self) -> str:
         return f"CallLimiter(max_concurrent={self.max_concurrent})"
@@ -45,6 +47,9 @@ class CallLimiter:
     def slot(self) -> _Slot:
         """Hold one slot for the duration of an async call (``async with limiter.slot():``)."""
         loop = asyncio.get_running_loop()
+        last = self._last
+        if last is not None and last[0]() is loop:
+            return _Slot(self, last[1])
         semaphore = self._loop_slots.get(loop)
         if semaphore is None:
             with self._count_lock:
@@ -52,6 +57,7 @@ class CallLimiter:
                 if semaphore is None:
                     semaphore = asyncio.Semaphore(self.max_concurrent)
                     self._loop_slots[loop] = semaphore
+        self._last = (weakref.ref(loop), semaphore)
         return _Slot(self, semaphore)
 
     @contextmanager

@@ -17,7 +17,6 @@ endpoint requires a key; a local server is called without one when none is set.
 from __future__ import annotations
 
 import asyncio
-import copy
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ from tau_env.errors import ModelAccessError
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, failure_for_status, missing_key_message
 from tau_env.llm.http1 import Endpoint, HttpError, HttpReply
-from tau_env.llm.pool import EnvSettings, env_settings, shared_connections, shared_session
+from tau_env.llm.pool import EnvSettings, env_settings, loop_pool, shared_session
 from tau_env.llm.prices import price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
@@ -84,11 +83,13 @@ class OpenAIRoute:
         )
         self._authorized = any(name.lower() == "authorization" for name in self.headers)
         self._timeout: aiohttp.ClientTimeout | None = None  # the proxied path's
-        self._endpoint: tuple[EnvSettings, Endpoint] | None = None
+        # the endpoint for the environment's settings; shared with `fresh` copies
+        self._endpoint: list[tuple[EnvSettings, Endpoint]] = []
 
     def fresh(self) -> OpenAIRoute:
         """The same route for another conversation (its own request writer)."""
-        route = copy.copy(self)
+        route = object.__new__(type(self))  # a shallow copy, without copy.copy's protocol
+        route.__dict__.update(self.__dict__)
         route.writer = self.writer.fresh()
         return route
 
@@ -121,17 +122,25 @@ class OpenAIRoute:
         if settings.proxy is not None:
             return await self._send_proxied(call, settings)
         endpoint = self._endpoint_for(settings)
-        connections = await shared_connections()
+        pool = await loop_pool()
         reply: HttpReply | None = None
+        deadline = pool.deadlines.start(self.config.timeout)  # as `asyncio.timeout` would
+        timed_out = False
         try:
-            async with asyncio.timeout(self.config.timeout):
-                reply = await connections.post(endpoint, call.body)
+            try:
+                reply = await pool.connections.post(endpoint, call.body)
                 if reply.status != 200:
                     detail = f"HTTP {reply.status}: {error_detail(await reply.read())}"
                     raise failure_for_status(reply.status, detail, reply.headers)
                 if reply.content_type == "text/event-stream":
                     return await self._read_stream(reply.lines())
                 raw = await reply.read()
+            finally:
+                timed_out = deadline.end()
+        except asyncio.CancelledError:
+            if timed_out:
+                raise ProviderFailure("transient", self._timed_out) from None
+            raise
         except TimeoutError:
             raise ProviderFailure("transient", self._timed_out) from None
         except HttpError as error:
@@ -144,8 +153,8 @@ class OpenAIRoute:
     def _endpoint_for(self, settings: EnvSettings) -> Endpoint:
         """The endpoint with this route's headers (and ``.netrc`` credentials when keyless)."""
         known = self._endpoint
-        if known is not None and known[0] is settings:
-            return known[1]
+        if known and known[0][0] is settings:
+            return known[0][1]
         headers = dict(self.headers)
         if not self._authorized and settings.netrc_auth is not None:
             headers["Authorization"] = settings.netrc_auth.encode()
@@ -153,7 +162,7 @@ class OpenAIRoute:
             endpoint = Endpoint.of(self.url, headers)
         except ValueError as error:
             raise ProviderFailure("permanent", f"{self.url}: {error}") from None
-        self._endpoint = (settings, endpoint)
+        self._endpoint[:] = [(settings, endpoint)]
         return endpoint
 
     async def _send_proxied(self, call: ChatCall, settings: EnvSettings) -> LLMResponse:

@@ -10,6 +10,10 @@ Proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) and ``.netrc`` credentials are honoure
 (litellm's client) honours them, but read once per endpoint and environment (`env_settings`),
 not on every request: aiohttp's own ``trust_env`` reads them per request, on two thread hops.
 
+Each loop's pool also keeps the deadlines of its calls (`tau_env.llm.deadlines`). A call finds
+its loop's pool through a reference to the last loop seen before the weak mapping of loops
+(whose look-up builds a weak reference every time).
+
 Synchronous calls (`LLMClient.complete_sync`) run the same asynchronous code on one background
 event loop in a daemon thread, so there is a single retry loop and a single pool for them too.
 aiohttp is imported on first use.
@@ -27,29 +31,49 @@ from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tau_env.llm.deadlines import Deadlines
 from tau_env.llm.http1 import ConnectionPool
 from tau_env.utils.environ import environ_cached
 
 if TYPE_CHECKING:
     import aiohttp
 
-__all__ = ["EnvSettings", "env_settings", "run_sync", "shared_connections", "shared_session"]
+__all__ = [
+    "EnvSettings",
+    "LoopPool",
+    "env_settings",
+    "loop_pool",
+    "run_sync",
+    "shared_connections",
+    "shared_session",
+]
 
 T = TypeVar("T")
 
 
 @dataclass
-class _Pool:
+class LoopPool:
+    """What the lean route's calls on one event loop share.
+
+    Attributes:
+        connections: Kept-alive connections.
+        deadlines: The calls' timeouts.
+        session: The aiohttp session of proxied endpoints (made on first use).
+    """
+
     connections: ConnectionPool
+    deadlines: Deadlines
     session: aiohttp.ClientSession | None = None
     keeper: AsyncIterator[None] | None = None
     started: bool = False
 
 
-_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopPool] = weakref.WeakKeyDictionary()
+_last: tuple[weakref.ref[asyncio.AbstractEventLoop], LoopPool] | None = None
+"""The last loop whose pool was looked up, and its pool."""
 
 
-async def _keep(pool: _Pool) -> AsyncIterator[None]:
+async def _keep(pool: LoopPool) -> AsyncIterator[None]:
     """Parked at its ``yield`` for the loop's lifetime; closes the pool when finalised."""
     try:
         yield
@@ -59,29 +83,35 @@ async def _keep(pool: _Pool) -> AsyncIterator[None]:
             await pool.session.close()
 
 
-async def _loop_pool() -> _Pool:
+async def loop_pool() -> LoopPool:
+    """The running loop's pool (made on first use)."""
+    global _last
     loop = asyncio.get_running_loop()
+    last = _last
+    if last is not None and last[0]() is loop:
+        return last[1]
     pool = _pools.get(loop)
     if pool is None:
-        pool = _Pool(ConnectionPool())
+        pool = LoopPool(ConnectionPool(), Deadlines(loop))
         pool.keeper = _keep(pool)
         _pools[loop] = pool
     if not pool.started and pool.keeper is not None:
         pool.started = True
         await pool.keeper.__anext__()  # registers the generator with the loop, which closes it
+    _last = (weakref.ref(loop), pool)
     return pool
 
 
 async def shared_connections() -> ConnectionPool:
     """The running loop's kept-alive connections (`tau_env.llm.http1`)."""
-    return (await _loop_pool()).connections
+    return (await loop_pool()).connections
 
 
 async def shared_session() -> aiohttp.ClientSession:
     """The running loop's pooled aiohttp session (created on first use; proxied endpoints)."""
     import aiohttp
 
-    pool = await _loop_pool()
+    pool = await loop_pool()
     if pool.session is None or pool.session.closed:
         connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=60.0, ttl_dns_cache=300)
         pool.session = aiohttp.ClientSession(

@@ -43,7 +43,9 @@ class UsageLog:
     def record(self, response: LLMResponse) -> None:
         """Add one reply to the totals."""
         with self._lock:
-            usage = self._models.setdefault(response.model, ModelUsage())
+            usage = self._models.get(response.model)
+            if usage is None:
+                usage = self._models[response.model] = ModelUsage()
             usage.calls += 1
             usage.attempts += response.attempts
             if response.cached:

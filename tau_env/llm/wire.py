@@ -17,7 +17,6 @@ tools by passing a new list rather than editing one in place.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -31,9 +30,24 @@ _SHARED_TOOLS: dict[int, tuple[Any, int, bytes]] = {}
 _SHARED_TOOLS_LIMIT = 256
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
+"""The encoder `json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)` builds."""
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+
+
 def canonical_json(value: Any) -> bytes:
-    """The cache key's JSON of a value (sorted keys, non-ASCII kept), in UTF-8."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+    """The cache key's JSON of a value (sorted keys, non-ASCII kept), in UTF-8.
+
+    The text of ``json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)``: the
+    C encoder that call builds, called directly (its Python layers cost more than encoding a
+    message).
+    """
+    if _C_ENCODER is None:
+        return _CANONICAL.encode(value).encode("utf-8")
+    encoder = _C_ENCODER(
+        {}, str, json.encoder.encode_basestring, None, ": ", ", ", True, False, True
+    )
+    return "".join(encoder(value, 0)).encode("utf-8")
 
 
 def _field(name: str, value: Any) -> bytes:
@@ -70,12 +84,21 @@ def _message_json(message: Mapping[str, Any]) -> bytes:
     return data
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def _copy(value: Any) -> Any:
     """A copy of the mutable parts of a JSON-like value (to compare the next call against)."""
+    if type(value) is dict:  # a message: copied whole, then its nested values (few have any)
+        copied = value.copy()
+        for key, item in value.items():
+            if type(item) not in _ATOMS:
+                copied[key] = _copy(item)
+        return copied
     if isinstance(value, dict):
         return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_copy(item) for item in value]
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
     return value
 
 
@@ -137,7 +160,8 @@ class RequestWriter:
 
     def fresh(self) -> RequestWriter:
         """A writer for another conversation with the same settings (nothing re-encoded)."""
-        writer = copy.copy(self)
+        writer = object.__new__(type(self))  # a shallow copy, without copy.copy's protocol
+        writer.__dict__.update(self.__dict__)
         writer._sent, writer._parts, writer._hashes = [], [], []
         writer._tools, writer._tools_length, writer._tools_json = None, 0, b"null"
         return writer

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from tau_env.actions import Action
-from tau_env.episode_runner import live_turns
+from tau_env.episode_runner import bare_env, live_turns
 from tau_env.grading.outcome import Grade, TerminationReason
 from tau_env.messages import Message, Side
 from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
@@ -95,17 +95,22 @@ async def play_episode(
             seed_participant(player, seed)
     except Exception as error:
         raise EpisodeAborted(Fault.CRASH, error) from error
+    # Through the wrappers when there are modes (a mode may change what a side sees); the bare
+    # env otherwise, with its methods looked up once per episode (as `run_episode` does).
+    bare = bare_env(env)
+    driven = env if bare is None else bare
+    view, context, step = driven.view, driven.context, driven.step
     for side in live_turns(env):
         try:
-            action = await _decide(players[side], env.view(side), env.context(side), gate)
-            env.step(action)
+            action = await _decide(players[side], view(side), context(side), gate)
+            step(action)
         except Exception as error:
             fault = classify(error)
             if fault in (Fault.INFRASTRUCTURE, Fault.CRASH):
                 raise EpisodeAborted(fault, error) from error
             return _ended_by(env, side, fault, error, task_id, seed, players)
-    grade: Grade = env.grade
-    conversation = env.conversation
+    grade: Grade = driven.grade
+    conversation = driven.conversation
     return PlayedEpisode(
         task_id=task_id,
         seed=seed,
@@ -122,8 +127,12 @@ async def _decide(
 ) -> Action:
     aact = getattr(player, "aact", None)
     if aact is not None:
-        async with gate or nullcontext():
-            action: Action = await aact(view, context)
+        action: Action
+        if gate is None:  # no context manager to enter: the common case, once per decision
+            action = await aact(view, context)
+        else:
+            async with gate:
+                action = await aact(view, context)
         return action
     act = getattr(player, "act", None)
     if act is None:

@@ -153,8 +153,11 @@ def usage_of(participant: object) -> Usage:
 
 def _log_total(log: Any) -> dict[str, Any]:
     """Totals of a `tau_env.llm.UsageLog` over its models."""
+    models = log.by_model()  # copies
+    if len(models) == 1:  # the usual log, of one model: its totals as they are
+        return dict(vars(next(iter(models.values()))))
     total: dict[str, Any] = {}
-    for usage in log.by_model().values():
+    for usage in models.values():
         for name, value in vars(usage).items():
             total[name] = total.get(name, 0) + value
     return total

@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from tau_env.errors import ModelAccessError, TauEnvError
+from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.runner import Sink
@@ -197,7 +198,8 @@ def _worker_main(
     """A worker process: play the units the driver sends until it says stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
     try:
-        asyncio.run(_serve(connection, payload, versions, llm_lanes))
+        with spaced_collections():
+            asyncio.run(_serve(connection, payload, versions, llm_lanes))
     except Exception:
         _send(connection, ("crash", traceback.format_exc(limit=8)))
     finally:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tau_env.errors import TauEnvError
+from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.judging import build_judge, judge_episode
 from tau_env.rollout.plan import Unit, pending_units
@@ -87,7 +88,8 @@ class LocalBackend:
                 sink(await worker.play(unit))
 
         lanes = min(self.concurrency, len(units))
-        await _run_lanes([lane() for _ in range(lanes)])
+        with spaced_collections():  # see `tau_env.rollout.collector`
+            await _run_lanes([lane() for _ in range(lanes)])
 
 
 async def _run_lanes(lanes: Sequence[Coroutine[Any, Any, None]]) -> None:

@@ -48,6 +48,7 @@ from tau_env.testing.fake_completions import completion_body, error_body, stream
 from tau_env.testing.fake_embeddings import EMBEDDING_DIMENSIONS, embedding_body, fake_embedding
 from tau_env.testing.fake_replies import FakeReply, FakeRequest, FakeToolCall, Script
 from tau_env.testing.http_server import HttpRequest, HttpResponse, HttpServer
+from tau_env.testing.sleeps import Sleeps
 
 __all__ = [
     "EMBEDDING_DIMENSIONS",
@@ -99,6 +100,7 @@ class FakeOpenAIServer:
         queue = deque() if callable(replies) or replies is None else deque(replies)
         self._state = _State(script=script, queue=queue, latency=latency, keep=keep_requests)
         self._http = HttpServer(self._answer, port=port)
+        self._sleeps: Sleeps | None = None  # of the serving loop
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> FakeOpenAIServer:
@@ -203,7 +205,7 @@ class FakeOpenAIServer:
         if reply is None:
             return _json(400, error_body(400, "fake server: no scripted reply left"))
         if state.latency or reply.delay:
-            await asyncio.sleep(state.latency + reply.delay)
+            await self._sleep(state.latency + reply.delay)
         headers = {}
         if reply.retry_after is not None or reply.status == 429:
             headers["Retry-After"] = f"{reply.retry_after or 0:g}"
@@ -222,6 +224,14 @@ class FakeOpenAIServer:
                 cut_after=reply.cut_after,
             )
         return _json(200, completion_body(request, reply), cut_after=reply.cut_after)
+
+    async def _sleep(self, seconds: float) -> None:
+        """Hold a reply (one loop timer for all the replies held, see `Sleeps`)."""
+        loop = asyncio.get_running_loop()
+        sleeps = self._sleeps
+        if sleeps is None or sleeps.loop is not loop:
+            sleeps = self._sleeps = Sleeps(loop)
+        await sleeps.sleep(seconds)
 
     async def _embeddings(self, http: HttpRequest) -> HttpResponse:
         try:

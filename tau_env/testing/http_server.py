@@ -62,12 +62,14 @@ Handler = Callable[[HttpRequest], Awaitable[HttpResponse]]
 """Answers one request (runs on the server's event loop)."""
 
 
+_REASONS = {status.value: status.phrase for status in HTTPStatus}
+"""Reason phrases by status code (an unknown code's phrase is "Unknown")."""
+
+
 def _head(response: HttpResponse, length: int | None) -> bytes:
-    try:
-        reason = HTTPStatus(response.status).phrase
-    except ValueError:
-        reason = "Unknown"
-    lines = [f"HTTP/1.1 {response.status} {reason}", f"Content-Type: {response.content_type}"]
+    status = response.status
+    reason = _REASONS.get(status, "Unknown")
+    lines = [f"HTTP/1.1 {status} {reason}", f"Content-Type: {response.content_type}"]
     if length is None:
         lines.append("Transfer-Encoding: chunked")
     else:
@@ -178,14 +180,14 @@ class HttpServer:
         if writer.is_closing():
             return False  # the client gave up (a timeout)
         cut = response.cut_after
-        if response.chunks is None:
+        if response.chunks is None:  # head and body in one write: one segment, as servers do
             body = response.body
-            writer.write(_head(response, len(body)))
+            head = _head(response, len(body))
             if cut is not None:  # announce the whole body, send half, hang up
-                writer.write(body[: len(body) // 2])
+                writer.write(head + body[: len(body) // 2])
                 await writer.drain()
                 return False
-            writer.write(body)
+            writer.write(head + body)
             await writer.drain()
             return True
         writer.write(_head(response, None))
