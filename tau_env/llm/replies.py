@@ -70,7 +70,7 @@ def _reply(
     )
 
 
-_SCAN = json.JSONDecoder().scan_once
+_SCAN: Any = getattr(json.JSONDecoder(), "scan_once")  # noqa: B009 (untyped in typeshed)
 """The parser `json.loads` runs (default settings), called without its Python layers."""
 
 
