@@ -1,81 +1,122 @@
 """The JSON text of plain records, written by pydantic's serializer in ``json.dumps``'s layout.
 
-Most tool results are database records (an order, a product): pydantic models whose fields
+Most tool results are database records (an order, a reservation): pydantic models whose fields
 hold only JSON's own types. ``json.dumps(record.model_dump(), default=str)`` is the text the
 calling side must receive (`tau_env.serialization`), and it is the costliest part of such a
-call when the record holds floats (Python's float repr costs more than the rest of the
-encoding). pydantic's serializer (compiled) writes the same JSON in half the instructions, in
-another layout; `plain_json` turns that layout into ``json.dumps``'s and returns the text only
-when it is certainly the same:
+call. pydantic's serializer (compiled) writes the same JSON in a fraction of the instructions,
+in another layout; `plain_text` turns that layout into ``json.dumps``'s and returns the text
+only when it is certainly the same:
 
 * only models whose dump can hold nothing but ``str``, ``int``, ``float``, ``bool``, ``None``,
-  lists and dicts with ``str`` keys (`plain_model`: decided once per class from its schema;
-  no custom serializers, computed fields, extra fields or ``Any``), and some floats (without
-  them, the checks and the change of layout cost what the faster encoding saves);
-* dumped with ``warnings="error"``, so a field holding a value of another type than declared
+  lists and dicts with ``str`` keys (decided once per class from its schema; no custom
+  serializers, computed fields, extra fields or ``Any``);
+* written with ``warnings="error"``, so a field holding a value of another type than declared
   (assigned without validation) is caught, not written differently;
 * text that ``json.dumps`` would write otherwise is refused: non-ASCII characters and DEL
   (which it escapes), and floats below 1e-4 (``1e-05`` against ``0.00001``, ``1e-06`` against
   ``1e-6``).
+
+A record without floats is written straight from the model. One that may hold floats is
+dumped to Python first and its dump written: the model's own JSON writer puts ``null`` for
+infinities and NaN (its class's setting), where ``json.dumps`` writes ``Infinity`` and ``NaN``
+and the generic writer does too.
 
 Anything refused goes the usual way; the result is the same text either way.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_json
 
-__all__ = ["plain_json", "plain_model"]
+__all__ = ["plain_json", "plain_model", "plain_text"]
 
 _LEAVES = frozenset({"str", "int", "float", "bool", "none"})
 _LITERAL_TYPES = (str, int, bool, type(None))
 _PASS_THROUGH = frozenset({"nullable", "default", "function-before", "function-after"})
 
-# Written differently by the two serializers (see the module docstring): DEL, and floats below
-# 1e-4 ("0.0000..." in the 1e-5 decade, "e-" below). Found in a string value ("e-mail"), they
-# only send the record the usual way.
-_REFUSED = (b"\x7f", b"e-", b"0.0000")
-
-_PLAIN: dict[type[BaseModel], bool] = {}
+# Per class: None when its records are not plain, else whether they may hold floats.
+_FLOATS: dict[type[BaseModel], bool | None] = {}
 
 
-def plain_model(cls: type[BaseModel]) -> bool:
-    """True when `plain_json` may write records of `cls` (decided once per class).
+def _holds_floats(cls: type[BaseModel]) -> bool | None:
+    """None when `plain_text` may not write records of `cls`, else whether they hold floats.
 
-    Their dumps hold only JSON's own types, floats among them.
+    Decided once per class from its schema.
     """
-    known = _PLAIN.get(cls)
-    if known is None:
-        try:
-            leaves: set[str] = set()
-            known = (
-                cls.model_dump is BaseModel.model_dump
-                and _plain_schema(cls.__pydantic_core_schema__, {}, set(), leaves)
-                and "float" in leaves
-                and _strict_dumps()
-            )
-        except (KeyError, TypeError, AttributeError):  # an unexpected or unbuilt schema
-            known = False
-        _PLAIN[cls] = known
+    try:
+        return _FLOATS[cls]
+    except KeyError:
+        pass
+    known: bool | None = None
+    try:
+        leaves: set[str] = set()
+        if (
+            cls.model_dump is BaseModel.model_dump
+            and _plain_schema(cls.__pydantic_core_schema__, {}, set(), leaves)
+            and _strict_dumps()
+        ):
+            known = "float" in leaves
+    except (KeyError, TypeError, AttributeError):  # an unexpected or unbuilt schema
+        known = None
+    _FLOATS[cls] = known
     return known
 
 
+def plain_model(cls: type[BaseModel]) -> bool:
+    """True when records of `cls` are plain and may hold floats (decided once per class).
+
+    Their dumps hold only JSON's own types, floats among them; `plain_json` writes them.
+    """
+    return _holds_floats(cls) is True
+
+
+@functools.cache
 def _strict_dumps() -> bool:
-    """True when ``model_dump(warnings="error")`` raises on a value of an undeclared type."""
+    """True when pydantic's dump and JSON writer raise on a value of an undeclared type."""
 
     class Probe(BaseModel):
         text: str
 
+    probe = Probe.model_construct(text=1)  # type: ignore[arg-type]
+    serializer = Probe.__pydantic_serializer__
+    return _raises(lambda: probe.model_dump(warnings="error")) and _raises(
+        lambda: serializer.to_json(probe, warnings="error")
+    )
+
+
+def _raises(write: Callable[[], object]) -> bool:
     try:
-        Probe.model_construct(text=1).model_dump(warnings="error")  # type: ignore[arg-type]
+        write()
     except PydanticSerializationError:
         return True
     except (TypeError, ValueError):  # a pydantic without the option
         return False
     return False
+
+
+def plain_text(record: BaseModel) -> str | None:
+    """``json.dumps(record.model_dump(), default=str)`` of a plain record, or None.
+
+    None: the record's class is not plain, or the fast path does not apply to this record (a
+    value of an undeclared type, text written differently); the caller dumps it the usual way.
+    """
+    cls = type(record)
+    floats = _holds_floats(cls)
+    if floats is None:
+        return None
+    try:
+        if floats:  # dumped first: the generic writer writes infinities and NaN as json.dumps
+            text = to_json(record.model_dump(warnings="error"), indent=0)
+        else:
+            text = cls.__pydantic_serializer__.to_json(record, indent=0, warnings="error")
+    except PydanticSerializationError:  # an undeclared type, or a string UTF-8 cannot hold
+        return None
+    return _json_dumps_layout(text.decode(), floats)
 
 
 def plain_json(value: BaseModel | list[BaseModel]) -> str | None:
@@ -84,20 +125,33 @@ def plain_json(value: BaseModel | list[BaseModel]) -> str | None:
     None: the fast path does not apply (a value of an undeclared type); the caller dumps the
     value the usual way. Each record must be of a `plain_model` class.
     """
-    try:
-        if isinstance(value, BaseModel):
-            dumped: Any = value.model_dump(warnings="error")
-        else:
-            dumped = [item.model_dump(warnings="error") for item in value]
-        text = to_json(dumped, indent=0)
-    except PydanticSerializationError:  # an undeclared type, or a string UTF-8 cannot hold
+    if isinstance(value, BaseModel):
+        return plain_text(value)
+    texts = []
+    for record in value:
+        text = plain_text(record)
+        if text is None:
+            return None
+        texts.append(text)
+    return "[" + ", ".join(texts) + "]"  # json.dumps's layout of a list
+
+
+def _json_dumps_layout(text: str, floats: bool) -> str | None:
+    """Text written by pydantic with ``indent=0``, laid out as ``json.dumps`` writes it; or None.
+
+    None when ``json.dumps`` would write the same values otherwise: non-ASCII characters and
+    DEL (escaped by it), and, when the record may hold floats, floats below 1e-4 ("0.0000..."
+    in the 1e-5 decade, "e-" below; found in a string value, such as "e-mail", they only send
+    the record the usual way).
+    """
+    if not text.isascii() or "\x7f" in text:
         return None
-    if not text.isascii() or any(refused in text for refused in _REFUSED):
+    if floats and ("e-" in text or "0.0000" in text):
         return None
     # Indented by 0, the layout differs from json.dumps's by its line breaks alone: after
     # each item separator (where json.dumps has a space) and inside brackets (nothing). No line
     # break can be inside a string: JSON escapes it.
-    return text.decode().replace(",\n", ", ").replace("\n", "")
+    return text.replace(",\n", ", ").replace("\n", "")
 
 
 def _plain_schema(

@@ -7,7 +7,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel, ConfigDict, computed_field, field_serializer
 
-from tau_env.plain_json import plain_json, plain_model
+from tau_env.plain_json import plain_json, plain_model, plain_text
 from tau_env.serialization import to_json_str
 
 
@@ -161,3 +161,13 @@ def test_to_json_str__floats_as_json_dumps_writes_them(price):
 def test_to_json_str__nan_as_json_dumps_writes_it():
     leaf = Leaf(name="x", price=math.nan, count=1, ok=True)
     assert to_json_str(leaf) == _expected(leaf)
+
+
+def test_plain_text__writes_records_without_floats_too():
+    record = WithoutFloats(name='a, b: "c" e-mail 0.00001\n', count=2**70)
+    assert plain_text(record) == _expected(record)  # no float checks: no floats to write
+    assert plain_text(WithoutFloats(name="café", count=1)) is None  # json.dumps escapes it
+    assert plain_text(WithDate(day=dt.date(2025, 1, 2), price=1.0)) is None  # not plain
+    broken = WithoutFloats(name="x", count=1)
+    broken.count = "1"  # type: ignore[assignment]  # no validation
+    assert plain_text(broken) is None

@@ -20,7 +20,7 @@ import numpy as np
 from tau_env.actions import parse_arguments
 from tau_env.errors import ToolError
 from tau_env.messages import Side
-from tau_env.serialization import to_json_str
+from tau_env.serialization import committed_json_str
 from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
 from tau_env.state.table import Table
@@ -207,7 +207,7 @@ class World:
         journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return ToolResult(to_json_str(value))
+        return ToolResult(committed_json_str(value))
 
     def run_env_function(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
         """Run a setup or assertion helper (or a tool) named by a task file.
