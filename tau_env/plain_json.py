@@ -16,10 +16,10 @@ only when it is certainly the same:
   (which it escapes), and floats below 1e-4 (``1e-05`` against ``0.00001``, ``1e-06`` against
   ``1e-6``).
 
-A record without floats is written straight from the model. One that may hold floats is
-dumped to Python first and its dump written: the model's own JSON writer puts ``null`` for
-infinities and NaN (its class's setting), where ``json.dumps`` writes ``Infinity`` and ``NaN``
-and the generic writer does too.
+A record is written straight from the model when no float in it can be written as ``null``:
+its schema holds no floats, or every model in it writes infinities and NaN as ``json.dumps``
+does (``ser_json_inf_nan="constants"``, as the airline and retail records do). Otherwise it is
+dumped to Python first and the dump written (the generic writer writes them as constants).
 
 Anything refused goes the usual way; the result is the same text either way.
 """
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_json
@@ -38,21 +38,33 @@ __all__ = ["plain_json", "plain_model", "plain_text"]
 _LEAVES = frozenset({"str", "int", "float", "bool", "none"})
 _LITERAL_TYPES = (str, int, bool, type(None))
 _PASS_THROUGH = frozenset({"nullable", "default", "function-before", "function-after"})
-
-# Per class: None when its records are not plain, else whether they may hold floats.
-_FLOATS: dict[type[BaseModel], bool | None] = {}
+_NULL_INF_NAN = "model writing infinities and NaN as null"  # a "leaf" of `_plain_schema`
 
 
-def _holds_floats(cls: type[BaseModel]) -> bool | None:
-    """None when `plain_text` may not write records of `cls`, else whether they hold floats.
+class _Plan(NamedTuple):
+    """How `plain_text` writes the records of one plain class.
 
-    Decided once per class from its schema.
+    Attributes:
+        floats: Its records may hold floats (their text is checked for small ones).
+        direct: Written straight from the model; else dumped first. Straight from the model
+            only when no float can be written as ``null`` (every model in the schema writes
+            infinities and NaN as ``json.dumps`` does: ``ser_json_inf_nan="constants"``).
     """
+
+    floats: bool
+    direct: bool
+
+
+_PLANS: dict[type[BaseModel], _Plan | None] = {}  # None: not plain
+
+
+def _plan(cls: type[BaseModel]) -> _Plan | None:
+    """How `plain_text` writes records of `cls`, or None when it may not (decided once)."""
     try:
-        return _FLOATS[cls]
+        return _PLANS[cls]
     except KeyError:
         pass
-    known: bool | None = None
+    plan: _Plan | None = None
     try:
         leaves: set[str] = set()
         if (
@@ -60,11 +72,12 @@ def _holds_floats(cls: type[BaseModel]) -> bool | None:
             and _plain_schema(cls.__pydantic_core_schema__, {}, set(), leaves)
             and _strict_dumps()
         ):
-            known = "float" in leaves
+            floats = "float" in leaves
+            plan = _Plan(floats, direct=not floats or _NULL_INF_NAN not in leaves)
     except (KeyError, TypeError, AttributeError):  # an unexpected or unbuilt schema
-        known = None
-    _FLOATS[cls] = known
-    return known
+        plan = None
+    _PLANS[cls] = plan
+    return plan
 
 
 def plain_model(cls: type[BaseModel]) -> bool:
@@ -72,7 +85,8 @@ def plain_model(cls: type[BaseModel]) -> bool:
 
     Their dumps hold only JSON's own types, floats among them; `plain_json` writes them.
     """
-    return _holds_floats(cls) is True
+    plan = _plan(cls)
+    return plan is not None and plan.floats
 
 
 @functools.cache
@@ -106,17 +120,17 @@ def plain_text(record: BaseModel) -> str | None:
     value of an undeclared type, text written differently); the caller dumps it the usual way.
     """
     cls = type(record)
-    floats = _holds_floats(cls)
-    if floats is None:
+    plan = _plan(cls)
+    if plan is None:
         return None
     try:
-        if floats:  # dumped first: the generic writer writes infinities and NaN as json.dumps
-            text = to_json(record.model_dump(warnings="error"), indent=0)
-        else:
+        if plan.direct:
             text = cls.__pydantic_serializer__.to_json(record, indent=0, warnings="error")
+        else:  # dumped first: the generic writer writes infinities and NaN as json.dumps
+            text = to_json(record.model_dump(warnings="error"), indent=0)
     except PydanticSerializationError:  # an undeclared type, or a string UTF-8 cannot hold
         return None
-    return _json_dumps_layout(text.decode(), floats)
+    return _json_dumps_layout(text.decode(), plan.floats)
 
 
 def plain_json(value: BaseModel | list[BaseModel]) -> str | None:
@@ -159,7 +173,8 @@ def _plain_schema(
 ) -> bool:
     """True when values serialized by this core schema (python mode) are JSON's own types.
 
-    The leaf types met are added to `leaves`.
+    The leaf types met are added to `leaves`, and `_NULL_INF_NAN` when a model writes
+    infinities and NaN as ``null``.
     """
     if "serialization" in schema:  # a custom serializer may return anything
         return False
@@ -193,6 +208,8 @@ def _plain_schema(
         config = schema.get("config") or {}
         if schema.get("root_model") or config.get("extra_fields_behavior") == "allow":
             return False
+        if config.get("ser_json_inf_nan") != "constants":
+            leaves.add(_NULL_INF_NAN)
         return _plain_schema(schema["schema"], definitions, seen, leaves)
     if kind == "model-fields":
         if schema.get("computed_fields") or schema.get("extras_schema") is not None:

@@ -171,3 +171,33 @@ def test_plain_text__writes_records_without_floats_too():
     broken = WithoutFloats(name="x", count=1)
     broken.count = "1"  # type: ignore[assignment]  # no validation
     assert plain_text(broken) is None
+
+
+class ConstantLeaf(BaseModel):  # writes infinities and NaN as json.dumps does
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    name: str
+    price: float
+    note: str | None = None
+
+
+class ConstantRecord(BaseModel):
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    leaves: list[ConstantLeaf]
+    total: float | None = None
+
+
+class MixedRecord(BaseModel):  # a nested model writes infinities as null: dumped first
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    leaves: list[Leaf]
+
+
+@pytest.mark.parametrize(
+    "price",
+    [0.0, -0.0, 342.81, 1e-4, 0.00001, -2.5e-7, 1e16, 1e300, math.inf, -math.inf, math.nan],
+)
+def test_plain_text__floats_written_straight_from_the_model_as_json_dumps_writes_them(price):
+    record = ConstantRecord(leaves=[ConstantLeaf(name="e-x", price=price)], total=price)
+    assert plain_model(ConstantRecord)
+    assert to_json_str(record) == _expected(record)
+    mixed = MixedRecord(leaves=[Leaf(name="x", price=price, count=1, ok=True)])
+    assert to_json_str(mixed) == _expected(mixed)
