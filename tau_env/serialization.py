@@ -101,6 +101,8 @@ def committed_json_str(value: Any) -> str:
     identity; texts written with a warning (a value of an undeclared type) are not kept, so
     every such call warns again.
     """
+    if type(value) is str:  # the usual result besides records
+        return value
     if isinstance(value, BaseModel):
         kept = _KEPT.get(id(value))
         if kept is not None and kept() is value:
