@@ -30,8 +30,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel
-from pydantic_core import PydanticSerializationError, to_json
+from pydantic import BaseModel, TypeAdapter
+from pydantic_core import PydanticSerializationError, SchemaSerializer, to_json
 
 __all__ = ["plain_json", "plain_model", "plain_text"]
 
@@ -137,10 +137,20 @@ def plain_json(value: BaseModel | list[BaseModel]) -> str | None:
     """``json.dumps(dump, default=str)`` of a plain record (or a list of them), or None.
 
     None: the fast path does not apply (a value of an undeclared type); the caller dumps the
-    value the usual way. Each record must be of a `plain_model` class.
+    value the usual way. A list of records all of one class written straight from the model
+    is written in one go; any other list record by record.
     """
     if isinstance(value, BaseModel):
         return plain_text(value)
+    if value:
+        cls = type(value[0])
+        plan = _plan(cls)
+        if plan is not None and plan.direct and all(type(record) is cls for record in value):
+            try:
+                written = _list_serializer(cls).to_json(value, indent=0, warnings="error")
+            except PydanticSerializationError:
+                return None
+            return _json_dumps_layout(written.decode(), plan.floats)
     texts = []
     for record in value:
         text = plain_text(record)
@@ -148,6 +158,12 @@ def plain_json(value: BaseModel | list[BaseModel]) -> str | None:
             return None
         texts.append(text)
     return "[" + ", ".join(texts) + "]"  # json.dumps's layout of a list
+
+
+@functools.cache
+def _list_serializer(cls: type[BaseModel]) -> SchemaSerializer:
+    """The writer of a list of `cls` records (each written by the class's own writer)."""
+    return TypeAdapter(list[cls]).serializer  # type: ignore[valid-type]
 
 
 def _json_dumps_layout(text: str, floats: bool) -> str | None:

@@ -201,3 +201,20 @@ def test_plain_text__floats_written_straight_from_the_model_as_json_dumps_writes
     assert to_json_str(record) == _expected(record)
     mixed = MixedRecord(leaves=[Leaf(name="x", price=price, count=1, ok=True)])
     assert to_json_str(mixed) == _expected(mixed)
+
+
+class WiderLeaf(ConstantLeaf):  # a subclass: its own fields must be written too
+    extra: str = "wide"
+
+
+def test_plain_json__a_list_of_one_class_written_in_one_go_as_json_dumps_writes_it():
+    leaves = [ConstantLeaf(name="a, b: c", price=1.5), ConstantLeaf(name="x", price=math.inf)]
+    expected = json.dumps([leaf.model_dump() for leaf in leaves], default=str)
+    assert plain_json(leaves) == expected == to_json_str(leaves) == to_json_str(tuple(leaves))
+    mixed = [leaves[0], WiderLeaf(name="y", price=2.0)]
+    assert to_json_str(mixed) == json.dumps([leaf.model_dump() for leaf in mixed], default=str)
+    assert '"extra": "wide"' in to_json_str(mixed)
+    broken = ConstantLeaf(name="z", price=1.0)
+    broken.price = "1"  # type: ignore[assignment]  # no validation
+    assert plain_json([leaves[0], broken]) is None
+    assert plain_json([ConstantLeaf(name="café", price=1.0)]) is None
