@@ -242,10 +242,16 @@ def test_customer_call__logged_before_its_own_checks_and_echoes_floats(world):
     assert logged["arguments"] == {"account_id": "nope", "check_amount": 25.0}
 
 
-def test_name_of__the_first_catalogue_entry_of_a_behaviour_changed_catalogues_too(world):
+def test_name_of__the_first_catalogue_entry_of_a_behaviour_changed_catalogues_too():
+    from tau_env.domain import load_domain
     from tau_env.domains.banking_knowledge.discoverable import name_of
 
-    played = world()
+    bank = load_domain("banking_knowledge")  # built-in: no official data needed
+
+    def fresh():
+        return bank.prepare(bank.tasks[0]).initial_world.fork()
+
+    played = fresh()
     catalog = played.agent_db.tool_catalog
     entries = list(catalog.values())
     first = entries[0]
@@ -259,4 +265,4 @@ def test_name_of__the_first_catalogue_entry_of_a_behaviour_changed_catalogues_to
     played.journal.commit()
     others = [e.name for e in catalog.values() if e.behaviour == first.behaviour]
     assert name_of(played.agent_db, first.behaviour) == others[0]
-    assert name_of(world().agent_db, first.behaviour) == first.name  # the bank's own, unchanged
+    assert name_of(fresh().agent_db, first.behaviour) == first.name  # the bank's own, unchanged
