@@ -9,6 +9,10 @@ value to text must match the reference exactly (spec §2.2, ``to_json_str``):
   ``null``, bare ``int``/``float``/``bool`` become ``str(x)`` (so ``{"a": 1}`` gives
   ``{"a": "1"}`` and a top-level ``True`` gives ``"\\"True\\""``), lists and tuples become
   lists, dicts keep their keys, dates become ISO strings.
+
+A tool's result reaches the calling side through `committed_json_str`, which keeps the text of
+each record it writes for as long as the record lives: a committed record never changes, and
+the same records are read again and again (every episode of a task reads the same orders).
 """
 
 from __future__ import annotations
@@ -16,14 +20,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 import json.encoder
+import weakref
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
-from tau_env.plain_json import plain_json, plain_model
+from tau_env.plain_json import plain_json, plain_text
 
-__all__ = ["to_json_str"]
+__all__ = ["committed_json_str", "to_json_str"]
 
 # isinstance on a tuple of classes is faster than on a union (same meaning).
 _NUMBERS = (bool, int, float)
@@ -76,14 +82,65 @@ def to_json_str(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, BaseModel):  # the usual result: one record
-        if plain_model(type(value)) and (text := plain_json(value)) is not None:
+        text = plain_text(value)
+        return _dumps(value.model_dump()) if text is None else text
+    if isinstance(value, _SEQUENCES) and value and all(isinstance(v, BaseModel) for v in value):
+        text = plain_json(list(value))  # a list of records (search results)
+        if text is not None:
             return text
-        return _dumps(value.model_dump())
-    if (
-        isinstance(value, _SEQUENCES)
-        and value
-        and all(isinstance(item, BaseModel) and plain_model(type(item)) for item in value)
-        and (text := plain_json(list(value))) is not None
-    ):  # a list of records (search results)
-        return text
     return _dumps(_convert(value))
+
+
+def committed_json_str(value: Any) -> str:
+    """`to_json_str` of a value that will never change again, a record's text kept with it.
+
+    For a tool's result once its transaction is committed: a committed record is never
+    changed in place (a later change copies it first, `tau_env.state.table`), so its text is
+    the same every time it is read, in this episode and in every other that shares it. The
+    text of a record is kept for as long as the record lives and is found by the record's
+    identity; texts written with a warning (a value of an undeclared type) are not kept, so
+    every such call warns again.
+    """
+    if type(value) is str:  # the usual result besides records
+        return value
+    if isinstance(value, BaseModel):
+        kept = _KEPT.get(id(value))
+        if kept is not None and kept() is value:
+            return kept.text
+        return _record_text(value)
+    return to_json_str(value)
+
+
+class _KeptText(weakref.ref[BaseModel]):
+    """A weak reference to a record that holds the record's text and its key in `_KEPT`."""
+
+    __slots__ = ("key", "text")
+    key: int
+    text: str
+
+
+_KEPT: dict[int, _KeptText] = {}  # id(record) -> its text, while the record lives
+
+
+def _forget(kept: _KeptText) -> None:
+    """Drop the entry of a record that died (before its id can be reused)."""
+    if _KEPT.get(kept.key) is kept:
+        del _KEPT[kept.key]
+
+
+def _record_text(record: BaseModel) -> str:
+    """The text of a record, kept when it was written without a warning."""
+    text = plain_text(record)
+    if text is None:
+        try:
+            dump = record.model_dump(warnings="error")
+        except PydanticSerializationError:  # warns, as `to_json_str` does; not kept
+            return _dumps(record.model_dump())
+        text = _dumps(dump)
+    try:
+        kept = _KeptText(record, _forget)
+    except TypeError:  # a model class without weak references: nothing kept
+        return text
+    kept.key, kept.text = id(record), text
+    _KEPT[kept.key] = kept
+    return text

@@ -7,7 +7,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel, ConfigDict, computed_field, field_serializer
 
-from tau_env.plain_json import plain_json, plain_model
+from tau_env.plain_json import plain_json, plain_model, plain_text
 from tau_env.serialization import to_json_str
 
 
@@ -161,3 +161,60 @@ def test_to_json_str__floats_as_json_dumps_writes_them(price):
 def test_to_json_str__nan_as_json_dumps_writes_it():
     leaf = Leaf(name="x", price=math.nan, count=1, ok=True)
     assert to_json_str(leaf) == _expected(leaf)
+
+
+def test_plain_text__writes_records_without_floats_too():
+    record = WithoutFloats(name='a, b: "c" e-mail 0.00001\n', count=2**70)
+    assert plain_text(record) == _expected(record)  # no float checks: no floats to write
+    assert plain_text(WithoutFloats(name="café", count=1)) is None  # json.dumps escapes it
+    assert plain_text(WithDate(day=dt.date(2025, 1, 2), price=1.0)) is None  # not plain
+    broken = WithoutFloats(name="x", count=1)
+    broken.count = "1"  # type: ignore[assignment]  # no validation
+    assert plain_text(broken) is None
+
+
+class ConstantLeaf(BaseModel):  # writes infinities and NaN as json.dumps does
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    name: str
+    price: float
+    note: str | None = None
+
+
+class ConstantRecord(BaseModel):
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    leaves: list[ConstantLeaf]
+    total: float | None = None
+
+
+class MixedRecord(BaseModel):  # a nested model writes infinities as null: dumped first
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    leaves: list[Leaf]
+
+
+@pytest.mark.parametrize(
+    "price",
+    [0.0, -0.0, 342.81, 1e-4, 0.00001, -2.5e-7, 1e16, 1e300, math.inf, -math.inf, math.nan],
+)
+def test_plain_text__floats_written_straight_from_the_model_as_json_dumps_writes_them(price):
+    record = ConstantRecord(leaves=[ConstantLeaf(name="e-x", price=price)], total=price)
+    assert plain_model(ConstantRecord)
+    assert to_json_str(record) == _expected(record)
+    mixed = MixedRecord(leaves=[Leaf(name="x", price=price, count=1, ok=True)])
+    assert to_json_str(mixed) == _expected(mixed)
+
+
+class WiderLeaf(ConstantLeaf):  # a subclass: its own fields must be written too
+    extra: str = "wide"
+
+
+def test_plain_json__a_list_of_one_class_written_in_one_go_as_json_dumps_writes_it():
+    leaves = [ConstantLeaf(name="a, b: c", price=1.5), ConstantLeaf(name="x", price=math.inf)]
+    expected = json.dumps([leaf.model_dump() for leaf in leaves], default=str)
+    assert plain_json(leaves) == expected == to_json_str(leaves) == to_json_str(tuple(leaves))
+    mixed = [leaves[0], WiderLeaf(name="y", price=2.0)]
+    assert to_json_str(mixed) == json.dumps([leaf.model_dump() for leaf in mixed], default=str)
+    assert '"extra": "wide"' in to_json_str(mixed)
+    broken = ConstantLeaf(name="z", price=1.0)
+    broken.price = "1"  # type: ignore[assignment]  # no validation
+    assert plain_json([leaves[0], broken]) is None
+    assert plain_json([ConstantLeaf(name="café", price=1.0)]) is None

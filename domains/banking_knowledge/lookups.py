@@ -92,10 +92,21 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _matches(record: dict[str, Any], constraints: dict[str, Any]) -> bool:
+_Test = tuple[str, Callable[[Any, Any], bool], Any]
+"""One constraint, read: the field, its comparison and the value compared with."""
+
+
+def _tests(constraints: dict[str, Any]) -> list[_Test]:
+    """The constraints read once per query: ``field__op`` split, the operator looked up."""
+    tests = []
     for key, expected in constraints.items():
         field, _, op = key.rpartition("__") if "__" in key else (key, "", "eq")
-        compare = _OPERATORS.get(op, _OPERATORS["eq"])
+        tests.append((field, _OPERATORS.get(op, _OPERATORS["eq"]), expected))
+    return tests
+
+
+def _matches(record: dict[str, Any], tests: list[_Test]) -> bool:
+    for field, compare, expected in tests:
         try:
             if not compare(record.get(field), expected):
                 return False
@@ -108,7 +119,8 @@ def matching_rows(
     table: Table[Row], constraints: dict[str, Any]
 ) -> list[tuple[str, dict[str, Any]]]:
     """Records meeting every constraint (``field`` or ``field__op``), in table order."""
-    return [(key, record) for key, record in rows(table) if _matches(record, constraints)]
+    tests = _tests(constraints)
+    return [(key, found.root) for key, found in table.items() if _matches(found.root, tests)]
 
 
 def render_rows(table_name: str, found: list[tuple[str, dict[str, Any]]]) -> str:

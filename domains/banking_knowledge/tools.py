@@ -26,6 +26,7 @@ from tau_env.domains.banking_knowledge.ids import (
     user_tool_given_id,
     verification_id,
 )
+from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import add, edit, query_by, query_text
 from tau_env.errors import ToolError
 from tau_env.tools import env_function, tool
@@ -248,7 +249,7 @@ def give_discoverable_user_tool(
         user_tool_given_id(discoverable_tool_name),
         {"tool_name": discoverable_tool_name, "status": "GIVEN"},
     )
-    shown = json.dumps(given, indent=2) if given else "(no arguments)"
+    shown = indented(given) if given else "(no arguments)"
     return (
         f"Tool given to user: {discoverable_tool_name}\n"
         f"Description: {entry.description}\n"

@@ -41,7 +41,9 @@ __all__ = [
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Infinities and NaN written as json.dumps writes them, so that tool results can be
+    # written straight from the model (`tau_env.plain_json`); dumps are unchanged.
+    model_config = ConfigDict(extra="forbid", ser_json_inf_nan="constants")
 
 
 class Variant(_Record):

@@ -20,7 +20,7 @@ import numpy as np
 from tau_env.actions import parse_arguments
 from tau_env.errors import ToolError
 from tau_env.messages import Side
-from tau_env.serialization import to_json_str
+from tau_env.serialization import committed_json_str
 from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
 from tau_env.state.table import Table
@@ -185,19 +185,20 @@ class World:
         if spec is None:
             return ToolResult(f"Error: Tool '{name}' not found.", error=True)
         try:
-            parsed = parse_arguments(arguments)
+            parsed = arguments if type(arguments) is dict else parse_arguments(arguments)
         except ValueError as error:
             return ToolResult(
                 f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True
             )
         try:
-            kwargs = spec.validate_arguments(parsed)
+            kwargs = spec.call_arguments(parsed)
         except ValueError as error:
             return ToolResult(f"Error: Invalid arguments for tool '{name}': {error}", error=True)
         journal = self.journal
         try:  # one transaction (`Journal.transaction`, spelled out: this is the hot path)
-            value = spec.function(self.db(side), **kwargs)
-            synced = self._sync_if_changed()  # part of the call: a failing sync undoes it too
+            value = spec.function(self.agent_db if side == "agent" else self.db(side), **kwargs)
+            # part of the call: a failing sync undoes it too
+            synced = toolbox.sync is not None and self._sync_if_changed()
         except ToolError as error:
             journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
@@ -207,7 +208,7 @@ class World:
         journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return ToolResult(to_json_str(value))
+        return ToolResult(committed_json_str(value))
 
     def run_env_function(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
         """Run a setup or assertion helper (or a tool) named by a task file.
@@ -225,7 +226,7 @@ class World:
         spec = self.toolbox.env_functions(side).get(name) or self.toolbox.tools(side).get(name)
         if spec is None:
             raise KeyError(f"no {side} env function or tool named {name!r}")
-        kwargs = spec.validate_arguments(arguments)
+        kwargs = spec.call_arguments(arguments)
         journal = self.journal
         try:  # one transaction, as in `call_tool`
             value = spec.function(self.db(side), **kwargs)
@@ -261,7 +262,7 @@ class World:
         spec = self.toolbox.env_functions(side).get(name) or self.toolbox.tools(side).get(name)
         if spec is None:
             raise KeyError(f"no {side} env function or tool named {name!r}")
-        kwargs = spec.validate_arguments(arguments)
+        kwargs = spec.call_arguments(arguments)
         try:
             return spec.function(self.db(side), **kwargs)
         finally:

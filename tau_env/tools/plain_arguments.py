@@ -16,7 +16,14 @@ import typing
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, Union
 
-__all__ = ["REQUIRED", "PlainParameter", "check_plain", "plain_parameters"]
+__all__ = [
+    "REQUIRED",
+    "Keywords",
+    "PlainParameter",
+    "check_plain",
+    "keywords_check",
+    "plain_parameters",
+]
 
 REQUIRED: Any = inspect.Parameter.empty
 """The default of a parameter that has none."""
@@ -131,3 +138,50 @@ def check_plain(
         else:
             kwargs[name] = default
     return kwargs if found == len(arguments) else None
+
+
+Keywords = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+"""A signature's fast check made once (`keywords_check`): call arguments -> keywords or None."""
+
+_ABSENT: Any = object()
+
+
+def keywords_check(plan: tuple[PlainParameter, ...]) -> Keywords:
+    """`check_plain` made once for one signature, giving keywords to call the function with.
+
+    The check accepts and refuses exactly what `check_plain` does, but gives what a call
+    ``function(db, **keywords)`` binds the same way, built with less work: the arguments
+    themselves when they hold no list (a ``**`` call copies the mapping, and a parameter left
+    out takes the function's own default, which is the plan's), else a copy with each list
+    copied (as validation copies it, so the tool never holds the caller's list).
+
+    Args:
+        plan: The tool's plain parameters (`plain_parameters`).
+    """
+    names = frozenset(parameter.name for parameter in plan)
+    checks = tuple((p.name, p.types, p.allowed, p.default is REQUIRED, p.list_of_str) for p in plan)
+    lists = tuple(parameter.name for parameter in plan if parameter.list_of_str)
+
+    def check(arguments: dict[str, Any]) -> dict[str, Any] | None:
+        if not names.issuperset(arguments):  # an unknown argument
+            return None
+        for name, accepted, allowed, required, list_of_str in checks:
+            value = arguments.get(name, _ABSENT)
+            if value is _ABSENT:
+                if required:
+                    return None
+                continue
+            if type(value) not in accepted or (allowed is not None and value not in allowed):
+                return None
+            if list_of_str and value is not None and any(type(v) is not str for v in value):
+                return None
+        if not lists:
+            return arguments
+        keywords = dict(arguments)
+        for name in lists:
+            value = keywords.get(name)
+            if value is not None:
+                keywords[name] = list(value)
+        return keywords
+
+    return check

@@ -4,7 +4,7 @@ import pytest
 
 import tau_env
 from tau_env.domains.mock import TOOLBOX
-from tau_env.domains.mock.data_model import MockDB
+from tau_env.domains.mock.data_model import MockDB, TaskRecord
 from tau_env.errors import ToolError
 from tau_env.state import Toolbox
 from tau_env.tools import ToolSet, tool
@@ -168,3 +168,46 @@ def test_evaluate__a_read_only_helper_gives_run_env_functions_value_and_errors(w
     with pytest.raises(ValueError, match="expected_status"):
         world.evaluate("agent", "assert_task_status", {"task_id": "task_1"})
     assert _hashes(world) == before and not world.journal.pending
+
+
+@tool(kind="read")
+def show_task(db: MockDB, task_id: str) -> TaskRecord:
+    """Show one task.
+
+    Args:
+        task_id: The task to show.
+    """
+    return db.tasks.require(task_id, f"Task {task_id} not found")
+
+
+def _with_show_task(world):
+    world.toolbox = Toolbox(
+        TOOLBOX.agent_tools.merged(ToolSet("agent", [show_task, half_done])),
+        TOOLBOX.user_tools,
+        TOOLBOX.agent_env_functions,
+        TOOLBOX.user_env_functions,
+    )
+    return world
+
+
+def test_call_tool__a_records_kept_text_follows_every_committed_change(world):
+    world = _with_show_task(world)
+
+    def status(w):
+        return json.loads(w.call_tool("agent", "show_task", {"task_id": "task_1"}).content)[
+            "status"
+        ]
+
+    assert status(world) == status(world) == "pending"  # the second read finds the kept text
+    changed = world.call_tool(
+        "agent", "update_task_status", {"task_id": "task_1", "status": "completed"}
+    )
+    assert json.loads(changed.content)["status"] == "completed"
+    assert status(world) == "completed"
+    assert world.call_tool("agent", "half_done", {"user_id": "user_1"}).error  # undone
+    assert status(world) == "completed"
+    fork = world.fork(seed=1)
+    assert status(fork) == "completed"
+    fork.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "pending"})
+    assert (status(fork), status(world)) == ("pending", "completed")
+    assert status(_with_show_task(tau_env.load_domain("mock").new_world())) == "pending"

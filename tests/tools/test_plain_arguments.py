@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Literal
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from tau_env.domain import load_domain
-from tau_env.tools.plain_arguments import REQUIRED, check_plain, plain_parameters
+from tau_env.tools.plain_arguments import REQUIRED, check_plain, keywords_check, plain_parameters
 from tau_env.tools.spec import function_spec, tool
 from tests.conftest import domain_sources, source_id
 
@@ -167,3 +168,51 @@ def test_validate_arguments__same_as_the_model_on_every_gold_call(source):
                 assert spec.validate_arguments(action.arguments) == expected
             checked += 1
     assert checked > 0 or not any(task.gold_actions for task in domain.tasks)
+
+
+def _bound(keywords):
+    """What a call ``plain(None, **keywords)`` binds, defaults included, in signature order."""
+    bound = inspect.signature(plain).bind(None, **keywords)
+    bound.apply_defaults()
+    return {name: value for name, value in bound.arguments.items() if name != "db"}
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.dictionaries(keys, values, max_size=8))
+def test_keywords_check__binds_what_check_plain_gives_and_refuses_what_it_refuses(arguments):
+    plan = plain_parameters(plain)
+    slow = check_plain(plan, arguments)
+    fast = keywords_check(plan)(arguments)
+    assert (fast is None) == (slow is None)
+    if fast is not None:
+        assert _bound(fast) == slow
+        assert [type(v) for v in _bound(fast).values()] == [type(v) for v in slow.values()]
+        spec = function_spec(plain)
+        assert _bound(spec.call_arguments(arguments)) == spec.validate_arguments(arguments)
+
+
+def test_keywords_check__copies_lists_and_passes_other_arguments_as_given():
+    check = keywords_check(plain_parameters(plain))
+    tags = ["a", "b"]
+    arguments = {"name": "x", "count": 1, "tags": tags}
+    keywords = check(arguments)
+    assert keywords == arguments and keywords["tags"] is not tags and keywords is not arguments
+    scalars_only = {"name": "x"}
+    assert keywords_check(plain_parameters(scalars))(scalars_only) is scalars_only  # ** copies
+
+
+@tool(kind="read")
+def scalars(db: object, name: str, count: int = 0) -> str:
+    """A tool without list parameters.
+
+    Args:
+        name: A string.
+        count: An integer.
+    """
+    return name

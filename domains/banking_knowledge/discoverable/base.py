@@ -15,7 +15,7 @@ the error flag set and nothing changes.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -93,11 +93,36 @@ def behaviour_of(function: Callable[..., str]) -> Behaviour:
 
 
 def name_of(db: BankingDB, key: str) -> str:
-    """The public name this bank gives the behaviour `key` (its own name in texts it prints)."""
-    for entry in db.tool_catalog.values():
+    """The public name this bank gives the behaviour `key` (its own name in texts it prints).
+
+    The first catalogue entry pointing at `key`, in table order; `key` itself when none does.
+    """
+    catalog = db.tool_catalog
+    if not catalog.has_changes():  # the bank's own catalogue: looked up in its index
+        return _names_by_behaviour(db.snapshot.records["tool_catalog"]).get(key, key)
+    for entry in catalog.values():
         if entry.behaviour == key:
             return entry.name
     return key
+
+
+_NAMES: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
+"""id(catalogue records) -> (the records, behaviour -> first name): derived from shared data."""
+
+
+def _names_by_behaviour(records: Mapping[str, Any]) -> dict[str, str]:
+    """Behaviour key -> the name of the first entry pointing at it, for a snapshot's catalogue.
+
+    Built once per catalogue: a snapshot's records are shared and never change (the ids of
+    dead ones may be reused, hence the identity check).
+    """
+    kept = _NAMES.get(id(records))
+    if kept is None or kept[0] is not records:
+        names: dict[str, str] = {}
+        for entry in records.values():
+            names.setdefault(entry.behaviour, entry.name)
+        kept = _NAMES[id(records)] = (records, names)
+    return kept[1]
 
 
 def invoke(spec: Behaviour, db: BankingDB, owner: str, name: str, arguments: Any) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
@@ -22,6 +20,7 @@ from tau_env.domains.banking_knowledge.ids import (
     credit_card_order_id,
     transaction_id,
 )
+from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
@@ -140,7 +139,7 @@ def log_credit_card_closure_reason(
         "closure_reason": closure_reason,
     }
     lines = executed(db, "log_credit_card_closure_reason", "Closure reason logged successfully.")
-    lines.append(f"Arguments: {json.dumps(arguments, indent=2)}")
+    lines.append(f"Arguments: {indented(arguments)}")
     lines.append(f"Closure reason '{closure_reason}' logged for account {credit_card_account_id}.")
     return "\n".join(lines)
 
@@ -289,7 +288,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
     card["closed_by"] = user_id
     arguments = {"credit_card_account_id": credit_card_account_id, "user_id": user_id}
     lines = executed(db, "close_credit_card_account", "Credit card account closed successfully.")
-    lines.append(f"Arguments: {json.dumps(arguments, indent=2)}")
+    lines.append(f"Arguments: {indented(arguments)}")
     lines.append(f"Account {credit_card_account_id} has been closed.")
     return "\n".join(lines)
 
@@ -305,7 +304,7 @@ def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_e
     arguments = {"transaction_id": transaction_id, "new_rewards_earned": new_rewards_earned}
     lines = executed(db, "update_transaction_rewards", "Transaction rewards updated successfully.")
     lines += [
-        f"Arguments: {json.dumps(arguments, indent=2)}",
+        f"Arguments: {indented(arguments)}",
         "Transaction updated:",
         f"  - Transaction ID: {transaction_id}",
         f"  - New Rewards: {new_rewards_earned}",

@@ -6,7 +6,6 @@ then acts: a call that fails its own checks afterwards is still logged, as in th
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
@@ -18,6 +17,7 @@ from tau_env.domains.banking_knowledge.ids import (
     referral_link_id,
     user_tool_call_id,
 )
+from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
@@ -60,7 +60,7 @@ def _start(db: BankingDB, key: str, arguments: dict[str, Any]) -> tuple[str, str
 
 
 def _echo(first_line: str, name: str, arguments: dict[str, Any]) -> str:
-    return f"{first_line}\n\nExecuted: {name}\nArguments: {json.dumps(arguments, indent=2)}\n"
+    return f"{first_line}\n\nExecuted: {name}\nArguments: {indented(arguments)}\n"
 
 
 @behaviour("submit_cash_back_dispute", "write")

@@ -240,3 +240,29 @@ def test_customer_call__logged_before_its_own_checks_and_echoes_floats(world):
     assert text == "Error: Account 'nope' not found."
     (logged,) = [row.root for row in played.agent_db.user_discoverable_tool_calls.values()]
     assert logged["arguments"] == {"account_id": "nope", "check_amount": 25.0}
+
+
+def test_name_of__the_first_catalogue_entry_of_a_behaviour_changed_catalogues_too():
+    from tau_env.domain import load_domain
+    from tau_env.domains.banking_knowledge.discoverable import name_of
+
+    bank = load_domain("banking_knowledge")  # built-in: no official data needed
+
+    def fresh():
+        return bank.prepare(bank.tasks[0]).initial_world.fork()
+
+    played = fresh()
+    catalog = played.agent_db.tool_catalog
+    entries = list(catalog.values())
+    first = entries[0]
+    assert name_of(played.agent_db, first.behaviour) == next(
+        e.name for e in entries if e.behaviour == first.behaviour
+    )
+    assert name_of(played.agent_db, "no_such_behaviour") == "no_such_behaviour"
+    renamed = first.model_copy(update={"name": "renamed_0001"})
+    catalog.delete(first.name)
+    catalog.insert("renamed_0001", renamed)  # after every other entry now
+    played.journal.commit()
+    others = [e.name for e in catalog.values() if e.behaviour == first.behaviour]
+    assert name_of(played.agent_db, first.behaviour) == others[0]
+    assert name_of(fresh().agent_db, first.behaviour) == first.name  # the bank's own, unchanged
