@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from tau_env.grading.actions import ActionGrader
 from tau_env.grading.communicate import CommunicateGrader
@@ -63,37 +63,69 @@ class TaskGrader:
             )
         )
         self._by_component = {grader.component: grader for grader in self.graders}
+        self._plans: dict[tuple[str, ...], _Plan] = {}  # per reward basis
 
     def grade(self, episode: Episode) -> Grade:
         """Grade a finished episode."""
-        if episode.termination not in STOP_TERMINATIONS:
+        termination = episode.termination
+        if termination not in STOP_TERMINATIONS:
             return Grade(
                 reward=0.0,
-                termination=episode.termination,
-                note=f"Episode ended prematurely: {episode.termination.value}",
+                termination=termination,
+                note=f"Episode ended prematurely: {termination.value}",
             )
         criteria = episode.task.evaluation_criteria
         if criteria is None:
-            return Grade(reward=1.0, termination=episode.termination, note="no criteria")
-        basis = list(criteria.reward_basis)
+            return Grade(reward=1.0, termination=termination, note="no criteria")
+        basis = criteria.reward_basis
+        plan = self._plans.get(tuple(basis))
+        if plan is None or plan.graders is not self.graders:
+            plan = self._plan(basis)
+        # The reward first; diagnostics when first read (they never change it).
+        checks: dict[str, Check] = {}
+        for component, grader in plan.basis:
+            checks[component] = grader.check(episode)
+        nl_check = checks.get("NL_ASSERTION")
+        ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
+        judge = judge_name(self.judge) if ruled else None
+        grade = combine(termination, basis, checks, judge=judge)
+        if plan.diagnostics:
+            grade.defer_diagnostics(partial(_diagnose, plan.diagnostics, episode))
+        return grade
+
+    def _plan(self, basis: Sequence[RewardType]) -> _Plan:
+        """What grading a task of this basis runs (made once per basis, then looked up).
+
+        Raises:
+            ValueError: A basis component has no grader.
+        """
         by_component = self._by_component
         missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
-        # The reward first; diagnostics when first read (they never change it).
-        checks: dict[str, Check] = {c: by_component[c].check(episode) for c in basis}
-        nl_check = checks.get("NL_ASSERTION")
-        ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
-        judge = judge_name(self.judge) if ruled else None
-        grade = combine(episode.termination, basis, checks, judge=judge)
-        diagnostics = [
+        diagnostics = tuple(
             grader
             for grader in self.graders
-            if grader.component not in checks and grader.component != "NL_ASSERTION"
-        ]
-        if diagnostics:
-            grade.defer_diagnostics(partial(_diagnose, diagnostics, episode))
-        return grade
+            if grader.component not in basis and grader.component != "NL_ASSERTION"
+        )
+        in_basis = tuple((component, by_component[component]) for component in basis)
+        plan = _Plan(self.graders, in_basis, diagnostics)
+        self._plans[tuple(basis)] = plan
+        return plan
+
+
+class _Plan(NamedTuple):
+    """The graders one reward basis runs: the basis components in order, then diagnostics.
+
+    Attributes:
+        graders: The `TaskGrader.graders` it was made from (a plan of others is made again).
+        basis: (component, grader) per basis entry, in basis order.
+        diagnostics: The graders outside the basis, NL_ASSERTION aside (it calls a judge).
+    """
+
+    graders: tuple[ComponentGrader, ...]
+    basis: tuple[tuple[str, ComponentGrader], ...]
+    diagnostics: tuple[ComponentGrader, ...]
 
 
 def _diagnose(graders: Sequence[ComponentGrader], episode: Episode) -> dict[str, Check]:
@@ -120,17 +152,19 @@ def combine(
         checks: Every component that ran (each basis component must be present).
         judge: The judge that ruled on the NL assertions, recorded in the grade.
     """
-    reward: float | None = 1.0
+    product = 1.0
     breakdown: dict[str, float] = {}
     not_judged: list[RewardType] = []
     for component in basis:
         check = checks[component]
-        if check.reward is None:
+        value = check.reward
+        if value is None:
             not_judged.append(component)
             continue
         if check.reported:
-            breakdown[component] = check.reward
-        reward = None if reward is None else reward * check.reward
+            breakdown[component] = value
+        product *= value
+    reward: float | None = product
     note = None
     if not_judged:
         reward = None
@@ -145,15 +179,28 @@ def combine(
     # `TerminationReason`): built as the validating constructor would, without validating.
     fields = {
         "reward": reward,
-        "termination": TerminationReason(termination),
+        "termination": (
+            termination
+            if type(termination) is TerminationReason
+            else TerminationReason(termination)
+        ),
         "reward_basis": list(basis),
         "breakdown": breakdown,
-        "checks": {
-            name: check if type(check) is Check else Check.model_validate(check)
-            for name, check in checks.items()
-        },
+        "checks": _checks_of(checks),
         "not_judged": not_judged,
         "judge": judge,
         "note": note,
     }
-    return trusted(Grade, fields, fields)
+    return trusted(Grade, fields, _GRADE_FIELDS)
+
+
+_GRADE_FIELDS = tuple(Grade.model_fields)
+
+
+def _checks_of(checks: Mapping[str, Check]) -> dict[str, Check]:
+    """A copy of `checks` for a grade, each a `Check` (validated if it is not one already)."""
+    copied = dict(checks)
+    for name, check in copied.items():
+        if type(check) is not Check:
+            copied[name] = Check.model_validate(check)
+    return copied

@@ -250,19 +250,20 @@ class Database:
         clone._origins = origins
         return clone
 
-    def _overlay(self, name: str) -> Mapping[str, Any]:
-        """The changes of field `name`'s table, without creating it."""
-        table = self._tables.get(name)
-        if table is not None:
-            return table.overlay()
-        origin = self._origins.get(name)
-        return _NO_CHANGES if origin is None else origin[0]
+    def _overlays(self) -> dict[str, Mapping[str, object]]:
+        """Field name -> its table's changes, for the tables that have some; no table created.
 
-    def _changed_fields(self) -> set[str]:
-        """Names of the fields whose table has changes."""
-        names = {name for name, table in self._tables.items() if table.has_changes()}
-        names.update(name for name, (changes, _) in self._origins.items() if changes)
-        return names
+        Tables not created yet give their forked changes.
+        """
+        overlays: dict[str, Mapping[str, object]] = {}
+        for name, (changes, _) in self._origins.items():
+            if changes:
+                overlays[name] = changes
+        for name, table in self._tables.items():
+            overlay = table.overlay()
+            if overlay:
+                overlays[name] = overlay
+        return overlays
 
     # -- content -------------------------------------------------------------------------------
     def dump(self) -> dict[str, Any]:
@@ -292,32 +293,53 @@ class Database:
 
         Only keys changed on either side are compared, so the cost does not depend on the size
         of the database. An empty list means the reference hashes are equal.
+
+        Forks of one world share the changes of every table neither changed since (one overlay
+        object), and within a table the records neither changed since: only the fields whose
+        overlays are different objects are looked at (no table is created for the others),
+        and in them only the entries that are different objects.
         """
         if other.snapshot is not self.snapshot:
             raise ValueError("only views of the same snapshot can be compared")
-        candidates = self._changed_fields() | other._changed_fields()
-        if not candidates:
+        mine, theirs = self._overlays(), other._overlays()
+        unshared = [name for name, left in mine.items() if theirs.get(name) is not left]
+        unshared += [name for name in theirs if name not in mine]
+        if not unshared:
             return []
+        if len(unshared) > 1:
+            unshared.sort(key=self.snapshot.position.__getitem__)
         found: list[str] = []
-        fields = self.snapshot.fields
-        for name in sorted(candidates, key=self.snapshot.position.__getitem__):
-            if self._overlay(name) is other._overlay(name):  # one overlay shared by forks
-                continue
-            mine, theirs = self.table_named(name), other.table_named(name)
-            changed = dict.fromkeys([*mine.changed_keys(), *theirs.changed_keys()])
-            differing = [key for key in changed if not _same_entry(mine, theirs, key)]
-            found.extend(f"{name}/{key}" for key in differing)
-            # A list-shaped table is dumped in order, so the order of new records matters too.
-            # With no key differing, both views delete the same base records, so only the
-            # order of the added records can differ (comparing them costs nothing per record
-            # of the base).
-            if (
-                fields[name].shape == "list"
-                and changed
-                and not differing
-                and mine.added_keys() != theirs.added_keys()
-            ):
-                found.append(f"{name}: record order")
+        for name in unshared:
+            found += self._table_differences(
+                other, name, mine.get(name, _NO_CHANGES), theirs.get(name, _NO_CHANGES)
+            )
+        return found
+
+    def _table_differences(
+        self, other: Database, name: str, left: Mapping[str, object], right: Mapping[str, object]
+    ) -> list[str]:
+        """Where field `name`'s tables differ, key by key; `left` and `right` are their changes.
+
+        Keys come in overlay order, this view's first. An entry that is one object on both
+        sides is the same record.
+        """
+        mine, theirs = self.table_named(name), other.table_named(name)
+        found = [
+            f"{name}/{key}"
+            for key in {**left, **right}
+            if left.get(key, _NO_ENTRY) is not right.get(key, _NO_ENTRY)
+            and not _same(mine.get(key), theirs.get(key))
+        ]
+        # A list-shaped table is dumped in order, so the order of new records matters too.
+        # With no key differing, both views delete the same base records, so only the order
+        # of the added records can differ (comparing them costs nothing per record of the
+        # base).
+        if (
+            not found
+            and self.snapshot.fields[name].shape == "list"
+            and mine.added_keys() != theirs.added_keys()
+        ):
+            found.append(f"{name}: record order")
         return found
 
     # -- patches -------------------------------------------------------------------------------
@@ -364,6 +386,7 @@ class Database:
 
 
 _NO_CHANGES: Mapping[str, Any] = {}
+_NO_ENTRY = object()  # a key absent from an overlay
 
 
 class _LazyField:
@@ -399,14 +422,21 @@ def _install_fields(cls: type[Database], snapshot: Snapshot) -> None:
     _installed.add((cls, names))
 
 
-def _same_entry(mine: Table[Any], theirs: Table[Any], key: str) -> bool:
-    if mine.overlay_entry(key) is theirs.overlay_entry(key):
-        return True
-    left, right = mine.get(key), theirs.get(key)
+def _same(left: BaseModel | None, right: BaseModel | None) -> bool:
+    """Whether two records (None: no record) dump equally, as the reference hash sees them."""
     if left is None or right is None:
         return left is right
-    # Records of one type with equal fields dump equally: the cheap test settles the common
-    # case (equal); only a difference is confirmed on the dumps, which are what is hashed.
+    # Records of one type with equal fields and extras dump equally. The first test is that
+    # part of pydantic's ``==`` without its generic-origin and private-attribute checks
+    # (privates are not dumped), so it settles the common case (equal) at a fraction of the
+    # cost; anything else is decided as before: ``==``, then a difference confirmed on the
+    # dumps, which are what is hashed.
+    if (
+        type(left) is type(right)
+        and left.__dict__ == right.__dict__
+        and left.__pydantic_extra__ == right.__pydantic_extra__
+    ):
+        return True
     return bool(left == right or left.model_dump() == right.model_dump())
 
 

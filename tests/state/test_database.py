@@ -150,3 +150,75 @@ def test_fork__of_a_fork_keeps_changes_of_tables_never_created_in_between():
     assert "task_4" in grandchild.agent_db.tasks
     assert grandchild.differences(world) == []
     assert grandchild.agent_db.reference_hash() == world.agent_db.reference_hash()
+
+
+def test_differences__forks_look_only_at_tables_written_since_the_fork():
+    domain = tau_env.load_domain("mock")
+    world = domain.new_world()
+    world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "x"})
+    a, b = world.fork(), world.fork()
+    assert a.differences(b) == []
+    assert "tasks" not in a.agent_db.__dict__ and "tasks" not in b.agent_db.__dict__
+    a.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    assert a.differences(b) == ["agent:tasks/task_1"]
+    assert "users" not in a.agent_db.__dict__ and "users" not in b.agent_db.__dict__
+    b.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    assert a.differences(b) == [] and b.differences(a) == []
+
+
+def test_differences__a_rolled_back_write_leaves_nothing_to_compare():
+    domain = tau_env.load_domain("mock")
+    world = domain.new_world()
+    a, b = world.fork(), world.fork()
+    result = a.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "bogus"})
+    assert result.error
+    assert a.differences(b) == []
+
+
+def test_differences__paths_in_file_order_then_overlay_order_this_side_first():
+    domain = tau_env.load_domain("mock")
+    a, b = domain.new_world(), domain.new_world()
+    b.call_tool("agent", "create_task", {"user_id": "user_1", "title": "late"})
+    a.call_tool("agent", "update_task_status", {"task_id": "task_2", "status": "pending"})
+    a.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    assert list(MockDB.data_model.model_fields) == ["tasks", "users"]
+    tasks = ["agent:tasks/task_2", "agent:tasks/task_1", "agent:tasks/task_4"]
+    assert a.differences(b) == [*tasks, "agent:users/user_1"]
+    tasks = ["agent:tasks/task_4", "agent:tasks/task_2", "agent:tasks/task_1"]
+    assert b.differences(a) == [*tasks, "agent:users/user_1"]
+
+
+def test_differences__a_deleted_then_reinserted_record_equal_to_the_base_is_no_difference():
+    a, b = _lines_world(), _lines_world()
+    lines = a.agent_db.lines
+    first = next(iter(lines))
+    record = lines[first]
+    lines.delete(first)
+    a.journal.commit()
+    lines.insert(first, record.model_copy())
+    a.journal.commit()
+    assert a.differences(b) == [] and b.differences(a) == []
+    assert a.agent_db.reference_hash() == b.agent_db.reference_hash()
+
+
+def test_differences__records_equal_in_content_but_not_in_fields_set_are_equal():
+    a, b = _lines_world(), _lines_world()
+    first = next(iter(a.agent_db.lines))
+    record = a.agent_db.lines[first]
+    rebuilt = type(record).model_validate(record.model_dump())  # every field set
+    assert rebuilt is not record
+    a.agent_db.lines.insert(first, rebuilt)
+    a.journal.commit()
+    assert a.differences(b) == []
+
+
+def test_differences__records_dumping_equally_but_unequal_by_eq_are_equal():
+    a, b = _lines_world(), _lines_world()
+    first = next(iter(a.agent_db.lines))
+    record = a.agent_db.lines[first]
+    twin = record.model_copy()
+    object.__setattr__(twin, "__pydantic_private__", {"note": "not dumped"})
+    assert twin != record and twin.model_dump() == record.model_dump()
+    a.agent_db.lines.insert(first, twin)
+    a.journal.commit()
+    assert a.differences(b) == [] and b.differences(a) == []
