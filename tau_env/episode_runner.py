@@ -37,6 +37,35 @@ class EpisodeResult:
     trajectory: list[Message]
     steps: int
 
+    @classmethod
+    def of(
+        cls,
+        task_id: str,
+        seed: int | None,
+        grade: Grade,
+        trajectory: list[Message],
+        steps: int,
+    ) -> EpisodeResult:
+        """The result of an episode graded `grade` (`reward` is the grade's).
+
+        Equal to the dataclass constructor's, built without its per-field
+        ``object.__setattr__`` calls (a frozen dataclass sets each field through them; here
+        the instance's dict is filled at once).
+        """
+        result = _new(cls)
+        result.__dict__.update(
+            task_id=task_id,
+            seed=seed,
+            reward=grade.reward,
+            grade=grade,
+            trajectory=trajectory,
+            steps=steps,
+        )
+        return result
+
+
+_new = object.__new__
+
 
 def bare_env(env: Any) -> Any | None:
     """The `TauEnv` to drive directly, or None when a wrapper changes what a step does.
@@ -118,14 +147,8 @@ def run_episode(
     grade = raw.grade
     assert grade is not None, "an ended episode always has a grade"
     conversation = raw.conversation
-    return EpisodeResult(
-        task_id=task.id,
-        seed=seed,
-        reward=grade.reward,
-        grade=grade,
-        trajectory=list(conversation.trajectory),
-        steps=conversation.step_count,
-    )
+    trajectory = list(conversation.trajectory)
+    return EpisodeResult.of(task.id, seed, grade, trajectory, conversation.step_count)
 
 
 def _act_of(players: dict[str, Any], side: Side) -> Any:

@@ -49,3 +49,14 @@ def test_live_turns__through_a_mode_wrapper_uses_the_wrapper(mock_env):
     assert result.grade.termination.value == "agent_stop"
     env.reset(seed=0)
     assert next(live_turns(env)) == "agent"
+
+
+def test_episode_result_of__equals_the_dataclass_constructor(mock_env):
+    from tau_env.episode_runner import EpisodeResult
+
+    result = run_episode(mock_env, OracleAgent, GoldUser, seed=1)
+    built = EpisodeResult(
+        result.task_id, 1, result.grade.reward, result.grade, result.trajectory, result.steps
+    )
+    assert result == built and repr(result) == repr(built)
+    assert EpisodeResult.of("t", None, result.grade, [], 0).reward == result.grade.reward

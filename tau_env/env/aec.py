@@ -46,7 +46,12 @@ class SideContext:
     task_id: str
 
 
-_ACTIONS = (SendMessage, CallTool, Stop)  # already actions: `decode_action` returns them as is
+# Already actions (`decode_action` returns them as is, subclasses included): told apart by
+# exact class, as `isinstance` against a pydantic model class that does not match runs
+# ABCMeta's check.
+_ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
+_AGENT_ERROR = TerminationReason.AGENT_ERROR  # enum members looked up once (EnumType's hook)
+_MAX_STEPS = TerminationReason.MAX_STEPS
 _FIRST_DRAWS: dict[int, int] = {}
 _MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
 
@@ -171,9 +176,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self._context_cache: dict[str, tuple[Task, dict[Side, SideContext]]] = {}
         self.grade: Grade | None = None
         self.episode_seed: int | None = None
-        self._final_info: tuple[Grade, TerminationReason, str, str | None, tuple[str, ...]] | None
+        # The end of episode's infos, still to be written (`infos`): grade, ending, task id,
+        # error note and the sides to write them for (a dead step takes its side out).
+        self._final_info: tuple[Grade, TerminationReason, str, str | None, list[Side]] | None
         self._final_info = None
         self._infos: dict[str, dict[str, Any]] = {}
+        self._skip_agent_selection: Side | None = None  # see `_dead_step`
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def observation_space(self, agent: Side) -> spaces.Space[Any]:
@@ -193,7 +201,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 ``{"seating": Seating(...)}`` changes who opens and whose tools each side may
                 call, for this episode (how the No-User mode removes the user).
         """
-        seating = (options or {}).get("seating", DUAL_CONTROL)
+        seating = options.get("seating", DUAL_CONTROL) if options else DUAL_CONTROL
         if not isinstance(seating, Seating):
             raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
         if type(seed) is int:  # seeded when a later reset draws unseeded (`_draw_seed`)
@@ -205,7 +213,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.episode_seed = self._draw_seed()
         world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
-        self._conversation = Conversation(
+        conversation = self._conversation = Conversation(
             world,
             history,
             max_steps=self.max_steps,
@@ -216,16 +224,17 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self._task = task
         self._contexts = self._contexts_of(task)
         self.grade = None
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {side: {} for side in self.agents}
+        agents = self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self._final_info = None  # the `infos` setter, spelled out
+        self._infos = {side: {} for side in agents}
         self._skip_agent_selection = None
-        self.agent_selection = self._conversation.turn
-        if self._conversation.done:  # a history that already ends with a stop
-            self._finish()
+        self.agent_selection = conversation.turn
+        if conversation.termination is not None:  # a history that already ends with a stop
+            self._finish(conversation, task)
 
     def step(self, action: Any) -> None:
         """Act for `agent_selection`; pass None for an agent that is done.
@@ -243,7 +252,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             return
         if action is None:
             raise InvalidAction(f"the {agent} is not done; None is only valid for a finished side")
-        if isinstance(action, _ACTIONS):
+        if type(action) in _ACTION_CLASSES:
             decoded: Action = action
         else:
             decoded = decode_action(action, self._tool_names[agent])
@@ -251,8 +260,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.rewards = dict.fromkeys(self.agents, 0.0)
         conversation.act(decoded)
         if conversation.termination is not None:
-            self._finish()
-            self._accumulate_rewards()
+            task = self._task
+            assert task is not None, "reset() set the task"
+            self._finish(conversation, task)
+            cumulative = self._cumulative_rewards  # PettingZoo's `_accumulate_rewards`
+            for side, reward in self.rewards.items():
+                cumulative[side] += reward
         else:  # every reward is 0 until the end: accumulating them would change nothing
             self.agent_selection = conversation.turn
         if self.render_mode == "human":
@@ -362,40 +375,69 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             raise ResetNeeded("call reset() before using the environment")
         return self._conversation
 
-    def _finish(self) -> None:
-        conversation = self._require_conversation()
-        task = self.task
-        termination = conversation.termination or TerminationReason.AGENT_ERROR
+    def _finish(self, conversation: Conversation, task: Task) -> None:
+        """Grade the ended episode and give every side its reward and ending."""
+        termination = conversation.termination or _AGENT_ERROR
         # Gold plans that draw random ids replay with the episode's seed (same ids, no
         # spurious DB difference); an episode that drew nothing needs no per-seed replay.
         seed = self.episode_seed if conversation.world.seed_source.drawn else None
-        episode = Episode(
-            task=task,
-            trajectory=conversation.trajectory,
-            world=conversation.world,
-            termination=termination,
-            expected_world_factory=lambda: self.domain.expected_world(task, seed),
+        episode = Episode(  # task, trajectory, world, termination, expected_world_factory
+            task,
+            conversation.trajectory,
+            conversation.world,
+            termination,
+            lambda: self.domain.expected_world(task, seed),
         )
         grade = self.grade = self.grader.grade(episode)
-        truncated = conversation.truncated
-        reward = grade.reward if grade.reward is not None else 0.0  # not judged
+        truncated = termination is _MAX_STEPS  # `conversation.truncated`
+        reward = grade.reward
+        if reward is None:  # not judged
+            reward = 0.0
+        rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
         for side in self.agents:
-            self.rewards[side] = reward
-            self.terminations[side] = not truncated
-            self.truncations[side] = truncated
+            rewards[side] = reward
+            terminations[side] = not truncated
+            truncations[side] = truncated
         # The infos (the grade as JSON, its diagnostics included) are written when first read.
-        sides = tuple(self.agents)
+        sides = list(self.agents)
         self._final_info = (grade, termination, task.id, conversation.error_note, sides)
 
     def _dead_step(self, action: Any) -> None:
-        """PettingZoo's dead step, which drops the side's info unread: it is not built."""
-        final, self._final_info = self._final_info, None
-        try:
-            self._was_dead_step(action)
-        finally:
-            if final is not None:
-                sides = tuple(side for side in final[4] if side in self._infos)
-                self._final_info = (*final[:4], sides) if sides else None
+        """PettingZoo's dead step (`AECEnv._was_dead_step`), done here in the env's own terms.
+
+        The stepped side (done, as `step` checked) leaves `agents` and every per-side dict; its
+        info is dropped unbuilt (see `infos`). The turn goes to the next side that is done,
+        the side to come back to being kept in `_skip_agent_selection`, or, once none is left,
+        back to that side; the remaining rewards are cleared to 0. Every attribute PettingZoo
+        exposes is left as its own dead step leaves it; only the Python overhead goes (its
+        list comprehension, ``getattr`` calls and helper calls; here no infos are built).
+
+        Raises:
+            ValueError: `action` is not None (nothing changes).
+        """
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
+        del terminations[agent], truncations[agent], rewards[agent]
+        del self._cumulative_rewards[agent], self._infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        final = self._final_info
+        if final is not None and agent in final[4]:
+            final[4].remove(agent)  # never built for this side
+        for side in agents:
+            if terminations[side] or truncations[side]:  # the next side to step dead
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = side
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        for side in rewards:
+            rewards[side] = 0
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
@@ -410,6 +452,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         if final is not None:
             self._final_info = None
             grade, termination, task_id, error_note, sides = final
+            if not sides:  # every side was stepped dead before anyone read them
+                return self._infos
             info: dict[str, Any] = {
                 "grade": grade.model_dump(mode="json"),
                 "termination": termination.value,

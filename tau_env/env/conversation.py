@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop, parse_arguments
@@ -142,7 +143,10 @@ class Conversation:
         self.max_steps = max_steps
         self.max_errors = max_errors
         self.trajectory: list[Message] = []
-        self.views: dict[Side, SideView] = {"agent": SideView(), "user": SideView()}
+        self.views: dict[Side, SideView] = {
+            "agent": SideView([], [], []),  # positional: the defaults' factories cost more
+            "user": SideView([], [], []),
+        }
         self.step_count = 0
         self.num_errors = 0
         self.termination: TerminationReason | None = None
@@ -155,8 +159,7 @@ class Conversation:
         elif seating.greeting is None:
             self.turn = "agent"
         else:
-            greeting = _text_message("agent", seating.greeting)
-            self._append(greeting, sender="agent", receiver="user")
+            self._say("agent", _text_message("agent", seating.greeting), seating.greeting)
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -167,7 +170,7 @@ class Conversation:
     @property
     def truncated(self) -> bool:
         """True when the step limit ended the episode."""
-        return self.termination is TerminationReason.MAX_STEPS
+        return self.termination is _MAX_STEPS
 
     # -- acting --------------------------------------------------------------------------------
     def act(self, action: Action) -> None:
@@ -183,17 +186,30 @@ class Conversation:
         if view.inbox:  # `view.consume()`, spelled out: this is the hot path
             view.inbox = []
             view.inbox_entries = []
+        # Told apart by exact class first: `isinstance` against a pydantic model class that
+        # does not match runs ABCMeta's check (~0.1 us); subclasses take `_act_as_base`.
+        if type(action) is SendMessage:
+            self._send(side, action)
+        elif type(action) is CallTool:
+            self._call_tool(side, view, action)
+        elif type(action) is Stop:
+            self._stop(side, action)
+        else:
+            self._act_as_base(side, view, action)
+        if self.termination is None:  # `_check_limits()`, spelled out
+            if self.num_errors >= self.max_errors:
+                self.termination = _TOO_MANY_ERRORS
+            elif self.step_count >= self.max_steps:
+                self.termination = _MAX_STEPS
+
+    def _act_as_base(self, side: Side, view: SideView, action: Action) -> None:
+        """`act` for an instance of a subclass of an action class: as its base class."""
         if isinstance(action, CallTool):
             self._call_tool(side, view, action)
         elif isinstance(action, SendMessage):
             self._send(side, action)
         else:
             self._stop(side, action)
-        if self.termination is None:  # `_check_limits()`, spelled out
-            if self.num_errors >= self.max_errors:
-                self.termination = TerminationReason.TOO_MANY_ERRORS
-            elif self.step_count >= self.max_steps:
-                self.termination = TerminationReason.MAX_STEPS
 
     def _call_tool(self, side: Side, view: SideView, action: CallTool) -> None:
         """The call and its result: two records, both seen by the caller alone.
@@ -262,13 +278,10 @@ class Conversation:
     def _send(self, side: Side, action: SendMessage) -> None:
         content = action.content
         if not has_text(content):
-            self.termination = (
-                TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
-            )
+            self.termination = _AGENT_ERROR if side == "agent" else _USER_ERROR
             self.error_note = f"the {side} sent a message without text"
             return
-        message = _sent_message(side, action)
-        self._append(message, sender=side, receiver=_OTHER[side])
+        self._say(side, _sent_message(side, action), content)
         self.step_count += 1
         if has_stop_token(content):
             self._end_by(side)
@@ -276,62 +289,130 @@ class Conversation:
             self.turn = _OTHER[side]
 
     def _stop(self, side: Side, action: Stop) -> None:
-        message = _text_message(side, STOP_TOKENS[action.reason])
-        self._append(message, sender=side, receiver=_OTHER[side])
+        content = STOP_TOKENS[action.reason]
+        self._say(side, _text_message(side, content), content)
         self.step_count += 1
         self._end_by(side)
 
     def _end_by(self, side: Side) -> None:
-        self.termination = (
-            TerminationReason.AGENT_STOP if side == "agent" else TerminationReason.USER_STOP
-        )
+        self.termination = _STOPPED_BY[side]
 
-    def _append(self, message: Message, *, sender: Side, receiver: Side | None) -> None:
-        # `SideView.deliver` to both sides, spelled out: every message passes here.
+    def _say(self, side: Side, message: Message, content: str) -> None:
+        """Record `side`'s text `message` (whose text is `content`) and deliver it.
+
+        Every text message passes here (greeting, messages, stops): it joins the trajectory
+        and both histories, and the other side's inbox with its observation entry
+        (`SideView.deliver` and `observation_entry` spelled out: this is the hot path).
+        """
         self.trajectory.append(message)
-        self.views[sender].history.append(message)
-        if receiver is not None:
-            view = self.views[receiver]
-            view.history.append(message)
-            view.inbox.append(message)
-            view.inbox_entries.append(observation_entry(message, self.max_text_length))
+        views = self.views
+        views[side].history.append(message)
+        view = views[_OTHER[side]]
+        view.history.append(message)
+        view.inbox.append(message)
+        entry = {
+            "role": _TEXT_ROLE[side],
+            "content": content[: self.max_text_length],
+            "tool_name": "",
+            "error": 0,
+        }
+        view.inbox_entries.append(entry)
 
     # -- history -------------------------------------------------------------------------------
     def _load_history(self, history: Sequence[Message]) -> None:
         """Give each side the history it could have seen, and the floor to the right side.
 
         Agent: its own messages, user text, and results of its own calls. User: its own
-        messages, agent text, and results of its own calls (spec §4, initialize step 6).
+        messages, agent text, and results of its own calls (spec §4, initialize step 6). The
+        split is worked out once per history (`_history_layout`); each episode gets its own
+        lists and observation entries.
         """
-        for message in history:
-            self.trajectory.append(message)
-            for side in SIDES:
-                if _visible_to(message, side):
-                    own = _sent_by(message, side)
-                    entry = None if own else observation_entry(message, self.max_text_length)
-                    self.views[side].deliver(message, entry)
-        for side in SIDES:
-            self._trim_inbox(self.views[side], side)
-        last = history[-1]
-        if isinstance(last, ToolMessage):
-            self.turn = "agent" if last.requestor == "assistant" else "user"
-        elif isinstance(last, AssistantMessage):
-            self.turn = "user"
-        else:
-            self.turn = "agent"
-        if (
-            isinstance(last, AssistantMessage | UserMessage)
-            and last.content
-            and has_stop_token(last.content)
-        ):
-            self._end_by("agent" if isinstance(last, AssistantMessage) else "user")
+        layout = _history_layout(history, self.max_text_length)
+        self.trajectory.extend(history)
+        for side, (seen, unseen, entries) in zip(SIDES, layout.sides, strict=True):
+            view = self.views[side]
+            view.history.extend(seen)
+            view.inbox = list(unseen)
+            view.inbox_entries = [dict(entry) for entry in entries]
+        self.turn = layout.turn
+        if layout.stopped_by is not None:
+            self._end_by(layout.stopped_by)
 
-    def _trim_inbox(self, view: SideView, side: Side) -> None:
-        """Keep in the inbox only what arrived after the side's own last message."""
-        last_own = max((i for i, m in enumerate(view.history) if _sent_by(m, side)), default=-1)
-        unseen = [m for m in view.history[last_own + 1 :] if not _sent_by(m, side)]
-        view.inbox = unseen
-        view.inbox_entries = [observation_entry(m, self.max_text_length) for m in unseen]
+
+_SeenBy = tuple[tuple[Message, ...], tuple[Message, ...], tuple[dict[str, Any], ...]]
+"""One side's share of a history: what it saw, what it has not yet seen, their entries."""
+
+
+@dataclass(frozen=True)
+class _HistoryLayout:
+    """What a task's message history gives each side at reset.
+
+    Attributes:
+        messages: The history it was worked out from (the memo checks it is still that one).
+        sides: Per side (in `SIDES` order): every message it saw, the ones that arrived after
+            its own last message (its inbox) and their observation entries (copied for each
+            episode: observations hand them out).
+        turn: The side that has the floor after the history.
+        stopped_by: The side whose stop token ends the history (None: it goes on).
+    """
+
+    messages: tuple[Message, ...]
+    sides: tuple[_SeenBy, ...]
+    turn: Side
+    stopped_by: Side | None
+
+
+_LAYOUTS: dict[tuple[int, int], tuple[Sequence[Message], _HistoryLayout]] = {}
+_MAX_LAYOUTS = 10_000  # generated tasks come and go: the memo is emptied past this size
+
+
+def _history_layout(history: Sequence[Message], max_text_length: int) -> _HistoryLayout:
+    """`_layout_of` `history`, remembered per history (a task's) while its messages are the same.
+
+    Splitting a history costs several times a whole short episode, and a task's history is
+    the same at every reset.
+    """
+    key = (id(history), max_text_length)
+    cached = _LAYOUTS.get(key)
+    if cached is not None and cached[0] is history:
+        layout = cached[1]
+        if len(layout.messages) == len(history) and all(map(is_, layout.messages, history)):
+            return layout
+    if len(_LAYOUTS) >= _MAX_LAYOUTS:
+        _LAYOUTS.clear()
+    layout = _layout_of(history, max_text_length)
+    _LAYOUTS[key] = (history, layout)
+    return layout
+
+
+def _layout_of(history: Sequence[Message], max_text_length: int) -> _HistoryLayout:
+    """Split a (non-empty) history between the sides and find who has the floor after it."""
+    sides = tuple(_seen_by(history, side, max_text_length) for side in SIDES)
+    last = history[-1]
+    turn: Side
+    if isinstance(last, ToolMessage):
+        turn = "agent" if last.requestor == "assistant" else "user"
+    elif isinstance(last, AssistantMessage):
+        turn = "user"
+    else:
+        turn = "agent"
+    stopped_by: Side | None = None
+    if (
+        isinstance(last, AssistantMessage | UserMessage)
+        and last.content
+        and has_stop_token(last.content)
+    ):
+        stopped_by = "agent" if isinstance(last, AssistantMessage) else "user"
+    return _HistoryLayout(tuple(history), sides, turn, stopped_by)
+
+
+def _seen_by(history: Sequence[Message], side: Side, max_text_length: int) -> _SeenBy:
+    """What `side` saw of `history`; its inbox is what arrived after its own last message."""
+    seen = [message for message in history if _visible_to(message, side)]
+    last_own = max((i for i, m in enumerate(seen) if _sent_by(m, side)), default=-1)
+    unseen = [m for m in seen[last_own + 1 :] if not _sent_by(m, side)]
+    entries = tuple(observation_entry(m, max_text_length) for m in unseen)
+    return tuple(seen), tuple(unseen), entries
 
 
 # The env's own records are built from validated actions without validating again (`trusted`);
@@ -340,6 +421,16 @@ _TOOL_CALL_GIVEN = ("id", "name", "arguments", "requestor")
 _TOOL_MESSAGE_GIVEN = ("id", "content", "requestor", "error", "name")
 _CALLS_GIVEN = ("tool_calls",)
 _TOOL_ROLE = ROLE_INDEX["tool"]
+_TEXT_ROLE: dict[Side, int] = {"agent": ROLE_INDEX["assistant"], "user": ROLE_INDEX["user"]}
+# Enum members looked up once: `TerminationReason.X` goes through EnumType's attribute hook.
+_MAX_STEPS = TerminationReason.MAX_STEPS
+_TOO_MANY_ERRORS = TerminationReason.TOO_MANY_ERRORS
+_AGENT_ERROR = TerminationReason.AGENT_ERROR
+_USER_ERROR = TerminationReason.USER_ERROR
+_STOPPED_BY: dict[Side, TerminationReason] = {
+    "agent": TerminationReason.AGENT_STOP,
+    "user": TerminationReason.USER_STOP,
+}
 _REQUESTOR: dict[Side, Requestor] = {"agent": "assistant", "user": "user"}
 
 

@@ -89,3 +89,49 @@ def test_reset__forgets_the_last_episodes_infos():
     _play_complete_task(env)
     env.reset(seed=0, options={"task_id": "complete_task"})
     assert env.infos == {"agent": {}, "user": {}}
+
+
+def _observable(env) -> dict:
+    """Everything PettingZoo's dead step touches, as PettingZoo users see it."""
+    return {
+        "agents": list(env.agents),
+        "rewards": [(side, type(r), r) for side, r in env.rewards.items()],
+        "cumulative": dict(env._cumulative_rewards),
+        "terminations": dict(env.terminations),
+        "truncations": dict(env.truncations),
+        "infos": sorted(env.infos),
+        "selection": env.agent_selection,
+        "skip": env._skip_agent_selection,
+    }
+
+
+def _mark_done(env, done: dict) -> None:
+    for side, value in done.items():
+        env.terminations[side] = value
+
+
+@pytest.mark.parametrize(
+    "done",
+    [
+        None,  # the episode's own end: both sides done
+        {"user": True},  # the selected side alone (state a wrapper could set up)
+        {"agent": True, "user": True},  # both, mid-conversation
+    ],
+)
+def test_dead_steps__leave_the_state_pettingzoo_s_own_dead_step_leaves(done):
+    from pettingzoo import AECEnv
+
+    ours, theirs = (tau_env.make_env("mock").unwrapped for _ in range(2))
+    for env in (ours, theirs):
+        if done is None:
+            _play_complete_task(env)
+        else:
+            env.reset(seed=0, options={"task_id": "complete_task"})
+            _mark_done(env, done)
+    while (side := theirs.agent_selection) in theirs.agents and (
+        theirs.terminations[side] or theirs.truncations[side]
+    ):
+        ours.step(None)
+        AECEnv._was_dead_step(theirs, None)
+        assert _observable(ours) == _observable(theirs)
+    assert ours.agents == theirs.agents

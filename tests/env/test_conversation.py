@@ -204,3 +204,49 @@ def test_episodes__do_not_leak_state_into_each_other(raw_mock_env):
     )
     raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
     assert raw_mock_env.conversation.world.agent_db.tasks["task_1"].status == "pending"
+
+
+def test_history__every_reset_gets_the_same_split_in_lists_and_entries_of_its_own(raw_mock_env):
+    seen = []
+    for _ in range(2):
+        raw_mock_env.reset(seed=0, options={"task_id": "complete_after_history"})
+        views = [raw_mock_env.view(side) for side in ("agent", "user")]
+        seen.append((views, raw_mock_env.observe("user")["messages"], raw_mock_env.agent_selection))
+    (first, entries, turn), (second, again, turn_again) = seen
+    assert turn == turn_again and entries == again
+    assert all(
+        a.inbox_entries[i] is not b.inbox_entries[i]
+        for a, b in zip(first, second, strict=True)
+        for i in range(len(a.inbox_entries))
+    )
+    for a, b in zip(first, second, strict=True):
+        assert a.history == b.history and a.inbox == b.inbox and a.inbox_entries == b.inbox_entries
+        assert a.history is not b.history and a.inbox is not b.inbox
+
+
+def test_history__a_changed_history_is_split_again():
+    from tau_env.env.conversation import Conversation
+    from tau_env.messages import AssistantMessage, UserMessage
+
+    world = (
+        tau_env.make_env("mock")
+        .unwrapped.domain.prepare(tau_env.load_domain("mock").tasks[0])
+        .initial_world.fork(0)
+    )
+    history = [AssistantMessage(content="Hi"), UserMessage(content="Hello")]
+    assert Conversation(world, history, max_steps=9, max_errors=9).turn == "agent"
+    history.append(AssistantMessage(content="What now?"))
+    assert Conversation(world, history, max_steps=9, max_errors=9).turn == "user"
+    history[-1] = UserMessage(content="###STOP###")
+    assert Conversation(world, history, max_steps=9, max_errors=9).done
+
+
+class _Said(SendMessage):
+    """A subclass of an action class: acted on as its base class."""
+
+
+def test_act__instances_of_action_subclasses_act_as_their_base_class(raw_mock_env):
+    raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
+    raw_mock_env.step(_Said(content="Please close task_1."))
+    assert raw_mock_env.agent_selection == "agent"
+    assert raw_mock_env.conversation.trajectory[-1].content == "Please close task_1."

@@ -9,7 +9,6 @@ text, facts, goal checks); this one exists for exact gold replays of any task.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from functools import partial
 
@@ -34,10 +33,15 @@ class GoldUser:
     """
 
     def __init__(self, task: Task, domain: Domain | None = None) -> None:
-        self.opening = _opening_of(task, domain)
+        self._opening = _opening_of(task, domain)
         self.opened = False
-        self.pending: deque[RequestedToolCall] = deque()
+        self.pending: list[RequestedToolCall] = []  # requested calls not yet performed
         self.performed_request = False
+
+    @property
+    def opening(self) -> str:
+        """The user's first message (`opening_line`)."""
+        return self._opening.content
 
     @classmethod
     def factory(cls, domain: Domain | None = None) -> Callable[[Task], GoldUser]:
@@ -46,31 +50,32 @@ class GoldUser:
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """Open, perform requested calls one by one, report back, or stop."""
-        if self.pending:
-            call = self.pending.popleft()
-            self.performed_request = True
-            return _call_of(call)
-        if self.performed_request:
-            self.performed_request = False
-            return _DONE
-        latest = _latest_agent_message(view)
-        if not self.opened:
-            self.opened = True
-            return _message(self.opening)
-        if latest is not None and latest.request is not None and latest.request.tool_calls:
-            self.pending.extend(latest.request.tool_calls)
-            return self.act(view, context)
-        if latest is not None and latest.content and "TRANSFERRED" in latest.content:
-            return _STOP_TRANSFER
-        return _STOP
+        pending = self.pending
+        if not pending:
+            if self.performed_request:
+                self.performed_request = False
+                return _DONE
+            if not self.opened:
+                self.opened = True
+                return self._opening
+            latest = _latest_agent_message(view)
+            if latest is None:
+                return _STOP
+            request = latest.request
+            if request is None or not request.tool_calls:
+                content = latest.content
+                return _STOP_TRANSFER if content and "TRANSFERRED" in content else _STOP
+            pending.extend(request.tool_calls)
+        self.performed_request = True
+        return _call_of(pending.pop(0))
 
 
-_OPENINGS: dict[tuple[str, int], tuple[Task, Domain | None, str]] = {}
+_OPENINGS: dict[tuple[str, int], tuple[Task, Domain | None, SendMessage]] = {}
 _MAX_OPENINGS = 10_000  # generated tasks come and go: the memo is emptied past this size
 
 
-def _opening_of(task: Task, domain: Domain | None) -> str:
-    """`opening_line` of `task`, worked out once per task (and domain) and remembered.
+def _opening_of(task: Task, domain: Domain | None) -> SendMessage:
+    """The message saying `opening_line` of `task`, made once per task (and domain).
 
     Reading the scenario's brief is cached by its text, but rendering the text and hashing
     it (and the vocabulary) cost more than the rest of the user's set-up per episode.
@@ -80,7 +85,7 @@ def _opening_of(task: Task, domain: Domain | None) -> str:
     if cached is None or cached[0] is not task or cached[1] is not domain:
         if len(_OPENINGS) >= _MAX_OPENINGS:
             _OPENINGS.clear()
-        cached = (task, domain, opening_line(task, domain))
+        cached = (task, domain, _message(opening_line(task, domain)))
         _OPENINGS[key] = cached
     return cached[2]
 
