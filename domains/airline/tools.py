@@ -134,7 +134,7 @@ def book_reservation(
         raise ToolError(f"Payment amount does not add up, total price is {total}, but paid {paid}")
     methods = spent(user.payment_methods, payment_methods)
     for info in flights:  # a flight listed twice loses seats twice, as in the reference
-        flight = db.flights[info.flight_number]  # this call's own record once changed
+        flight = db.flights[info.flight_number]  # as this call left it, when listed twice
         status = flight.dates[info.date]
         if isinstance(status, StatusAvailable):
             dates = {**flight.dates, info.date: seats_taken(status, cabin, count)}
