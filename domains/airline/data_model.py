@@ -268,24 +268,31 @@ class AirlineData(_Record):
 
 @dataclass(frozen=True)
 class FlightIndex:
-    """Base flight numbers by origin airport, and each base flight's position.
+    """Base flights by origin airport and by route, and each base flight's position.
 
     Attributes:
-        by_origin: Origin IATA code -> flight numbers in base order.
+        by_origin: Origin IATA code -> (flight number, flight) of the flights leaving it, in
+            base order.
+        by_route: (origin, destination) -> (flight number, flight) of the flights between
+            them, in base order.
         position: Flight number -> its position in the base (the table's iteration order).
     """
 
-    by_origin: Mapping[str, tuple[str, ...]]
+    by_origin: Mapping[str, tuple[tuple[str, Flight], ...]]
+    by_route: Mapping[tuple[str, str], tuple[tuple[str, Flight], ...]]
     position: Mapping[str, int]
 
     @classmethod
     def build(cls, base: Mapping[str, Flight]) -> FlightIndex:
         """Index a base flight table."""
-        groups: dict[str, list[str]] = {}
+        origins: dict[str, list[tuple[str, Flight]]] = {}
+        routes: dict[tuple[str, str], list[tuple[str, Flight]]] = {}
         for key, flight in base.items():
-            groups.setdefault(flight.origin, []).append(key)
+            origins.setdefault(flight.origin, []).append((key, flight))
+            routes.setdefault((flight.origin, flight.destination), []).append((key, flight))
         return cls(
-            by_origin={origin: tuple(keys) for origin, keys in groups.items()},
+            by_origin={origin: tuple(entries) for origin, entries in origins.items()},
+            by_route={route: tuple(entries) for route, entries in routes.items()},
             position={key: i for i, key in enumerate(base)},
         )
 
@@ -329,5 +336,5 @@ class AirlineDB(Database):
 
     @property
     def flight_index(self) -> FlightIndex:
-        """Base flights by origin (built on the first search of any episode)."""
+        """Base flights by origin and route (built on the first search of any episode)."""
         return self._flight_index.index

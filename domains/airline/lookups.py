@@ -1,9 +1,14 @@
-"""Finding records and charging payment methods, with the reference's error texts.
+"""Finding records, pricing flights and charging payment methods, with the reference's error texts.
 
 Shared by the agent tools; every failure is a `ToolError` whose message is the reference's.
+The records made here (payments, reservation flights, debited gift cards, seat counts) are
+built without validation (`trusted`) from values that are already valid, exactly as the
+validating constructor would build them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from tau_env.domains.airline.constants import CabinClass
 from tau_env.domains.airline.data_model import (
@@ -11,24 +16,35 @@ from tau_env.domains.airline.data_model import (
     Certificate,
     Flight,
     FlightDateStatus,
+    FlightInfo,
     GiftCard,
     Payment,
     PaymentMethod,
     Reservation,
+    ReservationFlight,
     StatusAvailable,
     User,
 )
 from tau_env.errors import ToolError
+from tau_env.messages import trusted
 
 __all__ = [
+    "bookable",
     "charge_for_update",
     "find_flight",
     "find_flight_date",
     "find_reservation",
     "find_user",
-    "seats_and_price",
-    "spend",
+    "new_payment",
+    "reservation_flight",
+    "seats_taken",
+    "spent",
 ]
+
+_PAYMENT_FIELDS = tuple(Payment.model_fields)
+_FLIGHT_FIELDS = tuple(ReservationFlight.model_fields)
+_GIFT_CARD_FIELDS = tuple(GiftCard.model_fields)
+_STATUS_FIELDS = tuple(StatusAvailable.model_fields)
 
 
 def find_user(db: AirlineDB, user_id: str) -> User:
@@ -54,23 +70,60 @@ def find_flight_date(db: AirlineDB, flight_number: str, date: str) -> FlightDate
     return status
 
 
-def seats_and_price(
-    db: AirlineDB, flight_number: str, date: str, cabin: CabinClass, passengers: int
-) -> int:
-    """The price per seat of a bookable flight with room for `passengers` in `cabin`.
+def bookable(
+    db: AirlineDB, info: FlightInfo, cabin: CabinClass, passengers: int
+) -> tuple[Flight, int]:
+    """The flight `info` names and its price per seat in `cabin` on the date it names.
+
+    The flight must be bookable that day with room for `passengers` in `cabin`.
 
     Raises:
         ToolError: Unknown flight or date; ``Flight <n> not available on date <d>`` when the
             flight cannot be booked that day; ``Not enough seats on flight <n>``.
     """
-    status = find_flight_date(db, flight_number, date)
+    number, date = info.flight_number, info.date
+    flight = find_flight(db, number)
+    status = flight.dates.get(date)
+    if status is None:
+        raise ToolError(f"Flight {number} not found on date {date}")
     if not isinstance(status, StatusAvailable):
-        raise ToolError(f"Flight {flight_number} not available on date {date}")
-    if cabin not in status.available_seats or cabin not in status.prices:
+        raise ToolError(f"Flight {number} not available on date {date}")
+    seats, prices = status.available_seats, status.prices
+    if cabin not in seats or cabin not in prices:
         raise ToolError(f"'{cabin}'")  # the reference's KeyError text for a missing cabin
-    if status.available_seats[cabin] < passengers:
-        raise ToolError(f"Not enough seats on flight {flight_number}")
-    return status.prices[cabin]
+    if seats[cabin] < passengers:
+        raise ToolError(f"Not enough seats on flight {number}")
+    return flight, prices[cabin]
+
+
+def reservation_flight(info: FlightInfo, flight: Flight, price: int) -> ReservationFlight:
+    """The reservation's entry for the flight `info` names (`flight`), at `price` per seat."""
+    fields = {
+        "flight_number": info.flight_number,
+        "origin": flight.origin,
+        "destination": flight.destination,
+        "date": info.date,
+        "price": price,
+    }
+    return trusted(ReservationFlight, fields, _FLIGHT_FIELDS)
+
+
+def new_payment(payment_id: str, amount: int) -> Payment:
+    """A payment (negative: a refund) of `amount` with the method `payment_id`."""
+    return trusted(Payment, {"payment_id": payment_id, "amount": amount}, _PAYMENT_FIELDS)
+
+
+def seats_taken(status: StatusAvailable, cabin: CabinClass, count: int) -> StatusAvailable:
+    """A copy of `status` with `count` fewer seats in `cabin` (its prices map is shared)."""
+    seats = {**status.available_seats, cabin: status.available_seats[cabin] - count}
+    fields = {"status": "available", "available_seats": seats, "prices": status.prices}
+    return trusted(StatusAvailable, fields, _STATUS_FIELDS)
+
+
+def _debited(card: GiftCard, amount: int | float) -> GiftCard:
+    """A copy of `card` holding `amount` less (more when negative)."""
+    fields = {"source": "gift_card", "id": card.id, "amount": card.amount - amount}
+    return trusted(GiftCard, fields, _GIFT_CARD_FIELDS)
 
 
 def charge_for_update(db: AirlineDB, user: User, payment_id: str, amount: int) -> Payment | None:
@@ -79,6 +132,12 @@ def charge_for_update(db: AirlineDB, user: User, payment_id: str, amount: int) -
     Certificates are refused; a gift card must hold at least `amount` and is debited (or
     credited). No payment record is made for a zero amount.
 
+    Args:
+        db: The database; `user` is its committed record of the user.
+        user: The reservation's owner.
+        payment_id: The method to charge.
+        amount: The amount to charge.
+
     Returns:
         The payment to append to the reservation's history, or None when `amount` is 0.
 
@@ -86,7 +145,8 @@ def charge_for_update(db: AirlineDB, user: User, payment_id: str, amount: int) -
         ToolError: ``Payment method not found``, ``Certificate cannot be used to update
             reservation`` or ``Gift card balance is not enough``.
     """
-    method = user.payment_methods.get(payment_id)
+    methods = user.payment_methods
+    method = methods.get(payment_id)
     if method is None:
         raise ToolError("Payment method not found")
     if method.source == "certificate":
@@ -94,28 +154,34 @@ def charge_for_update(db: AirlineDB, user: User, payment_id: str, amount: int) -
     if method.source == "gift_card":
         if method.amount < amount:
             raise ToolError("Gift card balance is not enough")
-        if amount != 0:
-            card = db.users.edit_part(user.user_id, "payment_methods", payment_id)
-            if isinstance(card, GiftCard):
-                card.amount -= amount
-    return Payment(payment_id=payment_id, amount=amount) if amount != 0 else None
+        if amount != 0 and isinstance(method, GiftCard):
+            debited = {**methods, payment_id: _debited(method, amount)}  # same order
+            db.users.update(user.user_id, payment_methods=debited)
+    return new_payment(payment_id, amount) if amount != 0 else None
 
 
-def spend(methods: dict[str, PaymentMethod], payments: list[Payment]) -> None:
-    """Debit gift cards and delete the certificates used by a booking.
+def spent(
+    methods: Mapping[str, PaymentMethod], payments: list[Payment]
+) -> dict[str, PaymentMethod]:
+    """The booking user's payment methods once a booking is paid: a new map, in the same order.
+
+    Gift cards are debited (as copies: `methods` is left as it is) and the certificates used
+    are removed; the other methods are the same objects as in `methods`.
 
     Args:
-        methods: This episode's modifiable copy of the booking user's payment methods.
+        methods: The user's committed payment methods.
         payments: The booking's payments, already checked against the balances.
 
     Raises:
         ToolError: A certificate listed twice (the reference fails with a KeyError's text).
     """
+    after = dict(methods)
     for payment in payments:
-        method = methods.get(payment.payment_id)
+        method = after.get(payment.payment_id)
         if method is None:
             raise ToolError(f"'{payment.payment_id}'")
         if isinstance(method, GiftCard):
-            method.amount -= payment.amount
+            after[payment.payment_id] = _debited(method, payment.amount)
         elif isinstance(method, Certificate):
-            del methods[payment.payment_id]
+            del after[payment.payment_id]
+    return after

@@ -1,15 +1,13 @@
 """Flight search: which flights can be booked from an airport on a date.
 
 The reference scans every flight for each search (and once more per first leg of a one-stop
-search). Here a search looks only at the flights leaving the right airport, found through the
-database's `FlightIndex` of the shared base; flights that the episode changed or added are
-merged in from the episode's table, so results are exactly those of a full scan, in the same
-order.
+search). Here a search looks only at the flights of the right route (or, for a first leg, the
+flights leaving the right airport), found through the database's `FlightIndex` of the shared
+base; flights that the episode changed or added are merged in from the episode's table, so
+results are exactly those of a full scan, in the same order.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator, Sequence
 
 from tau_env.domains.airline.constants import ONESTOP_NEXT_DAY_PREFIX
 from tau_env.domains.airline.data_model import DirectFlight, Flight, FlightIndex, StatusAvailable
@@ -21,22 +19,38 @@ __all__ = ["direct_flights", "onestop_flights"]
 _DIRECT_FIELDS = tuple(DirectFlight.model_fields)  # every field is given
 
 
-def _departing(flights: Table[Flight], index: FlightIndex, origin: str) -> Iterator[Flight]:
-    """Flights whose current origin is `origin`, in table order."""
-    keys: Sequence[str] = index.by_origin.get(origin, ())
+def _departing(
+    flights: Table[Flight], index: FlightIndex, origin: str, destination: str | None
+) -> list[Flight]:
+    """Flights whose current origin is `origin` (and destination `destination`), in table order.
+
+    While the episode has changed no flight, these are the indexed base flights themselves.
+    """
+    if destination is None:
+        entries = index.by_origin.get(origin, ())
+    else:
+        entries = index.by_route.get((origin, destination), ())
     changed = flights.changed_keys()
-    if changed:
-        # A changed or added flight may now leave from `origin`: merge it in at its table
-        # position (its base position, or after the base in insertion order when new).
-        end = len(index.position)
-        rank = {key: index.position.get(key, end + i) for i, key in enumerate(changed)}
-        seen = set(keys)
-        merged = [*keys, *(key for key in changed if key not in seen)]
-        keys = sorted(merged, key=lambda key: rank[key] if key in rank else index.position[key])
-    for key in keys:
+    if not changed:
+        return [flight for _, flight in entries]
+    # A changed or added flight may now fly the route: merge it in at its table position
+    # (its base position, or after the base in insertion order when new).
+    keys = [key for key, _ in entries]
+    end = len(index.position)
+    rank = {key: index.position.get(key, end + i) for i, key in enumerate(changed)}
+    seen = set(keys)
+    merged = [*keys, *(key for key in changed if key not in seen)]
+    merged.sort(key=lambda key: rank[key] if key in rank else index.position[key])
+    found = []
+    for key in merged:
         flight = flights.get(key)
-        if flight is not None and flight.origin == origin:
-            yield flight
+        if (
+            flight is not None
+            and flight.origin == origin
+            and (destination is None or flight.destination == destination)
+        ):
+            found.append(flight)
+    return found
 
 
 def direct_flights(
@@ -53,9 +67,7 @@ def direct_flights(
     is decided character by character), as the reference does.
     """
     found = []
-    for flight in _departing(flights, index, origin):
-        if destination is not None and flight.destination != destination:
-            continue
+    for flight in _departing(flights, index, origin, destination):
         if leave_after is not None and flight.scheduled_departure_time_est < leave_after:
             continue
         status = flight.dates.get(date)

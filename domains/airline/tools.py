@@ -33,16 +33,20 @@ from tau_env.domains.airline.data_model import (
     User,
 )
 from tau_env.domains.airline.lookups import (
+    bookable,
     charge_for_update,
-    find_flight,
     find_flight_date,
     find_reservation,
     find_user,
-    seats_and_price,
-    spend,
+    new_payment,
+    reservation_flight,
+    seats_taken,
+    spent,
 )
 from tau_env.domains.airline.search import direct_flights, onestop_flights
 from tau_env.errors import ToolError
+from tau_env.messages import trusted
+from tau_env.state.record_copy import copy_record
 from tau_env.tools import tool
 from tau_env.tools.calculator import evaluate_expression
 
@@ -64,6 +68,10 @@ __all__ = [
     "update_reservation_flights",
     "update_reservation_passengers",
 ]
+
+
+_BOOKED_FIELDS = tuple(name for name in Reservation.model_fields if name != "status")
+"""The fields a booking gives (`status` keeps its default)."""
 
 
 @tool(kind="write")
@@ -109,17 +117,8 @@ def book_reservation(
     booked = []
     total = 0
     for info in flights:
-        flight = find_flight(db, info.flight_number)
-        price = seats_and_price(db, info.flight_number, info.date, cabin, count)
-        booked.append(
-            ReservationFlight(
-                flight_number=info.flight_number,
-                origin=flight.origin,
-                destination=flight.destination,
-                date=info.date,
-                price=price,
-            )
-        )
+        flight, price = bookable(db, info, cabin, count)
+        booked.append(reservation_flight(info, flight, price))
         total += price * count
     if insurance == "yes":
         total += INSURANCE_FEE * count
@@ -133,30 +132,37 @@ def book_reservation(
     paid = sum(payment.amount for payment in payment_methods)
     if paid != total:
         raise ToolError(f"Payment amount does not add up, total price is {total}, but paid {paid}")
-    spend(db.users.edit_part(user_id, "payment_methods"), payment_methods)
+    methods = spent(user.payment_methods, payment_methods)
     for info in flights:  # a flight listed twice loses seats twice, as in the reference
-        status = db.flights.edit_part(info.flight_number, "dates", info.date)
+        flight = db.flights[info.flight_number]  # as this call left it, when listed twice
+        status = flight.dates[info.date]
         if isinstance(status, StatusAvailable):
-            status.available_seats[cabin] -= count
-    # Every value is already of its field's type (validated arguments and records): built
-    # as the validating constructor would build it, without validating again.
-    reservation = Reservation.model_construct(
-        reservation_id=reservation_id,
-        user_id=user_id,
-        origin=origin,
-        destination=destination,
-        flight_type=flight_type,
-        cabin=cabin,
-        flights=booked,
-        passengers=[passenger.model_copy() for passenger in passengers],
-        payment_history=[payment.model_copy() for payment in payment_methods],
-        created_at=CREATED_AT,
-        total_baggages=total_baggages,
-        nonfree_baggages=nonfree_baggages,
-        insurance=insurance,
-    )
+            dates = {**flight.dates, info.date: seats_taken(status, cabin, count)}
+            db.flights.update(info.flight_number, dates=dates)
+    # Every value is of its field's type (validated arguments and records): built as the
+    # validating constructor would build it, without validating again. The arguments are
+    # copied so that the record shares nothing with the caller.
+    fields = {
+        "reservation_id": reservation_id,
+        "user_id": user_id,
+        "origin": origin,
+        "destination": destination,
+        "flight_type": flight_type,
+        "cabin": cabin,
+        "flights": booked,
+        "passengers": [copy_record(passenger) for passenger in passengers],
+        "payment_history": [copy_record(payment) for payment in payment_methods],
+        "created_at": CREATED_AT,
+        "total_baggages": total_baggages,
+        "nonfree_baggages": nonfree_baggages,
+        "insurance": insurance,
+        "status": None,
+    }
+    reservation = trusted(Reservation, fields, _BOOKED_FIELDS)
     db.reservations.insert(reservation_id, reservation)
-    db.users.edit_part(user_id, "reservations").append(reservation_id)
+    db.users.update(
+        user_id, payment_methods=methods, reservations=[*user.reservations, reservation_id]
+    )
     return reservation
 
 
@@ -183,8 +189,7 @@ def cancel_reservation(db: AirlineDB, reservation_id: str) -> Reservation:
     """
     reservation = find_reservation(db, reservation_id)
     refunds = [
-        Payment(payment_id=payment.payment_id, amount=-payment.amount)
-        for payment in reservation.payment_history
+        new_payment(payment.payment_id, -payment.amount) for payment in reservation.payment_history
     ]
     history = [*reservation.payment_history, *refunds]
     db.reservations.update(reservation_id, payment_history=history, status="cancelled")
@@ -339,28 +344,13 @@ def update_reservation_flights(
     reservation = find_reservation(db, reservation_id)
     user = find_user(db, reservation.user_id)
     count = len(reservation.passengers)
+    same_cabin = cabin == reservation.cabin
     new_flights: list[ReservationFlight] = []
     for info in flights:
-        kept = None
-        if cabin == reservation.cabin:
-            kept = next(
-                (
-                    flight
-                    for flight in reservation.flights
-                    if flight.flight_number == info.flight_number and flight.date == info.date
-                ),
-                None,
-            )
+        kept = _booked_flight(reservation, info) if same_cabin else None
         if kept is None:
-            flight = find_flight(db, info.flight_number)
-            price = seats_and_price(db, info.flight_number, info.date, cabin, count)
-            kept = ReservationFlight(
-                flight_number=info.flight_number,
-                origin=flight.origin,
-                destination=flight.destination,
-                date=info.date,
-                price=price,
-            )
+            flight, price = bookable(db, info, cabin, count)
+            kept = reservation_flight(info, flight, price)
         new_flights.append(kept)
     difference = (
         sum(f.price for f in new_flights) - sum(f.price for f in reservation.flights)
@@ -388,9 +378,17 @@ def update_reservation_passengers(
     """
     if len(passengers) != len(find_reservation(db, reservation_id).passengers):
         raise ToolError("Number of passengers does not match")
-    new_passengers = [passenger.model_copy() for passenger in passengers]
+    new_passengers = [copy_record(passenger) for passenger in passengers]
     db.reservations.update(reservation_id, passengers=new_passengers)
     return db.reservations[reservation_id]
+
+
+def _booked_flight(reservation: Reservation, info: FlightInfo) -> ReservationFlight | None:
+    """The reservation's flight with the number and date `info` names (the first), if any."""
+    for flight in reservation.flights:
+        if flight.flight_number == info.flight_number and flight.date == info.date:
+            return flight
+    return None
 
 
 @tool(kind="read")
