@@ -7,8 +7,9 @@ The seeds are the reference's, character for character, so the same call gives t
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
+
+from tau_env.domains.banking_knowledge.json_text import sorted_json
 
 __all__ = [
     "account_flag_id",
@@ -71,9 +72,7 @@ def user_tool_given_id(tool_name: str) -> str:
 
 def user_tool_call_id(tool_name: str, arguments: dict[str, Any]) -> str:
     """Id of a logged user discoverable call: 16 hex of the name and the sorted arguments."""
-    return hex_digest(
-        f"user_discoverable_tool_call:{tool_name}:{json.dumps(arguments, sort_keys=True)}"
-    )
+    return hex_digest(f"user_discoverable_tool_call:{tool_name}:{sorted_json(arguments)}")
 
 
 def agent_tool_log_id(tool_name: str) -> str:

@@ -52,6 +52,7 @@ class Behaviour:
         function: ``f(db, **arguments) -> str``.
         parameters: Argument names, in signature order.
         required: The arguments without a default.
+        accepted: `parameters` as a set, for checking the keywords of a call.
     """
 
     key: str
@@ -59,6 +60,7 @@ class Behaviour:
     function: Callable[..., str]
     parameters: tuple[str, ...]
     required: tuple[str, ...]
+    accepted: frozenset[str]
 
     @property
     def mutates_state(self) -> bool:
@@ -76,6 +78,7 @@ def behaviour(key: str, kind: BehaviourKind) -> Callable[[F], F]:
             kind=kind,
             function=function,
             parameters=tuple(p.name for p in parameters),
+            accepted=frozenset(p.name for p in parameters),
             required=tuple(p.name for p in parameters if p.default is inspect.Parameter.empty),
         )
         setattr(function, _ATTRIBUTE, spec)
@@ -162,8 +165,9 @@ def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> 
     if not isinstance(arguments, dict):
         kind = type(arguments).__name__
         return f"{_REFERENCE_MODULE}.{label} argument after ** must be a mapping, not {kind}"
+    accepted = spec.accepted
     for key in arguments:
-        if key not in spec.parameters:
+        if key not in accepted:
             return f"{label} got an unexpected keyword argument '{key}'"
     missing = [f"'{name}'" for name in spec.required if name not in arguments]
     if not missing:
