@@ -6,6 +6,7 @@ The seeds are the reference's, character for character, so the same call gives t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -32,8 +33,12 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def hex_digest(seed: str, length: int = 16) -> str:
-    """The first ``length`` hex characters of the seed's SHA-256 (``length`` even)."""
+    """The first ``length`` hex characters of the seed's SHA-256 (``length`` even).
+
+    Remembered for recent seeds: a task's episodes make the same records, so the same ids.
+    """
     return hashlib.sha256(seed.encode()).digest()[: length // 2].hex()
 
 

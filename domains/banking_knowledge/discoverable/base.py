@@ -182,8 +182,22 @@ def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> 
     return f"{label} missing {len(missing)} required positional {plural}: {listed}"
 
 
+_DOCUMENTATION: dict[int, tuple[CatalogEntry, str]] = {}
+"""id(catalogue entry) -> (the entry, its documentation block): entries are frozen."""
+
+
 def format_documentation(entry: CatalogEntry) -> str:
-    """The documentation block unlocking shows: name, description, one line per parameter."""
+    """The documentation block unlocking shows: name, description, one line per parameter.
+
+    Written once per entry (the entry is kept with its text, so its id is not reused).
+    """
+    kept = _DOCUMENTATION.get(id(entry))
+    if kept is None or kept[0] is not entry:
+        kept = _DOCUMENTATION[id(entry)] = (entry, _documentation(entry))
+    return kept[1]
+
+
+def _documentation(entry: CatalogEntry) -> str:
     lines = [
         f"  - {p.name}: {p.type} ({'required' if p.required else 'optional'}) - {p.description}"
         for p in entry.parameters
