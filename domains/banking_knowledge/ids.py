@@ -6,9 +6,11 @@ The seeds are the reference's, character for character, so the same call gives t
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import json
 from typing import Any
+
+from tau_env.domains.banking_knowledge.json_text import sorted_json
 
 __all__ = [
     "account_flag_id",
@@ -31,8 +33,12 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def hex_digest(seed: str, length: int = 16) -> str:
-    """The first ``length`` hex characters of the seed's SHA-256 (``length`` even)."""
+    """The first ``length`` hex characters of the seed's SHA-256 (``length`` even).
+
+    Remembered for recent seeds: a task's episodes make the same records, so the same ids.
+    """
     return hashlib.sha256(seed.encode()).digest()[: length // 2].hex()
 
 
@@ -71,9 +77,7 @@ def user_tool_given_id(tool_name: str) -> str:
 
 def user_tool_call_id(tool_name: str, arguments: dict[str, Any]) -> str:
     """Id of a logged user discoverable call: 16 hex of the name and the sorted arguments."""
-    return hex_digest(
-        f"user_discoverable_tool_call:{tool_name}:{json.dumps(arguments, sort_keys=True)}"
-    )
+    return hex_digest(f"user_discoverable_tool_call:{tool_name}:{sorted_json(arguments)}")
 
 
 def agent_tool_log_id(tool_name: str) -> str:

@@ -120,6 +120,11 @@ def matching_rows(
 ) -> list[tuple[str, dict[str, Any]]]:
     """Records meeting every constraint (``field`` or ``field__op``), in table order."""
     tests = _tests(constraints)
+    if len(tests) == 1 and tests[0][1] is operator.eq:  # the tools' one equality: no `_matches`
+        field, _, expected = tests[0]  # (== never raises on JSON values)
+        return [
+            (key, found.root) for key, found in table.items() if found.root.get(field) == expected
+        ]
     return [(key, found.root) for key, found in table.items() if _matches(found.root, tests)]
 
 

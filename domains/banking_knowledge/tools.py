@@ -26,7 +26,7 @@ from tau_env.domains.banking_knowledge.ids import (
     user_tool_given_id,
     verification_id,
 )
-from tau_env.domains.banking_knowledge.json_text import indented
+from tau_env.domains.banking_knowledge.json_text import indented, loads_numbers_as_floats
 from tau_env.domains.banking_knowledge.lookups import add, edit, query_by, query_text
 from tau_env.errors import ToolError
 from tau_env.tools import env_function, tool
@@ -212,7 +212,7 @@ def _catalog_entry(db: BankingDB, name: str, side: Literal["agent", "user"]) -> 
 
 def _decoded(arguments: str, *, numbers_as_floats: bool) -> object:
     """The JSON arguments, integers as floats when asked (the reference's normalisation)."""
-    return json.loads(arguments, parse_int=float) if numbers_as_floats else json.loads(arguments)
+    return loads_numbers_as_floats(arguments) if numbers_as_floats else json.loads(arguments)
 
 
 @tool(kind="generic", mutates_state=True)

@@ -17,6 +17,7 @@ from tau_env.domains.banking_knowledge.constants import (
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable import USER_BEHAVIOURS, invoke
 from tau_env.domains.banking_knowledge.ids import application_id, referral_id, transaction_id
+from tau_env.domains.banking_knowledge.json_text import loads_numbers_as_floats
 from tau_env.domains.banking_knowledge.lookups import add, is_empty_result, query_text
 from tau_env.errors import ToolError
 from tau_env.tools import tool
@@ -136,7 +137,7 @@ def call_discoverable_user_tool(
     if entry is None or entry.side != "user":
         return f"Error: Unknown discoverable tool '{discoverable_tool_name}'."
     try:
-        decoded = json.loads(arguments, parse_int=float)
+        decoded = loads_numbers_as_floats(arguments)
     except json.JSONDecodeError as error:
         return f"Error: Invalid JSON in arguments: {error}"
     if not isinstance(decoded, dict):
@@ -145,8 +146,9 @@ def call_discoverable_user_tool(
     for name in spec.required:
         if name not in decoded:
             return f"Error: Missing required parameter: {name}"
+    accepted = spec.accepted
     for key in decoded:
-        if key not in spec.parameters:
+        if key not in accepted:
             return f"Error: Unexpected parameter: {key}"
     try:
         return invoke(spec, db, "KnowledgeUserTools", discoverable_tool_name, decoded)

@@ -52,6 +52,7 @@ class Behaviour:
         function: ``f(db, **arguments) -> str``.
         parameters: Argument names, in signature order.
         required: The arguments without a default.
+        accepted: `parameters` as a set, for checking the keywords of a call.
     """
 
     key: str
@@ -59,6 +60,7 @@ class Behaviour:
     function: Callable[..., str]
     parameters: tuple[str, ...]
     required: tuple[str, ...]
+    accepted: frozenset[str]
 
     @property
     def mutates_state(self) -> bool:
@@ -76,6 +78,7 @@ def behaviour(key: str, kind: BehaviourKind) -> Callable[[F], F]:
             kind=kind,
             function=function,
             parameters=tuple(p.name for p in parameters),
+            accepted=frozenset(p.name for p in parameters),
             required=tuple(p.name for p in parameters if p.default is inspect.Parameter.empty),
         )
         setattr(function, _ATTRIBUTE, spec)
@@ -162,8 +165,9 @@ def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> 
     if not isinstance(arguments, dict):
         kind = type(arguments).__name__
         return f"{_REFERENCE_MODULE}.{label} argument after ** must be a mapping, not {kind}"
+    accepted = spec.accepted
     for key in arguments:
-        if key not in spec.parameters:
+        if key not in accepted:
             return f"{label} got an unexpected keyword argument '{key}'"
     missing = [f"'{name}'" for name in spec.required if name not in arguments]
     if not missing:
@@ -178,8 +182,22 @@ def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> 
     return f"{label} missing {len(missing)} required positional {plural}: {listed}"
 
 
+_DOCUMENTATION: dict[int, tuple[CatalogEntry, str]] = {}
+"""id(catalogue entry) -> (the entry, its documentation block): entries are frozen."""
+
+
 def format_documentation(entry: CatalogEntry) -> str:
-    """The documentation block unlocking shows: name, description, one line per parameter."""
+    """The documentation block unlocking shows: name, description, one line per parameter.
+
+    Written once per entry (the entry is kept with its text, so its id is not reused).
+    """
+    kept = _DOCUMENTATION.get(id(entry))
+    if kept is None or kept[0] is not entry:
+        kept = _DOCUMENTATION[id(entry)] = (entry, _documentation(entry))
+    return kept[1]
+
+
+def _documentation(entry: CatalogEntry) -> str:
     lines = [
         f"  - {p.name}: {p.type} ({'required' if p.required else 'optional'}) - {p.description}"
         for p in entry.parameters
