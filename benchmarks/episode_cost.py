@@ -14,7 +14,8 @@ one finished episode.
 
 For a deterministic figure, count instructions with callgrind. With ``--passes`` the passes
 run inside one ``functools.reduce`` call (which tau_env never uses), so callgrind can collect
-exactly them::
+exactly them. Like a run (`tau_env.rollout`), the benchmark plays under `spaced_collections`
+(fewer young-generation collections)::
 
     PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         --collect-atstart=no --toggle-collect=functools_reduce \\
@@ -36,6 +37,7 @@ import tau_env
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
+from tau_env.rollout.collector import spaced_collections
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users import GoldUser
 
@@ -102,8 +104,11 @@ def main() -> None:
     args = parser.parse_args()
     data_dir = None if args.builtin else _data_dir(args.data_dir)
     print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
-    for domain in args.domains.split(","):
-        measure(domain, data_dir, args.rounds, args.passes)
+    # The garbage collector's settings of a run (`tau_env.rollout` plays its episodes under
+    # them), so that the figures are those of the episodes a run plays.
+    with spaced_collections():
+        for domain in args.domains.split(","):
+            measure(domain, data_dir, args.rounds, args.passes)
     print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
 
 

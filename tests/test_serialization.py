@@ -99,6 +99,7 @@ def test_committed_json_str__is_to_json_str(monkeypatch):
 
 
 def test_committed_json_str__writes_a_record_once_while_it_lives(monkeypatch):
+    gc.collect()  # records of earlier tests still in uncollected cycles must not count below
     writes = []
     write = serialization.plain_text
     monkeypatch.setattr(serialization, "plain_text", lambda r: writes.append(r) or write(r))

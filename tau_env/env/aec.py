@@ -52,6 +52,7 @@ class SideContext:
 _ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
 _AGENT_ERROR = TerminationReason.AGENT_ERROR  # enum members looked up once (EnumType's hook)
 _MAX_STEPS = TerminationReason.MAX_STEPS
+_fromkeys = dict.fromkeys  # bound once: looking it up on `dict` costs as much as the call
 _FIRST_DRAWS: dict[int, int] = {}
 _MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
 
@@ -225,10 +226,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self._contexts = self._contexts_of(task)
         self.grade = None
         agents = self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
+        zeros, falses = _fromkeys(agents, 0.0), _fromkeys(agents, False)
+        self.rewards, self._cumulative_rewards = zeros, zeros.copy()  # copies cost less
+        self.terminations, self.truncations = falses, falses.copy()
         self._final_info = None  # the `infos` setter, spelled out
         self._infos = {side: {} for side in agents}
         self._skip_agent_selection = None
@@ -257,7 +257,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         else:
             decoded = decode_action(action, self._tool_names[agent])
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = _fromkeys(self.agents, 0.0)
         conversation.act(decoded)
         if conversation.termination is not None:
             task = self._task

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from tau_env.grading.outcome import TerminationReason
 from tau_env.messages import Message
@@ -32,8 +31,16 @@ class Episode:
     world: World
     termination: TerminationReason
     expected_world_factory: Callable[[], World]
+    _expected_world: World | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def expected_world(self) -> World:
-        """The DB check's target state."""
-        return self.expected_world_factory()
+        """The DB check's target state (asked of the factory once per episode).
+
+        Kept in a field rather than by `functools.cached_property`, whose look-up takes a
+        lock on Python 3.11 (several times the cost of the factory's cached answer).
+        """
+        world = self._expected_world
+        if world is None:
+            world = self._expected_world = self.expected_world_factory()
+        return world

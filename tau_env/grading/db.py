@@ -33,5 +33,6 @@ class DBGrader:
         if nothing_to_compare(episode.task):
             return new_check("DB", 1.0, reported=False)
         differences = episode.world.differences(episode.expected_world)
-        details = [{"different": path} for path in differences]
-        return new_check("DB", 0.0 if differences else 1.0, details)
+        if not differences:
+            return new_check("DB", 1.0, [])
+        return new_check("DB", 0.0, [{"different": path} for path in differences])

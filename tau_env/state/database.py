@@ -302,6 +302,8 @@ class Database:
         if other.snapshot is not self.snapshot:
             raise ValueError("only views of the same snapshot can be compared")
         mine, theirs = self._overlays(), other._overlays()
+        if not mine and not theirs:  # neither changed anything (a side whose tools went unused)
+            return []
         unshared = [name for name, left in mine.items() if theirs.get(name) is not left]
         unshared += [name for name in theirs if name not in mine]
         if not unshared:

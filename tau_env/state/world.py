@@ -270,8 +270,12 @@ class World:
 
     def differences(self, other: World) -> list[str]:
         """Where the two worlds' databases differ (``agent:`` / ``user:`` prefixed paths)."""
-        found = [f"agent:{path}" for path in self.agent_db.differences(other.agent_db)]
-        shared = self.user_db is self.agent_db
-        if self.user_db is not None and other.user_db is not None and not shared:
-            found += [f"user:{path}" for path in self.user_db.differences(other.user_db)]
+        found = self.agent_db.differences(other.agent_db)
+        if found:  # (the usual case is none: no list is built for them)
+            found = [f"agent:{path}" for path in found]
+        user_db, other_user_db = self.user_db, other.user_db
+        if user_db is not None and other_user_db is not None and user_db is not self.agent_db:
+            on_user = user_db.differences(other_user_db)
+            if on_user:
+                found += [f"user:{path}" for path in on_user]
         return found
