@@ -30,8 +30,15 @@ import argparse
 import functools
 import os
 import statistics
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import official_data_dir
 
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
@@ -41,24 +48,37 @@ from tau_env.rollout.collector import spaced_collections
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users import GoldUser
 
-REPO = Path(__file__).resolve().parents[1]
+
+def warmed_env(domain: str, data_dir: Path | None) -> Any:
+    """The domain's env, every task of its split played once with the gold participants.
+
+    The first episode of a task builds its per-task caches (starting and expected worlds);
+    the figures are those of the episodes after it.
+    """
+    env = tau_env.make_env(domain, data_dir=data_dir)
+    for task in env.unwrapped.tasks:
+        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+    return env
 
 
-def _data_dir(given: str | None) -> Path | None:
-    fallback = str(REPO.parent / "shared" / "tau2-data")
-    for candidate in (given, os.environ.get("TAU2_DATA_DIR"), fallback):
-        if candidate and (Path(candidate) / "domains").is_dir():
-            return Path(candidate)
-    return None
+def for_each_domain(domains: str, measure_one: Callable[[str], None]) -> None:
+    """Measure each of the comma-separated `domains`, between two load-average lines.
+
+    Under the garbage collector's settings of a run (`tau_env.rollout` plays its episodes
+    under them), so that the figures are those of the episodes a run plays.
+    """
+    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
+    with spaced_collections():
+        for domain in domains.split(","):
+            measure_one(domain)
+    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
 
 
 def measure(domain: str, data_dir: Path | None, rounds: int, passes: int | None) -> None:
     """Print the figures of one domain (or, with `passes`, just play that many passes)."""
-    env = tau_env.make_env(domain, data_dir=data_dir)
+    env = warmed_env(domain, data_dir)
     raw = env.unwrapped
     tasks = list(raw.tasks)
-    for task in tasks:  # warm the per-task caches (starting and expected worlds)
-        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
     if passes is not None:
 
         def play(steps: int, task: Task) -> int:
@@ -102,14 +122,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
     args = parser.parse_args()
-    data_dir = None if args.builtin else _data_dir(args.data_dir)
-    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
-    # The garbage collector's settings of a run (`tau_env.rollout` plays its episodes under
-    # them), so that the figures are those of the episodes a run plays.
-    with spaced_collections():
-        for domain in args.domains.split(","):
-            measure(domain, data_dir, args.rounds, args.passes)
-    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
+    data_dir = None if args.builtin else official_data_dir(args.data_dir)
+    for_each_domain(
+        args.domains, lambda domain: measure(domain, data_dir, args.rounds, args.passes)
+    )
 
 
 if __name__ == "__main__":

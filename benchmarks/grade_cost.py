@@ -29,29 +29,23 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import tau_env
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from episode_cost import for_each_domain, warmed_env
+from harness import official_data_dir
+
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
 from tau_env.grading.outcome import Grade
 from tau_env.wrappers.users import GoldUser
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _data_dir(given: str | None) -> Path | None:
-    fallback = str(REPO.parent / "shared" / "tau2-data")
-    for candidate in (given, os.environ.get("TAU2_DATA_DIR"), fallback):
-        if candidate and (Path(candidate) / "domains").is_dir():
-            return Path(candidate)
-    return None
 
 
 class _Recorder(TaskGrader):
@@ -84,11 +78,8 @@ def measure(
     domain: str, data_dir: Path | None, rounds: int, passes: int | None, again: bool
 ) -> None:
     """Print the figures of one domain (or, with `passes`, just grade that many passes)."""
-    env = tau_env.make_env(domain, data_dir=data_dir)
-    raw = env.unwrapped
-    for task in raw.tasks:  # warm the per-task caches (starting and expected worlds)
-        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
-    grade = raw.grader.grade
+    env = warmed_env(domain, data_dir)
+    grade = env.unwrapped.grader.grade
     if passes is not None:
         episodes = _played(env, passes)
         if again:
@@ -121,11 +112,11 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
     parser.add_argument("--again", action="store_true", help="measure a second grade")
     args = parser.parse_args()
-    data_dir = None if args.builtin else _data_dir(args.data_dir)
-    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
-    for domain in args.domains.split(","):
-        measure(domain, data_dir, args.rounds, args.passes, args.again)
-    print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
+    data_dir = None if args.builtin else official_data_dir(args.data_dir)
+    for_each_domain(
+        args.domains,
+        lambda domain: measure(domain, data_dir, args.rounds, args.passes, args.again),
+    )
 
 
 if __name__ == "__main__":

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
 
 clock: Callable[[], float] = time.perf_counter
 """The clock every timing uses; `use_cpu_time` switches it to this process's CPU time."""
+
+
+def official_data_dir(given: str | None = None) -> Path | None:
+    """The official data folder: `given`, else ``TAU2_DATA_DIR``, else ``../shared/tau2-data``.
+
+    The first of them that holds a ``domains`` folder; None when none does (the benchmarks
+    then measure the built-in data only).
+    """
+    fallback = str(REPO.parent / "shared" / "tau2-data")
+    for candidate in (given, os.environ.get("TAU2_DATA_DIR"), fallback):
+        if candidate and (Path(candidate) / "domains").is_dir():
+            return Path(candidate)
+    return None
 
 
 def use_cpu_time() -> None:

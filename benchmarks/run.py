@@ -24,18 +24,9 @@ import harness
 import llm_bound
 from bench_users import fake_llm_calls, gym_steps, scripted_episodes
 from env_benchmarks import Source, benchmark_source
-from harness import Stat, percentiles
+from harness import Stat, official_data_dir, percentiles
 
 from tau_env.domain import registered_domains
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def official_data_dir() -> Path | None:
-    for candidate in (os.environ.get("TAU2_DATA_DIR"), str(REPO.parent / "shared" / "tau2-data")):
-        if candidate and (Path(candidate) / "domains").is_dir():
-            return Path(candidate)
-    return None
 
 
 def has_builtin_data(domain: str) -> bool:
