@@ -20,6 +20,7 @@ __all__ = [
     "REQUIRED",
     "Keywords",
     "PlainParameter",
+    "bound_in_order",
     "check_plain",
     "keywords_check",
     "plain_parameters",
@@ -110,6 +111,9 @@ def check_plain(
 ) -> dict[str, Any] | None:
     """The keyword arguments validation would give, or None to let validation decide.
 
+    `keywords_check`'s verdict, with every parameter bound (`bound_in_order`). For one call;
+    a signature checked again and again makes its check once with `keywords_check`.
+
     Args:
         plan: The tool's plain parameters (`plain_parameters`).
         arguments: The call's arguments.
@@ -118,26 +122,16 @@ def check_plain(
         Every parameter, in signature order, with its value or default; None when an argument
         is missing, unknown, or not exactly of a declared type.
     """
-    if len(arguments) > len(plan):
-        return None
-    kwargs: dict[str, Any] = {}
-    found = 0
-    for name, accepted, allowed, list_of_str, default in plan:
-        if name in arguments:
-            value = arguments[name]
-            if type(value) not in accepted or (allowed is not None and value not in allowed):
-                return None
-            if list_of_str and value is not None:
-                if not all(type(item) is str for item in value):
-                    return None
-                value = list(value)
-            kwargs[name] = value
-            found += 1
-        elif default is REQUIRED:
-            return None
-        else:
-            kwargs[name] = default
-    return kwargs if found == len(arguments) else None
+    keywords = keywords_check(plan)(arguments)
+    return None if keywords is None else bound_in_order(plan, keywords)
+
+
+def bound_in_order(plan: tuple[PlainParameter, ...], keywords: dict[str, Any]) -> dict[str, Any]:
+    """Every parameter of `plan`, in signature order, with its value in `keywords` or default.
+
+    What validation gives for the keywords of an accepting `keywords_check`.
+    """
+    return {p.name: keywords.get(p.name, p.default) for p in plan}
 
 
 Keywords = Callable[[dict[str, Any]], "dict[str, Any] | None"]

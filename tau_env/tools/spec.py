@@ -55,7 +55,7 @@ from tau_env.tools.docstring import parse_docstring
 from tau_env.tools.plain_arguments import (
     Keywords,
     PlainParameter,
-    check_plain,
+    bound_in_order,
     keywords_check,
     plain_parameters,
 )
@@ -138,11 +138,11 @@ class FunctionSpec:
             ValueError: An argument is missing, unknown or of the wrong type; the message
                 names each offending argument.
         """
-        plain = self._plain_parameters
-        if plain is not None:  # values of exactly the declared types pass unchanged: no model
-            kwargs = check_plain(plain, arguments)
-            if kwargs is not None:
-                return kwargs
+        plain, check = self._plain_parameters, self._keywords_check
+        if plain is not None and check is not None:  # exactly the declared types: no model
+            keywords = check(arguments)
+            if keywords is not None:
+                return bound_in_order(plain, keywords)
         try:  # `model_validate` without its Python wrapper (it adds nothing for plain input)
             validated = self.arguments_model.__pydantic_validator__.validate_python(arguments)
         except ValidationError as error:

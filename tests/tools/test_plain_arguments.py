@@ -127,15 +127,21 @@ values = st.one_of(
 )
 keys = st.sampled_from(["name", "count", "ratio", "flag", "note", "mode", "tags", "other"])
 
-
-@settings(
+_exhaustive = settings(
     max_examples=300,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(st.dictionaries(keys, values, max_size=8))
+
+
+def _any_arguments(test):
+    """Run `test` on 300 fixed argument dicts of known and unknown names and any values."""
+    return _exhaustive(given(st.dictionaries(keys, values, max_size=8))(test))
+
+
+@_any_arguments
 def test_check_plain__whenever_it_answers_validation_gives_the_same(arguments):
     spec = function_spec(plain)
     expected = validated(spec, arguments)
@@ -177,14 +183,7 @@ def _bound(keywords):
     return {name: value for name, value in bound.arguments.items() if name != "db"}
 
 
-@settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(st.dictionaries(keys, values, max_size=8))
+@_any_arguments
 def test_keywords_check__binds_what_check_plain_gives_and_refuses_what_it_refuses(arguments):
     plan = plain_parameters(plain)
     slow = check_plain(plan, arguments)
