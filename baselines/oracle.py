@@ -15,6 +15,7 @@ step itself (user steps with the user's tools) and calls ``done``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
@@ -64,7 +65,7 @@ class OracleAgent:
         request = self._last_request
         if request is not None and view is not None and (reply := _latest_user_text(view)):
             self._last_request = None
-            if _did_not_follow(reply) and self._repeats < MAX_REPEATS:
+            if did_not_follow(reply) and self._repeats < MAX_REPEATS:
                 self._repeats += 1
                 self._last_request = request
                 return request
@@ -121,35 +122,15 @@ _MAX_SCRIPTS = 10_000  # generated tasks come and go: the cache is emptied past 
 
 
 _SCRIPTED_BY = ("actions", "ask_user", "_closing")
-_WORDED_HERE: dict[type, bool] = {}
 
 
+@functools.lru_cache(maxsize=1024)
 def _words_as_this_module(cls: type[OracleAgent]) -> bool:
     """True when `cls` takes every method of `_SCRIPTED_BY` from this module.
 
     Worked out once per class (when one of its agents first acts), as the scripts are.
     """
-    here = _WORDED_HERE.get(cls)
-    if here is None:
-        if len(_WORDED_HERE) >= _MAX_SCRIPTS:
-            _WORDED_HERE.clear()
-        here = all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY)
-        _WORDED_HERE[cls] = here
-    return here
-
-
-_FOLLOW_VERDICTS: dict[str, bool] = {}
-_MAX_FOLLOW_VERDICTS = 10_000  # users' wordings vary: the memo is emptied past this size
-
-
-def _did_not_follow(reply: str) -> bool:
-    """`did_not_follow`, remembered per reply text (users repeat their replies)."""
-    verdict = _FOLLOW_VERDICTS.get(reply)
-    if verdict is None:
-        if len(_FOLLOW_VERDICTS) >= _MAX_FOLLOW_VERDICTS:
-            _FOLLOW_VERDICTS.clear()
-        verdict = _FOLLOW_VERDICTS[reply] = did_not_follow(reply)
-    return verdict
+    return all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY)
 
 
 def _script_of(agent: OracleAgent, task: Task) -> _Script:

@@ -50,8 +50,7 @@ class SideContext:
 # exact class, as `isinstance` against a pydantic model class that does not match runs
 # ABCMeta's check.
 _ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
-_AGENT_ERROR = TerminationReason.AGENT_ERROR  # enum members looked up once (EnumType's hook)
-_MAX_STEPS = TerminationReason.MAX_STEPS
+_AGENT_ERROR = TerminationReason.AGENT_ERROR  # looked up once (EnumType's attribute hook)
 _fromkeys = dict.fromkeys  # bound once: looking it up on `dict` costs as much as the call
 _FIRST_DRAWS: dict[int, int] = {}
 _MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
@@ -389,7 +388,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             lambda: self.domain.expected_world(task, seed),
         )
         grade = self.grade = self.grader.grade(episode)
-        truncated = termination is _MAX_STEPS  # `conversation.truncated`
+        truncated = conversation.truncated
         reward = grade.reward
         if reward is None:  # not judged
             reward = 0.0

@@ -80,19 +80,6 @@ class SideView:
     inbox: list[Message] = field(default_factory=list)
     inbox_entries: list[dict[str, Any]] = field(default_factory=list)
 
-    def deliver(self, message: Message, entry: dict[str, Any] | None) -> None:
-        """Add a message to this side's view; entry None: it is this side's own message."""
-        self.history.append(message)
-        if entry is not None:
-            self.inbox.append(message)
-            self.inbox_entries.append(entry)
-
-    def consume(self) -> None:
-        """The side acts: what it had not yet seen is now seen."""
-        if self.inbox:
-            self.inbox = []
-            self.inbox_entries = []
-
 
 def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[str, Any]:
     """A message in the observation space's layout.
@@ -183,7 +170,7 @@ class Conversation:
             raise RuntimeError("the conversation has ended")
         side = self.turn
         view = self.views[side]
-        if view.inbox:  # `view.consume()`, spelled out: this is the hot path
+        if view.inbox:  # the side acts: what it had not yet seen is now seen
             view.inbox = []
             view.inbox_entries = []
         # Told apart by exact class first: `isinstance` against a pydantic model class that
@@ -215,7 +202,7 @@ class Conversation:
         """The call and its result: two records, both seen by the caller alone.
 
         The hot path of every episode: the records are built without validation (`trusted`)
-        and appended to the trajectory and the caller's view directly, not through `_append`.
+        and appended to the trajectory and the caller's view directly.
         """
         self._calls += 1
         name = action.name
@@ -261,7 +248,7 @@ class Conversation:
         }
         reply = trusted(ToolMessage, reply_fields, _TOOL_MESSAGE_GIVEN)
         trajectory.append(reply)
-        history.append(reply)  # `view.deliver(reply, entry)`, spelled out
+        history.append(reply)  # the caller alone sees the result
         view.inbox.append(reply)
         view.inbox_entries.append(
             {  # `observation_entry(reply)`, spelled out
@@ -302,7 +289,7 @@ class Conversation:
 
         Every text message passes here (greeting, messages, stops): it joins the trajectory
         and both histories, and the other side's inbox with its observation entry
-        (`SideView.deliver` and `observation_entry` spelled out: this is the hot path).
+        (`observation_entry` spelled out: this is the hot path).
         """
         self.trajectory.append(message)
         views = self.views

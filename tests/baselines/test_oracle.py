@@ -75,11 +75,11 @@ def test_act__a_subclass_with_its_own_wording_is_asked_every_episode():
 
 
 def test_did_not_follow__remembered_per_reply_gives_the_matcher_s_verdict():
-    from tau_env.baselines.oracle import _did_not_follow
     from tau_env.wrappers.users.matcher import did_not_follow
 
+    unremembered = did_not_follow.__wrapped__
     for reply in ("Done, I did that.", "Sorry, what should I do?", "I did something else."):
-        assert _did_not_follow(reply) == did_not_follow(reply) == _did_not_follow(reply)
+        assert did_not_follow(reply) == unremembered(reply) == did_not_follow(reply)
 
 
 def test_words_as_this_module__per_class_of_the_methods_it_takes():

@@ -250,3 +250,34 @@ def test_act__instances_of_action_subclasses_act_as_their_base_class(raw_mock_en
     raw_mock_env.step(_Said(content="Please close task_1."))
     assert raw_mock_env.agent_selection == "agent"
     assert raw_mock_env.conversation.trajectory[-1].content == "Please close task_1."
+
+
+def test_inbox_entries__are_the_observation_entries_of_the_inbox_on_every_path():
+    """Greeting, text, tool results (errors included), clipped texts and stops: each entry
+    the hot paths build is `observation_entry` of its message."""
+    from tau_env.env.conversation import observation_entry
+
+    env = tau_env.make_env("mock", max_text_length=12).unwrapped
+    env.reset(seed=0, options={"task_id": "complete_task"})
+    inboxes = []
+
+    def record():
+        for side in ("agent", "user"):
+            view = env.view(side)
+            inboxes.append((list(view.inbox), list(view.inbox_entries)))
+
+    record()  # the greeting, in the user's inbox
+    for action in (
+        SendMessage(content="Please close task_1, it is done."),  # clipped to 12 characters
+        CallTool(name="get_users", arguments={}),
+        CallTool(name="update_task_status", arguments={"task_id": "nope", "status": "completed"}),
+        SendMessage(content="Anything else?"),
+        Stop(),
+    ):
+        env.step(action)
+        record()
+    assert sum(len(messages) for messages, _ in inboxes) >= 6
+    roles = {entry["role"] for _, entries in inboxes for entry in entries}
+    assert len(roles) == 3  # user text, agent text and tool results were all seen
+    for messages, entries in inboxes:
+        assert entries == [observation_entry(m, 12) for m in messages]

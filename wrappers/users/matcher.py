@@ -203,10 +203,12 @@ def announces_transfer(text: str) -> bool:
     return _TRANSFER.search(text.lower()) is not None
 
 
+@lru_cache(maxsize=8192)
 def did_not_follow(text: str) -> bool:
     """True when a user's message says it did not do what was asked.
 
     A novice asks for the instruction again, or says it did something else instead.
+    Remembered per text: scripted users repeat their replies, and agents ask of each one.
     """
     return _NOT_FOLLOWED.search(text.lower().replace("’", "'")) is not None
 
