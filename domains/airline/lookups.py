@@ -64,7 +64,12 @@ def find_flight(db: AirlineDB, flight_number: str) -> Flight:
 
 def find_flight_date(db: AirlineDB, flight_number: str, date: str) -> FlightDateStatus:
     """A flight's status on a date, or ``Flight <number> not found on date <date>``."""
-    status = find_flight(db, flight_number).dates.get(date)
+    return _status_on(find_flight(db, flight_number), flight_number, date)
+
+
+def _status_on(flight: Flight, flight_number: str, date: str) -> FlightDateStatus:
+    """`flight`'s status on `date`, or ``Flight <number> not found on date <date>``."""
+    status = flight.dates.get(date)
     if status is None:
         raise ToolError(f"Flight {flight_number} not found on date {date}")
     return status
@@ -83,9 +88,7 @@ def bookable(
     """
     number, date = info.flight_number, info.date
     flight = find_flight(db, number)
-    status = flight.dates.get(date)
-    if status is None:
-        raise ToolError(f"Flight {number} not found on date {date}")
+    status = _status_on(flight, number, date)
     if not isinstance(status, StatusAvailable):
         raise ToolError(f"Flight {number} not available on date {date}")
     seats, prices = status.available_seats, status.prices
