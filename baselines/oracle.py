@@ -15,7 +15,6 @@ step itself (user steps with the user's tools) and calls ``done``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
@@ -124,13 +123,20 @@ _MAX_SCRIPTS = 10_000  # generated tasks come and go: the cache is emptied past 
 _SCRIPTED_BY = ("actions", "ask_user", "_closing")
 
 
-@functools.lru_cache(maxsize=1024)
+_WORDED_HERE: dict[type, bool] = {}  # per class: classes are few and live as long
+
+
 def _words_as_this_module(cls: type[OracleAgent]) -> bool:
     """True when `cls` takes every method of `_SCRIPTED_BY` from this module.
 
     Worked out once per class (when one of its agents first acts), as the scripts are.
     """
-    return all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY)
+    here = _WORDED_HERE.get(cls)
+    if here is None:
+        here = _WORDED_HERE[cls] = all(
+            getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY
+        )
+    return here
 
 
 def _script_of(agent: OracleAgent, task: Task) -> _Script:
