@@ -41,10 +41,10 @@ __all__ = [
     "spent",
 ]
 
-_PAYMENT_FIELDS = tuple(Payment.model_fields)
-_FLIGHT_FIELDS = tuple(ReservationFlight.model_fields)
-_GIFT_CARD_FIELDS = tuple(GiftCard.model_fields)
-_STATUS_FIELDS = tuple(StatusAvailable.model_fields)
+_PAYMENT_FIELDS = frozenset(Payment.model_fields)
+_FLIGHT_FIELDS = frozenset(ReservationFlight.model_fields)
+_GIFT_CARD_FIELDS = frozenset(GiftCard.model_fields)
+_STATUS_FIELDS = frozenset(StatusAvailable.model_fields)
 
 
 def find_user(db: AirlineDB, user_id: str) -> User:

@@ -16,7 +16,7 @@ from tau_env.state import Table
 
 __all__ = ["direct_flights", "onestop_flights"]
 
-_DIRECT_FIELDS = tuple(DirectFlight.model_fields)  # every field is given
+_DIRECT_FIELDS = frozenset(DirectFlight.model_fields)  # every field is given
 
 
 def _departing(

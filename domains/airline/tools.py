@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 
-_BOOKED_FIELDS = tuple(name for name in Reservation.model_fields if name != "status")
+_BOOKED_FIELDS = frozenset(name for name in Reservation.model_fields if name != "status")
 """The fields a booking gives (`status` keeps its default)."""
 
 

@@ -255,8 +255,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             decoded: Action = action
         else:
             decoded = decode_action(action, self._tool_names[agent])
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = _fromkeys(self.agents, 0.0)
+        # PettingZoo clears the acting side's cumulative reward and every reward here. Until
+        # the episode ends both are 0 already (only `_finish` gives rewards, and only `reset`
+        # starts a live episode), so the dicts are left as they are rather than rebuilt.
         conversation.act(decoded)
         if conversation.termination is not None:
             task = self._task

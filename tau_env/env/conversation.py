@@ -404,9 +404,9 @@ def _seen_by(history: Sequence[Message], side: Side, max_text_length: int) -> _S
 
 # The env's own records are built from validated actions without validating again (`trusted`);
 # each names the fields its validating constructor call would have been given.
-_TOOL_CALL_GIVEN = ("id", "name", "arguments", "requestor")
-_TOOL_MESSAGE_GIVEN = ("id", "content", "requestor", "error", "name")
-_CALLS_GIVEN = ("tool_calls",)
+_TOOL_CALL_GIVEN = frozenset(("id", "name", "arguments", "requestor"))
+_TOOL_MESSAGE_GIVEN = frozenset(("id", "content", "requestor", "error", "name"))
+_CALLS_GIVEN = frozenset(("tool_calls",))
 _TOOL_ROLE = ROLE_INDEX["tool"]
 _TEXT_ROLE: dict[Side, int] = {"agent": ROLE_INDEX["assistant"], "user": ROLE_INDEX["user"]}
 # Enum members looked up once: `TerminationReason.X` goes through EnumType's attribute hook.
@@ -444,8 +444,8 @@ def _sent_message(side: Side, action: SendMessage) -> Message:
     return _text_message(side, action.content)
 
 
-_TEXT_GIVEN = ("content",)
-_REQUEST_GIVEN = ("content", "request")
+_TEXT_GIVEN = frozenset(("content",))
+_REQUEST_GIVEN = frozenset(("content", "request"))
 
 
 def _sent_by(message: Message, side: Side) -> bool:

@@ -194,7 +194,7 @@ def combine(
     return trusted(Grade, fields, _GRADE_FIELDS)
 
 
-_GRADE_FIELDS = tuple(Grade.model_fields)
+_GRADE_FIELDS = frozenset(Grade.model_fields)
 
 
 def _checks_of(checks: Mapping[str, Check]) -> dict[str, Check]:

@@ -107,7 +107,7 @@ def _message(text: str) -> SendMessage:
 _DONE = SendMessage(content="Done, I did that.")
 _STOP = Stop()
 _STOP_TRANSFER = Stop(reason="transfer")
-_CALL_GIVEN = ("name", "arguments")
+_CALL_GIVEN = frozenset(("name", "arguments"))
 
 
 def _call_of(call: RequestedToolCall) -> CallTool:
