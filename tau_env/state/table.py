@@ -22,7 +22,7 @@ from tau_env.state.journal import Journal
 from tau_env.state.partial_copy import WHOLE, Owned, complete, follow, own_path, shallow_copy
 from tau_env.state.record_copy import copy_record
 
-__all__ = ["Slot", "Table", "copy_record"]
+__all__ = ["DELETED", "Slot", "Table", "copy_record"]
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -37,6 +37,8 @@ class _Marker:
 
 _ABSENT = _Marker("ABSENT")  # no entry in the overlay: the base record (if any) shows through
 _DELETED = _Marker("DELETED")  # the overlay hides a base record
+DELETED: object = _DELETED
+"""The overlay entry (`Table.overlay`) of a base record the view deleted."""
 
 
 class Table(Generic[R]):
