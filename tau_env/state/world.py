@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,9 +31,11 @@ __all__ = ["ToolResult", "Toolbox", "World"]
 _version = operator.attrgetter("version")
 
 
-@dataclass(frozen=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """What a tool call gives back to its caller.
+
+    Immutable, like a frozen dataclass, and built in a fraction of its time (one per tool
+    call: a frozen dataclass sets each field through ``object.__setattr__``).
 
     Attributes:
         content: The serialized result, or ``Error: <message>``.
