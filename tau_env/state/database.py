@@ -32,7 +32,7 @@ from pydantic import BaseModel, ValidationError
 
 from tau_env.errors import DataError
 from tau_env.state.journal import Journal
-from tau_env.state.table import DELETED, Slot, Table
+from tau_env.state.table import ABSENT, Slot, Table, added_keys, record_of
 
 __all__ = ["Database", "SeedSource", "Snapshot", "deep_merge"]
 
@@ -323,25 +323,16 @@ class Database:
         """Where field `name`'s tables differ, key by key; `left` and `right` are their changes.
 
         Keys come in overlay order, this view's first. An entry that is one object on both
-        sides is the same record. Read from the overlays and the shared base directly (what
-        `Table.get` reads), so that comparing creates no table and calls no accessor per key.
+        sides is the same record. Read from the overlays and the shared base (`record_of`), so
+        that comparing creates no table.
         """
         base = self.snapshot.records[name]
         found = []
         for key in {**left, **right}:
-            mine, theirs = left.get(key, _NO_ENTRY), right.get(key, _NO_ENTRY)
-            if mine is theirs:
-                continue
-            # No entry: the base record shows through; a deletion marker: no record.
-            if mine is _NO_ENTRY:
-                mine = base.get(key)
-            elif mine is DELETED:
-                mine = None
-            if theirs is _NO_ENTRY:
-                theirs = base.get(key)
-            elif theirs is DELETED:
-                theirs = None
-            if not _same(mine, theirs):  # type: ignore[arg-type]  # records or None now
+            mine, theirs = left.get(key, ABSENT), right.get(key, ABSENT)
+            if mine is not theirs and not _same(
+                record_of(mine, base, key), record_of(theirs, base, key)
+            ):
                 found.append(f"{name}/{key}")
         # A list-shaped table is dumped in order, so the order of new records matters too.
         # With no key differing, both views delete the same base records, so only the order
@@ -350,7 +341,7 @@ class Database:
         if (
             not found
             and self.snapshot.fields[name].shape == "list"
-            and _added_keys(left, base) != _added_keys(right, base)
+            and added_keys(left, base) != added_keys(right, base)
         ):
             found.append(f"{name}: record order")
         return found
@@ -399,12 +390,6 @@ class Database:
 
 
 _NO_CHANGES: Mapping[str, Any] = {}
-_NO_ENTRY = object()  # a key absent from an overlay
-
-
-def _added_keys(changes: Mapping[str, object], base: Mapping[str, object]) -> list[str]:
-    """`Table.added_keys` of the table with overlay `changes` over `base`."""
-    return [key for key, entry in changes.items() if entry is not DELETED and key not in base]
 
 
 class _LazyField:

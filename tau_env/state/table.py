@@ -22,7 +22,7 @@ from tau_env.state.journal import Journal
 from tau_env.state.partial_copy import WHOLE, Owned, complete, follow, own_path, shallow_copy
 from tau_env.state.record_copy import copy_record
 
-__all__ = ["DELETED", "Slot", "Table", "copy_record"]
+__all__ = ["ABSENT", "DELETED", "Slot", "Table", "added_keys", "copy_record", "record_of"]
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -35,10 +35,25 @@ class _Marker:
         return self.name
 
 
-_ABSENT = _Marker("ABSENT")  # no entry in the overlay: the base record (if any) shows through
-_DELETED = _Marker("DELETED")  # the overlay hides a base record
-DELETED: object = _DELETED
-"""The overlay entry (`Table.overlay`) of a base record the view deleted."""
+ABSENT = _Marker("ABSENT")
+"""Not an entry of an overlay (`Table.overlay`): the base record, if any, shows through."""
+DELETED = _Marker("DELETED")
+"""The overlay entry of a base record the view deleted."""
+
+
+def record_of(entry: object, base: Mapping[str, R], key: str) -> R | None:
+    """The record the overlay entry `entry` for `key` stands for (None: no record).
+
+    `ABSENT` is the base's record (if any), `DELETED` none, anything else the record itself.
+    """
+    if entry is ABSENT:
+        return base.get(key)
+    return None if entry is DELETED else entry  # type: ignore[return-value]
+
+
+def added_keys(changes: Mapping[str, object], base: Mapping[str, object]) -> list[str]:
+    """Keys of the records the overlay `changes` adds to `base`, in the order they were added."""
+    return [key for key, entry in changes.items() if entry is not DELETED and key not in base]
 
 
 class Table(Generic[R]):
@@ -84,11 +99,14 @@ class Table(Generic[R]):
 
     # -- reading -------------------------------------------------------------------------------
     def get(self, key: str) -> R | None:
-        """The record under `key` (shared: do not modify), or None."""
-        entry = self._changes.get(key, _ABSENT)
-        if entry is _ABSENT:
+        """The record under `key` (shared: do not modify), or None.
+
+        `record_of` spelled out: this is every tool's read.
+        """
+        entry = self._changes.get(key, ABSENT)
+        if entry is ABSENT:
             return self._base.get(key)
-        return None if entry is _DELETED else entry  # type: ignore[return-value]
+        return None if entry is DELETED else entry  # type: ignore[return-value]
 
     def require(self, key: str, missing: str) -> R:
         """The record under `key` (shared: do not modify); `ToolError(missing)` when absent.
@@ -112,10 +130,10 @@ class Table(Generic[R]):
     def __iter__(self) -> Iterator[str]:
         changes = self._changes
         for key in self._base:
-            if changes.get(key, _ABSENT) is not _DELETED:
+            if changes.get(key, ABSENT) is not DELETED:
                 yield key
         for key, entry in changes.items():
-            if entry is not _DELETED and key not in self._base:
+            if entry is not DELETED and key not in self._base:
                 yield key
 
     def __len__(self) -> int:
@@ -137,13 +155,13 @@ class Table(Generic[R]):
             yield from self._base.items()
             return
         for key, record in self._base.items():
-            entry = changes.get(key, _ABSENT)
-            if entry is _ABSENT:
+            entry = changes.get(key, ABSENT)
+            if entry is ABSENT:
                 yield key, record
-            elif entry is not _DELETED:
+            elif entry is not DELETED:
                 yield key, entry  # type: ignore[misc]
         for key, entry in changes.items():
-            if entry is not _DELETED and key not in self._base:
+            if entry is not DELETED and key not in self._base:
                 yield key, entry  # type: ignore[misc]
 
     # -- writing -------------------------------------------------------------------------------
@@ -247,18 +265,18 @@ class Table(Generic[R]):
         if self.get(key) is None:
             raise KeyError(key)
         changes = self._own_changes()
-        self._journal.remember(self, key, changes.get(key, _ABSENT))
+        self._journal.remember(self, key, changes.get(key, ABSENT))
         self._working.discard(key)
         self._parts.pop(key, None)
         self.version += 1
         if key in self._base:
-            changes[key] = _DELETED
+            changes[key] = DELETED
         else:
             del changes[key]
 
     def _set(self, key: str, record: R) -> None:
         changes = self._changes if not self._shared else self._own_changes()
-        self._journal.remember(self, key, changes.get(key, _ABSENT))
+        self._journal.remember(self, key, changes.get(key, ABSENT))
         changes[key] = record
         self._working.add(key)
         if self._parts:
@@ -293,7 +311,7 @@ class Table(Generic[R]):
         """Put back the overlay entry `key` had before the transaction."""
         self.version += 1
         changes = self._own_changes()
-        if previous is _ABSENT:
+        if previous is ABSENT:
             changes.pop(key, None)
         else:
             changes[key] = previous  # type: ignore[assignment]
@@ -308,21 +326,15 @@ class Table(Generic[R]):
         """Keys whose entry differs from the base by identity, in overlay order."""
         return list(self._changes)
 
-    def added_keys(self) -> list[str]:
-        """Keys of records that are not in the base, in table order (after the base's keys)."""
-        base = self._base
-        return [k for k, e in self._changes.items() if e is not _DELETED and k not in base]
-
-    def overlay_entry(self, key: str) -> object:
-        """The raw overlay entry for `key`: a record, or a marker for absent/deleted."""
-        return self._changes.get(key, _ABSENT)
-
     def has_changes(self) -> bool:
         """True when some entry differs from the base by identity."""
         return bool(self._changes)
 
     def overlay(self) -> Mapping[str, object]:
-        """The raw overlay (key -> record or marker); do not modify. Forks may share it."""
+        """The raw overlay (key -> record or `DELETED`); do not modify. Forks may share it.
+
+        `record_of` reads an entry; `added_keys` lists the records it adds.
+        """
         return self._changes
 
     def fork(self, journal: Journal) -> Table[R]:

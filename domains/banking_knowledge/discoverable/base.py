@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB, CatalogEntry
@@ -52,7 +52,7 @@ class Behaviour:
         function: ``f(db, **arguments) -> str``.
         parameters: Argument names, in signature order.
         required: The arguments without a default.
-        accepted: `parameters` as a set, for checking the keywords of a call.
+        accepted: `parameters` as a set (derived from it), for checking a call's keywords.
     """
 
     key: str
@@ -60,7 +60,10 @@ class Behaviour:
     function: Callable[..., str]
     parameters: tuple[str, ...]
     required: tuple[str, ...]
-    accepted: frozenset[str]
+    accepted: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "accepted", frozenset(self.parameters))
 
     @property
     def mutates_state(self) -> bool:
@@ -78,7 +81,6 @@ def behaviour(key: str, kind: BehaviourKind) -> Callable[[F], F]:
             kind=kind,
             function=function,
             parameters=tuple(p.name for p in parameters),
-            accepted=frozenset(p.name for p in parameters),
             required=tuple(p.name for p in parameters if p.default is inspect.Parameter.empty),
         )
         setattr(function, _ATTRIBUTE, spec)
