@@ -21,6 +21,7 @@ import datetime as dt
 import json
 import json.encoder
 import weakref
+from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -29,7 +30,7 @@ from pydantic_core import PydanticSerializationError
 
 from tau_env.plain_json import plain_json, plain_text
 
-__all__ = ["committed_json_str", "to_json_str"]
+__all__ = ["KEPT_TYPES", "committed_json_str", "kept_entry", "to_json_str"]
 
 # isinstance on a tuple of classes is faster than on a union (same meaning).
 _NUMBERS = (bool, int, float)
@@ -122,6 +123,24 @@ class _KeptText(weakref.ref[BaseModel]):
 _KEPT: dict[int, _KeptText] = {}  # id(record) -> its text, while the record lives
 
 
+KEPT_TYPES: set[type[BaseModel]] = set()
+"""The record classes `committed_json_str` has kept a text of (read-only outside this module).
+
+Records of other classes have no kept text: `kept_entry` need not be asked for them.
+"""
+
+kept_entry: Callable[[int], _KeptText | None] = _KEPT.get
+"""``id(record)`` -> the entry of the text `committed_json_str` kept for it, or None.
+
+The entry is a weak reference to the record with the text as ``.text``; it belongs to `record`
+only when calling it gives `record` back (``entry() is record``). Never writes a text. Two
+committed records with equal kept texts have equal dumps as the reference hash sees them: the
+text is ``json.dumps(model_dump(), default=str)``, so the sorted text the hash is taken of is
+equal too (grading compares records this way first). A bound ``dict.get``, not a function: it
+is called for every record grading compares, kept or not.
+"""
+
+
 def _forget(kept: _KeptText) -> None:
     """Drop the entry of a record that died (before its id can be reused)."""
     if _KEPT.get(kept.key) is kept:
@@ -143,4 +162,5 @@ def _record_text(record: BaseModel) -> str:
         return text
     kept.key, kept.text = id(record), text
     _KEPT[kept.key] = kept
+    KEPT_TYPES.add(type(record))
     return text

@@ -120,3 +120,13 @@ def test_committed_json_str__keeps_no_text_written_with_a_warning():
     for _ in range(2):
         with pytest.warns(UserWarning):  # pydantic's: a value of an unexpected type
             assert committed_json_str(stop) == '{"code": "2025-01-02", "seats": {}, "note": null}'
+
+
+def test_kept_entry__the_text_committed_json_str_kept_for_a_record():
+    trip = _trip()
+    assert serialization.kept_entry(id(trip)) is None  # nothing written yet
+    text = committed_json_str(trip)
+    entry = serialization.kept_entry(id(trip))
+    assert entry is not None and entry() is trip and entry.text == text
+    assert type(trip) in serialization.KEPT_TYPES
+    assert serialization.kept_entry(id(_trip())) is None  # an equal record: its own entry

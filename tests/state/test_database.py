@@ -4,6 +4,7 @@ import json
 import pytest
 
 import tau_env
+from tau_env.domains.airline.data_model import Passenger
 from tau_env.domains.mock.data_model import MockDB, TaskRecord
 from tau_env.errors import DataError
 from tau_env.state import Journal, deep_merge
@@ -222,3 +223,40 @@ def test_differences__records_dumping_equally_but_unequal_by_eq_are_equal():
     a.agent_db.lines.insert(first, twin)
     a.journal.commit()
     assert a.differences(b) == [] and b.differences(a) == []
+
+
+def test_differences__records_sent_with_equal_texts_are_equal_without_comparing_fields(
+    monkeypatch,
+):
+    domain = tau_env.load_domain("airline")
+    a, b = domain.new_world(), domain.new_world()
+    reservation_id, reservation = next(iter(a.agent_db.reservations.items()))
+    passengers = [passenger.model_dump() for passenger in reservation.passengers]
+    arguments = {"reservation_id": reservation_id, "passengers": passengers}
+    for world in (a, b):  # the same change on both sides, its result sent (its text kept)
+        assert not world.call_tool("agent", "update_reservation_passengers", arguments).error
+    a_passengers = a.agent_db.reservations[reservation_id].passengers
+    assert a_passengers[0] is not b.agent_db.reservations[reservation_id].passengers[0]
+
+    def compared_field_by_field(self, other):
+        raise AssertionError("compared field by field")
+
+    monkeypatch.setattr(Passenger, "__eq__", compared_field_by_field)
+    assert a.differences(b) == [] and b.differences(a) == []
+    # The same content without a sent text is compared field by field (which the patch shows).
+    copy = b.agent_db.reservations[reservation_id].model_copy(deep=True)
+    b.agent_db.reservations.insert(reservation_id, copy)
+    b.journal.commit()
+    with pytest.raises(AssertionError, match="field by field"):
+        a.differences(b)
+
+
+def test_differences__records_sent_with_different_texts_differ():
+    domain = tau_env.load_domain("mock")
+    a, b = domain.new_world(), domain.new_world()
+    for world, status in ((a, "completed"), (b, "pending")):
+        assert not world.call_tool(
+            "agent", "update_task_status", {"task_id": "task_1", "status": status}
+        ).error
+    assert a.differences(b) == ["agent:tasks/task_1"]
+    assert a.agent_db.reference_hash() != b.agent_db.reference_hash()
