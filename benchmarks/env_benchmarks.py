@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import harness
-from harness import Stat, percentiles, time_calls, time_with_arg, traced_memory
+from harness import Stat, gold_user, percentiles, time_calls, time_with_arg, traced_memory
 
 import tau_env
 from tau_env import CallTool, SendMessage
@@ -24,7 +24,6 @@ from tau_env.domain import load_domain
 from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
 from tau_env.tasks.model import GoldAction, Task
-from tau_env.wrappers.users import GoldUser
 
 TARGETS_US = {
     "reset": 50.0,
@@ -91,6 +90,7 @@ def benchmark_source(source: Source, *, repeat: int, open_episodes: int) -> list
     stats = [Stat(f"{label}: first make_env (files parsed)", "ms", build_ms, build_ms, build_ms, 1)]
     raw = env.unwrapped
     tasks = list(raw.tasks)
+    gold = gold_user(env)
     domain = load_domain(source.domain, source.data_dir)
     for task in tasks:  # task preparation is cached per process; measure steady state
         domain.prepare(task)
@@ -110,7 +110,7 @@ def benchmark_source(source: Source, *, repeat: int, open_episodes: int) -> list
             stats += _tool_call_stats(label, kind, env, *picked, repeat=repeat)
     finished = []
     for task in tasks[:20]:
-        result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
+        result = run_episode(env, OracleAgent, gold, task_id=task.id, seed=0)
         finished.append((task, result, raw.conversation.world))
     grader = raw.grader
 
@@ -136,7 +136,7 @@ def benchmark_source(source: Source, *, repeat: int, open_episodes: int) -> list
     stats += _gold_episodes(label, env, tasks, rounds=max(1, repeat // (5 * len(tasks))))
     start = harness.clock()
     for task in tasks:
-        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=2)
+        run_episode(env, OracleAgent, gold, task_id=task.id, seed=2)
     rate = len(tasks) / (harness.clock() - start)
     stats.append(
         Stat(
@@ -166,12 +166,13 @@ def _gold_episodes(label: str, env: Any, tasks: list[Task], *, rounds: int) -> l
     steps, counted as the reference counts them: a message one, a tool call two).
     """
     samples, per_step = [], []
+    gold = gold_user(env)
     for task in tasks:
-        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+        run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
     for _ in range(rounds):
         for task in tasks:
             start = harness.clock()
-            result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+            result = run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
             elapsed = (harness.clock() - start) * 1e6
             samples.append(elapsed)
             per_step.append(elapsed / max(1, result.steps))

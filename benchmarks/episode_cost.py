@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import official_data_dir
+from harness import gold_user, official_data_dir
 
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
@@ -46,7 +46,6 @@ from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
 from tau_env.rollout.collector import spaced_collections
 from tau_env.tasks.model import Task
-from tau_env.wrappers.users import GoldUser
 
 
 def warmed_env(domain: str, data_dir: Path | None) -> Any:
@@ -56,8 +55,9 @@ def warmed_env(domain: str, data_dir: Path | None) -> Any:
     the figures are those of the episodes after it.
     """
     env = tau_env.make_env(domain, data_dir=data_dir)
+    gold = gold_user(env)
     for task in env.unwrapped.tasks:
-        run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+        run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
     return env
 
 
@@ -79,10 +79,11 @@ def measure(domain: str, data_dir: Path | None, rounds: int, passes: int | None)
     env = warmed_env(domain, data_dir)
     raw = env.unwrapped
     tasks = list(raw.tasks)
+    gold = gold_user(env)
     if passes is not None:
 
         def play(steps: int, task: Task) -> int:
-            return steps + run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1).steps
+            return steps + run_episode(env, OracleAgent, gold, task_id=task.id, seed=1).steps
 
         steps = functools.reduce(play, tasks * passes, 0)  # callgrind: --toggle-collect
         print(f"{domain}: {passes} pass(es), {len(tasks)} tasks, {steps} steps")
@@ -91,7 +92,7 @@ def measure(domain: str, data_dir: Path | None, rounds: int, passes: int | None)
     for _ in range(rounds):
         for task in tasks:
             start = time.process_time()
-            result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+            result = run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
             elapsed = (time.process_time() - start) * 1e6
             whole.append(elapsed)
             per_step.append(elapsed / max(1, result.steps))

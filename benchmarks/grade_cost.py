@@ -38,14 +38,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from episode_cost import for_each_domain, warmed_env
-from harness import official_data_dir
+from harness import gold_user, official_data_dir
 
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
 from tau_env.grading.outcome import Grade
-from tau_env.wrappers.users import GoldUser
 
 
 class _Recorder(TaskGrader):
@@ -64,11 +63,12 @@ def _played(env: Any, passes: int) -> list[Episode]:
     """The finished, ungraded episodes of `passes` passes over the env's tasks."""
     raw = env.unwrapped
     grader, recorder = raw.grader, _Recorder()
+    gold = gold_user(env)
     raw.grader = recorder
     try:
         for _ in range(passes):
             for task in raw.tasks:
-                run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=1)
+                run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
     finally:
         raw.grader = grader
     return recorder.episodes

@@ -39,13 +39,14 @@ def main() -> None:
     data_dir = args.data_dir if Path(args.data_dir, "domains").is_dir() else None
     env = tau_env.make_env(args.domain, data_dir=data_dir)
     task_ids = [task.id for task in env.unwrapped.tasks]
+    gold = GoldUser.factory(env.unwrapped.domain)  # banking reads openings in its vocabulary
     for task_id in task_ids:
-        run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0)
+        run_episode(env, OracleAgent, gold, task_id=task_id, seed=0)
     profile = cProfile.Profile(time.thread_time) if args.cpu_time else cProfile.Profile()
     profile.enable()
     for _ in range(args.rounds):
         for task_id in task_ids:
-            run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0)
+            run_episode(env, OracleAgent, gold, task_id=task_id, seed=0)
     profile.disable()
     for order in ("cumulative", "tottime"):
         out = io.StringIO()
