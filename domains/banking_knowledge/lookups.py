@@ -30,6 +30,7 @@ __all__ = [
     "render_rows",
     "row",
     "rows",
+    "rows_where",
 ]
 
 
@@ -48,6 +49,32 @@ def rows(table: Table[Row]) -> Iterator[tuple[str, dict[str, Any]]]:
     """(id, record) pairs in table order (records shared: read only)."""
     for key, found in table.items():
         yield key, found.root
+
+
+def rows_where(table: Table[Row], field: str, expected: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The pairs of `rows` whose `field` equals `expected` (a missing field is None), in order.
+
+    The same as filtering `rows`, read from an index of the table's shared base by `field`
+    (built once per base: `Table.items_where`) for a value of JSON's scalar types; any other
+    value (NaN, a list) is looked for record by record.
+    """
+    if type(expected) not in _SCALARS or expected != expected:  # NaN equals nothing
+        return [(key, record) for key, record in rows(table) if record.get(field) == expected]
+    index = table.index(field, _FIELD_READERS.get(field) or _reader_of(field))
+    return [(key, found.root) for key, found in table.items_where(index, expected)]
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FIELD_READERS: dict[str, Callable[[Row], object]] = {}
+
+
+def _reader_of(field: str) -> Callable[[Row], object]:
+    """``row.root.get(field)``, one function per field (the index of a field is named by it)."""
+
+    def read(found: Row) -> object:
+        return found.root.get(field)
+
+    return _FIELD_READERS.setdefault(field, read)
 
 
 def edit(table: Table[Row], key: str) -> dict[str, Any]:
@@ -120,11 +147,9 @@ def matching_rows(
 ) -> list[tuple[str, dict[str, Any]]]:
     """Records meeting every constraint (``field`` or ``field__op``), in table order."""
     tests = _tests(constraints)
-    if len(tests) == 1 and tests[0][1] is operator.eq:  # the tools' one equality: no `_matches`
+    if len(tests) == 1 and tests[0][1] is operator.eq:  # the tools' one equality: an index
         field, _, expected = tests[0]  # (== never raises on JSON values)
-        return [
-            (key, found.root) for key, found in table.items() if found.root.get(field) == expected
-        ]
+        return rows_where(table, field, expected)
     return [(key, found.root) for key, found in table.items() if _matches(found.root, tests)]
 
 

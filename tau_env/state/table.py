@@ -12,12 +12,13 @@ not be modified; call `edit` to obtain this episode's own, modifiable copy, or, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from tau_env.errors import ToolError
+from tau_env.state.base_index import BaseIndex, base_index
 from tau_env.state.journal import Journal
 from tau_env.state.partial_copy import WHOLE, Owned, complete, follow, own_path, shallow_copy
 from tau_env.state.record_copy import copy_record
@@ -163,6 +164,45 @@ class Table(Generic[R]):
         for key, entry in changes.items():
             if entry is not DELETED and key not in self._base:
                 yield key, entry  # type: ignore[misc]
+
+    def index(self, name: Hashable, value_of: Callable[[R], object]) -> BaseIndex[R]:
+        """The index of this view's shared base by `value_of` (named `name`), for `items_where`.
+
+        Made once per base (`base_index`): every episode's view of the table shares it.
+        """
+        return base_index(self._base, name, value_of)
+
+    def items_where(self, index: BaseIndex[R], expected: Hashable) -> list[tuple[str, R]]:
+        """The pairs of `items` whose ``index.value_of(record) == expected``, in the same order.
+
+        Read from `index` (this view's base's) and this view's changes, not from every record.
+        `expected` must compare as its hash does (JSON's ``str``, ``int``, ``float``, ``bool``
+        or None; not NaN, which equals nothing).
+
+        Raises:
+            ValueError: `index` was built on another base.
+        """
+        base = self._base
+        if index.base is not base:
+            raise ValueError(f"the index is not one of table {self.name!r}'s base")
+        keys = index.keys_by_value.get(expected, ())
+        changes = self._changes
+        if not changes:
+            return [(key, base[key]) for key in keys]
+        found = [(key, base[key]) for key in keys if key not in changes]
+        value_of, position = index.value_of, index.position
+        replaced = False  # a changed base record now holding the value: it keeps its place
+        added: list[tuple[str, R]] = []
+        for key, entry in changes.items():
+            if entry is not DELETED and value_of(entry) == expected:  # type: ignore[arg-type]
+                if key in position:
+                    found.append((key, entry))  # type: ignore[arg-type]
+                    replaced = True
+                else:
+                    added.append((key, entry))  # type: ignore[arg-type]
+        if replaced:
+            found.sort(key=lambda pair: position[pair[0]])
+        return found + added if added else found
 
     # -- writing -------------------------------------------------------------------------------
     def edit(self, key: str) -> R:

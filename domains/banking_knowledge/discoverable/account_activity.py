@@ -18,7 +18,7 @@ from tau_env.domains.banking_knowledge.lookups import (
     parse_balance,
     render_rows,
     row,
-    rows,
+    rows_where,
 )
 
 __all__ = ["BEHAVIOURS"]
@@ -189,11 +189,7 @@ def get_account_transactions(db: BankingDB, account_id: str) -> str:
         return "Error: Missing required parameter: account_id"
     if not exists(db.accounts, account_id):
         return f"Error: Account '{account_id}' not found."
-    found = [
-        (key, record)
-        for key, record in rows(db.bank_account_transaction_history)
-        if record.get("account_id") == account_id
-    ]
+    found = rows_where(db.bank_account_transaction_history, "account_id", account_id)
     found.sort(key=lambda item: _transaction_time(item[1]), reverse=True)
     lines = executed(
         db, "get_account_transactions", "Bank account transactions retrieved successfully."

@@ -17,7 +17,7 @@ from tau_env.domains.banking_knowledge.lookups import (
     is_empty_result,
     query_by,
     row,
-    rows,
+    rows_where,
 )
 
 __all__ = ["BEHAVIOURS"]
@@ -98,7 +98,7 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
     types = ["checking", "savings", "business_checking", "business_savings"]
     if account_type not in types:
         return invalid_choice("account_type", types)
-    owned = [a for _, a in rows(db.accounts) if a.get("user_id") == user_id]
+    owned = [a for _, a in rows_where(db.accounts, "user_id", user_id)]
     if not _eligible(owned, account_type):
         return _ELIGIBILITY_ERROR
     account_id = hex_digest(f"account:{user_id}:{account_type}:{account_class}")

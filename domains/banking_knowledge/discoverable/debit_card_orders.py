@@ -9,7 +9,7 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice
 from tau_env.domains.banking_knowledge.ids import debit_card_id, debit_card_order_id, hex_digest
-from tau_env.domains.banking_knowledge.lookups import add, edit, row, rows
+from tau_env.domains.banking_knowledge.lookups import add, edit, row, rows, rows_where
 
 __all__ = ["BEHAVIOURS"]
 
@@ -34,7 +34,7 @@ def _expiration(order_date: str) -> str:
 
 def _issue_reason(db: BankingDB, account_id: str) -> str:
     """Why the new card is issued: replacing a lost/stolen/fraud card, a first card, or new."""
-    cards = [card for _, card in rows(db.debit_cards) if card.get("account_id") == account_id]
+    cards = [card for _, card in rows_where(db.debit_cards, "account_id", account_id)]
     closed = next((card for card in cards if card.get("status") == "CLOSED"), None)
     if closed is not None:
         reason = closed.get("closure_reason", "first_card")
