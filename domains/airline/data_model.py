@@ -9,16 +9,12 @@ the reference does; the other records reject them so that malformed data files f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Annotated, Literal, Self, cast
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau_env.domains.airline.constants import CabinClass, FlightType, Insurance, MembershipLevel
 from tau_env.state import Database, Table
-from tau_env.state.database import SeedSource, Snapshot
-from tau_env.state.journal import Journal
 
 __all__ = [
     "Address",
@@ -30,7 +26,6 @@ __all__ = [
     "DirectFlight",
     "Flight",
     "FlightDateStatus",
-    "FlightIndex",
     "FlightInfo",
     "GiftCard",
     "Name",
@@ -266,55 +261,6 @@ class AirlineData(_Record):
     reservations: dict[str, Reservation] = Field(description="Reservations by id.")
 
 
-@dataclass(frozen=True)
-class FlightIndex:
-    """Base flights by origin airport and by route, and each base flight's position.
-
-    Attributes:
-        by_origin: Origin IATA code -> (flight number, flight) of the flights leaving it, in
-            base order.
-        by_route: (origin, destination) -> (flight number, flight) of the flights between
-            them, in base order.
-        position: Flight number -> its position in the base (the table's iteration order).
-    """
-
-    by_origin: Mapping[str, tuple[tuple[str, Flight], ...]]
-    by_route: Mapping[tuple[str, str], tuple[tuple[str, Flight], ...]]
-    position: Mapping[str, int]
-
-    @classmethod
-    def build(cls, base: Mapping[str, Flight]) -> FlightIndex:
-        """Index a base flight table."""
-        origins: dict[str, list[tuple[str, Flight]]] = {}
-        routes: dict[tuple[str, str], list[tuple[str, Flight]]] = {}
-        for key, flight in base.items():
-            origins.setdefault(flight.origin, []).append((key, flight))
-            routes.setdefault((flight.origin, flight.destination), []).append((key, flight))
-        return cls(
-            by_origin={origin: tuple(entries) for origin, entries in origins.items()},
-            by_route={route: tuple(entries) for route, entries in routes.items()},
-            position={key: i for i, key in enumerate(base)},
-        )
-
-
-class _IndexHolder:
-    """Builds the flight index on first use; shared by every fork of one database view.
-
-    The index depends only on the base records, which never change, so one copy serves every
-    episode that starts from the same prepared world.
-    """
-
-    def __init__(self, base: Mapping[str, Flight]) -> None:
-        self._base = base
-        self._index: FlightIndex | None = None
-
-    @property
-    def index(self) -> FlightIndex:
-        if self._index is None:
-            self._index = FlightIndex.build(self._base)
-        return self._index
-
-
 class AirlineDB(Database):
     """The agent side's view of the airline database for one episode."""
 
@@ -322,19 +268,3 @@ class AirlineDB(Database):
     flights: Table[Flight]
     users: Table[User]
     reservations: Table[Reservation]
-
-    def __init__(self, snapshot: Snapshot, journal: Journal, seed_source: SeedSource) -> None:
-        super().__init__(snapshot, journal, seed_source)
-        base = cast("Mapping[str, Flight]", snapshot.records["flights"])
-        self._flight_index = _IndexHolder(base)
-
-    def fork(self, journal: Journal, seed_source: SeedSource) -> Self:
-        """A view with the same base, a copy of this view's changes, and the shared index."""
-        clone = super().fork(journal, seed_source)
-        clone._flight_index = self._flight_index
-        return clone
-
-    @property
-    def flight_index(self) -> FlightIndex:
-        """Base flights by origin and route (built on the first search of any episode)."""
-        return self._flight_index.index

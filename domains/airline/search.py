@@ -2,15 +2,15 @@
 
 The reference scans every flight for each search (and once more per first leg of a one-stop
 search). Here a search looks only at the flights of the right route (or, for a first leg, the
-flights leaving the right airport), found through the database's `FlightIndex` of the shared
-base; flights that the episode changed or added are merged in from the episode's table, so
-results are exactly those of a full scan, in the same order.
+flights leaving the right airport), found through an index of the flight table's shared base
+(`Table.items_where`); flights that the episode changed or added are merged in from the
+episode's table, so results are exactly those of a full scan, in the same order.
 """
 
 from __future__ import annotations
 
 from tau_env.domains.airline.constants import ONESTOP_NEXT_DAY_PREFIX
-from tau_env.domains.airline.data_model import DirectFlight, Flight, FlightIndex, StatusAvailable
+from tau_env.domains.airline.data_model import DirectFlight, Flight, StatusAvailable
 from tau_env.messages import trusted
 from tau_env.state import Table
 
@@ -19,43 +19,25 @@ __all__ = ["direct_flights", "onestop_flights"]
 _DIRECT_FIELDS = frozenset(DirectFlight.model_fields)  # every field is given
 
 
-def _departing(
-    flights: Table[Flight], index: FlightIndex, origin: str, destination: str | None
-) -> list[Flight]:
-    """Flights whose current origin is `origin` (and destination `destination`), in table order.
-
-    While the episode has changed no flight, these are the indexed base flights themselves.
-    """
+def _departing(flights: Table[Flight], origin: str, destination: str | None) -> list[Flight]:
+    """Flights whose current origin is `origin` (and destination `destination`), in table order."""
     if destination is None:
-        entries = index.by_origin.get(origin, ())
+        found = flights.items_where(flights.index("origin", _origin), origin)
     else:
-        entries = index.by_route.get((origin, destination), ())
-    changed = flights.changed_keys()
-    if not changed:
-        return [flight for _, flight in entries]
-    # A changed or added flight may now fly the route: merge it in at its table position
-    # (its base position, or after the base in insertion order when new).
-    keys = [key for key, _ in entries]
-    end = len(index.position)
-    rank = {key: index.position.get(key, end + i) for i, key in enumerate(changed)}
-    seen = set(keys)
-    merged = [*keys, *(key for key in changed if key not in seen)]
-    merged.sort(key=lambda key: rank[key] if key in rank else index.position[key])
-    found = []
-    for key in merged:
-        flight = flights.get(key)
-        if (
-            flight is not None
-            and flight.origin == origin
-            and (destination is None or flight.destination == destination)
-        ):
-            found.append(flight)
-    return found
+        found = flights.items_where(flights.index("route", _route), (origin, destination))
+    return [flight for _, flight in found]
+
+
+def _origin(flight: Flight) -> str:
+    return flight.origin
+
+
+def _route(flight: Flight) -> tuple[str, str]:
+    return flight.origin, flight.destination
 
 
 def direct_flights(
     flights: Table[Flight],
-    index: FlightIndex,
     origin: str,
     date: str,
     destination: str | None = None,
@@ -67,7 +49,7 @@ def direct_flights(
     is decided character by character), as the reference does.
     """
     found = []
-    for flight in _departing(flights, index, origin, destination):
+    for flight in _departing(flights, origin, destination):
         if leave_after is not None and flight.scheduled_departure_time_est < leave_after:
             continue
         status = flight.dates.get(date)
@@ -92,7 +74,7 @@ def direct_flights(
 
 
 def onestop_flights(
-    flights: Table[Flight], index: FlightIndex, origin: str, destination: str, date: str
+    flights: Table[Flight], origin: str, destination: str, date: str
 ) -> list[list[DirectFlight]]:
     """Pairs [first leg, connection] from `origin` to `destination`, as the reference builds them.
 
@@ -102,12 +84,12 @@ def onestop_flights(
     reference's quirk, so such connections are found only from the 9th to the 30th.
     """
     pairs = []
-    for first in direct_flights(flights, index, origin, date):
+    for first in direct_flights(flights, origin, date):
         first.date = date
         arrival = first.scheduled_arrival_time_est
         second_date = f"{ONESTOP_NEXT_DAY_PREFIX}{int(date[-2:]) + 1}" if "+1" in arrival else date
         for second in direct_flights(
-            flights, index, first.destination, second_date, destination, leave_after=arrival
+            flights, first.destination, second_date, destination, leave_after=arrival
         ):
             second.date = second_date
             pairs.append([first, second])

@@ -236,7 +236,7 @@ def search_direct_flight(
         destination: IATA code of the arrival airport, such as 'LAX'.
         date: The travel date, YYYY-MM-DD, such as '2024-01-01'.
     """
-    return direct_flights(db.flights, db.flight_index, origin, date, destination)
+    return direct_flights(db.flights, origin, date, destination)
 
 
 @tool(kind="read")
@@ -256,7 +256,7 @@ def search_onestop_flight(
         date: The departure date, YYYY-MM-DD, such as '2024-05-01'.
     """
     try:
-        return onestop_flights(db.flights, db.flight_index, origin, destination, date)
+        return onestop_flights(db.flights, origin, destination, date)
     except ValueError as error:  # a malformed day number, as ``int()`` reports it
         raise ToolError(str(error)) from None
 

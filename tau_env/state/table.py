@@ -176,8 +176,8 @@ class Table(Generic[R]):
         """The pairs of `items` whose ``index.value_of(record) == expected``, in the same order.
 
         Read from `index` (this view's base's) and this view's changes, not from every record.
-        `expected` must compare as its hash does (JSON's ``str``, ``int``, ``float``, ``bool``
-        or None; not NaN, which equals nothing).
+        `expected` must equal exactly the values that hash as it does: JSON's ``str``,
+        ``int``, ``float``, ``bool`` or None, or a tuple of them (not NaN, which equals nothing).
 
         Raises:
             ValueError: `index` was built on another base.
