@@ -16,7 +16,7 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.domain import Domain
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
-from tau_env.messages import AssistantMessage, RequestedToolCall, trusted
+from tau_env.messages import AssistantMessage, RequestedToolCall, has_stop_token, trusted
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.script import opening_line
 
@@ -85,9 +85,31 @@ def _opening_of(task: Task, domain: Domain | None) -> SendMessage:
     if cached is None or cached[0] is not task or cached[1] is not domain:
         if len(_OPENINGS) >= _MAX_OPENINGS:
             _OPENINGS.clear()
-        cached = (task, domain, _message(opening_line(task, domain)))
+        cached = (task, domain, _message(_checked_opening(task, domain)))
         _OPENINGS[key] = cached
     return cached[2]
+
+
+def _checked_opening(task: Task, domain: Domain | None) -> str:
+    """`opening_line`, refused when it holds a stop token: the episode would end at once.
+
+    Raises:
+        ValueError: The opening line holds a stop token (made without the domain, a
+            banking_knowledge scenario is read whole, stop instructions included).
+    """
+    line = opening_line(task, domain)
+    if has_stop_token(line):
+        hint = (
+            "; a scenario in a domain's own vocabulary (banking_knowledge) is read right only with "
+            "the domain: make the user with GoldUser.factory(domain)"
+            if domain is None
+            else ""
+        )
+        raise ValueError(
+            f"the gold user's opening line for task {task.id!r} holds a stop token, so the "
+            f"episode would end at its first message{hint}"
+        )
+    return line
 
 
 _MESSAGES: dict[str, SendMessage] = {}

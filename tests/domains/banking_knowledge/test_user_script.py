@@ -1,12 +1,15 @@
 """Banking's vocabulary for the scripted user: openings and customer details, read from the
 scenario text through the shared reading (`tau_env.tasks.scenario_reading`)."""
 
+import pytest
+
 import tau_env
 from tau_env.domains.banking_knowledge.user_script import USER_VOCABULARY
-from tau_env.messages import STOP_TOKENS
+from tau_env.messages import STOP_TOKENS, has_stop_token
 from tau_env.tasks.model import Task
 from tau_env.tasks.scenario_reading import read_scenario
-from tau_env.wrappers.users.script import resolve_script
+from tau_env.wrappers.users import GoldUser
+from tau_env.wrappers.users.script import opening_line, resolve_script
 
 SCENARIO = """**Your character:** You are Dana Reyes, a 41-year-old nurse from Tucson, AZ.
 
@@ -99,3 +102,10 @@ def test_script__every_official_task_gets_an_opening_without_stop_tokens(bank):
         script = resolve_script(task, bank)
         assert script.opening.strip(), task.id
         assert not any(token in script.opening for token in STOP_TOKENS.values()), task.id
+
+
+def test_gold_user__refuses_an_opening_read_without_the_domain_that_would_stop_at_once(bank):
+    task = next(t for t in bank.tasks if has_stop_token(opening_line(t)))  # no vocabulary
+    with pytest.raises(ValueError, match=r"opening line for task .* GoldUser\.factory\(domain\)"):
+        GoldUser(task)
+    assert not has_stop_token(GoldUser.factory(bank)(task).opening)
