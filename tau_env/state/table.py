@@ -184,7 +184,7 @@ class Table(Generic[R]):
         """
         base = self._base
         if index.base is not base:
-            raise ValueError(f"the index is not one of table {self.name!r}'s base")
+            raise ValueError(f"the index was not built on table {self.name!r}'s base")
         keys = index.keys_by_value.get(expected, ())
         changes = self._changes
         if not changes:
