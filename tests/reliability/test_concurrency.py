@@ -28,7 +28,7 @@ def _fingerprints(domain_name: str, data_dir: str | None) -> tuple[str, ...]:
 
 def _final_world(domain_name: str, data_dir: str | None, task_id: str) -> World:
     env = tau_env.make_env(domain_name, data_dir=data_dir)
-    run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=3)
+    run_episode(env, OracleAgent, GoldUser.factory(env.unwrapped.domain), task_id=task_id, seed=3)
     return env.unwrapped.conversation.world
 
 
@@ -36,7 +36,7 @@ def _stepwise(domain_name: str, data_dir: str | None, task_id: str) -> Iterator[
     """Play a gold episode one step per iteration; the last value is the final world."""
     raw = tau_env.make_env(domain_name, data_dir=data_dir).unwrapped
     raw.reset(seed=3, options={"task_id": task_id})
-    players = {"agent": OracleAgent(raw.task), "user": GoldUser(raw.task)}
+    players = {"agent": OracleAgent(raw.task), "user": GoldUser(raw.task, raw.domain)}
     for side in live_turns(raw):
         raw.step(players[side].act(raw.view(side), raw.context(side)))
         yield raw.conversation.world

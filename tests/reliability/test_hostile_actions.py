@@ -97,7 +97,7 @@ def test_space_bounds__huge_texts_and_invented_tool_names_are_clipped_in_observa
 
 
 def _users(domain):
-    return {"scripted": ScriptedUser.factory(domain), "gold": GoldUser}
+    return {"scripted": ScriptedUser.factory(domain), "gold": GoldUser.factory(domain)}
 
 
 @pytest.mark.parametrize(
