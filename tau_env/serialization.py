@@ -137,7 +137,7 @@ only when calling it gives `record` back (``entry() is record``). Never writes a
 committed records with equal kept texts have equal dumps as the reference hash sees them: the
 text is ``json.dumps(model_dump(), default=str)``, so the sorted text the hash is taken of is
 equal too (grading compares records this way first). A bound ``dict.get``, not a function: it
-is called for every record grading compares, kept or not.
+is called for every compared record of a class in `KEPT_TYPES`, kept or not.
 """
 
 
