@@ -5,13 +5,15 @@ decoder and one encoder made once: ``json.loads(text, parse_int=float)`` and
 ``json.dumps(value, sort_keys=True)`` build a new one per call, which costs more than the
 decoding itself for the short texts of a tool call. The results are the same.
 
-``json.dumps(value, indent=2)`` for the flat JSON objects banking results print:
+``json.dumps(value, indent=2)`` for the flat JSON banking results print:
 
-Results echo a call's arguments as indented JSON, as the reference does. With an indent,
-``json.dumps`` takes its pure-Python encoder, which costs more than the rest of such a call;
-an object whose values are all strings, numbers, booleans or None (the usual arguments) is
-laid out here directly, character for character as ``json.dumps`` lays it out. Anything else
-(nested values, keys that are not strings, other types) is left to ``json.dumps``.
+Results echo a call's arguments as indented JSON, as the reference does, and list debit cards
+the same way. With an indent, ``json.dumps`` takes its pure-Python encoder, which costs more
+than the rest of such a call. An object whose keys are strings and whose values are all
+strings, numbers, booleans or None (the usual arguments, a card record), or a list of such
+objects, is laid out here directly, character for character as ``json.dumps`` lays it out.
+Anything else (nested values, keys that are not strings, other types) is left to
+``json.dumps``.
 """
 
 from __future__ import annotations
@@ -42,16 +44,44 @@ def sorted_json(value: Any) -> str:
 
 
 def indented(value: Any) -> str:
-    """``json.dumps(value, indent=2)``, the same text, faster for a flat object."""
-    if type(value) is not dict or not value:
-        return json.dumps(value, indent=2)
+    """``json.dumps(value, indent=2)``, the same text, faster for flat objects and lists of them."""
+    kind = type(value)
+    if kind is dict:
+        text = _flat_object(value, "\n")
+    elif kind is list and value:
+        text = _flat_list(value)
+    else:
+        text = None
+    return json.dumps(value, indent=2) if text is None else text
+
+
+def _flat_list(value: list[Any]) -> str | None:
+    """A list of flat objects as ``json.dumps(indent=2)`` writes it; None if one is not flat."""
+    members = []
+    for item in value:
+        text = _flat_object(item, "\n  ") if type(item) is dict else None
+        if text is None:
+            return None
+        members.append(text)
+    return "[\n  " + ",\n  ".join(members) + "\n]"
+
+
+def _flat_object(value: dict[Any, Any], margin: str) -> str | None:
+    """A flat object as ``json.dumps(indent=2)`` writes it after `margin`, or None.
+
+    `margin` is a line break and the object's indent. None when a key is not a string or a
+    value is not a scalar.
+    """
+    if not value:
+        return "{}"
     lines = []
     for key, item in value.items():
         text = _scalar(item) if type(key) is str else None
         if text is None:
-            return json.dumps(value, indent=2)
+            return None
         lines.append(f"{encode_basestring_ascii(key)}: {text}")
-    return "{\n  " + ",\n  ".join(lines) + "\n}"
+    inner = margin + "  "
+    return "{" + inner + ("," + inner).join(lines) + margin + "}"
 
 
 def _scalar(value: Any) -> str | None:

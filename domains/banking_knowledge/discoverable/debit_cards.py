@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
+from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows
 
 __all__ = ["BEHAVIOURS"]
@@ -231,7 +231,7 @@ def get_debit_cards(db: BankingDB, account_id: str) -> str:
     if not cards:
         return f"No debit cards found for account '{account_id}'."
     cards.sort(key=lambda card: card.get("date_issued") or "", reverse=True)
-    return json.dumps(cards, indent=2)
+    return indented(cards)
 
 
 _DEFAULT_ATM_LIMITS = {

@@ -19,6 +19,12 @@ from tau_env.domains.banking_knowledge.json_text import indented
         {},
         [],
         [{"a": 1}],
+        [{"card_id": "c1", "limit": 500.0, "active": True}, {"card_id": "c2", "note": None}],
+        [{"a": 1}, {}],
+        [{"a": 1}, {"b": {"nested": 2}}],  # left to json.dumps
+        [{"a": 1}, [2]],
+        [{"a": 1}, "text"],
+        [[{"a": 1}]],
         "text",
         3.5,
         None,
