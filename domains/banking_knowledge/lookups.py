@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import QUERYABLE_TABLES
@@ -153,14 +153,46 @@ def matching_rows(
     return [(key, found.root) for key, found in table.items() if _matches(found.root, tests)]
 
 
-def render_rows(table_name: str, found: list[tuple[str, dict[str, Any]]]) -> str:
-    """The reference's block for found records: header, then each record's fields."""
+def render_rows(
+    table_name: str,
+    found: list[tuple[str, dict[str, Any]]],
+    changed: Container[str] = (),
+) -> str:
+    """The reference's block for found records: header, then each record's fields.
+
+    `changed` holds the keys whose records this episode changed (its table's overlay): those
+    are written afresh. The others are the shared base's records, which never change, so the
+    lines of their fields are written once per record (`_shared_fields`) and reused by every
+    episode that prints them.
+    """
     lines = [f"Found {len(found)} record(s) in '{table_name}':\n"]
+    append = lines.append
     for number, (key, record) in enumerate(found, 1):
-        lines.append(f"{number}. Record ID: {key}")
-        lines.extend(f"   {field}: {value}" for field, value in record.items())
-        lines.append("")
+        append(f"{number}. Record ID: {key}")
+        fields = _fields(record) if key in changed else _shared_fields(record)
+        if fields:
+            append(fields)
+        append("")
     return "\n".join(lines)
+
+
+def _fields(record: dict[str, Any]) -> str:
+    """A record's fields, one line each (the empty text for a record without fields)."""
+    return "\n".join([f"   {field}: {value}" for field, value in record.items()])
+
+
+_SHARED_FIELDS: dict[int, tuple[dict[str, Any], str]] = {}
+_MAX_SHARED_FIELDS = 100_000  # emptied past this size (bases of reloaded domains come and go)
+
+
+def _shared_fields(record: dict[str, Any]) -> str:
+    """`_fields` of a shared base record, remembered per record (kept with it: ids not reused)."""
+    kept = _SHARED_FIELDS.get(id(record))
+    if kept is None or kept[0] is not record:
+        if len(_SHARED_FIELDS) >= _MAX_SHARED_FIELDS:
+            _SHARED_FIELDS.clear()
+        kept = _SHARED_FIELDS[id(record)] = (record, _fields(record))
+    return kept[1]
 
 
 def query_text(db: BankingDB, table_name: str, constraints: str = "{}") -> str:
@@ -177,10 +209,11 @@ def query_text(db: BankingDB, table_name: str, constraints: str = "{}") -> str:
         return f"Error: Invalid JSON: {error}"
     if not isinstance(parsed, dict):
         return "Error querying database: constraints must be a JSON object"
-    found = matching_rows(db.table(table_name), parsed)
+    table = db.table(table_name)
+    found = matching_rows(table, parsed)
     if not found:
         return f"No records found in '{table_name}'."
-    return render_rows(table_name, found)
+    return render_rows(table_name, found, table.overlay())
 
 
 def query_by(db: BankingDB, table_name: str, field: str, value: str) -> str:

@@ -189,14 +189,15 @@ def get_account_transactions(db: BankingDB, account_id: str) -> str:
         return "Error: Missing required parameter: account_id"
     if not exists(db.accounts, account_id):
         return f"Error: Account '{account_id}' not found."
-    found = rows_where(db.bank_account_transaction_history, "account_id", account_id)
+    history = db.bank_account_transaction_history
+    found = rows_where(history, "account_id", account_id)
     found.sort(key=lambda item: _transaction_time(item[1]), reverse=True)
     lines = executed(
         db, "get_account_transactions", "Bank account transactions retrieved successfully."
     )
     lines.append(f"Transactions for account {account_id}:")
     if found:
-        lines.append(render_rows("bank_account_transaction_history", found))
+        lines.append(render_rows("bank_account_transaction_history", found, history.overlay()))
     else:
         lines.append("\nNo transactions found for this account.")
     return "\n".join(lines)

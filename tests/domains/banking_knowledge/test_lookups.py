@@ -3,7 +3,14 @@ import math
 import pytest
 
 from tau_env.domains.banking_knowledge.data_model import Row
-from tau_env.domains.banking_knowledge.lookups import add, edit, rows, rows_where
+from tau_env.domains.banking_knowledge.lookups import (
+    add,
+    edit,
+    query_by,
+    render_rows,
+    rows,
+    rows_where,
+)
 
 
 def _scanned(table, field, expected):
@@ -39,3 +46,40 @@ def test_rows_where__values_outside_the_index_are_looked_for_record_by_record(wo
     assert rows_where(table, "user_id", ["a", "list"]) == [("odd", table.get("odd").root)]
     assert rows_where(table, "rate", math.nan) == []  # NaN equals nothing, as in a scan
     assert isinstance(table.get("odd"), Row)
+
+
+def _rendered_afresh(table_name, found):
+    lines = [f"Found {len(found)} record(s) in '{table_name}':\n"]
+    for number, (key, record) in enumerate(found, 1):
+        lines.append(f"{number}. Record ID: {key}")
+        lines.extend(f"   {field}: {value}" for field, value in record.items())
+        lines.append("")
+    return "\n".join(lines)
+
+
+def test_render_rows__writes_every_field_of_every_record(world):
+    table = world().agent_db.bank_account_transaction_history
+    found = list(rows(table))[:30]
+    assert render_rows("history", found) == _rendered_afresh("history", found)
+    assert render_rows("history", found) == _rendered_afresh("history", found)  # remembered
+    assert render_rows("history", []) == "Found 0 record(s) in 'history':\n"
+    assert render_rows("t", [("empty", {})]) == _rendered_afresh("t", [("empty", {})])
+
+
+def test_render_rows__writes_this_episodes_changed_records_afresh(world):
+    db = world().agent_db
+    table = db.accounts
+    key = next(iter(table.keys()))
+    before = query_by(db, "accounts", "account_id", key)  # the shared record, remembered
+    record = edit(table, key)
+    record["status"] = "CLOSED_IN_THIS_EPISODE"
+    during = query_by(db, "accounts", "account_id", key)  # edited, still in its transaction
+    record["balance"] = "$1.00"
+    db.journal.commit()
+    after = query_by(db, "accounts", "account_id", key)
+    assert "CLOSED_IN_THIS_EPISODE" not in before
+    assert "   status: CLOSED_IN_THIS_EPISODE" in during and "$1.00" not in during
+    assert after == _rendered_afresh("accounts", [(key, table.get(key).root)])
+    assert "   balance: $1.00" in after
+    fresh = world().agent_db  # another episode still sees the shared record
+    assert query_by(fresh, "accounts", "account_id", key) == before
