@@ -156,20 +156,21 @@ def matching_rows(
 def render_rows(
     table_name: str,
     found: list[tuple[str, dict[str, Any]]],
-    changed: Container[str] = (),
+    copied: Container[str] = (),
 ) -> str:
     """The reference's block for found records: header, then each record's fields.
 
-    `changed` holds the keys whose records this episode changed (its table's overlay): those
-    are written afresh. The others are the shared base's records, which never change, so the
-    lines of their fields are written once per record (`_shared_fields`) and reused by every
-    episode that prints them.
+    `copied` holds the keys whose records the open transaction copied (its table's
+    `copied_in_transaction`): those may still change, so they are written afresh. Every other
+    record (the shared base's, and this episode's committed copies, such as the records a
+    task's set-up added, which every episode of the task shares) never changes again, so the
+    lines of its fields are written once per record (`_kept_fields`) and reused.
     """
     lines = [f"Found {len(found)} record(s) in '{table_name}':\n"]
     append = lines.append
     for number, (key, record) in enumerate(found, 1):
         append(f"{number}. Record ID: {key}")
-        fields = _fields(record) if key in changed else _shared_fields(record)
+        fields = _fields(record) if key in copied else _kept_fields(record)
         if fields:
             append(fields)
         append("")
@@ -181,17 +182,19 @@ def _fields(record: dict[str, Any]) -> str:
     return "\n".join([f"   {field}: {value}" for field, value in record.items()])
 
 
-_SHARED_FIELDS: dict[int, tuple[dict[str, Any], str]] = {}
-_MAX_SHARED_FIELDS = 100_000  # emptied past this size (bases of reloaded domains come and go)
+_KEPT_FIELDS: dict[int, tuple[dict[str, Any], str]] = {}
+# Emptied past this size: records of reloaded bases and of finished episodes come and go
+# (each entry keeps its record alive, a few hundred bytes to a kilobyte).
+_MAX_KEPT_FIELDS = 50_000
 
 
-def _shared_fields(record: dict[str, Any]) -> str:
-    """`_fields` of a shared base record, remembered per record (kept with it: ids not reused)."""
-    kept = _SHARED_FIELDS.get(id(record))
+def _kept_fields(record: dict[str, Any]) -> str:
+    """`_fields` of a record that never changes again, remembered with it (its id not reused)."""
+    kept = _KEPT_FIELDS.get(id(record))
     if kept is None or kept[0] is not record:
-        if len(_SHARED_FIELDS) >= _MAX_SHARED_FIELDS:
-            _SHARED_FIELDS.clear()
-        kept = _SHARED_FIELDS[id(record)] = (record, _fields(record))
+        if len(_KEPT_FIELDS) >= _MAX_KEPT_FIELDS:
+            _KEPT_FIELDS.clear()
+        kept = _KEPT_FIELDS[id(record)] = (record, _fields(record))
     return kept[1]
 
 
@@ -213,7 +216,7 @@ def query_text(db: BankingDB, table_name: str, constraints: str = "{}") -> str:
     found = matching_rows(table, parsed)
     if not found:
         return f"No records found in '{table_name}'."
-    return render_rows(table_name, found, table.overlay())
+    return render_rows(table_name, found, table.copied_in_transaction())
 
 
 def query_by(db: BankingDB, table_name: str, field: str, value: str) -> str:

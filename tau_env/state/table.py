@@ -12,7 +12,7 @@ not be modified; call `edit` to obtain this episode's own, modifiable copy, or, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Container, Hashable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
@@ -360,6 +360,16 @@ class Table(Generic[R]):
         """Records copied from now on are copied again (committed copies are never mutated)."""
         self._working.clear()
         self._parts.clear()
+
+    def copied_in_transaction(self) -> Container[str]:
+        """Keys whose records the open transaction copied: the only records that may still change.
+
+        Every other record (the shared base, and copies committed before) is never modified
+        in place again, so whatever is derived from it (its rendered text) stays true for as
+        long as the record lives. Read it before the next change of the table.
+        """
+        parts = self._parts
+        return self._working if not parts else self._working | parts.keys()
 
     # -- episode bookkeeping -------------------------------------------------------------------
     def changed_keys(self) -> list[str]:

@@ -30,6 +30,22 @@ def test_edit__twice_in_one_transaction_returns_the_same_copy(base):
     assert table.edit("a") is not committed  # committed copies are never mutated again
 
 
+def test_copied_in_transaction__lists_the_records_that_may_still_change(base):
+    journal = Journal()
+    table = Table("t", base, journal)
+    assert "a" not in table.copied_in_transaction()
+    table.edit("a")
+    table.insert("c", Rec(name="C"))
+    table.edit_part("b", "tags")
+    assert {"a", "b", "c"} <= set(table.copied_in_transaction())
+    journal.commit()  # committed copies are never mutated again
+    assert not any(key in table.copied_in_transaction() for key in ("a", "b", "c"))
+    table.update("a", name="A2")
+    assert set(table.copied_in_transaction()) == {"a"}
+    journal.rollback()
+    assert "a" not in table.copied_in_transaction()
+
+
 def test_rollback__restores_edits_inserts_and_deletes(base):
     journal = Journal()
     table = Table("t", base, journal)

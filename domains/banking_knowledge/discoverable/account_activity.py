@@ -197,7 +197,9 @@ def get_account_transactions(db: BankingDB, account_id: str) -> str:
     )
     lines.append(f"Transactions for account {account_id}:")
     if found:
-        lines.append(render_rows("bank_account_transaction_history", found, history.overlay()))
+        lines.append(
+            render_rows("bank_account_transaction_history", found, history.copied_in_transaction())
+        )
     else:
         lines.append("\nNo transactions found for this account.")
     return "\n".join(lines)

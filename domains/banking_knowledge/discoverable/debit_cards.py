@@ -9,7 +9,7 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
 from tau_env.domains.banking_knowledge.json_text import indented
-from tau_env.domains.banking_knowledge.lookups import edit, row, rows
+from tau_env.domains.banking_knowledge.lookups import edit, row, rows_where
 
 __all__ = ["BEHAVIOURS"]
 
@@ -217,9 +217,7 @@ def get_debit_cards(db: BankingDB, account_id: str) -> str:
             "Debit cards are only available for checking accounts."
         )
     cards = []
-    for key, card in rows(db.debit_cards):
-        if card.get("account_id") != account_id:
-            continue
+    for key, card in rows_where(db.debit_cards, "account_id", account_id):
         shown = {"card_id": key, **card}
         if "last_4_digits" in shown and "card_number_last_4" not in shown:
             shown["card_number_last_4"] = shown.pop("last_4_digits")

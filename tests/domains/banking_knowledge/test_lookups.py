@@ -83,3 +83,20 @@ def test_render_rows__writes_this_episodes_changed_records_afresh(world):
     assert "   balance: $1.00" in after
     fresh = world().agent_db  # another episode still sees the shared record
     assert query_by(fresh, "accounts", "account_id", key) == before
+
+
+def test_render_rows__a_committed_copy_is_written_as_it_was_committed(world):
+    db = world().agent_db
+    table = db.accounts
+    key = next(iter(table.keys()))
+    edit(table, key)["status"] = "FIRST"
+    db.journal.commit()
+    first = query_by(db, "accounts", "account_id", key)  # a committed copy: remembered
+    assert "   status: FIRST" in first
+    assert query_by(db, "accounts", "account_id", key) == first
+    edit(table, key)["status"] = "SECOND"  # copied again, in a new transaction
+    during = query_by(db, "accounts", "account_id", key)
+    assert "   status: SECOND" in during
+    db.journal.rollback()
+    assert query_by(db, "accounts", "account_id", key) == first
+    assert first == _rendered_afresh("accounts", [(key, table.get(key).root)])
