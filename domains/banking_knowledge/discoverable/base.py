@@ -53,6 +53,7 @@ class Behaviour:
         parameters: Argument names, in signature order.
         required: The arguments without a default.
         accepted: `parameters` as a set (derived from it), for checking a call's keywords.
+        required_set: `required` as a set (derived from it).
     """
 
     key: str
@@ -61,9 +62,11 @@ class Behaviour:
     parameters: tuple[str, ...]
     required: tuple[str, ...]
     accepted: frozenset[str] = field(init=False, repr=False, compare=False)
+    required_set: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "accepted", frozenset(self.parameters))
+        object.__setattr__(self, "required_set", frozenset(self.required))
 
     @property
     def mutates_state(self) -> bool:
@@ -148,9 +151,16 @@ def invoke(spec: Behaviour, db: BankingDB, owner: str, name: str, arguments: Any
             reference's class name) or the behaviour raised it; callers report it as text.
         ToolError: The behaviour failed on a value of the wrong type.
     """
-    problem = _binding_problem(spec, owner, name, arguments)
-    if problem is not None:
-        raise TypeError(problem)
+    # The usual call binds (a dict of accepted keywords with every required one): told by
+    # two set comparisons, the message is looked for only otherwise.
+    if not (
+        type(arguments) is dict
+        and spec.accepted.issuperset(arguments)
+        and arguments.keys() >= spec.required_set
+    ):
+        problem = _binding_problem(spec, owner, name, arguments)
+        if problem is not None:
+            raise TypeError(problem)
     try:
         return spec.function(db, **arguments)
     except _INPUT_ERRORS as error:
