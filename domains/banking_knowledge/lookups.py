@@ -15,6 +15,7 @@ from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import QUERYABLE_TABLES
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
+from tau_env.messages import trusted
 from tau_env.state import Table
 
 __all__ = [
@@ -83,11 +84,18 @@ def edit(table: Table[Row], key: str) -> dict[str, Any]:
 
 
 def add(table: Table[Row], key: str, record: dict[str, Any]) -> bool:
-    """Insert a record; False (and nothing changes) when the id is taken."""
+    """Insert a record; False (and nothing changes) when the id is taken.
+
+    `record` is a behaviour's own (``str`` keys), so it becomes a `Row` as validation would
+    make it (a copy of the dict: ``dict[str, Any]`` checks nothing else) without validating.
+    """
     if key in table:
         return False
-    table.insert(key, Row(record))
+    table.insert(key, trusted(Row, {"root": dict(record)}, _ROOT_GIVEN))
     return True
+
+
+_ROOT_GIVEN = frozenset(("root",))
 
 
 def parse_balance(value: Any) -> float:

@@ -100,3 +100,17 @@ def test_render_rows__a_committed_copy_is_written_as_it_was_committed(world):
     db.journal.rollback()
     assert query_by(db, "accounts", "account_id", key) == first
     assert first == _rendered_afresh("accounts", [(key, table.get(key).root)])
+
+
+def test_add__makes_the_row_validation_would_make(world):
+    table = world().agent_db.accounts
+    record = {"account_id": "new", "user_id": "u", "balance": 1.5, "tags": ["a"]}
+    assert add(table, "new", record)
+    added, validated = table.get("new"), Row(record)
+    assert added == validated and added.model_fields_set == validated.model_fields_set
+    assert added.model_dump() == validated.model_dump()
+    assert added.root is not record  # a copy, as validation makes
+    record["user_id"] = "changed later"
+    assert table.get("new").root["user_id"] == "u"
+    assert not add(table, "new", {"account_id": "other"})  # the id is taken: nothing changes
+    assert table.get("new") is added
