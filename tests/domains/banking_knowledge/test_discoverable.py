@@ -1,9 +1,11 @@
 """Discoverable tools: unlock and call (agent), give and call (customer), and their logs."""
 
 import json
+import re
 
 from tau_env.domains.banking_knowledge.discoverable import reference_catalog
 from tau_env.domains.banking_knowledge.ids import agent_tool_log_id, user_tool_given_id
+from tau_env.domains.banking_knowledge.lookups import add, rows
 from tests.domains.banking_knowledge.conftest import call
 
 ACCOUNTS = "get_all_user_accounts_by_user_id_3847"
@@ -266,3 +268,23 @@ def test_name_of__the_first_catalogue_entry_of_a_behaviour_changed_catalogues_to
     others = [e.name for e in catalog.values() if e.behaviour == first.behaviour]
     assert name_of(played.agent_db, first.behaviour) == others[0]
     assert name_of(fresh().agent_db, first.behaviour) == first.name  # the bank's own, unchanged
+
+
+def test_transactions__newest_first_and_same_date_records_keep_their_order(world):
+    played = world()
+    account = next(key for key, _ in rows(played.agent_db.accounts))
+    history = played.agent_db.bank_account_transaction_history
+    dates = ["01/02/2025", "03/04/2025 10:00:00", "01/02/2025", "not a date", "03/04/2025"]
+    for number, date in enumerate(dates):
+        add(
+            history,
+            f"t{number}",
+            {"transaction_id": f"t{number}", "account_id": account, "date": date},
+        )
+    played.agent_db.journal.commit()
+    name = "get_bank_account_transactions_9173"
+    _unlock(played, name)
+    text, _ = _call(played, name, {"account_id": account})
+    shown = [line.split(": ")[1] for line in text.splitlines() if re.search(r"ID: t\d$", line)]
+    # 03/04 10:00 > 03/04 > 01/02 (t0 before t2, as stored) > unreadable (earliest)
+    assert shown == ["t1", "t4", "t0", "t2", "t3"]
