@@ -128,4 +128,8 @@ def debit_card_id(account_id: str, user_id: str, issue_date: str) -> str:
 def card_last_4_digits(credit_card_account_id: str) -> str:
     """The last 4 digits the customer's card lookup shows: digits of a SHA-256, 0-padded."""
     digest = hashlib.sha256(f"card_last4:{credit_card_account_id}".encode()).hexdigest()
-    return "".join(c for c in digest if c.isdigit())[:4].ljust(4, "0")
+    return digest.translate(_HEX_LETTERS_DROPPED)[:4].ljust(4, "0")
+
+
+_HEX_LETTERS_DROPPED = str.maketrans("", "", "abcdef")
+"""Keeps the digits of a (lower-case) hex digest: its only other characters are a-f."""
