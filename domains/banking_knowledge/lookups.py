@@ -191,9 +191,10 @@ def _fields(record: dict[str, Any]) -> str:
 
 
 _KEPT_FIELDS: dict[int, tuple[dict[str, Any], str]] = {}
-# Emptied past this size: records of reloaded bases and of finished episodes come and go
-# (each entry keeps its record alive, a few hundred bytes to a kilobyte).
-_MAX_KEPT_FIELDS = 50_000
+# Emptied past this size: records of reloaded bases and of finished episodes come and go, and
+# each entry keeps its record alive (about a kilobyte with its text). The official base and
+# every task's set-up records are about 1,400.
+_MAX_KEPT_FIELDS = 20_000
 
 
 def _kept_fields(record: dict[str, Any]) -> str:
