@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from tau_env.domains.banking_knowledge.json_text import indented
+from tau_env.domains.banking_knowledge.json_text import indented, loads_numbers_as_floats
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,36 @@ from tau_env.domains.banking_knowledge.json_text import indented
 )
 def test_indented__is_json_dumps_with_indent_2(value):
     assert indented(value) == json.dumps(value, indent=2)
+
+
+def _outcome(decode, text):
+    try:
+        return "value", repr(decode(text))
+    except json.JSONDecodeError as error:
+        return "error", str(error)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{}",
+        '{"a": 1, "b": [1, 2.5, {"c": null}], "d": 12345678901234567890}',
+        '{"a": 1} ',
+        ' {"a": 1}',
+        '{"a": 1}{"b": 2}',
+        '{"a": 1} x}',
+        '{"a": 1}}',
+        "{bad}",
+        '{"a": 1,}',
+        '{"a": NaN, "b": -Infinity}',
+        '{"x": "\\u00e9", "x": 2}',
+        '"{}"',
+        "[1]",
+        "",
+        " ",
+        "\ufeff{}",
+    ],
+)
+def test_loads_numbers_as_floats__is_json_loads_with_parse_int_float(text):
+    expected = _outcome(lambda t: json.loads(t, parse_int=float), text)
+    assert _outcome(loads_numbers_as_floats, text) == expected
