@@ -97,11 +97,13 @@ def live_turns(env: Any) -> Iterator[Side]:
                 continue
             yield side
         return
-    # The same loop on the bare env: `agent_iter` and `last` read these attributes.
+    # The same loop on the bare env: `agent_iter` and `last` read these attributes. Once
+    # every side is done, their dead steps are taken at once (`TauEnv.step_dead_sides`).
     while bare.agents:
         side = bare.agent_selection
         if bare.terminations[side] or bare.truncations[side]:
-            bare.step(None)
+            if not bare.step_dead_sides():
+                bare.step(None)
             continue
         yield side
 
@@ -182,7 +184,8 @@ def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
     while env.agents:
         side = env.agent_selection
         if env.terminations[side] or env.truncations[side]:
-            step(None)
+            if not env.step_dead_sides():  # the usual end: every side's dead step at once
+                step(None)
             continue
         seat = sides.get(side)
         if seat is None:

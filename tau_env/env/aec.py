@@ -439,6 +439,39 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         for side in rewards:
             rewards[side] = 0
 
+    def step_dead_sides(self) -> bool:
+        """Every remaining side's dead step at once, when every remaining side is done.
+
+        An episode's loop ends by stepping each finished side with None (`step` with None, one
+        dead step per side). When every side left is done, this leaves exactly the state those
+        dead steps leave, in one call: no side left, their entries gone from every per-side
+        dict (infos never built), the turn back on the side stepped first. Runners call it
+        once an episode has ended, instead of one `step` per side.
+
+        Returns:
+            False, changing nothing, when some remaining side is not done (step it instead).
+        """
+        agents = self.agents
+        terminations, truncations = self.terminations, self.truncations
+        for side in agents:
+            if not (terminations[side] or truncations[side]):
+                return False
+        rewards, cumulative, infos = self.rewards, self._cumulative_rewards, self._infos
+        final = self._final_info
+        finals: list[Side] = final[4] if final is not None else []
+        for side in agents:
+            del terminations[side], truncations[side], rewards[side]
+            del cumulative[side], infos[side]
+            if side in finals:
+                finals.remove(side)  # never built for this side
+        if agents:
+            # The last dead step gives the turn back to the side kept for it, if any.
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+            agents.clear()
+        return True
+
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
         """Per side, PettingZoo's info dict.

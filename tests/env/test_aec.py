@@ -135,3 +135,43 @@ def test_dead_steps__leave_the_state_pettingzoo_s_own_dead_step_leaves(done):
         AECEnv._was_dead_step(theirs, None)
         assert _observable(ours) == _observable(theirs)
     assert ours.agents == theirs.agents
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "end",  # the episode's own end: both sides done
+        "end, infos read",  # the same, after the infos were built
+        "end, one side stepped",  # one dead step taken before
+        "both done mid-conversation",
+    ],
+)
+def test_step_dead_sides__leaves_the_state_of_one_dead_step_per_side(setup):
+    from pettingzoo import AECEnv
+
+    ours, theirs = (tau_env.make_env("mock").unwrapped for _ in range(2))
+    for env in (ours, theirs):
+        if setup.startswith("end"):
+            _play_complete_task(env)
+        else:
+            env.reset(seed=0, options={"task_id": "complete_task"})
+            _mark_done(env, {"agent": True, "user": True})
+        if setup == "end, infos read":
+            assert env.infos["agent"]["grade"]["reward"] == 1.0
+        if setup == "end, one side stepped":
+            env.step(None)
+    assert ours.step_dead_sides() is True
+    while theirs.agents:
+        AECEnv._was_dead_step(theirs, None)
+    assert _observable(ours) == _observable(theirs)
+    assert ours.agents == [] and ours.infos == {}
+    assert ours.grade.reward == 1.0 if setup.startswith("end") else ours.grade is None
+
+
+def test_step_dead_sides__refuses_while_a_side_is_live_and_changes_nothing():
+    env = tau_env.make_env("mock").unwrapped
+    env.reset(seed=0, options={"task_id": "complete_task"})
+    _mark_done(env, {"user": True})
+    before = _observable(env)
+    assert env.step_dead_sides() is False
+    assert _observable(env) == before
