@@ -24,6 +24,25 @@ def test_reset__the_greeting_opens_and_the_user_has_the_floor(raw_mock_env):
     assert "To-do service" in raw_mock_env.observe("agent")["instructions"]
 
 
+def test_reset__every_episode_opens_with_one_greeting_record_equal_to_a_validated_one(
+    raw_mock_env,
+):
+    from tau_env.messages import AssistantMessage
+
+    raw_mock_env.reset(seed=0)
+    first = raw_mock_env.conversation.trajectory[0]
+    raw_mock_env.reset(seed=1)
+    again = raw_mock_env.conversation.trajectory[0]
+    assert again is first  # shared, as a task's history records are
+    built = AssistantMessage(content=GREETING)
+    assert first == built and first.model_dump() == built.model_dump()
+    assert first.model_fields_set == built.model_fields_set
+    assert raw_mock_env.view("user").history == [first]
+    entry = raw_mock_env.observe("user")["messages"][0]
+    raw_mock_env.reset(seed=2)
+    assert raw_mock_env.observe("user")["messages"][0] is not entry  # entries stay per episode
+
+
 def test_tool_call__keeps_the_floor_and_only_the_caller_sees_the_result(raw_mock_env):
     raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
     play(raw_mock_env, SendMessage(content="Please close task_1."))
