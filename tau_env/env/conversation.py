@@ -277,7 +277,7 @@ class Conversation:
 
     def _stop(self, side: Side, action: Stop) -> None:
         content = STOP_TOKENS[action.reason]
-        self._say(side, _text_message(side, content), content)
+        self._say(side, _stop_message(side, content), content)
         self.step_count += 1
         self._end_by(side)
 
@@ -460,6 +460,21 @@ def _greeting_message(greeting: str) -> Message:
         if len(_GREETINGS) >= _MAX_GREETINGS:
             _GREETINGS.clear()
         message = _GREETINGS[greeting] = _text_message("agent", greeting)
+    return message
+
+
+_STOP_MESSAGES: dict[tuple[Side, str], Message] = {}
+
+
+def _stop_message(side: Side, token: str) -> Message:
+    """`side`'s message saying the stop `token`: one record per side and token, shared.
+
+    Shared by every episode that ends so, as the greeting is (`_greeting_message`).
+    """
+    key = (side, token)
+    message = _STOP_MESSAGES.get(key)
+    if message is None:
+        message = _STOP_MESSAGES[key] = _text_message(side, token)
     return message
 
 

@@ -134,6 +134,29 @@ def test_stop_action__ends_with_that_sides_stop_and_the_reward_goes_to_both(raw_
     assert raw_mock_env.conversation.trajectory[-1].content == "###STOP###"
 
 
+@pytest.mark.parametrize("side", ["agent", "user"])
+def test_stop_action__records_one_shared_message_per_side_and_reason(raw_mock_env, side):
+    from tau_env.messages import AssistantMessage, UserMessage
+
+    records = []
+    for seed in (0, 1):
+        raw_mock_env.reset(seed=seed, options={"task_id": "complete_task"})
+        if side == "agent":
+            play(raw_mock_env, SendMessage(content="hello"))
+        play(raw_mock_env, Stop(reason="transfer"))
+        records.append(raw_mock_env.conversation.trajectory[-1])
+    assert records[0] is records[1]
+    model = AssistantMessage if side == "agent" else UserMessage
+    built = model(content="###TRANSFER###")
+    assert type(records[0]) is model and records[0] == built
+    assert records[0].model_fields_set == built.model_fields_set
+    raw_mock_env.reset(seed=2, options={"task_id": "complete_task"})
+    if side == "agent":
+        play(raw_mock_env, SendMessage(content="hello"))
+    play(raw_mock_env, Stop())
+    assert raw_mock_env.conversation.trajectory[-1].content == "###STOP###"
+
+
 def test_max_errors__cumulative_tool_errors_terminate_with_reward_zero():
     env = tau_env.make_env("mock", task_id="reopen_task", max_errors=3).unwrapped
     env.reset(seed=0)
