@@ -44,17 +44,44 @@ class OracleAgent:
         task: The task whose gold plan to follow.
     """
 
+    # An episode's starting state, as class defaults: an agent only stores what it changes
+    # (an episode that replays a worked-out script never needs its plan as a list).
+    _plan: list[GoldAction] | None = None
+    _to_communicate: list[str] | None = None
+    _script: _Script = ()
+    _played = 0
+    _last_request: Action | None = None
+    _repeats = 0
+
     def __init__(self, task: Task) -> None:
-        self.plan: list[GoldAction] = task.gold_actions
-        criteria = task.evaluation_criteria
-        self.to_communicate: list[str] = list(
-            (criteria.communicate_info if criteria else None) or []
-        )
         self._task = task
-        self._script: _Script = ()
-        self._played = 0
-        self._last_request: Action | None = None
-        self._repeats = 0
+
+    @property
+    def plan(self) -> list[GoldAction]:
+        """The steps to follow: the task's gold actions, unless set otherwise."""
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = self._task.gold_actions
+        return plan
+
+    @plan.setter
+    def plan(self, steps: list[GoldAction]) -> None:
+        self._plan = steps
+
+    @property
+    def to_communicate(self) -> list[str]:
+        """What the closing message tells: the task's ``communicate_info``, unless set."""
+        told = self._to_communicate
+        if told is None:
+            criteria = self._task.evaluation_criteria
+            told = self._to_communicate = list(
+                (criteria.communicate_info if criteria else None) or []
+            )
+        return told
+
+    @to_communicate.setter
+    def to_communicate(self, items: list[str]) -> None:
+        self._to_communicate = items
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """Next gold step, a user step's request (again if not followed), closing, stops."""
