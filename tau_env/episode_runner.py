@@ -99,10 +99,11 @@ def live_turns(env: Any) -> Iterator[Side]:
         return
     # The same loop on the bare env: `agent_iter` and `last` read these attributes. Once
     # every side is done, their dead steps are taken at once (`TauEnv.step_dead_sides`).
+    at_once = _own_step(bare)
     while bare.agents:
         side = bare.agent_selection
         if bare.terminations[side] or bare.truncations[side]:
-            if not bare.step_dead_sides():
+            if not (at_once and bare.step_dead_sides()):
                 bare.step(None)
             continue
         yield side
@@ -173,6 +174,15 @@ def _fixed_sides(env: TauEnv) -> bool:
     return cls.view is TauEnv.view and cls.context is TauEnv.context
 
 
+def _own_step(env: TauEnv) -> bool:
+    """True when `env` steps as `TauEnv` does, so its dead steps may be taken at once.
+
+    A subclass that redefines `step` is stepped with None once per finished side, as
+    PettingZoo's loop does.
+    """
+    return type(env).step is TauEnv.step
+
+
 def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
     """`run_episode`'s loop on a bare `TauEnv` (the loop of `live_turns`, inlined).
 
@@ -180,11 +190,13 @@ def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
     participant method, view and context are looked up once, when it first acts.
     """
     step = env.step
+    at_once = _own_step(env)
     sides: dict[Side, tuple[Any, Any, Any]] = {}
     while env.agents:
         side = env.agent_selection
         if env.terminations[side] or env.truncations[side]:
-            if not env.step_dead_sides():  # the usual end: every side's dead step at once
+            # The usual end: every side's dead step at once.
+            if not (at_once and env.step_dead_sides()):
                 step(None)
             continue
         seat = sides.get(side)

@@ -60,3 +60,21 @@ def test_episode_result_of__equals_the_dataclass_constructor(mock_env):
     )
     assert result == built and repr(result) == repr(built)
     assert EpisodeResult.of("t", None, result.grade, [], 0).reward == result.grade.reward
+
+
+def test_run_episode__a_subclass_with_its_own_step_is_stepped_dead_once_per_side():
+    from tau_env.env.aec import TauEnv
+
+    class Counting(TauEnv):
+        dead_steps = 0
+
+        def step(self, action):
+            if action is None:
+                Counting.dead_steps += 1
+            super().step(action)
+
+    raw = tau_env.make_env("mock").unwrapped
+    env = Counting(raw.domain, raw.tasks)
+    result = run_episode(env, OracleAgent, GoldUser, seed=0)
+    assert Counting.dead_steps == 2 and env.agents == []
+    assert result.grade == run_episode(raw, OracleAgent, GoldUser, seed=0).grade
