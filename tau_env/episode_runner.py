@@ -99,7 +99,7 @@ def live_turns(env: Any) -> Iterator[Side]:
         return
     # The same loop on the bare env: `agent_iter` and `last` read these attributes. Once
     # every side is done, their dead steps are taken at once (`TauEnv.step_dead_sides`).
-    at_once = _own_step(bare)
+    at_once = type(bare).step is _TAU_ENV_STEP
     while bare.agents:
         side = bare.agent_selection
         if bare.terminations[side] or bare.truncations[side]:
@@ -174,13 +174,10 @@ def _fixed_sides(env: TauEnv) -> bool:
     return cls.view is TauEnv.view and cls.context is TauEnv.context
 
 
-def _own_step(env: TauEnv) -> bool:
-    """True when `env` steps as `TauEnv` does, so its dead steps may be taken at once.
-
-    A subclass that redefines `step` is stepped with None once per finished side, as
-    PettingZoo's loop does.
-    """
-    return type(env).step is TauEnv.step
+_TAU_ENV_STEP = TauEnv.step
+"""`TauEnv.step`: an env whose class has it steps as `TauEnv` does, so the dead steps of its
+finished sides may be taken at once; a subclass that redefines `step` is stepped with None
+once per finished side, as PettingZoo's loop does."""
 
 
 def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
@@ -190,7 +187,7 @@ def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
     participant method, view and context are looked up once, when it first acts.
     """
     step = env.step
-    at_once = _own_step(env)
+    at_once = type(env).step is _TAU_ENV_STEP
     sides: dict[Side, tuple[Any, Any, Any]] = {}
     while env.agents:
         side = env.agent_selection
