@@ -418,14 +418,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         if action is not None:
             raise ValueError("when an agent is dead, the only valid action is None")
         agent = self.agent_selection
-        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
-        del terminations[agent], truncations[agent], rewards[agent]
-        del self._cumulative_rewards[agent], self._infos[agent]
+        self._forget_side(agent)
         agents = self.agents
         agents.remove(agent)
-        final = self._final_info
-        if final is not None and agent in final[4]:
-            final[4].remove(agent)  # never built for this side
+        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
         for side in agents:
             if terminations[side] or truncations[side]:  # the next side to step dead
                 if self._skip_agent_selection is None:
@@ -456,21 +452,23 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         for side in agents:
             if not (terminations[side] or truncations[side]):
                 return False
-        rewards, cumulative, infos = self.rewards, self._cumulative_rewards, self._infos
-        final = self._final_info
-        finals: list[Side] = final[4] if final is not None else []
-        for side in agents:
-            del terminations[side], truncations[side], rewards[side]
-            del cumulative[side], infos[side]
-            if side in finals:
-                finals.remove(side)  # never built for this side
         if agents:
-            # The last dead step gives the turn back to the side kept for it, if any.
+            for side in agents:
+                self._forget_side(side)
+            agents.clear()
+            # As the last dead step: the turn goes back to the side kept for it, if any.
             if self._skip_agent_selection is not None:
                 self.agent_selection = self._skip_agent_selection
             self._skip_agent_selection = None
-            agents.clear()
         return True
+
+    def _forget_side(self, side: Side) -> None:
+        """Drop a side stepped dead from every per-side dict; its info is never built."""
+        del self.terminations[side], self.truncations[side], self.rewards[side]
+        del self._cumulative_rewards[side], self._infos[side]
+        final = self._final_info
+        if final is not None and side in final[4]:
+            final[4].remove(side)
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:

@@ -11,6 +11,7 @@ Each side's view (`SideView`) grows by appending; nothing is rebuilt per step.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import is_
@@ -444,10 +445,7 @@ def _sent_message(side: Side, action: SendMessage) -> Message:
     return _text_message(side, action.content)
 
 
-_SHARED_TEXTS: dict[tuple[Side, str], Message] = {}
-_MAX_SHARED_TEXTS = 100  # greetings and stop tokens are few; emptied past this size
-
-
+@functools.lru_cache(maxsize=128)  # greetings and stop tokens are few
 def _shared_text_message(side: Side, content: str) -> Message:
     """`side`'s message saying `content`, one record per side and text, for fixed texts.
 
@@ -456,13 +454,7 @@ def _shared_text_message(side: Side, content: str) -> Message:
     (records in a trajectory are never changed). Building each afresh cost about 5 k
     instructions, together some 2.5 % of a mock episode.
     """
-    key = (side, content)
-    message = _SHARED_TEXTS.get(key)
-    if message is None:
-        if len(_SHARED_TEXTS) >= _MAX_SHARED_TEXTS:
-            _SHARED_TEXTS.clear()
-        message = _SHARED_TEXTS[key] = _text_message(side, content)
-    return message
+    return _text_message(side, content)
 
 
 _TEXT_GIVEN = frozenset(("content",))
