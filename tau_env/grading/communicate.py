@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tau_env.grading.context import Episode
 from tau_env.grading.outcome import Check, new_check
-from tau_env.messages import AssistantMessage, has_text
+from tau_env.messages import has_text
 
 __all__ = ["CommunicateGrader"]
 
@@ -28,7 +28,7 @@ class CommunicateGrader:
         said = [
             message.content.lower().replace(",", "")
             for message in episode.trajectory
-            if isinstance(message, AssistantMessage)
+            if message.role == "assistant"  # (cheaper than `isinstance` on a pydantic class)
             and message.content
             and has_text(message.content)
         ]
