@@ -46,6 +46,11 @@ class ToolResult(NamedTuple):
     error: bool = False
 
 
+# What ``ToolResult(content, error)`` does, without the Python frame of namedtuple's ``__new__``
+# (the success of every tool call is built this way).
+_new_tuple = tuple.__new__
+
+
 @dataclass(frozen=True)
 class Toolbox:
     """A domain's static set of callable functions, per side.
@@ -183,7 +188,7 @@ class World:
             The serialized result.
         """
         toolbox = self.toolbox
-        spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).get(name)
+        spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).spec_named(name)
         if spec is None:
             return ToolResult(f"Error: Tool '{name}' not found.", error=True)
         try:
@@ -210,7 +215,7 @@ class World:
         journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return ToolResult(committed_json_str(value))
+        return _new_tuple(ToolResult, (committed_json_str(value), False))
 
     def run_env_function(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
         """Run a setup or assertion helper (or a tool) named by a task file.

@@ -30,6 +30,8 @@ class ToolSet:
                 raise ToolDefinitionError(f"{spec.name} is registered twice")
             self._specs[spec.name] = spec
         self.names: tuple[str, ...] = tuple(self._specs)
+        # `get`, bound once: the world's look-up of every tool call, without a Python frame.
+        self.spec_named: Callable[[str], FunctionSpec | None] = self._specs.get
         self._schemas: list[dict[str, Any]] | None = None
 
     def __contains__(self, name: object) -> bool:
