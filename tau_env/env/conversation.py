@@ -6,7 +6,8 @@ token in a message, ends the conversation. Tool errors accumulate towards ``max_
 (termination) and steps towards ``max_steps`` (truncation). Steps are counted as the reference
 counts them: each message one, each tool call two (the call and its result).
 
-Each side's view (`SideView`) grows by appending; nothing is rebuilt per step.
+Each side's view (`SideView`) grows by appending; nothing is rebuilt per step, and a message's
+observation entry is built when first read (a loop that reads messages pays nothing for it).
 """
 
 from __future__ import annotations
@@ -74,12 +75,28 @@ class SideView:
     Attributes:
         history: Every message visible to this side, in order (append-only; do not modify).
         inbox: The messages that arrived since this side last acted.
-        inbox_entries: `inbox` as observation-space entries (built once per message).
+        max_text_length: Bound of the texts of `inbox_entries` (longer ones are clipped).
     """
 
     history: list[Message] = field(default_factory=list)
     inbox: list[Message] = field(default_factory=list)
-    inbox_entries: list[dict[str, Any]] = field(default_factory=list)
+    max_text_length: int = 1 << 20
+    # The entries of the inbox's first messages, built so far; `inbox_entries` adds the rest.
+    _entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def inbox_entries(self) -> list[dict[str, Any]]:
+        """`inbox` as observation-space entries (`observation_entry`), in the same order.
+
+        Each message's entry is built when first read, then kept: participants that read the
+        messages themselves (scripted users, oracles, LLM agents) never pay for entries, and
+        an observation per step builds one entry per new message. Do not modify the list.
+        """
+        entries, inbox = self._entries, self.inbox
+        if len(entries) < len(inbox):
+            bound = self.max_text_length
+            entries += [observation_entry(message, bound) for message in inbox[len(entries) :]]
+        return entries
 
 
 def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[str, Any]:
@@ -132,8 +149,9 @@ class Conversation:
         self.max_errors = max_errors
         self.trajectory: list[Message] = []
         self.views: dict[Side, SideView] = {
-            "agent": SideView([], [], []),  # positional: the defaults' factories cost more
-            "user": SideView([], [], []),
+            # positional: the defaults' factories cost more
+            "agent": SideView([], [], max_text_length, []),
+            "user": SideView([], [], max_text_length, []),
         }
         self.step_count = 0
         self.num_errors = 0
@@ -147,7 +165,7 @@ class Conversation:
         elif seating.greeting is None:
             self.turn = "agent"
         else:
-            self._say("agent", _shared_text_message("agent", seating.greeting), seating.greeting)
+            self._say("agent", _shared_text_message("agent", seating.greeting))
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -173,7 +191,7 @@ class Conversation:
         view = self.views[side]
         if view.inbox:  # the side acts: what it had not yet seen is now seen
             view.inbox = []
-            view.inbox_entries = []
+            view._entries = []  # (they were the old inbox's)
         # Told apart by exact class first: `isinstance` against a pydantic model class that
         # does not match runs ABCMeta's check (~0.1 us); subclasses take `_act_as_base`.
         if type(action) is SendMessage:
@@ -251,14 +269,6 @@ class Conversation:
         trajectory.append(reply)
         history.append(reply)  # the caller alone sees the result
         view.inbox.append(reply)
-        view.inbox_entries.append(
-            {  # `observation_entry(reply)`, spelled out
-                "role": _TOOL_ROLE,
-                "content": (content or "")[: self.max_text_length],
-                "tool_name": name[:TOOL_NAME_LENGTH],
-                "error": int(error),
-            }
-        )
         self.step_count += 2
         if error:
             self.num_errors += 1
@@ -269,7 +279,7 @@ class Conversation:
             self.termination = _AGENT_ERROR if side == "agent" else _USER_ERROR
             self.error_note = f"the {side} sent a message without text"
             return
-        self._say(side, _sent_message(side, action), content)
+        self._say(side, _sent_message(side, action))
         self.step_count += 1
         if has_stop_token(content):
             self._end_by(side)
@@ -278,19 +288,18 @@ class Conversation:
 
     def _stop(self, side: Side, action: Stop) -> None:
         content = STOP_TOKENS[action.reason]
-        self._say(side, _shared_text_message(side, content), content)
+        self._say(side, _shared_text_message(side, content))
         self.step_count += 1
         self._end_by(side)
 
     def _end_by(self, side: Side) -> None:
         self.termination = _STOPPED_BY[side]
 
-    def _say(self, side: Side, message: Message, content: str) -> None:
-        """Record `side`'s text `message` (whose text is `content`) and deliver it.
+    def _say(self, side: Side, message: Message) -> None:
+        """Record `side`'s text `message` and deliver it.
 
         Every text message passes here (greeting, messages, stops): it joins the trajectory
-        and both histories, and the other side's inbox with its observation entry
-        (`observation_entry` spelled out: this is the hot path).
+        and both histories, and the other side's inbox.
         """
         self.trajectory.append(message)
         views = self.views
@@ -298,13 +307,6 @@ class Conversation:
         view = views[_OTHER[side]]
         view.history.append(message)
         view.inbox.append(message)
-        entry = {
-            "role": _TEXT_ROLE[side],
-            "content": content[: self.max_text_length],
-            "tool_name": "",
-            "error": 0,
-        }
-        view.inbox_entries.append(entry)
 
     # -- history -------------------------------------------------------------------------------
     def _load_history(self, history: Sequence[Message]) -> None:
@@ -313,22 +315,21 @@ class Conversation:
         Agent: its own messages, user text, and results of its own calls. User: its own
         messages, agent text, and results of its own calls (spec §4, initialize step 6). The
         split is worked out once per history (`_history_layout`); each episode gets its own
-        lists and observation entries.
+        lists (and observation entries, built when read).
         """
-        layout = _history_layout(history, self.max_text_length)
+        layout = _history_layout(history)
         self.trajectory.extend(history)
-        for side, (seen, unseen, entries) in zip(SIDES, layout.sides, strict=True):
+        for side, (seen, unseen) in zip(SIDES, layout.sides, strict=True):
             view = self.views[side]
             view.history.extend(seen)
             view.inbox = list(unseen)
-            view.inbox_entries = [dict(entry) for entry in entries]
         self.turn = layout.turn
         if layout.stopped_by is not None:
             self._end_by(layout.stopped_by)
 
 
-_SeenBy = tuple[tuple[Message, ...], tuple[Message, ...], tuple[dict[str, Any], ...]]
-"""One side's share of a history: what it saw, what it has not yet seen, their entries."""
+_SeenBy = tuple[tuple[Message, ...], tuple[Message, ...]]
+"""One side's share of a history: what it saw, and what it has not yet seen."""
 
 
 @dataclass(frozen=True)
@@ -337,9 +338,8 @@ class _HistoryLayout:
 
     Attributes:
         messages: The history it was worked out from (the memo checks it is still that one).
-        sides: Per side (in `SIDES` order): every message it saw, the ones that arrived after
-            its own last message (its inbox) and their observation entries (copied for each
-            episode: observations hand them out).
+        sides: Per side (in `SIDES` order): every message it saw, and the ones that arrived
+            after its own last message (its inbox).
         turn: The side that has the floor after the history.
         stopped_by: The side whose stop token ends the history (None: it goes on).
     """
@@ -350,17 +350,17 @@ class _HistoryLayout:
     stopped_by: Side | None
 
 
-_LAYOUTS: dict[tuple[int, int], tuple[Sequence[Message], _HistoryLayout]] = {}
+_LAYOUTS: dict[int, tuple[Sequence[Message], _HistoryLayout]] = {}
 _MAX_LAYOUTS = 10_000  # generated tasks come and go: the memo is emptied past this size
 
 
-def _history_layout(history: Sequence[Message], max_text_length: int) -> _HistoryLayout:
+def _history_layout(history: Sequence[Message]) -> _HistoryLayout:
     """`_layout_of` `history`, remembered per history (a task's) while its messages are the same.
 
     Splitting a history costs several times a whole short episode, and a task's history is
     the same at every reset.
     """
-    key = (id(history), max_text_length)
+    key = id(history)
     cached = _LAYOUTS.get(key)
     if cached is not None and cached[0] is history:
         layout = cached[1]
@@ -368,14 +368,14 @@ def _history_layout(history: Sequence[Message], max_text_length: int) -> _Histor
             return layout
     if len(_LAYOUTS) >= _MAX_LAYOUTS:
         _LAYOUTS.clear()
-    layout = _layout_of(history, max_text_length)
+    layout = _layout_of(history)
     _LAYOUTS[key] = (history, layout)
     return layout
 
 
-def _layout_of(history: Sequence[Message], max_text_length: int) -> _HistoryLayout:
+def _layout_of(history: Sequence[Message]) -> _HistoryLayout:
     """Split a (non-empty) history between the sides and find who has the floor after it."""
-    sides = tuple(_seen_by(history, side, max_text_length) for side in SIDES)
+    sides = tuple(_seen_by(history, side) for side in SIDES)
     last = history[-1]
     turn: Side
     if isinstance(last, ToolMessage):
@@ -394,13 +394,12 @@ def _layout_of(history: Sequence[Message], max_text_length: int) -> _HistoryLayo
     return _HistoryLayout(tuple(history), sides, turn, stopped_by)
 
 
-def _seen_by(history: Sequence[Message], side: Side, max_text_length: int) -> _SeenBy:
+def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
     """What `side` saw of `history`; its inbox is what arrived after its own last message."""
     seen = [message for message in history if _visible_to(message, side)]
     last_own = max((i for i, m in enumerate(seen) if _sent_by(m, side)), default=-1)
     unseen = [m for m in seen[last_own + 1 :] if not _sent_by(m, side)]
-    entries = tuple(observation_entry(m, max_text_length) for m in unseen)
-    return tuple(seen), tuple(unseen), entries
+    return tuple(seen), tuple(unseen)
 
 
 # The env's own records are built from validated actions without validating again (`trusted`);
@@ -408,8 +407,6 @@ def _seen_by(history: Sequence[Message], side: Side, max_text_length: int) -> _S
 _TOOL_CALL_GIVEN = frozenset(("id", "name", "arguments", "requestor"))
 _TOOL_MESSAGE_GIVEN = frozenset(("id", "content", "requestor", "error", "name"))
 _CALLS_GIVEN = frozenset(("tool_calls",))
-_TOOL_ROLE = ROLE_INDEX["tool"]
-_TEXT_ROLE: dict[Side, int] = {"agent": ROLE_INDEX["assistant"], "user": ROLE_INDEX["user"]}
 # Enum members looked up once: `TerminationReason.X` goes through EnumType's attribute hook.
 _MAX_STEPS = TerminationReason.MAX_STEPS
 _TOO_MANY_ERRORS = TerminationReason.TOO_MANY_ERRORS
