@@ -95,7 +95,8 @@ class SideView:
         entries, inbox = self._entries, self.inbox
         if len(entries) < len(inbox):
             bound = self.max_text_length
-            entries += [observation_entry(message, bound) for message in inbox[len(entries) :]]
+            for message in inbox[len(entries) :]:  # (a loop: usually one, no comprehension)
+                entries.append(observation_entry(message, bound))
         return entries
 
 
@@ -106,9 +107,9 @@ def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[
     name), so that a huge message or an invented tool name never puts an observation outside
     its space; the message itself (in the trajectory and the views) is kept whole.
     """
-    if isinstance(message, ToolMessage):
+    if message.role == "tool":  # (`isinstance` against a pydantic class costs more)
         return {
-            "role": ROLE_INDEX["tool"],
+            "role": _TOOL_ROLE,
             "content": (message.content or "")[:max_text_length],
             "tool_name": (message.name or "")[:TOOL_NAME_LENGTH],
             "error": int(message.error),
@@ -407,6 +408,7 @@ def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
 _TOOL_CALL_GIVEN = frozenset(("id", "name", "arguments", "requestor"))
 _TOOL_MESSAGE_GIVEN = frozenset(("id", "content", "requestor", "error", "name"))
 _CALLS_GIVEN = frozenset(("tool_calls",))
+_TOOL_ROLE = ROLE_INDEX["tool"]
 # Enum members looked up once: `TerminationReason.X` goes through EnumType's attribute hook.
 _MAX_STEPS = TerminationReason.MAX_STEPS
 _TOO_MANY_ERRORS = TerminationReason.TOO_MANY_ERRORS

@@ -12,8 +12,6 @@ from tau_env.tasks.model import GoldAction
 
 __all__ = ["ActionGrader", "matches"]
 
-_CALLER_ROLES = frozenset(("assistant", "user"))  # of the messages that carry tool calls
-
 
 class ActionGrader:
     """A gold action matches if any call of either side does; order and count are ignored."""
@@ -30,7 +28,7 @@ class ActionGrader:
         for message in episode.trajectory:
             # Told apart by role, the messages' discriminator: ``isinstance`` against a
             # pydantic class that does not match runs ABCMeta's check (~0.1 us a message).
-            if message.role in _CALLER_ROLES and message.tool_calls:
+            if message.role != "tool" and message.tool_calls:
                 for call in message.tool_calls:
                     calls_by_name.setdefault(call.name, []).append(call)
         details = [
