@@ -273,10 +273,11 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
 
     def observe(self, agent: Side) -> dict[str, Any]:
         """What `agent` observes now (see `tau_env.env.spaces.observation_space`)."""
-        conversation = self._require_conversation()
-        view = conversation.views[agent]
+        conversation = self._conversation  # `_require_conversation`, spelled out: every turn
+        if conversation is None:
+            raise ResetNeeded("call reset() before using the environment")
         return {
-            "messages": tuple(view.inbox_entries),
+            "messages": tuple(conversation.views[agent].inbox_entries),
             "instructions": self._contexts[agent].instructions[: self.max_text_length],
             "step": min(conversation.step_count, self.max_steps + 1),
         }

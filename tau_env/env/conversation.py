@@ -92,10 +92,11 @@ class SideView:
         messages themselves (scripted users, oracles, LLM agents) never pay for entries, and
         an observation per step builds one entry per new message. Do not modify the list.
         """
-        entries, inbox = self._entries, self.inbox
-        if len(entries) < len(inbox):
+        entries = self._entries
+        unbuilt = self.inbox[len(entries) :]
+        if unbuilt:
             bound = self.max_text_length
-            for message in inbox[len(entries) :]:  # (a loop: usually one, no comprehension)
+            for message in unbuilt:  # (a loop: usually one message, no comprehension)
                 entries.append(observation_entry(message, bound))
         return entries
 
