@@ -229,7 +229,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.rewards, self._cumulative_rewards = zeros, zeros.copy()  # copies cost less
         self.terminations, self.truncations = falses, falses.copy()
         self._final_info = None  # the `infos` setter, spelled out
-        self._infos = {side: {} for side in agents}
+        infos: dict[str, dict[str, Any]] = {}  # (a loop, not a comprehension: no call)
+        for side in agents:
+            infos[side] = {}
+        self._infos = infos
         self._skip_agent_selection = None
         self.agent_selection = conversation.turn
         if conversation.termination is not None:  # a history that already ends with a stop

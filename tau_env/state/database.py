@@ -305,8 +305,13 @@ class Database:
         mine, theirs = self._overlays(), other._overlays()
         if not mine and not theirs:  # neither changed anything (a side whose tools went unused)
             return []
-        unshared = [name for name, left in mine.items() if theirs.get(name) is not left]
-        unshared += [name for name in theirs if name not in mine]
+        unshared = []  # (loops, not comprehensions: no function call each)
+        for name, left in mine.items():
+            if theirs.get(name) is not left:
+                unshared.append(name)
+        for name in theirs:
+            if name not in mine:
+                unshared.append(name)
         if not unshared:
             return []
         if len(unshared) > 1:

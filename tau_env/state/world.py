@@ -169,8 +169,9 @@ class World:
         for side, db in (("agent", self.agent_db), ("user", self.user_db)):
             if db is not None:
                 wanted = None if inputs is None else inputs.get(side, frozenset())  # type: ignore[call-overload]
-                names = [f.name for f in db.snapshot.layout if wanted is None or f.name in wanted]
-                tables += [db.table_named(name) for name in names]
+                for field in db.snapshot.layout:
+                    if wanted is None or field.name in wanted:
+                        tables.append(db.table_named(field.name))
         return tuple(tables)
 
     def call_tool(self, side: Side, name: str, arguments: dict[str, Any] | str) -> ToolResult:
