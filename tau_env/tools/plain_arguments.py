@@ -138,6 +138,7 @@ Keywords = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """A signature's fast check made once (`keywords_check`): call arguments -> keywords or None."""
 
 _ABSENT: Any = object()
+_STR_ONLY = frozenset((str,))  # the element types of a list of exactly `str`
 
 
 def keywords_check(plan: tuple[PlainParameter, ...]) -> Keywords:
@@ -167,8 +168,8 @@ def keywords_check(plan: tuple[PlainParameter, ...]) -> Keywords:
                 continue
             if type(value) not in accepted or (allowed is not None and value not in allowed):
                 return None
-            if list_of_str and value is not None and any(type(v) is not str for v in value):
-                return None
+            if list_of_str and value is not None and not _STR_ONLY.issuperset(map(type, value)):
+                return None  # (`map` and a set test: no generator frame per list)
         if not lists:
             return arguments
         keywords = dict(arguments)
