@@ -22,6 +22,12 @@ exactly them. Like a run (`tau_env.rollout`), the benchmark plays under `spaced_
         python benchmarks/episode_cost.py --domains telecom --passes 1
 
 ("Collected" is the instructions of the passes; divide by the episodes or steps printed).
+
+With ``--passes``, ``--loop`` picks how the episodes are driven: ``participants`` (default,
+`run_episode`: the participants read their views), ``aec`` (PettingZoo's loop, reading
+``env.last()``, so an observation, before every turn) or ``single-agent`` (`SingleAgentEnv` with
+the gold user inside; the oracle's actions given to its ``step``, which returns the agent's
+observation). The observing loops show what observations cost on top of the env's own work.
 """
 
 from __future__ import annotations
@@ -46,6 +52,9 @@ from tau_env.episode_runner import run_episode
 from tau_env.grading.context import Episode
 from tau_env.rollout.collector import spaced_collections
 from tau_env.tasks.model import Task
+from tau_env.wrappers.single_agent import SingleAgentEnv
+
+LOOPS = ("participants", "aec", "single-agent")
 
 
 def warmed_env(domain: str, data_dir: Path | None) -> Any:
@@ -74,19 +83,59 @@ def for_each_domain(domains: str, measure_one: Callable[[str], None]) -> None:
     print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
 
 
-def measure(domain: str, data_dir: Path | None, rounds: int, passes: int | None) -> None:
+def episode_player(env: Any, loop: str) -> Callable[[Task], int]:
+    """Plays one gold episode of a task the `loop` way (see the module's doc); returns its steps."""
+    raw = env.unwrapped
+    gold = gold_user(env)
+    if loop == "participants":
+        return lambda task: run_episode(env, OracleAgent, gold, task_id=task.id, seed=1).steps
+    if loop == "aec":
+
+        def play_aec(task: Task) -> int:
+            env.reset(seed=1, options={"task_id": task.id})
+            players = {"agent": OracleAgent(task), "user": gold(task)}
+            for side in env.agent_iter():
+                _, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                else:
+                    env.step(players[side].act(raw.view(side), raw.context(side)))
+            return int(raw.conversation.step_count)
+
+        return play_aec
+    single = SingleAgentEnv(env, gold)
+
+    def play_single(task: Task) -> int:
+        single.reset(seed=1, options={"task_id": task.id})
+        agent, done = OracleAgent(task), False
+        while not done:
+            _, _, terminated, truncated, _ = single.step(
+                agent.act(raw.view("agent"), raw.context("agent"))
+            )
+            done = terminated or truncated
+        return int(raw.conversation.step_count)
+
+    return play_single
+
+
+def measure(
+    domain: str, data_dir: Path | None, rounds: int, passes: int | None, loop: str = LOOPS[0]
+) -> None:
     """Print the figures of one domain (or, with `passes`, just play that many passes)."""
     env = warmed_env(domain, data_dir)
     raw = env.unwrapped
     tasks = list(raw.tasks)
     gold = gold_user(env)
     if passes is not None:
+        play_one = episode_player(env, loop)
+        for task in tasks:  # this loop's own first use (a wrapper's caches)
+            play_one(task)
 
         def play(steps: int, task: Task) -> int:
-            return steps + run_episode(env, OracleAgent, gold, task_id=task.id, seed=1).steps
+            return steps + play_one(task)
 
         steps = functools.reduce(play, tasks * passes, 0)  # callgrind: --toggle-collect
-        print(f"{domain}: {passes} pass(es), {len(tasks)} tasks, {steps} steps")
+        print(f"{domain}: {passes} pass(es), {len(tasks)} tasks, {steps} steps ({loop} loop)")
         return
     whole, per_step, grading = [], [], []
     for _ in range(rounds):
@@ -122,10 +171,14 @@ def main() -> None:
     parser.add_argument("--builtin", action="store_true", help="built-in data, not official")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
+    parser.add_argument("--loop", choices=LOOPS, default=LOOPS[0], help="with --passes")
     args = parser.parse_args()
+    if args.loop != LOOPS[0] and args.passes is None:
+        parser.error("--loop is for --passes (instruction counts)")
     data_dir = None if args.builtin else official_data_dir(args.data_dir)
     for_each_domain(
-        args.domains, lambda domain: measure(domain, data_dir, args.rounds, args.passes)
+        args.domains,
+        lambda domain: measure(domain, data_dir, args.rounds, args.passes, args.loop),
     )
 
 
