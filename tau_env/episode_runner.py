@@ -99,11 +99,10 @@ def live_turns(env: Any) -> Iterator[Side]:
         return
     # The same loop on the bare env: `agent_iter` and `last` read these attributes. Once
     # every side is done, their dead steps are taken at once (`TauEnv.step_dead_sides`).
-    at_once = type(bare).step is _TAU_ENV_STEP
     while bare.agents:
         side = bare.agent_selection
         if bare.terminations[side] or bare.truncations[side]:
-            if not (at_once and bare.step_dead_sides()):
+            if not bare.step_dead_sides():
                 bare.step(None)
             continue
         yield side
@@ -174,12 +173,6 @@ def _fixed_sides(env: TauEnv) -> bool:
     return cls.view is TauEnv.view and cls.context is TauEnv.context
 
 
-_TAU_ENV_STEP = TauEnv.step
-"""`TauEnv.step`: an env whose class has it steps as `TauEnv` does, so the dead steps of its
-finished sides may be taken at once; a subclass that redefines `step` is stepped with None
-once per finished side, as PettingZoo's loop does."""
-
-
 def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
     """`run_episode`'s loop on a bare `TauEnv` (the loop of `live_turns`, inlined).
 
@@ -187,13 +180,12 @@ def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:
     participant method, view and context are looked up once, when it first acts.
     """
     step = env.step
-    at_once = type(env).step is _TAU_ENV_STEP
     sides: dict[Side, tuple[Any, Any, Any]] = {}
     while env.agents:
         side = env.agent_selection
         if env.terminations[side] or env.truncations[side]:
             # The usual end: every side's dead step at once.
-            if not (at_once and env.step_dead_sides()):
+            if not env.step_dead_sides():
                 step(None)
             continue
         seat = sides.get(side)

@@ -50,6 +50,7 @@ class SideContext:
 # exact class, as `isinstance` against a pydantic model class that does not match runs
 # ABCMeta's check.
 _ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
+_RESET_FIRST = "call reset() before using the environment"
 _AGENT_ERROR = TerminationReason.AGENT_ERROR  # looked up once (EnumType's attribute hook)
 _fromkeys = dict.fromkeys  # bound once: looking it up on `dict` costs as much as the call
 _FIRST_DRAWS: dict[int, int] = {}
@@ -229,10 +230,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.rewards, self._cumulative_rewards = zeros, zeros.copy()  # copies cost less
         self.terminations, self.truncations = falses, falses.copy()
         self._final_info = None  # the `infos` setter, spelled out
-        infos: dict[str, dict[str, Any]] = {}  # (a loop, not a comprehension: no call)
-        for side in agents:
-            infos[side] = {}
-        self._infos = infos
+        self._infos = {side: {} for side in agents}
         self._skip_agent_selection = None
         self.agent_selection = conversation.turn
         if conversation.termination is not None:  # a history that already ends with a stop
@@ -247,7 +245,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         """
         conversation = self._conversation
         if conversation is None:
-            raise ResetNeeded("call reset() before using the environment")
+            raise ResetNeeded(_RESET_FIRST)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._dead_step(action)
@@ -278,7 +276,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         """What `agent` observes now (see `tau_env.env.spaces.observation_space`)."""
         conversation = self._conversation  # `_require_conversation`, spelled out: every turn
         if conversation is None:
-            raise ResetNeeded("call reset() before using the environment")
+            raise ResetNeeded(_RESET_FIRST)
         return {
             "messages": tuple(conversation.views[agent].inbox_entries),
             "instructions": self._contexts[agent].instructions[: self.max_text_length],
@@ -376,7 +374,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
 
     def _require_conversation(self) -> Conversation:
         if self._conversation is None:
-            raise ResetNeeded("call reset() before using the environment")
+            raise ResetNeeded(_RESET_FIRST)
         return self._conversation
 
     def _finish(self, conversation: Conversation, task: Task) -> None:
@@ -449,8 +447,11 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         once an episode has ended, instead of one `step` per side.
 
         Returns:
-            False, changing nothing, when some remaining side is not done (step it instead).
+            False, changing nothing, when some remaining side is not done, or when the env's
+            class has its own `step` (it is owed each dead step): step them with None instead.
         """
+        if type(self).step is not TauEnv.step:
+            return False
         agents = self.agents
         terminations, truncations = self.terminations, self.truncations
         for side in agents:

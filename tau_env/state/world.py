@@ -189,7 +189,7 @@ class World:
             The serialized result.
         """
         toolbox = self.toolbox
-        spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).spec_named(name)
+        spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).get(name)
         if spec is None:
             return ToolResult(f"Error: Tool '{name}' not found.", error=True)
         try:

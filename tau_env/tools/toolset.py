@@ -17,6 +17,9 @@ class ToolSet:
 
     The order is the order of the ``tool`` index in the env's action space, so it never
     depends on anything but the list given here.
+
+    Attributes:
+        get: ``get(name)``: the spec registered under `name`, or None.
     """
 
     def __init__(self, side: Side, functions: Iterable[Callable[..., Any]]) -> None:
@@ -30,8 +33,9 @@ class ToolSet:
                 raise ToolDefinitionError(f"{spec.name} is registered twice")
             self._specs[spec.name] = spec
         self.names: tuple[str, ...] = tuple(self._specs)
-        # `get`, bound once: the world's look-up of every tool call, without a Python frame.
-        self.spec_named: Callable[[str], FunctionSpec | None] = self._specs.get
+        # The dict's own `get`, bound once: the look-up of every tool call, without a Python
+        # frame (a method calling it would add one).
+        self.get: Callable[[str], FunctionSpec | None] = self._specs.get
         self._schemas: list[dict[str, Any]] | None = None
 
     def __contains__(self, name: object) -> bool:
@@ -42,10 +46,6 @@ class ToolSet:
 
     def __len__(self) -> int:
         return len(self._specs)
-
-    def get(self, name: str) -> FunctionSpec | None:
-        """The spec registered under `name`, or None."""
-        return self._specs.get(name)
 
     def openai_schemas(self) -> list[dict[str, Any]]:
         """OpenAI function definitions of every tool, in order.

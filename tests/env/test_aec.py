@@ -175,3 +175,22 @@ def test_step_dead_sides__refuses_while_a_side_is_live_and_changes_nothing():
     before = _observable(env)
     assert env.step_dead_sides() is False
     assert _observable(env) == before
+
+
+def test_step_dead_sides__refuses_for_a_class_with_its_own_step_and_changes_nothing():
+    """A subclass that redefines `step` is owed each dead step through it."""
+    from tau_env.env.aec import TauEnv
+
+    class OwnStep(TauEnv):
+        def step(self, action):
+            super().step(action)
+
+    raw = tau_env.make_env("mock").unwrapped
+    env = OwnStep(raw.domain, raw.tasks)
+    _play_complete_task(env)
+    before = _observable(env)
+    assert env.step_dead_sides() is False
+    assert _observable(env) == before
+    env.step(None)
+    env.step(None)
+    assert env.agents == []
