@@ -458,8 +458,14 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             if not (terminations[side] or truncations[side]):
                 return False
         if agents:
+            # `_forget_side` for each, spelled out (one call each was a tenth of the ending).
+            rewards, cumulative, infos = self.rewards, self._cumulative_rewards, self._infos
             for side in agents:
-                self._forget_side(side)
+                del terminations[side], truncations[side], rewards[side]
+                del cumulative[side], infos[side]
+            final = self._final_info
+            if final is not None:  # its sides are among `agents`: every one goes
+                final[4].clear()
             agents.clear()
             # As the last dead step: the turn goes back to the side kept for it, if any.
             if self._skip_agent_selection is not None:

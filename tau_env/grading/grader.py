@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import NamedTuple, Protocol
 
@@ -82,16 +82,21 @@ class TaskGrader:
         if plan is None or plan.graders is not self.graders:
             plan = self._plan(basis)
         # The reward first; diagnostics when first read (they never change it).
-        checks: dict[str, Check] = {}
+        checks: dict[str, Check] = {}  # the grade's own (`combine` copies its argument)
         for component, grader in plan.basis:
-            checks[component] = grader.check(episode)
+            check = grader.check(episode)
+            checks[component] = check if type(check) is Check else Check.model_validate(check)
         nl_check = checks.get("NL_ASSERTION")
         ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
         judge = judge_name(self.judge) if ruled else None
-        grade = combine(termination, basis, checks, judge=judge)
-        if plan.diagnostics:
-            grade.defer_diagnostics(partial(_diagnose, plan.diagnostics, episode))
-        return grade
+        diagnostics = plan.diagnostics
+        return _combined(
+            termination,
+            basis,
+            checks,
+            judge,
+            partial(_diagnose, diagnostics, episode) if diagnostics else None,
+        )
 
     def _plan(self, basis: Sequence[RewardType]) -> _Plan:
         """What grading a task of this basis runs (made once per basis, then looked up).
@@ -152,6 +157,17 @@ def combine(
         checks: Every component that ran (each basis component must be present).
         judge: The judge that ruled on the NL assertions, recorded in the grade.
     """
+    return _combined(termination, basis, _checks_of(checks), judge, None)
+
+
+def _combined(
+    termination: TerminationReason,
+    basis: Sequence[RewardType],
+    checks: dict[str, Check],
+    judge: str | None,
+    diagnose: Callable[[], dict[str, Check]] | None,
+) -> Grade:
+    """`combine` on checks that become the grade's own, with diagnostics to defer (if any)."""
     product = 1.0
     breakdown: dict[str, float] = {}
     not_judged: list[RewardType] = []
@@ -186,12 +202,15 @@ def combine(
         ),
         "reward_basis": list(basis),
         "breakdown": breakdown,
-        "checks": _checks_of(checks),
+        "checks": checks,
         "not_judged": not_judged,
         "judge": judge,
         "note": note,
     }
-    return trusted(Grade, fields, _GRADE_FIELDS)
+    grade = trusted(Grade, fields, _GRADE_FIELDS)
+    if diagnose is not None:
+        grade.defer_diagnostics(diagnose)
+    return grade
 
 
 _GRADE_FIELDS = frozenset(Grade.model_fields)
