@@ -243,7 +243,9 @@ class Domain:
             seed: The episode's seed (None: 0).
         """
         seed = seed or 0
-        prepared = self.prepare(task)
+        prepared = self._prepared.get(task.id)  # `prepare`'s cached answer, looked up here
+        if prepared is None or prepared.task is not task:
+            prepared = self.prepare(task)
         base = prepared._expected
         if base is not None and (not seed or not base.seed_source.drawn):
             return base

@@ -126,13 +126,13 @@ def run_episode(
         task_id: The task to play (None: the env's next task).
         seed: Seed for ``reset``.
     """
-    raw = env.unwrapped
+    bare = bare_env(env)
+    raw = env.unwrapped if bare is None else bare  # (the wrappers' `unwrapped` is two calls)
     env.reset(seed=seed, options={"task_id": task_id} if task_id is not None else None)
     task = raw.task
     players = {"agent": agent(task)}
     if user is not None:
         players["user"] = user(task)
-    bare = bare_env(env)
     if bare is not None and _fixed_sides(bare):
         _play_bare(bare, players)
     else:

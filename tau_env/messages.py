@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "STOP_MARK",
     "STOP_TOKENS",
     "AssistantMessage",
     "Message",
@@ -48,9 +49,9 @@ STOP_TOKENS: dict[str, str] = {
 """Stop reason -> the token that signals it inside message text."""
 
 
-_STOP_MARK = "###"
-"""How every stop token starts (checked at import)."""
-assert all(token.startswith(_STOP_MARK) for token in STOP_TOKENS.values())
+STOP_MARK = "###"
+"""How every stop token starts (checked at import): text without it holds none of them."""
+assert all(token.startswith(STOP_MARK) for token in STOP_TOKENS.values())
 
 
 def has_stop_token(content: str) -> bool:
@@ -59,7 +60,7 @@ def has_stop_token(content: str) -> bool:
     Text without the tokens' common start (almost every message) is told apart with one
     substring search, not one per token.
     """
-    return _STOP_MARK in content and any(token in content for token in STOP_TOKENS.values())
+    return STOP_MARK in content and any(token in content for token in STOP_TOKENS.values())
 
 
 def requestor_of(side: Side) -> Requestor:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from gymnasium import spaces
@@ -52,6 +53,7 @@ class SideContext:
 _ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
 _RESET_FIRST = "call reset() before using the environment"
 _AGENT_ERROR = TerminationReason.AGENT_ERROR  # looked up once (EnumType's attribute hook)
+_MAX_STEPS = TerminationReason.MAX_STEPS
 _fromkeys = dict.fromkeys  # bound once: looking it up on `dict` costs as much as the call
 _FIRST_DRAWS: dict[int, int] = {}
 _MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
@@ -274,7 +276,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
 
     def observe(self, agent: Side) -> dict[str, Any]:
         """What `agent` observes now (see `tau_env.env.spaces.observation_space`)."""
-        conversation = self._conversation  # `_require_conversation`, spelled out: every turn
+        conversation = self._conversation  # (as in `conversation`: every turn)
         if conversation is None:
             raise ResetNeeded(_RESET_FIRST)
         return {
@@ -316,15 +318,22 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
     @property
     def conversation(self) -> Conversation:
         """The current episode's protocol state (trajectory, counters, termination)."""
-        return self._require_conversation()
+        conversation = self._conversation  # no helper call: read each episode
+        if conversation is None:
+            raise ResetNeeded(_RESET_FIRST)
+        return conversation
 
     def view(self, side: Side) -> SideView:
         """Everything `side` has seen: full history and what is new since it last acted."""
-        return self._require_conversation().views[side]
+        conversation = self._conversation  # (as in `conversation`)
+        if conversation is None:
+            raise ResetNeeded(_RESET_FIRST)
+        return conversation.views[side]
 
     def context(self, side: Side) -> SideContext:
         """`side`'s instructions and tool schemas for the current episode."""
-        self._require_conversation()
+        if self._conversation is None:  # (as in `conversation`)
+            raise ResetNeeded(_RESET_FIRST)
         return self._contexts[side]
 
     def _contexts_of(self, task: Task) -> dict[Side, SideContext]:
@@ -372,11 +381,6 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self._next_task += 1
         return task
 
-    def _require_conversation(self) -> Conversation:
-        if self._conversation is None:
-            raise ResetNeeded(_RESET_FIRST)
-        return self._conversation
-
     def _finish(self, conversation: Conversation, task: Task) -> None:
         """Grade the ended episode and give every side its reward and ending."""
         termination = conversation.termination or _AGENT_ERROR
@@ -388,10 +392,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             conversation.trajectory,
             conversation.world,
             termination,
-            lambda: self.domain.expected_world(task, seed),
+            partial(self.domain.expected_world, task, seed),  # (a lambda is one frame more)
         )
         grade = self.grade = self.grader.grade(episode)
-        truncated = conversation.truncated
+        truncated = termination is _MAX_STEPS  # `conversation.truncated`, spelled out
         reward = grade.reward
         if reward is None:  # not judged
             reward = 0.0

@@ -48,18 +48,17 @@ class SeedSource:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._rng: np.random.Generator | None = None
+        # A plain attribute, not a property: every episode's end reads it.
+        self.drawn = False
+        """True once a tool asked for the generator (the world's state may depend on the seed)."""
 
     @property
     def rng(self) -> np.random.Generator:
         """The generator (seeded with `seed`; entropy from the OS when it is None)."""
         if self._rng is None:
             self._rng = np.random.default_rng(self.seed)
+            self.drawn = True
         return self._rng
-
-    @property
-    def drawn(self) -> bool:
-        """True once a tool asked for the generator (the world's state may depend on the seed)."""
-        return self._rng is not None
 
 
 FieldShape = Literal["map", "list", "one"]
