@@ -104,6 +104,11 @@ class OracleAgent:
         return _STOP
 
     def _prepare(self) -> _Script:
+        task = self._task
+        cached = _SCRIPTS.get((type(self), task.id))  # `_script_of`'s memo, looked up here:
+        if cached is not None and cached[0] is task:  # only this module's wording is in it
+            self._script = cached[1]
+            return self._script
         if _words_as_this_module(type(self)):
             self._script = _script_of(self, self._task)  # this module's rules: same every time
         else:  # a subclass words its messages its own way: work them out for this episode
