@@ -54,7 +54,15 @@ _ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
 _RESET_FIRST = "call reset() before using the environment"
 _AGENT_ERROR = TerminationReason.AGENT_ERROR  # looked up once (EnumType's attribute hook)
 _MAX_STEPS = TerminationReason.MAX_STEPS
-_fromkeys = dict.fromkeys  # bound once: looking it up on `dict` costs as much as the call
+
+
+def _blank_dicts_for(
+    agents: list[Side],
+) -> tuple[list[Side], dict[Side, float], dict[Side, bool]]:
+    """The agents (a copy), and their all-0.0 and all-False dicts, which `reset` copies."""
+    return list(agents), dict.fromkeys(agents, 0.0), dict.fromkeys(agents, False)
+
+
 _FIRST_DRAWS: dict[int, int] = {}
 _MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
 
@@ -162,6 +170,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.max_text_length = max_text_length
         self.render_mode = render_mode
         self.possible_agents: list[Side] = list(SIDES)
+        # `reset`'s blank per-side dicts, for these agents (copied at each reset).
+        self._blank_dicts = _blank_dicts_for(self.possible_agents)
         self._tool_names = {side: domain.toolbox.tools(side).names for side in SIDES}
         obs_space = observation_space(max_text_length, max_steps)
         self._observation_spaces = {side: obs_space for side in SIDES}
@@ -204,9 +214,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 ``{"seating": Seating(...)}`` changes who opens and whose tools each side may
                 call, for this episode (how the No-User mode removes the user).
         """
-        seating = options.get("seating", DUAL_CONTROL) if options else DUAL_CONTROL
-        if not isinstance(seating, Seating):
-            raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
+        if options:
+            seating = options.get("seating", DUAL_CONTROL)
+            if not isinstance(seating, Seating):
+                raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
+        else:
+            seating = DUAL_CONTROL
         if type(seed) is int:  # seeded when a later reset draws unseeded (`_draw_seed`)
             self._pending_seed, self._pending_draws = seed, 0
         elif seed is not None:
@@ -216,23 +229,28 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.episode_seed = self._draw_seed()
         world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
+        # Positional: a class called with keywords packs them into a dict first.
         conversation = self._conversation = Conversation(
-            world,
-            history,
-            max_steps=self.max_steps,
-            max_errors=self.max_errors,
-            seating=seating,
-            max_text_length=self.max_text_length,
+            world, history, self.max_steps, self.max_errors, seating, self.max_text_length
         )
         self._task = task
-        self._contexts = self._contexts_of(task)
+        cached = self._context_cache.get(task.id)  # `_contexts_of`'s memo, looked up here
+        self._contexts = (
+            cached[1] if cached is not None and cached[0] is task else self._contexts_of(task)
+        )
         self.grade = None
         agents = self.agents = list(self.possible_agents)
-        zeros, falses = _fromkeys(agents, 0.0), _fromkeys(agents, False)
-        self.rewards, self._cumulative_rewards = zeros, zeros.copy()  # copies cost less
-        self.terminations, self.truncations = falses, falses.copy()
+        blank = self._blank_dicts
+        if blank[0] != agents:  # `possible_agents` changed: new templates
+            blank = self._blank_dicts = _blank_dicts_for(agents)
+        _, zeros, falses = blank  # copies of templates cost a third of `dict.fromkeys`
+        self.rewards, self._cumulative_rewards = zeros.copy(), zeros.copy()
+        self.terminations, self.truncations = falses.copy(), falses.copy()
         self._final_info = None  # the `infos` setter, spelled out
-        self._infos = {side: {} for side in agents}
+        infos: dict[str, dict[str, Any]] = {}
+        for side in agents:  # (a loop: a comprehension is one call more)
+            infos[side] = {}
+        self._infos = infos
         self._skip_agent_selection = None
         self.agent_selection = conversation.turn
         if conversation.termination is not None:  # a history that already ends with a stop

@@ -139,7 +139,6 @@ class Conversation:
         self,
         world: World,
         history: Sequence[Message] | None,
-        *,
         max_steps: int,
         max_errors: int,
         seating: Seating = DUAL_CONTROL,

@@ -75,7 +75,6 @@ class Table(Generic[R]):
         journal: Journal,
         changes: dict[str, R | _Marker] | None = None,
         version: int = 0,
-        *,
         shared: bool = False,
     ) -> None:
         """Create a view of `base` with the overlay `changes`.

@@ -45,8 +45,12 @@ class GoldUser:
 
     @classmethod
     def factory(cls, domain: Domain | None = None) -> Callable[[Task], GoldUser]:
-        """A participant factory (task -> user) that knows the domain, for runners."""
-        return partial(cls, domain=domain)
+        """A participant factory (task -> user) that knows the domain, for runners.
+
+        Picklable (for process pools); its arguments are positional, because a class called
+        with keywords packs them into a dict first (once per episode).
+        """
+        return partial(_user_of, cls, domain)
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """Open, perform requested calls one by one, report back, or stop."""
@@ -68,6 +72,11 @@ class GoldUser:
             pending.extend(request.tool_calls)
         self.performed_request = True
         return _call_of(pending.pop(0))
+
+
+def _user_of(cls: type[GoldUser], domain: Domain | None, task: Task) -> GoldUser:
+    """``cls(task, domain)``: what `GoldUser.factory`'s partial calls."""
+    return cls(task, domain)
 
 
 _OPENINGS: dict[tuple[str, int], tuple[Task, Domain | None, SendMessage]] = {}
