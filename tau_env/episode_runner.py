@@ -133,7 +133,10 @@ def run_episode(
     players = {"agent": agent(task)}
     if user is not None:
         players["user"] = user(task)
-    if bare is not None and _fixed_sides(bare):
+    # On a bare env whose views and contexts are `TauEnv`'s (one object per side and episode),
+    # they are looked up once per episode; a subclass that redefines them is asked every step,
+    # as a wrapper is.
+    if bare is not None and type(bare).view is TauEnv.view and type(bare).context is TauEnv.context:
         _play_bare(bare, players)
     else:
         # Through the wrappers when there are modes: a mode may change what a side sees and
@@ -162,15 +165,6 @@ def _act_of(players: dict[str, Any], side: Side) -> Any:
     if act is None:
         raise TypeError(f"{type(player).__name__} has no act(); use an async runner")
     return act
-
-
-def _fixed_sides(env: TauEnv) -> bool:
-    """True when `env`'s views and contexts are `TauEnv`'s: one object per side and episode.
-
-    A subclass that redefines them is asked every step, as a wrapper is.
-    """
-    cls = type(env)
-    return cls.view is TauEnv.view and cls.context is TauEnv.context
 
 
 def _play_bare(env: TauEnv, players: dict[str, Any]) -> None:

@@ -214,10 +214,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 ``{"seating": Seating(...)}`` changes who opens and whose tools each side may
                 call, for this episode (how the No-User mode removes the user).
         """
+        task_id = None
         if options:
             seating = options.get("seating", DUAL_CONTROL)
             if not isinstance(seating, Seating):
                 raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
+            task_id = options.get("task_id")
         else:
             seating = DUAL_CONTROL
         if type(seed) is int:  # seeded when a later reset draws unseeded (`_draw_seed`)
@@ -225,9 +227,19 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         elif seed is not None:
             self._seeds.seed(seed)
             self._pending_seed = None
-        task = self._pick_task(options)
-        self.episode_seed = self._draw_seed()
-        world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
+        task = self.domain.task(task_id) if type(task_id) is str else self._pick_task(task_id)
+        # `_draw_seed`'s usual answer, spelled out: the remembered first draw of a seed given
+        # to this reset (two calls fewer).
+        pending = self._pending_seed
+        drawn = None
+        if pending is not None and self._pending_draws == 0:
+            drawn = _FIRST_DRAWS.get(pending)
+        if drawn is None:
+            drawn = self._draw_seed()
+        else:
+            self._pending_draws = 1
+        self.episode_seed = drawn
+        world = self.domain.prepare(task).initial_world.fork(drawn)
         history = task.initial_state.message_history if task.initial_state else None
         # Positional: a class called with keywords packs them into a dict first.
         conversation = self._conversation = Conversation(
@@ -389,8 +401,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             self._seeds.getrandbits(63)
         return self._seeds.getrandbits(63)
 
-    def _pick_task(self, options: dict[str, Any] | None) -> Task:
-        task_id = (options or {}).get("task_id")
+    def _pick_task(self, task_id: object) -> Task:
+        """The task named `task_id` (``options["task_id"]``), or, for None, the next in order."""
         if task_id is not None:
             if not isinstance(task_id, str):
                 raise ValueError(f"options['task_id'] must be a string, actually: {task_id!r}")

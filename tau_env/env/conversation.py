@@ -42,6 +42,8 @@ __all__ = ["GREETING", "Conversation", "Seating", "SideView"]
 GREETING = "Hi! How can I help you today?"
 """The agent's fixed first message (not an action)."""
 
+_NO_ENTRIES: tuple[()] = ()  # a view's observation entries before they are first read
+
 _OTHER: dict[Side, Side] = {"agent": "user", "user": "agent"}
 SIDES: tuple[Side, Side] = ("agent", "user")
 
@@ -82,7 +84,10 @@ class SideView:
     inbox: list[Message] = field(default_factory=list)
     max_text_length: int = 1 << 20
     # The entries of the inbox's first messages, built so far; `inbox_entries` adds the rest.
-    _entries: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    # `_NO_ENTRIES` until first read: a loop that never reads them makes no list per step.
+    _entries: list[dict[str, Any]] | tuple[()] = field(
+        default_factory=list, repr=False, compare=False
+    )
 
     @property
     def inbox_entries(self) -> list[dict[str, Any]]:
@@ -93,6 +98,8 @@ class SideView:
         an observation per step builds one entry per new message. Do not modify the list.
         """
         entries = self._entries
+        if type(entries) is not list:  # `_NO_ENTRIES`: the first read since the side acted
+            entries = self._entries = []
         unbuilt = self.inbox[len(entries) :]
         if unbuilt:
             bound = self.max_text_length
@@ -151,8 +158,8 @@ class Conversation:
         self.trajectory: list[Message] = []
         self.views: dict[Side, SideView] = {
             # positional: the defaults' factories cost more
-            "agent": SideView([], [], max_text_length, []),
-            "user": SideView([], [], max_text_length, []),
+            "agent": SideView([], [], max_text_length, _NO_ENTRIES),
+            "user": SideView([], [], max_text_length, _NO_ENTRIES),
         }
         self.step_count = 0
         self.num_errors = 0
@@ -192,7 +199,7 @@ class Conversation:
         view = self.views[side]
         if view.inbox:  # the side acts: what it had not yet seen is now seen
             view.inbox = []
-            view._entries = []  # (they were the old inbox's)
+            view._entries = _NO_ENTRIES  # (they were the old inbox's)
         # Told apart by exact class first: `isinstance` against a pydantic model class that
         # does not match runs ABCMeta's check (~0.1 us); subclasses take `_act_as_base`.
         if type(action) is SendMessage:

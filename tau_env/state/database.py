@@ -204,7 +204,9 @@ class Database:
         else:
             table = Table(name, records, self.journal, origin[0], origin[1], True)  # shared
         self._tables[name] = table
-        self.__dict__[name] = Slot(table) if field.shape == "one" else table
+        # (`setattr`, not `__dict__`: reading an instance's `__dict__` turns its attributes
+        # into a dict, which costs more to make and to read)
+        setattr(self, name, Slot(table) if field.shape == "one" else table)
         return table
 
     @classmethod
@@ -420,7 +422,7 @@ class _LazyField:
         if db is None:
             return self
         db.table_named(self.name)
-        return db.__dict__[self.name]
+        return getattr(db, self.name)  # now an attribute of its own, found first
 
 
 _installed: set[tuple[type, tuple[str, ...]]] = set()
