@@ -242,10 +242,12 @@ class Database:
         Raises:
             RuntimeError: A transaction is open.
         """
-        clone = object.__new__(type(self))
-        clone.snapshot, clone.journal, clone.seed_source = self.snapshot, journal, seed_source
+        clone = _new(type(self))
+        clone.snapshot = self.snapshot  # (one store each: no tuple to pack and unpack)
+        clone.journal = journal
+        clone.seed_source = seed_source
         clone._tables = {}
-        origins = dict(self._origins)
+        origins = self._origins.copy()
         for name, table in self._tables.items():
             if table.version:  # else untouched: as the base
                 origins[name] = table.share_state()
@@ -303,6 +305,8 @@ class Database:
         """
         if other.snapshot is not self.snapshot:
             raise ValueError("only views of the same snapshot can be compared")
+        if not (self._tables or self._origins or other._tables or other._origins):
+            return []  # neither view has a table or forked changes: both are the base
         mine, theirs = self._overlays(), other._overlays()
         if not mine and not theirs:  # neither changed anything (a side whose tools went unused)
             return []
@@ -406,6 +410,7 @@ class Database:
 
 
 _NO_CHANGES: Mapping[str, Any] = {}
+_new = object.__new__
 
 
 class _LazyField:
