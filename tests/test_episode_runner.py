@@ -43,6 +43,17 @@ def test_run_episode__the_wrapper_stays_usable_after_a_bare_run(mock_env):
     assert sides == ["user", "agent", "user"]
 
 
+def test_run_episode__leaves_the_order_wrapper_as_its_own_reset_does():
+    task_id = tau_env.make_env("mock").unwrapped.tasks[0].id
+    by_runner, by_reset = tau_env.make_env("mock"), tau_env.make_env("mock")
+    run_episode(by_runner, OracleAgent, GoldUser, task_id=task_id, seed=2)
+    by_reset.reset(seed=2, options={"task_id": task_id})
+    own = {name: value for name, value in vars(by_reset).items() if name != "env"}
+    assert {name: vars(by_runner)[name] for name in own} == own
+    assert set(vars(by_runner)) == set(vars(by_reset))
+    assert own["_has_reset"] is True and own["_has_updated"] is True
+
+
 def test_live_turns__through_a_mode_wrapper_uses_the_wrapper(mock_env):
     env = NoUser(mock_env)
     result = run_episode(env, SoloOracleAgent, None, seed=0)
