@@ -155,11 +155,18 @@ class Conversation:
         self.max_text_length = max_text_length
         self.max_steps = max_steps
         self.max_errors = max_errors
-        self.trajectory: list[Message] = []
+        greeting = None if history or seating.greeting is None else seating.greeting
+        if greeting is None:
+            self.trajectory: list[Message] = []
+            agent_history, user_history, user_inbox = [], [], []
+        else:  # `_say` of the greeting, spelled out: each list starts with it
+            opening = _shared_text_message("agent", greeting)
+            self.trajectory = [opening]
+            agent_history, user_history, user_inbox = [opening], [opening], [opening]
         self.views: dict[Side, SideView] = {
             # positional: the defaults' factories cost more
-            "agent": SideView([], [], max_text_length, _NO_ENTRIES),
-            "user": SideView([], [], max_text_length, _NO_ENTRIES),
+            "agent": SideView(agent_history, [], max_text_length, _NO_ENTRIES),
+            "user": SideView(user_history, user_inbox, max_text_length, _NO_ENTRIES),
         }
         self.step_count = 0
         self.num_errors = 0
@@ -170,10 +177,8 @@ class Conversation:
         self.turn: Side = "user"
         if history:
             self._load_history(history)
-        elif seating.greeting is None:
+        elif greeting is None:
             self.turn = "agent"
-        else:
-            self._say("agent", _shared_text_message("agent", seating.greeting))
 
     # -- state ---------------------------------------------------------------------------------
     @property
