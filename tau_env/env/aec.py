@@ -246,9 +246,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             world, history, self.max_steps, self.max_errors, seating, self.max_text_length
         )
         self._task = task
-        cached = self._context_cache.get(task.id)  # `_contexts_of`'s memo, looked up here
+        cached = self._context_cache.get(task.id)  # made once per task (`_remember_contexts`)
         self._contexts = (
-            cached[1] if cached is not None and cached[0] is task else self._contexts_of(task)
+            cached[1] if cached is not None and cached[0] is task else self._remember_contexts(task)
         )
         self.grade = None
         agents = self.agents = list(self.possible_agents)
@@ -366,12 +366,11 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             raise ResetNeeded(_RESET_FIRST)
         return self._contexts[side]
 
-    def _contexts_of(self, task: Task) -> dict[Side, SideContext]:
-        cached = self._context_cache.get(task.id)
-        if cached is None or cached[0] is not task:
-            cached = (task, {side: self._context(side, task) for side in SIDES})
-            self._context_cache[task.id] = cached
-        return cached[1]
+    def _remember_contexts(self, task: Task) -> dict[Side, SideContext]:
+        """Both sides' contexts for `task`, made and kept for the task's next resets."""
+        contexts = {side: self._context(side, task) for side in SIDES}
+        self._context_cache[task.id] = (task, contexts)
+        return contexts
 
     def _context(self, side: Side, task: Task) -> SideContext:
         instructions = self.domain.policy_for(task) if side == "agent" else str(task.user_scenario)

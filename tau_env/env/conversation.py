@@ -86,7 +86,7 @@ class SideView:
     # The entries of the inbox's first messages, built so far; `inbox_entries` adds the rest.
     # `_NO_ENTRIES` until first read: a loop that never reads them makes no list per step.
     _entries: list[dict[str, Any]] | tuple[()] = field(
-        default_factory=list, repr=False, compare=False
+        default=_NO_ENTRIES, repr=False, compare=False
     )
 
     @property
