@@ -24,7 +24,8 @@ def official_data_dir() -> Path | None:
     back), so ``TAU2_DATA_DIR=/nowhere python -m pytest`` runs as on a machine without it.
     """
     chosen = os.environ.get("TAU2_DATA_DIR")
-    candidate = Path(chosen) if chosen else _REPO.parent / "shared" / "tau2-data"
+    # Absolute: tests link to files in it from temporary folders (a relative path would not).
+    candidate = Path(chosen).resolve() if chosen else _REPO.parent / "shared" / "tau2-data"
     return candidate if (candidate / "domains").is_dir() else None
 
 
