@@ -12,16 +12,21 @@ domain the median whole episode, the median all-inclusive cost per step (reset +
 grade, divided by the episode's steps as the reference counts them) and the median grading of
 one finished episode.
 
-For a deterministic figure, count instructions with callgrind. With ``--passes`` the passes
-run inside one ``functools.reduce`` call (which tau_env never uses), so callgrind can collect
-exactly them. Like a run (`tau_env.rollout`), the benchmark plays under `spaced_collections`
-(fewer young-generation collections)::
+For a deterministic figure, count instructions with callgrind: ``--instructions`` prints each
+domain's instructions per step of one warm pass (valgrind must be installed). Unlike a time,
+the count is the same on every machine and under any load, for the same interpreter, packages
+and tree, so it is the figure that compares trees and sessions. It runs, per domain::
 
     PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         --collect-atstart=no --toggle-collect=functools_reduce \\
-        python benchmarks/episode_cost.py --domains telecom --passes 1
+        PYTHON benchmarks/episode_cost.py --domains telecom --passes 1
 
-("Collected" is the instructions of the passes; divide by the episodes or steps printed).
+With ``--passes`` the passes run inside one ``functools.reduce`` call (which tau_env never
+uses), so callgrind can collect exactly them ("Collected" is the instructions of the passes;
+divide by the episodes or steps printed). PYTHON must be the interpreter itself
+(``sys.executable``): valgrind given a launcher script (pyenv's ``python`` shim) measures the
+shell and collects 0. Like a run (`tau_env.rollout`), the benchmark plays under
+`spaced_collections` (fewer young-generation collections).
 
 With ``--passes``, ``--loop`` picks how the episodes are driven: ``participants`` (default,
 `run_episode`: the participants read their views), ``aec`` (PettingZoo's loop, reading
@@ -35,7 +40,10 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -164,6 +172,50 @@ def measure(
     )
 
 
+def instructions_per_step(domain: str, data_dir: Path | None, loop: str = LOOPS[0]) -> str:
+    """One line: `domain`'s instructions per step of one warm pass, counted by callgrind.
+
+    Runs this script with ``--passes 1`` under callgrind (collecting only the pass, see the
+    module's doc) with this interpreter itself, so that a launcher script in front of it
+    cannot make callgrind measure the wrong process.
+
+    Raises:
+        SystemExit: valgrind is not installed, or the counted run failed or printed no count.
+    """
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    command = [
+        valgrind,
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        "--collect-atstart=no",
+        "--toggle-collect=functools_reduce",
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--domains",
+        domain,
+        "--passes",
+        "1",
+        "--loop",
+        loop,
+    ]
+    command += ["--builtin"] if data_dir is None else ["--data-dir", str(data_dir)]
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}
+    )
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    steps = re.search(r"(\d+) steps", done.stdout)
+    if done.returncode != 0 or collected is None or steps is None:
+        raise SystemExit(f"the counted run of {domain} failed:\n{done.stdout}{done.stderr}")
+    instructions, played = int(collected.group(1)), int(steps.group(1))
+    source = "official" if data_dir else "built-in"
+    return (
+        f"{domain}/{source}: {instructions / played / 1000:.1f} k instructions per step "
+        f"({instructions:,} over {played} steps, {loop} loop, callgrind)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--domains", default="mock,airline,retail,telecom,telecom-workflow")
@@ -172,10 +224,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
     parser.add_argument("--loop", choices=LOOPS, default=LOOPS[0], help="with --passes")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instructions per step of one warm pass, counted by callgrind (needs valgrind)",
+    )
     args = parser.parse_args()
-    if args.loop != LOOPS[0] and args.passes is None:
-        parser.error("--loop is for --passes (instruction counts)")
+    if args.loop != LOOPS[0] and args.passes is None and not args.instructions:
+        parser.error("--loop is for --passes or --instructions (instruction counts)")
     data_dir = None if args.builtin else official_data_dir(args.data_dir)
+    if args.instructions:
+        for domain in args.domains.split(","):
+            print(instructions_per_step(domain, data_dir, args.loop), flush=True)
+        return
     for_each_domain(
         args.domains,
         lambda domain: measure(domain, data_dir, args.rounds, args.passes, args.loop),
