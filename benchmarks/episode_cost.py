@@ -91,6 +91,11 @@ def for_each_domain(domains: str, measure_one: Callable[[str], None]) -> None:
     print(f"# load average (1 min) {os.getloadavg()[0]:.2f}")
 
 
+def source_label(domain: str, data_dir: Path | None) -> str:
+    """``domain/official`` or ``domain/built-in``: how this benchmark's lines name their data."""
+    return f"{domain}/{'official' if data_dir else 'built-in'}"
+
+
 def episode_player(env: Any, loop: str) -> Callable[[Task], int]:
     """Plays one gold episode of a task the `loop` way (see the module's doc); returns its steps."""
     raw = env.unwrapped
@@ -165,7 +170,7 @@ def measure(
             raw.grader.grade(episode)
             grading.append((time.process_time() - start) * 1e6)
     print(
-        f"{domain}/{'official' if data_dir else 'built-in'} ({len(tasks)} tasks x {rounds}): "
+        f"{source_label(domain, data_dir)} ({len(tasks)} tasks x {rounds}): "
         f"whole episode {statistics.median(whole):.1f} us, "
         f"all-inclusive per step {statistics.median(per_step):.2f} us, "
         f"grade {statistics.median(grading):.1f} us (medians, CPU time)"
@@ -209,9 +214,9 @@ def instructions_per_step(domain: str, data_dir: Path | None, loop: str = LOOPS[
     if done.returncode != 0 or collected is None or steps is None:
         raise SystemExit(f"the counted run of {domain} failed:\n{done.stdout}{done.stderr}")
     instructions, played = int(collected.group(1)), int(steps.group(1))
-    source = "official" if data_dir else "built-in"
+    per_step = instructions / played / 1000
     return (
-        f"{domain}/{source}: {instructions / played / 1000:.1f} k instructions per step "
+        f"{source_label(domain, data_dir)}: {per_step:.1f} k instructions per step "
         f"({instructions:,} over {played} steps, {loop} loop, callgrind)"
     )
 
@@ -230,6 +235,8 @@ def main() -> None:
         help="instructions per step of one warm pass, counted by callgrind (needs valgrind)",
     )
     args = parser.parse_args()
+    if args.instructions and args.passes is not None:
+        parser.error("--instructions plays one pass itself; give it without --passes")
     if args.loop != LOOPS[0] and args.passes is None and not args.instructions:
         parser.error("--loop is for --passes or --instructions (instruction counts)")
     data_dir = None if args.builtin else official_data_dir(args.data_dir)
