@@ -1,7 +1,7 @@
 """Issue 43, classes 1-3: banking calls as the reference answers them, in whole episodes.
 
-One example of each class, played on the AEC env (scripted sides) and through ``tau-env run``
-(an LLM agent and an LLM user on the fake OpenAI server):
+One example of each class, played on the AEC env (scripted sides), its Gymnasium view and
+through ``tau-env run`` (an LLM agent and an LLM user on the fake OpenAI server):
 
 1. a discoverable tool called by its name: the agent's transfer runs without an unlock and
    without the call log; the customer's look-up not given yet is refused in its own words;
@@ -22,6 +22,7 @@ from tau_env.cli.main import main
 from tau_env.episode_runner import run_episode
 from tau_env.store import ResultStore
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
+from tau_env.wrappers import SingleAgentEnv
 
 TRANSFER = (
     "transfer_funds_between_bank_accounts_7291",
@@ -112,10 +113,23 @@ def test_aec_episode__each_class_answers_as_the_reference(data_dir):
     assert _tool_results(result.trajectory) == EXPECTED
     # No call counted as an error (max_errors=1 would have ended the episode at the first).
     assert result.grade.termination.value == "user_stop"
-    world = env.unwrapped._conversation.world
+    world = env.unwrapped.conversation.world
     assert world.agent_db.reference_hash() == FINAL_HASH
     incomes = [r.root["annual_income"] for r in world.agent_db.credit_card_applications.values()]
     assert 85000.0 in incomes and "85000" not in incomes  # converted by the tool itself
+
+
+def test_gymnasium_view__the_agent_calls_by_name_as_on_the_aec_env(data_dir):
+    aec = tau_env.make_env("banking_knowledge", data_dir=data_dir, max_errors=1)
+    user = _Scripted(USER_CALLS, [SendMessage(content="Hi."), Stop(reason="done")])
+    env = SingleAgentEnv(aec, user=lambda task: user)
+    env.reset(seed=0, options={"task_id": "task_001"})
+    for name, arguments in AGENT_CALLS:
+        _, _, terminated, truncated, _ = env.step(CallTool(name=name, arguments=arguments))
+        assert not (terminated or truncated)
+    _, _, terminated, _, info = env.step(SendMessage(content="All done."))
+    assert terminated and info["termination"] == "user_stop"
+    assert _tool_results(aec.unwrapped.conversation.trajectory) == EXPECTED
 
 
 def _script(request):
