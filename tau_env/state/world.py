@@ -47,11 +47,6 @@ class ToolResult(NamedTuple):
     error: bool = False
 
 
-# What ``ToolResult(content, error)`` does, without the Python frame of namedtuple's ``__new__``
-# (the success of every tool call is built this way).
-_new_tuple = tuple.__new__
-
-
 @dataclass(frozen=True)
 class Toolbox:
     """A domain's static set of callable functions, per side.
@@ -223,7 +218,7 @@ class World:
         journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return _new_tuple(ToolResult, (committed_json_str(value), False))
+        return ToolResult(committed_json_str(value))
 
     def _call_as_sent(
         self, as_sent: ArgumentsAsSent, side: Side, name: str, arguments: dict[str, Any] | str
@@ -272,7 +267,7 @@ class World:
         journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return _new_tuple(ToolResult, (committed_json_str(value), False))
+        return ToolResult(committed_json_str(value))
 
     def tool_mutates_state(self, side: Side, name: str) -> bool:
         """Whether a call of the side's tool `name` can change state (False when unknown).
