@@ -242,11 +242,7 @@ class Database:
         Raises:
             RuntimeError: A transaction is open.
         """
-        clone = _new(type(self))
-        clone.snapshot = self.snapshot  # (one store each: no tuple to pack and unpack)
-        clone.journal = journal
-        clone.seed_source = seed_source
-        clone._tables = {}
+        clone = type(self)(self.snapshot, journal, seed_source)
         origins = self._origins.copy()
         for name, table in self._tables.items():
             if table.version:  # else untouched: as the base
@@ -410,7 +406,6 @@ class Database:
 
 
 _NO_CHANGES: Mapping[str, Any] = {}
-_new = object.__new__
 
 
 class _LazyField:
