@@ -12,7 +12,6 @@ observation entry is built when first read (a loop that reads messages pays noth
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import is_
@@ -160,7 +159,7 @@ class Conversation:
             self.trajectory: list[Message] = []
             agent_history, user_history, user_inbox = [], [], []
         else:  # `_say` of the greeting, spelled out: each list starts with it
-            opening = _shared_text_message("agent", greeting)
+            opening = _text_message("agent", greeting)
             self.trajectory = [opening]
             agent_history, user_history, user_inbox = [opening], [opening], [opening]
         self.views: dict[Side, SideView] = {
@@ -303,7 +302,7 @@ class Conversation:
 
     def _stop(self, side: Side, action: Stop) -> None:
         content = STOP_TOKENS[action.reason]
-        self._say(side, _shared_text_message(side, content))
+        self._say(side, _text_message(side, content))
         self.step_count += 1
         self._end_by(side)
 
@@ -456,18 +455,6 @@ def _sent_message(side: Side, action: SendMessage) -> Message:
         }
         return trusted(AssistantMessage, fields, _REQUEST_GIVEN)
     return _text_message(side, action.content)
-
-
-@functools.lru_cache(maxsize=128)  # greetings and stop tokens are few
-def _shared_text_message(side: Side, content: str) -> Message:
-    """`side`'s message saying `content`, one record per side and text, for fixed texts.
-
-    The greeting and the stop messages say the same in every episode, so every episode gets
-    the same record, as the episodes of a task share the records of its message history
-    (records in a trajectory are never changed). Building each afresh cost about 5 k
-    instructions, together some 2.5 % of a mock episode.
-    """
-    return _text_message(side, content)
 
 
 _TEXT_GIVEN = frozenset(("content",))
