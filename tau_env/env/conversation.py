@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import is_
 from typing import Any
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop, parse_arguments
@@ -327,11 +326,9 @@ class Conversation:
         """Give each side the history it could have seen, and the floor to the right side.
 
         Agent: its own messages, user text, and results of its own calls. User: its own
-        messages, agent text, and results of its own calls (spec §4, initialize step 6). The
-        split is worked out once per history (`_history_layout`); each episode gets its own
-        lists (and observation entries, built when read).
+        messages, agent text, and results of its own calls (spec §4, initialize step 6).
         """
-        layout = _history_layout(history)
+        layout = _layout_of(history)
         self.trajectory.extend(history)
         for side, (seen, unseen) in zip(SIDES, layout.sides, strict=True):
             view = self.views[side]
@@ -351,40 +348,15 @@ class _HistoryLayout:
     """What a task's message history gives each side at reset.
 
     Attributes:
-        messages: The history it was worked out from (the memo checks it is still that one).
         sides: Per side (in `SIDES` order): every message it saw, and the ones that arrived
             after its own last message (its inbox).
         turn: The side that has the floor after the history.
         stopped_by: The side whose stop token ends the history (None: it goes on).
     """
 
-    messages: tuple[Message, ...]
     sides: tuple[_SeenBy, ...]
     turn: Side
     stopped_by: Side | None
-
-
-_LAYOUTS: dict[int, tuple[Sequence[Message], _HistoryLayout]] = {}
-_MAX_LAYOUTS = 10_000  # generated tasks come and go: the memo is emptied past this size
-
-
-def _history_layout(history: Sequence[Message]) -> _HistoryLayout:
-    """`_layout_of` `history`, remembered per history (a task's) while its messages are the same.
-
-    Splitting a history costs several times a whole short episode, and a task's history is
-    the same at every reset.
-    """
-    key = id(history)
-    cached = _LAYOUTS.get(key)
-    if cached is not None and cached[0] is history:
-        layout = cached[1]
-        if len(layout.messages) == len(history) and all(map(is_, layout.messages, history)):
-            return layout
-    if len(_LAYOUTS) >= _MAX_LAYOUTS:
-        _LAYOUTS.clear()
-    layout = _layout_of(history)
-    _LAYOUTS[key] = (history, layout)
-    return layout
 
 
 def _layout_of(history: Sequence[Message]) -> _HistoryLayout:
@@ -405,7 +377,7 @@ def _layout_of(history: Sequence[Message]) -> _HistoryLayout:
         and has_stop_token(last.content)
     ):
         stopped_by = "agent" if isinstance(last, AssistantMessage) else "user"
-    return _HistoryLayout(tuple(history), sides, turn, stopped_by)
+    return _HistoryLayout(sides, turn, stopped_by)
 
 
 def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
