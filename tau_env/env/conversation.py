@@ -20,7 +20,6 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop, parse_arguments
 from tau_env.env.spaces import ROLE_INDEX, TOOL_NAME_LENGTH
 from tau_env.grading.outcome import TerminationReason
 from tau_env.messages import (
-    STOP_MARK,
     STOP_TOKENS,
     AssistantMessage,
     Message,
@@ -30,6 +29,7 @@ from tau_env.messages import (
     ToolMessage,
     UserMessage,
     has_stop_token,
+    has_text,
     requestor_of,
     trusted,
 )
@@ -153,18 +153,9 @@ class Conversation:
         self.max_text_length = max_text_length
         self.max_steps = max_steps
         self.max_errors = max_errors
-        greeting = None if history or seating.greeting is None else seating.greeting
-        if greeting is None:
-            self.trajectory: list[Message] = []
-            agent_history, user_history, user_inbox = [], [], []
-        else:  # `_say` of the greeting, spelled out: each list starts with it
-            opening = _text_message("agent", greeting)
-            self.trajectory = [opening]
-            agent_history, user_history, user_inbox = [opening], [opening], [opening]
+        self.trajectory: list[Message] = []
         self.views: dict[Side, SideView] = {
-            # positional: the defaults' factories cost more
-            "agent": SideView(agent_history, [], max_text_length, _NO_ENTRIES),
-            "user": SideView(user_history, user_inbox, max_text_length, _NO_ENTRIES),
+            side: SideView(max_text_length=max_text_length) for side in SIDES
         }
         self.step_count = 0
         self.num_errors = 0
@@ -172,11 +163,12 @@ class Conversation:
         self.error_note: str | None = None
         self._calls = 0
         self.seating = seating
-        self.turn: Side = "user"
+        self.turn: Side = "agent"
         if history:
             self._load_history(history)
-        elif greeting is None:
-            self.turn = "agent"
+        elif seating.greeting is not None:
+            self._say("agent", _text_message("agent", seating.greeting))
+            self.turn = "user"
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -203,30 +195,21 @@ class Conversation:
         if view.inbox:  # the side acts: what it had not yet seen is now seen
             view.inbox = []
             view._entries = _NO_ENTRIES  # (they were the old inbox's)
-        # Told apart by exact class first: `isinstance` against a pydantic model class that
-        # does not match runs ABCMeta's check (~0.1 us); subclasses take `_act_as_base`.
-        if type(action) is SendMessage:
-            self._send(side, action)
-        elif type(action) is CallTool:
-            self._call_tool(side, view, action)
-        elif type(action) is Stop:
-            self._stop(side, action)
-        else:
-            self._act_as_base(side, view, action)
-        if self.termination is None:  # `_check_limits()`, spelled out
-            if self.num_errors >= self.max_errors:
-                self.termination = _TOO_MANY_ERRORS
-            elif self.step_count >= self.max_steps:
-                self.termination = _MAX_STEPS
-
-    def _act_as_base(self, side: Side, view: SideView, action: Action) -> None:
-        """`act` for an instance of a subclass of an action class: as its base class."""
         if isinstance(action, CallTool):
             self._call_tool(side, view, action)
         elif isinstance(action, SendMessage):
             self._send(side, action)
         else:
             self._stop(side, action)
+        self._check_limits()
+
+    def _check_limits(self) -> None:
+        """End the episode once the error or step limit is reached."""
+        if self.termination is None:
+            if self.num_errors >= self.max_errors:
+                self.termination = _TOO_MANY_ERRORS
+            elif self.step_count >= self.max_steps:
+                self.termination = _MAX_STEPS
 
     def _call_tool(self, side: Side, view: SideView, action: CallTool) -> None:
         """The call and its result: two records, both seen by the caller alone.
@@ -286,15 +269,13 @@ class Conversation:
 
     def _send(self, side: Side, action: SendMessage) -> None:
         content = action.content
-        # `has_text`, spelled out, and `has_stop_token` asked only of text holding a stop
-        # token's start: two Python calls fewer for the usual message.
-        if content is None or not content.strip():
+        if not has_text(content):
             self.termination = _AGENT_ERROR if side == "agent" else _USER_ERROR
             self.error_note = f"the {side} sent a message without text"
             return
         self._say(side, _sent_message(side, action))
         self.step_count += 1
-        if STOP_MARK in content and has_stop_token(content):
+        if has_stop_token(content):
             self._end_by(side)
         else:
             self.turn = _OTHER[side]
