@@ -6,8 +6,8 @@ token in a message, ends the conversation. Tool errors accumulate towards ``max_
 (termination) and steps towards ``max_steps`` (truncation). Steps are counted as the reference
 counts them: each message one, each tool call two (the call and its result).
 
-Each side's view (`SideView`) grows by appending; nothing is rebuilt per step, and a message's
-observation entry is built when first read (a loop that reads messages pays nothing for it).
+Each side's view (`SideView`) grows by appending; nothing is rebuilt per step. Observation
+entries are built when read (a loop that reads the messages themselves pays nothing for them).
 """
 
 from __future__ import annotations
@@ -39,8 +39,6 @@ __all__ = ["GREETING", "Conversation", "Seating", "SideView"]
 
 GREETING = "Hi! How can I help you today?"
 """The agent's fixed first message (not an action)."""
-
-_NO_ENTRIES: tuple[()] = ()  # a view's observation entries before they are first read
 
 _OTHER: dict[Side, Side] = {"agent": "user", "user": "agent"}
 SIDES: tuple[Side, Side] = ("agent", "user")
@@ -81,29 +79,11 @@ class SideView:
     history: list[Message] = field(default_factory=list)
     inbox: list[Message] = field(default_factory=list)
     max_text_length: int = 1 << 20
-    # The entries of the inbox's first messages, built so far; `inbox_entries` adds the rest.
-    # `_NO_ENTRIES` until first read: a loop that never reads them makes no list per step.
-    _entries: list[dict[str, Any]] | tuple[()] = field(
-        default=_NO_ENTRIES, repr=False, compare=False
-    )
 
     @property
     def inbox_entries(self) -> list[dict[str, Any]]:
-        """`inbox` as observation-space entries (`observation_entry`), in the same order.
-
-        Each message's entry is built when first read, then kept: participants that read the
-        messages themselves (scripted users, oracles, LLM agents) never pay for entries, and
-        an observation per step builds one entry per new message. Do not modify the list.
-        """
-        entries = self._entries
-        if type(entries) is not list:  # `_NO_ENTRIES`: the first read since the side acted
-            entries = self._entries = []
-        unbuilt = self.inbox[len(entries) :]
-        if unbuilt:
-            bound = self.max_text_length
-            for message in unbuilt:  # (a loop: usually one message, no comprehension)
-                entries.append(observation_entry(message, bound))
-        return entries
+        """`inbox` as observation-space entries (`observation_entry`), in the same order."""
+        return [observation_entry(message, self.max_text_length) for message in self.inbox]
 
 
 def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[str, Any]:
@@ -194,7 +174,6 @@ class Conversation:
         view = self.views[side]
         if view.inbox:  # the side acts: what it had not yet seen is now seen
             view.inbox = []
-            view._entries = _NO_ENTRIES  # (they were the old inbox's)
         if isinstance(action, CallTool):
             self._call_tool(side, view, action)
         elif isinstance(action, SendMessage):
