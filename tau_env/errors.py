@@ -2,8 +2,12 @@
 
 Every exception the package raises on purpose derives from `TauEnvError`. `ToolError` is the
 only exception a tool raises for a failure the calling side should see (for example "User not
-found"): the world turns it into an ``Error: ...`` tool result. Any other exception raised
-inside a tool is a bug and propagates.
+found"): the world turns it into an ``Error: ...`` tool result. Python's own errors about a
+value (``ValueError``, ``TypeError``, ``ArithmeticError``, ``RecursionError``) raised inside a
+tool become such a result too, worded as the reference words them. Any other exception raised
+inside a tool is a defect of the tool: the call still gets an ``Error: ...`` result naming the
+exception, so one bad call never ends a run, and a `ToolDefectWarning` says where it happened
+(the test suite turns that warning into an error).
 """
 
 from __future__ import annotations
@@ -15,6 +19,10 @@ class TauEnvError(Exception):
 
 class ToolError(TauEnvError):
     """A tool failure that the calling side sees as an ``Error: <message>`` result."""
+
+
+class ToolDefectWarning(RuntimeWarning):
+    """A tool raised an exception that is neither a `ToolError` nor an error about a value."""
 
 
 class InvalidAction(TauEnvError, ValueError):
