@@ -14,7 +14,6 @@ import json
 import gymnasium
 import pytest
 
-import tau_env
 from tau_env.chat import make_chat_env
 from tau_env.domain import load_domain
 from tau_env.errors import InvalidAction
