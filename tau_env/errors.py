@@ -12,6 +12,20 @@ exception, so one bad call never ends a run, and a `ToolDefectWarning` says wher
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``did you mean 'telecom'?`` for the known name closest to a mistyped one, else ``""``.
+
+    For messages about an unknown domain, task or split. Close means difflib's similarity ratio
+    of at least 0.6 (a letter or two off in a short name); nothing is suggested for a name like
+    none of them.
+    """
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else ""
+
 
 class TauEnvError(Exception):
     """Base class of every error raised on purpose by tau_env."""
