@@ -25,6 +25,7 @@ CUT_MARK = f"(cut: nested more than {MAX_ARGUMENT_DEPTH} levels deep)"
 """What `clipped` puts in place of a container beyond the limit."""
 
 _CONTAINERS = (dict, list, tuple)
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
@@ -36,17 +37,24 @@ def nests_deeper_than(value: Any, limit: int = MAX_ARGUMENT_DEPTH) -> bool:
     if not isinstance(value, _CONTAINERS):
         return False
     if type(value) is dict and _SCALARS.issuperset(map(type, value.values())):
-        return False  # the usual arguments: one level (a set test, no Python loop)
-    level: list[Any] = [value]
-    for _ in range(limit):
-        inner: list[Any] = []
-        for container in level:
-            items = container.values() if isinstance(container, dict) else container
-            inner.extend(item for item in items if isinstance(item, _CONTAINERS))
-        if not inner:
-            return False
-        level = inner
-    return True
+        return limit < 1  # the usual arguments: one level (a set test, no Python loop)
+    return _exceeds(value, limit)
+
+
+def _exceeds(container: Any, limit: int) -> bool:
+    """Whether `container` has more than `limit` levels (recursing at most `limit` deep)."""
+    if limit < 1:
+        return True
+    items = container.values() if isinstance(container, dict) else container
+    for item in items:
+        kind = type(item)  # (exact types first: `isinstance` only for what is neither)
+        if kind in _SCALARS:
+            continue
+        if (kind in _CONTAINER_TYPES or isinstance(item, _CONTAINERS)) and _exceeds(
+            item, limit - 1
+        ):
+            return True
+    return False
 
 
 def clipped(value: Any, limit: int = MAX_ARGUMENT_DEPTH) -> Any:
