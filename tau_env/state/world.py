@@ -224,28 +224,21 @@ class World:
             kwargs = spec.call_arguments(parsed)
         except ValueError as error:
             return ToolResult(f"Error: Invalid arguments for tool '{name}': {error}", error=True)
-        journal = self.journal
-        try:  # one transaction (`Journal.transaction`, spelled out: this is the hot path)
-            value = spec.function(self.agent_db if side == "agent" else self.db(side), **kwargs)
-            # part of the call: a failing sync undoes it too
-            synced = toolbox.sync is not None and self._sync_if_changed()
+        try:
+            with self.journal.transaction():
+                value = spec.function(self.db(side), **kwargs)
+                # part of the call: a failing sync undoes it too
+                synced = toolbox.sync is not None and self._sync_if_changed()
         except ToolError as error:
-            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
         except _VALUE_ERRORS as error:
             # Python refusing a value the tool was given (an integer too large for a float, a
             # string that cannot be encoded, a model field refusing a value, JSON text nested
             # deeper than the parser goes): the reference
             # answers every exception with ``Error: <message>`` (spec §2.2), and so does this.
-            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
         except Exception as error:  # a defect of the tool: named, and the episode goes on
-            journal.rollback()
             return _defect(name, error)
-        except BaseException:
-            journal.rollback()
-            raise
-        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
         return ToolResult(committed_json_str(value))
@@ -290,17 +283,12 @@ class World:
         problem = binding_error(f"{as_sent.owner(side, name)}.{name}", parameters, required, parsed)
         if problem is not None:
             return ToolResult(f"Error: {problem}", error=True)
-        journal = self.journal
         try:
-            value = function(db, **parsed)
-            synced = toolbox.sync is not None and self._sync_if_changed()
+            with self.journal.transaction():
+                value = function(db, **parsed)
+                synced = toolbox.sync is not None and self._sync_if_changed()
         except Exception as error:  # the reference's answer to any exception of a tool
-            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
-        except BaseException:
-            journal.rollback()
-            raise
-        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
         return ToolResult(committed_json_str(value))
@@ -337,14 +325,9 @@ class World:
         if spec is None:
             raise KeyError(f"no {side} env function or tool named {name!r}")
         kwargs = spec.call_arguments(arguments)
-        journal = self.journal
-        try:  # one transaction, as in `call_tool`
+        with self.journal.transaction():
             value = spec.function(self.db(side), **kwargs)
             synced = self._sync_if_changed()
-        except BaseException:
-            journal.rollback()
-            raise
-        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
         return value
