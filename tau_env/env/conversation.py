@@ -23,7 +23,6 @@ from tau_env.messages import (
     STOP_TOKENS,
     AssistantMessage,
     Message,
-    Requestor,
     Side,
     ToolCall,
     ToolMessage,
@@ -94,9 +93,9 @@ def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[
     name), so that a huge message or an invented tool name never puts an observation outside
     its space; the message itself (in the trajectory and the views) is kept whole.
     """
-    if message.role == "tool":  # (`isinstance` against a pydantic class costs more)
+    if message.role == "tool":
         return {
-            "role": _TOOL_ROLE,
+            "role": ROLE_INDEX["tool"],
             "content": (message.content or "")[:max_text_length],
             "tool_name": (message.name or "")[:TOOL_NAME_LENGTH],
             "error": int(message.error),
@@ -160,7 +159,7 @@ class Conversation:
     @property
     def truncated(self) -> bool:
         """True when the step limit ended the episode."""
-        return self.termination is _MAX_STEPS
+        return self.termination is TerminationReason.MAX_STEPS
 
     # -- acting --------------------------------------------------------------------------------
     def act(self, action: Action) -> None:
@@ -187,9 +186,9 @@ class Conversation:
         """End the episode once the error or step limit is reached."""
         if self.termination is None:
             if self.num_errors >= self.max_errors:
-                self.termination = _TOO_MANY_ERRORS
+                self.termination = TerminationReason.TOO_MANY_ERRORS
             elif self.step_count >= self.max_steps:
-                self.termination = _MAX_STEPS
+                self.termination = TerminationReason.MAX_STEPS
 
     def _call_tool(self, side: Side, view: SideView, action: CallTool) -> None:
         """The call and its result: two records, both seen by the caller alone.
@@ -218,7 +217,7 @@ class Conversation:
         content, error = result.content, result.error
         if error and nests_deeper_than(recorded):  # (refused: only failed calls nest so deep)
             recorded = clipped(recorded)
-        requestor = _REQUESTOR[side]
+        requestor = requestor_of(side)
         call = trusted(
             ToolCall,
             # a copy, as validation made one: the record never shares the caller's dict
@@ -254,7 +253,9 @@ class Conversation:
     def _send(self, side: Side, action: SendMessage) -> None:
         content = action.content
         if not has_text(content):
-            self.termination = _AGENT_ERROR if side == "agent" else _USER_ERROR
+            self.termination = (
+                TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
+            )
             self.error_note = f"the {side} sent a message without text"
             return
         self._say(side, _sent_message(side, action))
@@ -358,17 +359,10 @@ def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
 _TOOL_CALL_GIVEN = frozenset(("id", "name", "arguments", "requestor"))
 _TOOL_MESSAGE_GIVEN = frozenset(("id", "content", "requestor", "error", "name"))
 _CALLS_GIVEN = frozenset(("tool_calls",))
-_TOOL_ROLE = ROLE_INDEX["tool"]
-# Enum members looked up once: `TerminationReason.X` goes through EnumType's attribute hook.
-_MAX_STEPS = TerminationReason.MAX_STEPS
-_TOO_MANY_ERRORS = TerminationReason.TOO_MANY_ERRORS
-_AGENT_ERROR = TerminationReason.AGENT_ERROR
-_USER_ERROR = TerminationReason.USER_ERROR
 _STOPPED_BY: dict[Side, TerminationReason] = {
     "agent": TerminationReason.AGENT_STOP,
     "user": TerminationReason.USER_STOP,
 }
-_REQUESTOR: dict[Side, Requestor] = {"agent": "assistant", "user": "user"}
 
 
 def _text_message(side: Side, content: str) -> Message:
