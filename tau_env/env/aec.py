@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,19 +51,10 @@ class SideContext:
 _RESET_FIRST = "call reset() before using the environment"
 
 
-_FIRST_DRAWS: dict[int, int] = {}
-_MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
-
-
+@functools.lru_cache(maxsize=10_000)
 def _first_draw(seed: int) -> int:
     """``random.Random(seed).getrandbits(63)``, remembered per seed."""
-    drawn = _FIRST_DRAWS.get(seed)
-    if drawn is None:
-        drawn = random.Random(seed).getrandbits(63)
-        if len(_FIRST_DRAWS) >= _MAX_FIRST_DRAWS:
-            _FIRST_DRAWS.clear()
-        _FIRST_DRAWS[seed] = drawn
-    return drawn
+    return random.Random(seed).getrandbits(63)
 
 
 class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -213,18 +205,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             self._seeds.seed(seed)
             self._pending_seed = None
         task = self.domain.task(task_id) if type(task_id) is str else self._pick_task(task_id)
-        # `_draw_seed`'s usual answer, spelled out: the remembered first draw of a seed given
-        # to this reset (two calls fewer).
-        pending = self._pending_seed
-        drawn = None
-        if pending is not None and self._pending_draws == 0:
-            drawn = _FIRST_DRAWS.get(pending)
-        if drawn is None:
-            drawn = self._draw_seed()
-        else:
-            self._pending_draws = 1
-        self.episode_seed = drawn
-        world = self.domain.prepare(task).initial_world.fork(drawn)
+        self.episode_seed = self._draw_seed()
+        world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
         conversation = self._conversation = Conversation(
             world,
