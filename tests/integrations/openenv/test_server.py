@@ -4,25 +4,16 @@ import asyncio
 import json
 import urllib.request
 
-import pytest
-
 import tau_env
 from tau_env.baselines.oracle import PlainTextOracleAgent
 from tau_env.chat import action_message
 from tau_env.episode_runner import run_episode
-from tau_env.testing.serving import served
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import require
 
 require("openenv", "openenv")
 
 TASKS = [t.id for t in tau_env.make_env("telecom").unwrapped.tasks[:16]]
-
-
-@pytest.fixture(scope="module")
-def server():
-    with served(["telecom"]) as url:
-        yield url
 
 
 async def play(url: str, task_id: str, seed: int) -> tuple[float, dict, int]:
