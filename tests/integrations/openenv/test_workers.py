@@ -35,7 +35,9 @@ def two_workers():
 
 def workers() -> list[psutil.Process]:
     """The live worker processes of the server this test process started."""
-    (supervisor,) = [p for p in psutil.Process().children() if "serve" in _command(p)]
+    (supervisor,) = [
+        p for p in psutil.Process().children() if "tau_env.cli.main serve" in _command(p)
+    ]
     return [p for p in supervisor.children() if "spawn_main" in _command(p)]
 
 

@@ -1,0 +1,362 @@
+"""``tau-env serve`` under load: episodes per second by sessions and workers; step latency
+while one client sends large messages.
+
+    python benchmarks/openenv_server.py throughput --workers 1 2 --sessions 16 64 256 1000
+    python benchmarks/openenv_server.py latency --workers 1 2 --sessions 256 --big 1000000 15000000
+
+Both modes serve built-in telecom (scripted user) with ``tau-env serve --workers W`` on
+127.0.0.1 and replay the plain-text oracle's assistant messages (recorded once per task with
+seed 0, replayed with seed 0: every episode must score 1.0, which is checked). The clients are
+lean (raw ``websockets``, pre-serialised messages) and run in ``--clients`` processes of their
+own, on the same cores as the server: every figure is reported with the CPU per episode of the
+server and of the clients, the CPU other processes took from the machine meanwhile, and the
+load average, so a run on a shared machine can be read for what it is.
+
+1. ``throughput``: S sessions connect, then play episodes back to back (no think time) until
+   ``--episodes`` have finished, after one warm pass (every task twice, so each worker has
+   cached each task's worlds, as in training). Reported: episodes per wall second, the
+   server's and the clients' CPU milliseconds per episode, and the rate the server's CPU alone
+   would allow on the cores left to it (``W`` workers, at most the machine's cores).
+2. ``latency``: S sessions each wait a think time (uniform 50-150 ms, a fast model's turn)
+   before every step and time each step from send to answer, for ``--seconds``; once without
+   and once with one more client sending, back to back, steps whose message to the customer is
+   ``--big`` bytes long (under the 1 MiB limit: parsed and played; above it: refused by size).
+   Reported: p50, p99 and max step latency of the paced sessions, and how many big messages
+   the server took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import psutil
+
+MAIN = "tau_env.cli.main"
+THINK = (0.05, 0.15)
+"""Seconds a paced session waits before each step (a fast model's turn)."""
+
+
+# -- the plans ---------------------------------------------------------------------------------
+def record_plans() -> dict[str, list[str]]:
+    """Task id -> the oracle's steps as pre-serialised WebSocket messages (reset first)."""
+    from tau_env.baselines.oracle import PlainTextOracleAgent
+    from tau_env.chat import action_message, make_chat_env
+
+    chat = make_chat_env("telecom")
+    plans: dict[str, list[str]] = {}
+    for task in chat.single.aec.unwrapped.domain.split(None):
+        chat.reset(task_id=task.id, seed=0)
+        agent = PlainTextOracleAgent(task)
+        steps = [json.dumps({"type": "reset", "data": {"task_id": task.id, "seed": 0}})]
+        while not chat.done:
+            message = action_message(agent.act(None, None))  # type: ignore[arg-type]
+            chat.step(message)
+            action = {k: message[k] for k in ("content", "tool_calls") if message.get(k)}
+            steps.append(json.dumps({"type": "step", "data": action}))
+        if chat.reward == 1.0:  # a user that needs a request repeated is no fixed replay
+            plans[task.id] = steps
+    return plans
+
+
+async def play(ws: Any, steps: list[str]) -> int:
+    """One replayed episode on an open session; returns the steps taken."""
+    for message in steps:
+        await ws.send(message)
+        answer = await ws.recv()
+        if '"type":"error"' in answer[:40]:
+            raise RuntimeError(answer[:500])
+    data = json.loads(answer)["data"]
+    if not data["done"] or data["reward"] != 1.0:
+        raise RuntimeError(f"episode ended with done={data['done']} reward={data['reward']}")
+    return len(steps)
+
+
+# -- client processes --------------------------------------------------------------------------
+def client_process(
+    url: str,
+    sessions: int,
+    episodes: int,
+    plans: list[list[str]],
+    ready: Any,
+    go: Any,
+    results: Any,
+) -> None:
+    """Connect `sessions`, wait for `go`, play `episodes` between them; report CPU seconds."""
+    import websockets
+
+    async def main() -> None:
+        sockets = [
+            await websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
+            for _ in range(sessions)
+        ]
+        ready.release()
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        start = time.process_time()
+        queue = iter(range(episodes))
+
+        async def session(ws: Any, offset: int) -> None:
+            for i in queue:
+                await play(ws, plans[(i + offset) % len(plans)])
+
+        await asyncio.gather(*(session(ws, n * 7) for n, ws in enumerate(sockets)))
+        results.put(time.process_time() - start)
+        for ws in sockets:
+            await ws.close()
+
+    asyncio.run(main())
+
+
+@dataclass
+class Cell:
+    """One measured configuration."""
+
+    workers: int
+    sessions: int
+    episodes: int
+    wall: float
+    server_cpu: float
+    client_cpu: float
+    others_cpu: float
+    load: tuple[float, ...]
+
+    @property
+    def rate(self) -> float:
+        return self.episodes / self.wall
+
+    @property
+    def server_bound_rate(self) -> float:
+        cores = min(self.workers, os.cpu_count() or 1)
+        return self.episodes / self.server_cpu * cores
+
+
+def server_processes() -> list[psutil.Process]:
+    """The serving processes (the workers, or the one server) started by this process."""
+    (server,) = [
+        p for p in psutil.Process().children() if p.cmdline()[1:4] == ["-m", MAIN, "serve"]
+    ]
+    workers = [p for p in server.children() if "spawn_main" in " ".join(p.cmdline())]
+    return workers or [server]
+
+
+def cpu(processes: list[psutil.Process]) -> float:
+    return sum(sum(p.cpu_times()[:2]) for p in processes)
+
+
+def machine_cpu() -> float:
+    times = psutil.cpu_times()
+    return float(sum(times) - times.idle - getattr(times, "iowait", 0.0))
+
+
+def run_clients(
+    url: str, sessions: int, episodes: int, plans: list[list[str]], clients: int
+) -> tuple[float, float, float, float]:
+    """Play `episodes` over `sessions` from `clients` processes: wall, server, client, others."""
+    context = multiprocessing.get_context("spawn")
+    ready, go, results = context.Semaphore(0), context.Event(), context.Queue()
+    shares = [sessions // clients + (i < sessions % clients) for i in range(clients)]
+    counts = [episodes // clients + (i < episodes % clients) for i in range(clients)]
+    processes = [
+        context.Process(target=client_process, args=(url, s, n, plans, ready, go, results))
+        for s, n in zip(shares, counts, strict=True)
+    ]
+    for process in processes:
+        process.start()
+    for _ in processes:
+        ready.acquire()
+    servers = server_processes()
+    server_before, machine_before = cpu(servers), machine_cpu()
+    start = time.perf_counter()
+    go.set()
+    client_cpu = sum(results.get() for _ in processes)
+    wall = time.perf_counter() - start
+    server_cpu = cpu(servers) - server_before
+    machine = machine_cpu() - machine_before
+    for process in processes:
+        process.join()
+        if process.exitcode != 0:
+            raise RuntimeError(f"a client process failed ({process.exitcode})")
+    return wall, server_cpu, client_cpu, max(0.0, machine - server_cpu - client_cpu)
+
+
+def throughput(args: argparse.Namespace) -> list[Cell]:
+    from tau_env.testing.serving import served
+
+    plans = list(record_plans().values())
+    cells = []
+    for workers in args.workers:
+        limit = str(max(1024, max(args.sessions)))
+        with served(["telecom", "--workers", str(workers), "--max-sessions", limit]) as url:
+            ws_url = url.replace("http", "ws", 1) + "/ws"
+            run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
+            for sessions in args.sessions:
+                for _ in range(args.repeats):
+                    load = os.getloadavg()
+                    measured = run_clients(ws_url, sessions, args.episodes, plans, args.clients)
+                    cell = Cell(workers, sessions, args.episodes, *measured, load)
+                    wall, server, client, others = measured
+                    cells.append(cell)
+                    print(
+                        f"workers {workers} sessions {sessions:5d}: {cell.rate:7.1f} episodes/s; "
+                        f"CPU/episode server {1e3 * server / cell.episodes:.2f} ms, clients "
+                        f"{1e3 * client / cell.episodes:.2f} ms, others' CPU {others:.1f} s "
+                        f"over {wall:.1f} s; server-bound {cell.server_bound_rate:.0f}/s; "
+                        f"load {load[0]:.2f}",
+                        flush=True,
+                    )
+    return cells
+
+
+# -- latency -----------------------------------------------------------------------------------
+def latency_process(
+    url: str, sessions: int, seconds: float, plans: list[list[str]], go: Any, results: Any
+) -> None:
+    """Paced sessions: think, then time one step; report every step's latency in seconds."""
+    import websockets
+
+    async def main() -> None:
+        sockets = [
+            await websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
+            for _ in range(sessions)
+        ]
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        deadline = time.perf_counter() + seconds
+        latencies: list[float] = []
+        rng = random.Random(0)
+
+        async def session(ws: Any, offset: int) -> None:
+            episode = offset
+            while time.perf_counter() < deadline:
+                for message in plans[episode % len(plans)]:
+                    await asyncio.sleep(rng.uniform(*THINK))
+                    sent = time.perf_counter()
+                    await ws.send(message)
+                    await ws.recv()
+                    latencies.append(time.perf_counter() - sent)
+                episode += 1
+
+        await asyncio.gather(*(session(ws, n) for n, ws in enumerate(sockets)))
+        results.put(latencies)
+
+    asyncio.run(main())
+
+
+def big_process(url: str, size: int, seconds: float, go: Any, results: Any) -> None:
+    """One client sending steps with a `size`-byte message to the customer, back to back."""
+    import websockets
+
+    reset = json.dumps({"type": "reset", "data": {"split": "test", "index": 0, "seed": 0}})
+    big = json.dumps({"type": "step", "data": {"content": "x" * (size - 40)}})
+
+    async def main() -> None:
+        async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
+            await ws.send(reset)
+            await ws.recv()
+            go.wait()
+            deadline = time.perf_counter() + seconds
+            sent = taken = 0
+            while time.perf_counter() < deadline:
+                await ws.send(big)
+                answer = await ws.recv()
+                sent += 1
+                if '"type":"error"' not in answer[:40]:
+                    taken += 1
+                    if json.loads(answer)["data"]["done"]:
+                        await ws.send(reset)
+                        await ws.recv()
+            results.put((sent, taken))
+
+    asyncio.run(main())
+
+
+def latency(args: argparse.Namespace) -> None:
+    from tau_env.testing.serving import served
+
+    plans = list(record_plans().values())
+    context = multiprocessing.get_context("spawn")
+    for workers in args.workers:
+        with served(["telecom", "--workers", str(workers), "--max-sessions", "1024"]) as url:
+            ws_url = url.replace("http", "ws", 1) + "/ws"
+            run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
+            for size in [0, *args.big]:
+                go, results, big_results = context.Event(), context.Queue(), context.Queue()
+                paced = context.Process(
+                    target=latency_process,
+                    args=(ws_url, args.sessions, args.seconds, plans, go, results),
+                )
+                paced.start()
+                sender = None
+                if size:
+                    sender = context.Process(
+                        target=big_process, args=(ws_url, size, args.seconds, go, big_results)
+                    )
+                    sender.start()
+                time.sleep(args.sessions / 100 + 5)  # let every session connect
+                load = os.getloadavg()
+                servers = server_processes()
+                server_before, machine_before = cpu(servers), machine_cpu()
+                go.set()
+                steps = sorted(results.get())
+                server_cpu = cpu(servers) - server_before
+                others = machine_cpu() - machine_before - server_cpu
+                big = big_results.get() if sender else (0, 0)
+                for process in (paced, sender):
+                    if process is not None:
+                        process.join()
+                p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
+                label = f"with {size:,}-byte messages" if size else "alone"
+                print(
+                    f"workers {workers} sessions {args.sessions} {label}: {len(steps)} steps, "
+                    f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
+                    f"big messages sent {big[0]}, played {big[1]}; server CPU "
+                    f"{server_cpu:.1f} s, all other CPU (clients included) {others:.1f} s "
+                    f"over {args.seconds:g} s; load {load[0]:.2f}",
+                    flush=True,
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    modes = parser.add_subparsers(dest="mode", required=True)
+    rate = modes.add_parser("throughput")
+    rate.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    rate.add_argument("--sessions", type=int, nargs="+", default=[16, 64, 256, 1000])
+    rate.add_argument("--episodes", type=int, default=5000)
+    rate.add_argument("--repeats", type=int, default=1)
+    rate.add_argument("--clients", type=int, default=2, help="client processes")
+    lag = modes.add_parser("latency")
+    lag.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    lag.add_argument("--sessions", type=int, default=256)
+    lag.add_argument("--seconds", type=float, default=20.0)
+    lag.add_argument("--big", type=int, nargs="+", default=[1_000_000, 15_000_000])
+    lag.add_argument("--clients", type=int, default=2, help="client processes of the warm pass")
+    args = parser.parse_args()
+    print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
+    if args.mode == "throughput":
+        cells = throughput(args)
+        print("\n| workers | sessions | episodes/s | server CPU ms/ep | client CPU ms/ep |")
+        print("|---|---|---|---|---|")
+        for cell in cells:
+            print(
+                f"| {cell.workers} | {cell.sessions} | {cell.rate:.0f} | "
+                f"{1e3 * cell.server_cpu / cell.episodes:.2f} | "
+                f"{1e3 * cell.client_cpu / cell.episodes:.2f} |"
+            )
+        if len(cells) > 1:
+            rates = [c.rate for c in cells]
+            print(f"(median of all cells {statistics.median(rates):.0f} episodes/s)")
+    else:
+        latency(args)
+    print(f"load average at end: {os.getloadavg()}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
