@@ -19,7 +19,15 @@ from tau_env_verifiers.env import TauEnv, TauEnvConfig
 from tau_env_verifiers.harness import TauHarness, TauHarnessConfig
 from tau_env_verifiers.taskset import TauTaskset, TauTasksetConfig
 
-__all__ = ["TauEnv", "TauHarness", "TauTaskset", "load_environment"]
+__all__ = [
+    "TauEnv",
+    "TauEnvConfig",
+    "TauHarness",
+    "TauHarnessConfig",
+    "TauTaskset",
+    "TauTasksetConfig",
+    "load_environment",
+]
 
 ENV_ID = "tau-env-verifiers"
 
@@ -31,6 +39,3 @@ def load_environment(**taskset: Any) -> TauEnv:
     config = TauEnvConfig(taskset=TauTasksetConfig(id=ENV_ID, **taskset))
     env: TauEnv = vf.load_environment(config)
     return env
-
-
-_ = (TauHarnessConfig,)

@@ -20,6 +20,7 @@ OpenEnv's clients raise them with the message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -73,13 +74,14 @@ class SessionSlots:
 
     Args:
         limit: The most sessions open at once, over all cells.
-        counts: A `multiprocessing` ``Array("i", workers)`` (None: a private one-cell array).
+        counts: A `multiprocessing` ``Array("i", workers)`` from `shared_counts` (None: one
+            process, a private count).
         index: This worker's cell.
     """
 
     def __init__(self, limit: int, counts: Any = None, index: int = 0) -> None:
         self.limit = limit
-        self.counts = counts if counts is not None else shared_counts(1)
+        self.counts = counts if counts is not None else _PrivateCounts([0])
         self.index = index
 
     def acquire(self) -> bool:
@@ -99,6 +101,13 @@ class SessionSlots:
     def open(self) -> int:
         """Sessions open now, over all workers."""
         return int(sum(self.counts))
+
+
+class _PrivateCounts(list[int]):
+    """One process's session count, shaped like a shared array (one event loop: no lock)."""
+
+    def get_lock(self) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()
 
 
 def shared_counts(workers: int) -> Any:

@@ -101,11 +101,10 @@ def serve(spec: ServerSpec, host: str, port: int, workers: int = 1) -> int:
         file=sys.stderr,
         flush=True,
     )
-    counts = shared_counts(workers)
     if workers == 1:
-        run_worker(sockets[0], spec, counts, 0, watch_parent=False)
+        run_worker(sockets[0], spec, None, 0, watch_parent=False)
         return 0
-    return _Supervisor(spec, sockets, counts).run()
+    return _Supervisor(spec, sockets, shared_counts(workers)).run()
 
 
 def bind(host: str, port: int, count: int) -> list[socket.socket]:
@@ -149,7 +148,10 @@ def _listening(host: str, port: int, family: int) -> bool:
 def run_worker(
     sock: socket.socket, spec: ServerSpec, counts: Any, index: int, watch_parent: bool = True
 ) -> None:
-    """One worker: build the app and serve on `sock` until told to stop."""
+    """One worker: build the app and serve on `sock` until told to stop.
+
+    `counts` is the session count shared with the other workers (None: the only worker).
+    """
     import uvicorn
 
     app = spec.app(SessionSlots(spec.limits.max_sessions, counts, index))

@@ -80,13 +80,15 @@ def test_frame_far_over_the_limit__connection_closed_unread(limited):
     async def main():
         async with websockets.connect(ws_url(limited), max_size=None) as ws:
             await ask(ws, "reset", {"task_id": TASK, "seed": 0})
-            await ws.send(json.dumps({"type": "step", "data": {"content": "x" * 17 * LIMIT}}))
+            huge = json.dumps({"type": "step", "data": {"content": "x" * 17 * LIMIT}})
             with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.send(huge)  # the server may close while this is still being written
                 await ws.recv()
             return closed.value.rcvd
 
     received = asyncio.run(main())
-    assert received.code == 1009  # message too big
+    # Refused from the frame's header: closed "message too big" (or reset mid-write, unread).
+    assert received is None or received.code == 1009
 
 
 @pytest.mark.parametrize("chunked", [False, True])

@@ -33,11 +33,11 @@ def two_workers():
         yield url
 
 
-def workers() -> list[psutil.Process]:
-    """The live worker processes of the server this test process started."""
-    (supervisor,) = [
-        p for p in psutil.Process().children() if "tau_env.cli.main serve" in _command(p)
-    ]
+def workers(url: str) -> list[psutil.Process]:
+    """The live worker processes of the server on `url` this test process started."""
+    command = f"tau_env.cli.main serve telecom --workers 2 --max-sessions {SESSIONS} --port "
+    port = str(urlparse(url).port)
+    (supervisor,) = [p for p in psutil.Process().children() if _command(p).endswith(command + port)]
     return [p for p in supervisor.children() if "spawn_main" in _command(p)]
 
 
@@ -57,7 +57,7 @@ def sessions_per_worker(url: str) -> list[int]:
             c.status == psutil.CONN_ESTABLISHED and c.laddr.port == port
             for c in worker.net_connections(kind="tcp")
         )
-        for worker in workers()
+        for worker in workers(url)
     ]
 
 
@@ -117,7 +117,7 @@ def test_two_workers__each_serves_sessions_and_one_cap_bounds_both(two_workers):
 def test_dead_worker__restarted_its_slots_freed_the_server_plays_on(two_workers):
     import websockets
 
-    before = workers()
+    before = workers(two_workers)
     victim = before[0]
     # A worker dying within 10 s of its start stops the server (it could not start): let it age.
     time.sleep(max(0.0, victim.create_time() + 11 - time.time()))
@@ -134,7 +134,8 @@ def test_dead_worker__restarted_its_slots_freed_the_server_plays_on(two_workers)
             await ws.recv()
         os.kill(victim.pid, signal.SIGKILL)
         for _ in range(600):
-            if len(workers()) == 2 and victim.pid not in {w.pid for w in workers()}:
+            pids = {w.pid for w in workers(two_workers)}
+            if len(pids) == 2 and victim.pid not in pids:
                 break
             await asyncio.sleep(0.1)
         alive = [ws for ws in held if not await _closed(ws)]
@@ -148,7 +149,7 @@ def test_dead_worker__restarted_its_slots_freed_the_server_plays_on(two_workers)
         return rewards
 
     rewards = asyncio.run(main())
-    after = workers()
+    after = workers(two_workers)
     assert len(after) == 2 and victim.pid not in {w.pid for w in after}
     assert rewards == [1.0] * SESSIONS
 
