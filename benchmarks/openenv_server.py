@@ -267,9 +267,10 @@ def big_process(url: str, size: int, seconds: float, go: Any, results: Any) -> N
                 await ws.send(big)
                 answer = await ws.recv()
                 sent += 1
-                if '"type":"error"' not in answer[:40]:
+                data = json.loads(answer)
+                if data["type"] != "error":
                     taken += 1
-                    if json.loads(answer)["data"]["done"]:
+                    if data["data"]["done"]:
                         await ws.send(reset)
                         await ws.recv()
             results.put((sent, taken))
