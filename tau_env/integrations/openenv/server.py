@@ -13,6 +13,8 @@ answered with a 4xx JSON error over HTTP, an error frame over the WebSocket
 
 from __future__ import annotations
 
+import asyncio
+import json
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -222,7 +224,14 @@ class InlineTauOpenEnv(TauOpenEnv):
     and the thread hop (queue, wake-up, GIL hand-over) costs more than the step. The server
     picks this class for such users; an LLM user, which waits for its model, keeps the
     threads so one session's wait never stalls the others.
+
+    A long message is the exception: the user reads every sentence of it (the scripted user
+    spends about 10 microseconds a character), so a step whose message is longer than
+    `LONG_MESSAGE` characters runs in a thread, where the interpreter hands the event loop
+    the GIL every few milliseconds and the other sessions go on.
     """
+
+    LONG_MESSAGE = 16_384
 
     async def reset_async(
         self,
@@ -239,8 +248,23 @@ class InlineTauOpenEnv(TauOpenEnv):
     async def step_async(
         self, action: TauAction, timeout_s: float | None = None, **kwargs: Any
     ) -> TauObservation:
-        """`step`, run in the event loop."""
+        """`step`, run in the event loop (in a thread for a long message)."""
+        if _length(action) > self.LONG_MESSAGE:
+            return await asyncio.to_thread(self.step, action, timeout_s, **kwargs)
         return self.step(action, timeout_s, **kwargs)
+
+
+def _length(action: TauAction) -> int:
+    """The characters of an action's text and tool-call arguments (a cheap size)."""
+    size = len(action.content or "")
+    for call in action.tool_calls or ():
+        function = call.get("function")
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(arguments, str):
+            size += len(arguments)
+        elif arguments is not None:  # a mapping: its JSON is what the tool receives
+            size += len(json.dumps(arguments, default=str))
+    return size
 
 
 INLINE_USERS = frozenset({"scripted", "gold"})
