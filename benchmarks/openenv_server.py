@@ -20,7 +20,8 @@ load average, so a run on a shared machine can be read for what it is.
 2. ``latency``: S sessions each wait a think time (uniform 50-150 ms, a fast model's turn)
    before every step and time each step from send to answer, for ``--seconds``; once without
    and once with one more client sending, back to back, steps whose message to the customer is
-   ``--big`` bytes long (under the 1 MiB limit: parsed and played; above it: refused by size).
+   ``--big`` bytes long (under the 1 MiB limit: parsed and played; above it: refused by size),
+   made of sentences (``--filler text``) or of one long word (``--filler x``).
    Reported: p50, p99 and max step latency of the paced sessions, and how many big messages
    the server took.
 """
@@ -249,12 +250,18 @@ def latency_process(
     asyncio.run(main())
 
 
-def big_process(url: str, size: int, seconds: float, go: Any, results: Any) -> None:
+FILLERS = {"text": "Please check your status bar and tell me what it shows. ", "x": "x"}
+"""What a big message is made of: sentences (the user reads each one) or one long word."""
+
+
+def big_process(url: str, size: int, filler: str, seconds: float, go: Any, results: Any) -> None:
     """One client sending steps with a `size`-byte message to the customer, back to back."""
     import websockets
 
     reset = json.dumps({"type": "reset", "data": {"split": "test", "index": 0, "seed": 0}})
-    big = json.dumps({"type": "step", "data": {"content": "x" * (size - 40)}})
+    unit = FILLERS[filler]
+    text = (unit * (size // len(unit) + 1))[: size - 40]
+    big = json.dumps({"type": "step", "data": {"content": text}})
 
     async def main() -> None:
         async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
@@ -297,7 +304,8 @@ def latency(args: argparse.Namespace) -> None:
                 sender = None
                 if size:
                     sender = context.Process(
-                        target=big_process, args=(ws_url, size, args.seconds, go, big_results)
+                        target=big_process,
+                        args=(ws_url, size, args.filler, args.seconds, go, big_results),
                     )
                     sender.start()
                 time.sleep(args.sessions / 100 + 5)  # let every session connect
@@ -313,7 +321,7 @@ def latency(args: argparse.Namespace) -> None:
                     if process is not None:
                         process.join()
                 p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
-                label = f"with {size:,}-byte messages" if size else "alone"
+                label = f"with {size:,}-byte messages ({args.filler})" if size else "alone"
                 print(
                     f"workers {workers} sessions {args.sessions} {label}: {len(steps)} steps, "
                     f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
@@ -338,6 +346,7 @@ def main() -> None:
     lag.add_argument("--sessions", type=int, default=256)
     lag.add_argument("--seconds", type=float, default=20.0)
     lag.add_argument("--big", type=int, nargs="+", default=[1_000_000, 15_000_000])
+    lag.add_argument("--filler", choices=sorted(FILLERS), default="text")
     lag.add_argument("--clients", type=int, default=2, help="client processes of the warm pass")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
