@@ -4,13 +4,13 @@ while one client sends large messages.
     python benchmarks/openenv_server.py throughput --workers 1 2 --sessions 16 64 256 1000
     python benchmarks/openenv_server.py latency --workers 1 2 --sessions 256 --big 1000000 15000000
 
-Both modes serve built-in telecom (scripted user) with ``tau-env serve --workers W`` on
-127.0.0.1 and replay the plain-text oracle's assistant messages (recorded once per task with
-seed 0, replayed with seed 0: every episode must score 1.0, which is checked). The clients are
-lean (raw ``websockets``, pre-serialised messages) and run in ``--clients`` processes of their
-own, on the same cores as the server: every figure is reported with the CPU per episode of the
-server and of the clients, the CPU other processes took from the machine meanwhile, and the
-load average, so a run on a shared machine can be read for what it is.
+Both modes serve built-in telecom (scripted user) with ``tau-env serve --domain telecom
+--workers W`` on 127.0.0.1 and replay the plain-text oracle's assistant messages (recorded
+once per task with seed 0, replayed with seed 0: every episode must score 1.0, checked). The
+clients are lean (raw ``websockets``, pre-serialised messages) and run in ``--clients``
+processes of their own, on the same cores as the server: every figure is reported with the CPU
+per episode of the server and of the clients, the CPU other processes took from the machine
+meanwhile, and the load average, so a run on a shared machine can be read for what it is.
 
 1. ``throughput``: S sessions connect, then play episodes back to back (no think time) until
    ``--episodes`` have finished, after one warm pass (every task twice, so each worker has
@@ -195,7 +195,8 @@ def throughput(args: argparse.Namespace) -> list[Cell]:
     cells = []
     for workers in args.workers:
         limit = str(max(1024, max(args.sessions)))
-        with served(["telecom", "--workers", str(workers), "--max-sessions", limit]) as url:
+        arguments = ["--domain", "telecom", "--workers", str(workers), "--max-sessions", limit]
+        with served(arguments) as url:
             ws_url = url.replace("http", "ws", 1) + "/ws"
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
             for sessions in args.sessions:
@@ -291,7 +292,8 @@ def latency(args: argparse.Namespace) -> None:
     plans = list(record_plans().values())
     context = multiprocessing.get_context("spawn")
     for workers in args.workers:
-        with served(["telecom", "--workers", str(workers), "--max-sessions", "1024"]) as url:
+        arguments = ["--domain", "telecom", "--workers", str(workers), "--max-sessions", "1024"]
+        with served(arguments) as url:
             ws_url = url.replace("http", "ws", 1) + "/ws"
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
             for size in [0, *args.big]:

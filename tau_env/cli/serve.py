@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from tau_env.cli.common import DEFAULT_DOMAIN
 from tau_env.errors import TauEnvError
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "served_domain"]
 
 
 def add_parser(commands: Any) -> None:
@@ -17,7 +18,13 @@ def add_parser(commands: Any) -> None:
         help="serve a domain over OpenEnv's protocol (needs the openenv extra)",
         description="Serve a domain's episodes (agent side, as chat) over OpenEnv's protocol.",
     )
-    parser.add_argument("domain", help="domain name or versioned id (telecom, tau/airline-v0)")
+    parser.add_argument(
+        "--domain",
+        default=None,
+        help=f"domain name or versioned id, e.g. tau/airline-v0 (default: {DEFAULT_DOMAIN})",
+    )
+    # The domain was once positional (`tau-env serve telecom`): still accepted.
+    parser.add_argument("positional_domain", nargs="?", metavar="DOMAIN", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="default", help="evaluation mode (default: default)")
     parser.add_argument("--split", default=None, help="split drawn from without a task id")
     parser.add_argument(
@@ -59,6 +66,19 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def served_domain(args: argparse.Namespace) -> str:
+    """``--domain``, or the positional domain of older command lines, or the default.
+
+    Raises:
+        TauEnvError: Both name a domain, and not the same one.
+    """
+    if args.domain and args.positional_domain and args.domain != args.positional_domain:
+        raise TauEnvError(
+            f"serve: two domains given, {args.positional_domain!r} and --domain {args.domain!r}"
+        )
+    return str(args.domain or args.positional_domain or DEFAULT_DOMAIN)
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     try:
@@ -86,10 +106,11 @@ def run(args: argparse.Namespace) -> int:
         "user_model": args.user_model,
         "user_api_base": args.user_api_base,
     }
-    spec = ServerSpec(args.domain, options, limits)
+    domain = served_domain(args)
+    spec = ServerSpec(domain, options, limits)
     if args.workers > 1:
         from tau_env.chat import make_chat_env
 
         # Check the options here, once, with a clear error, before any worker imports them.
-        make_chat_env(args.domain, **options)
+        make_chat_env(domain, **options)
     return serve(spec, args.host, args.port, args.workers)

@@ -7,9 +7,9 @@ from tests.extras import require
 
 @pytest.fixture(scope="package")
 def server():
-    """``tau-env serve telecom`` with the default options, shared by the package's tests."""
+    """``tau-env serve --domain telecom``, default options, shared by the package's tests."""
     require("openenv", "openenv")
     from tau_env.testing.serving import served
 
-    with served(["telecom"]) as url:
+    with served(["--domain", "telecom"]) as url:
         yield url

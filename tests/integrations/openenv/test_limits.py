@@ -24,7 +24,7 @@ def limited():
     from tau_env.testing.serving import served
 
     options = ["--max-sessions", "2", "--max-message-bytes", str(LIMIT), "--idle-timeout", "2"]
-    with served(["telecom", *options]) as url:
+    with served(["--domain", "telecom", *options]) as url:
         yield url
 
 

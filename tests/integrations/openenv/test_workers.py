@@ -29,15 +29,15 @@ TASKS = [t.id for t in DOMAIN.split("test")[:SESSIONS]]
 def two_workers():
     from tau_env.testing.serving import served
 
-    with served(["telecom", "--workers", "2", "--max-sessions", str(SESSIONS)]) as url:
+    with served(["--domain", "telecom", "--workers", "2", "--max-sessions", str(SESSIONS)]) as url:
         yield url
 
 
 def workers(url: str) -> list[psutil.Process]:
     """The live worker processes of the server on `url` this test process started."""
-    command = f"tau_env.cli.main serve telecom --workers 2 --max-sessions {SESSIONS} --port "
-    port = str(urlparse(url).port)
-    (supervisor,) = [p for p in psutil.Process().children() if _command(p).endswith(command + port)]
+    options = f"--workers 2 --max-sessions {SESSIONS} --port {urlparse(url).port}"
+    command = f"tau_env.cli.main serve --domain telecom {options}"
+    (supervisor,) = [p for p in psutil.Process().children() if _command(p).endswith(command)]
     return [p for p in supervisor.children() if "spawn_main" in _command(p)]
 
 
