@@ -177,7 +177,7 @@ def run_clients(
     server_before, machine_before = cpu(servers), machine_cpu()
     start = time.perf_counter()
     go.set()
-    client_cpu = sum(results.get() for _ in processes)
+    client_cpu = sum(results.get(timeout=3600) for _ in processes)  # a dead client: no hang
     wall = time.perf_counter() - start
     server_cpu = cpu(servers) - server_before
     machine = machine_cpu() - machine_before
@@ -315,10 +315,11 @@ def latency(args: argparse.Namespace) -> None:
                 servers = server_processes()
                 server_before, machine_before = cpu(servers), machine_cpu()
                 go.set()
-                steps = sorted(results.get())
+                patience = args.seconds + 300  # a client that died must not hang the run
+                steps = sorted(results.get(timeout=patience))
                 server_cpu = cpu(servers) - server_before
                 others = machine_cpu() - machine_before - server_cpu
-                big = big_results.get() if sender else (0, 0)
+                big = big_results.get(timeout=patience) if sender else (0, 0)
                 for process in (paced, sender):
                     if process is not None:
                         process.join()
