@@ -225,10 +225,11 @@ class InlineTauOpenEnv(TauOpenEnv):
     picks this class for such users; an LLM user, which waits for its model, keeps the
     threads so one session's wait never stalls the others.
 
-    A long message is the exception: the user reads every sentence of it (the scripted user
-    spends about 10 microseconds a character), so a step whose message is longer than
-    `LONG_MESSAGE` characters runs in a thread, where the interpreter hands the event loop
-    the GIL every few milliseconds and the other sessions go on.
+    A long message is the exception: the user reads it sentence by sentence (the scripted
+    user about 10 microseconds a character, up to its `READ_LIMIT` of 20,000: a fifth of a
+    second), so a step whose message is longer than `LONG_MESSAGE` characters runs in a
+    thread, where the interpreter hands the event loop the GIL every few milliseconds and the
+    other sessions go on.
     """
 
     LONG_MESSAGE = 16_384
