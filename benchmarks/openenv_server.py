@@ -17,13 +17,14 @@ meanwhile, and the load average, so a run on a shared machine can be read for wh
    cached each task's worlds, as in training). Reported: episodes per wall second, the
    server's and the clients' CPU milliseconds per episode, and the rate the server's CPU alone
    would allow on the cores left to it (``W`` workers, at most the machine's cores).
-2. ``latency``: S sessions each wait a think time (uniform 50-150 ms, a fast model's turn)
-   before every step and time each step from send to answer, for ``--seconds``; once without
+2. ``latency``: S sessions each wait a think time (``--think``, uniform 0.5-1.5 s: a model's
+   turn) before every step and time each step from send to answer, for ``--seconds``; once without
    and once with one more client sending, back to back, steps whose message to the customer is
    ``--big`` bytes long (under the 1 MiB limit: parsed and played; above it: refused by size),
    made of sentences (``--filler text``) or of one long word (``--filler x``).
-   Reported: p50, p99 and max step latency of the paced sessions, and how many big messages
-   the server took.
+   The paced sessions are spread over ``--clients`` processes, so no client's own event loop
+   queues the answers it times. Reported: p50, p99 and max step latency of the paced
+   sessions, and how many big messages the server took.
 """
 
 from __future__ import annotations
@@ -42,8 +43,6 @@ from typing import Any
 import psutil
 
 MAIN = "tau_env.cli.main"
-THINK = (0.05, 0.15)
-"""Seconds a paced session waits before each step (a fast model's turn)."""
 
 
 # -- the plans ---------------------------------------------------------------------------------
@@ -153,8 +152,10 @@ def cpu(processes: list[psutil.Process]) -> float:
 
 
 def machine_cpu() -> float:
+    """CPU seconds every process of the machine has used (guest time is inside user time)."""
     times = psutil.cpu_times()
-    return float(sum(times) - times.idle - getattr(times, "iowait", 0.0))
+    busy = ("user", "nice", "system", "irq", "softirq")
+    return float(sum(getattr(times, name, 0.0) for name in busy))
 
 
 def run_clients(
@@ -219,9 +220,16 @@ def throughput(args: argparse.Namespace) -> list[Cell]:
 
 # -- latency -----------------------------------------------------------------------------------
 def latency_process(
-    url: str, sessions: int, seconds: float, plans: list[list[str]], go: Any, results: Any
+    url: str,
+    first: int,
+    sessions: int,
+    seconds: float,
+    think: tuple[float, float],
+    plans: list[list[str]],
+    go: Any,
+    results: Any,
 ) -> None:
-    """Paced sessions: think, then time one step; report every step's latency in seconds."""
+    """Paced sessions `first`... : think, then time one step; report each latency in seconds."""
     import websockets
 
     async def main() -> None:
@@ -232,13 +240,15 @@ def latency_process(
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         deadline = time.perf_counter() + seconds
         latencies: list[float] = []
-        rng = random.Random(0)
 
-        async def session(ws: Any, offset: int) -> None:
-            episode = offset
-            while time.perf_counter() < deadline:
+        async def session(ws: Any, number: int) -> None:
+            rng = random.Random(first + number)  # each session thinks at its own pace
+            episode = first + number
+            while True:
                 for message in plans[episode % len(plans)]:
-                    await asyncio.sleep(rng.uniform(*THINK))
+                    await asyncio.sleep(rng.uniform(*think))
+                    if time.perf_counter() >= deadline:
+                        return
                     sent = time.perf_counter()
                     await ws.send(message)
                     await ws.recv()
@@ -298,11 +308,27 @@ def latency(args: argparse.Namespace) -> None:
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
             for size in [0, *args.big]:
                 go, results, big_results = context.Event(), context.Queue(), context.Queue()
-                paced = context.Process(
-                    target=latency_process,
-                    args=(ws_url, args.sessions, args.seconds, plans, go, results),
-                )
-                paced.start()
+                shares = [args.sessions // args.clients] * args.clients
+                shares[0] += args.sessions % args.clients
+                think = tuple(args.think)
+                paced = [
+                    context.Process(
+                        target=latency_process,
+                        args=(
+                            ws_url,
+                            sum(shares[:i]),
+                            share,
+                            args.seconds,
+                            think,
+                            plans,
+                            go,
+                            results,
+                        ),
+                    )
+                    for i, share in enumerate(shares)
+                ]
+                for process in paced:
+                    process.start()
                 sender = None
                 if size:
                     sender = context.Process(
@@ -314,23 +340,26 @@ def latency(args: argparse.Namespace) -> None:
                 load = os.getloadavg()
                 servers = server_processes()
                 server_before, machine_before = cpu(servers), machine_cpu()
+                started = time.perf_counter()
                 go.set()
                 patience = args.seconds + 300  # a client that died must not hang the run
-                steps = sorted(results.get(timeout=patience))
+                steps = sorted(x for _ in paced for x in results.get(timeout=patience))
+                window = time.perf_counter() - started
                 server_cpu = cpu(servers) - server_before
                 others = machine_cpu() - machine_before - server_cpu
                 big = big_results.get(timeout=patience) if sender else (0, 0)
-                for process in (paced, sender):
+                for process in [*paced, sender]:
                     if process is not None:
                         process.join()
                 p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
                 label = f"with {size:,}-byte messages ({args.filler})" if size else "alone"
                 print(
-                    f"workers {workers} sessions {args.sessions} {label}: {len(steps)} steps, "
+                    f"workers {workers} sessions {args.sessions} {label}, think "
+                    f"{args.think[0]:g}-{args.think[1]:g} s: {len(steps)} steps, "
                     f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
                     f"big messages sent {big[0]}, played {big[1]}; server CPU "
                     f"{server_cpu:.1f} s, all other CPU (clients included) {others:.1f} s "
-                    f"over {args.seconds:g} s; load {load[0]:.2f}",
+                    f"over {window:.1f} s; load {load[0]:.2f}",
                     flush=True,
                 )
 
@@ -348,9 +377,12 @@ def main() -> None:
     lag.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     lag.add_argument("--sessions", type=int, default=256)
     lag.add_argument("--seconds", type=float, default=20.0)
+    lag.add_argument(
+        "--think", type=float, nargs=2, default=[0.5, 1.5], help="a model's turn: uniform, s"
+    )
     lag.add_argument("--big", type=int, nargs="+", default=[1_000_000, 15_000_000])
     lag.add_argument("--filler", choices=sorted(FILLERS), default="text")
-    lag.add_argument("--clients", type=int, default=2, help="client processes of the warm pass")
+    lag.add_argument("--clients", type=int, default=4, help="paced client processes")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
     if args.mode == "throughput":
