@@ -7,8 +7,11 @@
   OpenEnv error frame (``CAPACITY_REACHED``) and closed (1013, try again later).
 - **Message size.** A WebSocket message longer than ``max_message_bytes`` is answered with an
   error frame (``MESSAGE_TOO_LARGE``) and dropped before anything parses it: the episode is
-  unchanged and the session goes on. An HTTP body over the limit gets a 413 without being read
-  (or as soon as it passes the limit, when it comes without a length).
+  unchanged and the session goes on. One longer than twice the limit is not even read: the
+  server closes the connection from the frame's header (1009, message too big; see
+  `tau_env.integrations.openenv.workers.ServerSpec.uvicorn_options`). An HTTP body over the
+  limit gets a 413 without being read (or as soon as it passes the limit, when it comes
+  without a length).
 - **Idle time.** A session that sends nothing for ``idle_timeout`` seconds is told so in an
   error frame (``IDLE_TIMEOUT``) and closed (4408), which frees its slot. Only time spent
   waiting for the client counts: a step the server is working on never times out. One task

@@ -67,14 +67,16 @@ class ServerSpec:
         costs more CPU than it saves) and no access log (one line per HTTP request).
         uvicorn's default WebSocket implementation: its older `websockets` one measured up to
         ~20% less server CPU per episode, within this machine's run-to-run noise, and uvicorn
-        0.54 deprecates it. Frames above 16 times the message limit close the connection
-        (1009) before they are read; smaller ones over the limit get an error frame.
+        0.54 deprecates it. A message over the limit is read and answered with an error frame
+        (the session goes on) up to twice the limit; above that uvicorn closes the connection
+        (1009, message too big) from the frame's header, before reading it: receiving and
+        decoding a 15 MB message held the event loop for tens of milliseconds.
         """
         return {
             "log_level": "warning",
             "access_log": False,
             "ws_per_message_deflate": False,
-            "ws_max_size": 16 * self.limits.max_message_bytes,
+            "ws_max_size": 2 * self.limits.max_message_bytes,
         }
 
 

@@ -80,7 +80,7 @@ def test_frame_far_over_the_limit__connection_closed_unread(limited):
     async def main():
         async with websockets.connect(ws_url(limited), max_size=None) as ws:
             await ask(ws, "reset", {"task_id": TASK, "seed": 0})
-            huge = json.dumps({"type": "step", "data": {"content": "x" * 17 * LIMIT}})
+            huge = json.dumps({"type": "step", "data": {"content": "x" * (2 * LIMIT + 1)}})
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await ws.send(huge)  # the server may close while this is still being written
                 await ws.recv()
