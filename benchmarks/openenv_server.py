@@ -274,24 +274,33 @@ def big_process(url: str, size: int, filler: str, seconds: float, go: Any, resul
     text = (unit * (size // len(unit) + 1))[: size - 40]
     big = json.dumps({"type": "step", "data": {"content": text}})
 
+    async def session() -> Any:
+        ws = await websockets.connect(url, max_size=None, ping_interval=None)
+        await ws.send(reset)
+        await ws.recv()
+        return ws
+
     async def main() -> None:
-        async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
-            await ws.send(reset)
-            await ws.recv()
-            go.wait()
-            deadline = time.perf_counter() + seconds
-            sent = taken = 0
-            while time.perf_counter() < deadline:
+        ws = await session()
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        deadline = time.perf_counter() + seconds
+        sent = taken = closed = 0
+        while time.perf_counter() < deadline:
+            sent += 1
+            try:
                 await ws.send(big)
-                answer = await ws.recv()
-                sent += 1
-                data = json.loads(answer)
-                if data["type"] != "error":
-                    taken += 1
-                    if data["data"]["done"]:
-                        await ws.send(reset)
-                        await ws.recv()
-            results.put((sent, taken))
+                data = json.loads(await ws.recv())
+            except websockets.ConnectionClosed:  # refused unread: over twice the limit
+                closed += 1
+                ws = await session()
+                continue
+            if data["type"] != "error":
+                taken += 1
+                if data["data"]["done"]:
+                    await ws.send(reset)
+                    await ws.recv()
+        await ws.close()
+        results.put((sent, taken, closed))
 
     asyncio.run(main())
 
@@ -347,7 +356,7 @@ def latency(args: argparse.Namespace) -> None:
                 window = time.perf_counter() - started
                 server_cpu = cpu(servers) - server_before
                 others = machine_cpu() - machine_before - server_cpu
-                big = big_results.get(timeout=patience) if sender else (0, 0)
+                big = big_results.get(timeout=patience) if sender else (0, 0, 0)
                 for process in [*paced, sender]:
                     if process is not None:
                         process.join()
@@ -357,7 +366,8 @@ def latency(args: argparse.Namespace) -> None:
                     f"workers {workers} sessions {args.sessions} {label}, think "
                     f"{args.think[0]:g}-{args.think[1]:g} s: {len(steps)} steps, "
                     f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
-                    f"big messages sent {big[0]}, played {big[1]}; server CPU "
+                    f"big messages sent {big[0]}, played {big[1]}, closed unread {big[2]}; "
+                    "server CPU "
                     f"{server_cpu:.1f} s, all other CPU (clients included) {others:.1f} s "
                     f"over {window:.1f} s; load {load[0]:.2f}",
                     flush=True,
