@@ -21,7 +21,8 @@ meanwhile, and the load average, so a run on a shared machine can be read for wh
    turn) before every step and time each step from send to answer, for ``--seconds``; once without
    and once with one more client sending, back to back, steps whose message to the customer is
    ``--big`` bytes long (under the 1 MiB limit: parsed and played; above it: refused by size),
-   made of sentences (``--filler text``) or of one long word (``--filler x``).
+   made of sentences (``--filler text``) or of one long word (``--filler x``), ``--big-pause``
+   seconds apart.
    The paced sessions are spread over ``--clients`` processes, so no client's own event loop
    queues the answers it times. Reported: p50, p99 and max step latency of the paced
    sessions, and how many big messages the server took.
@@ -265,8 +266,10 @@ FILLERS = {"text": "Please check your status bar and tell me what it shows. ", "
 """What a big message is made of: sentences (the user reads each one) or one long word."""
 
 
-def big_process(url: str, size: int, filler: str, seconds: float, go: Any, results: Any) -> None:
-    """One client sending steps with a `size`-byte message to the customer, back to back."""
+def big_process(
+    url: str, size: int, filler: str, pause: float, seconds: float, go: Any, results: Any
+) -> None:
+    """One client sending steps with a `size`-byte message to the customer, `pause` s apart."""
     import websockets
 
     reset = json.dumps({"type": "reset", "data": {"split": "test", "index": 0, "seed": 0}})
@@ -286,6 +289,7 @@ def big_process(url: str, size: int, filler: str, seconds: float, go: Any, resul
         deadline = time.perf_counter() + seconds
         sent = taken = closed = 0
         while time.perf_counter() < deadline:
+            await asyncio.sleep(pause)
             sent += 1
             try:
                 await ws.send(big)
@@ -342,7 +346,15 @@ def latency(args: argparse.Namespace) -> None:
                 if size:
                     sender = context.Process(
                         target=big_process,
-                        args=(ws_url, size, args.filler, args.seconds, go, big_results),
+                        args=(
+                            ws_url,
+                            size,
+                            args.filler,
+                            args.big_pause,
+                            args.seconds,
+                            go,
+                            big_results,
+                        ),
                     )
                     sender.start()
                 time.sleep(args.sessions / 100 + 5)  # let every session connect
@@ -361,7 +373,11 @@ def latency(args: argparse.Namespace) -> None:
                     if process is not None:
                         process.join()
                 p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
-                label = f"with {size:,}-byte messages ({args.filler})" if size else "alone"
+                label = (
+                    f"with {size:,}-byte messages ({args.filler}, {args.big_pause:g} s apart)"
+                    if size
+                    else "alone"
+                )
                 print(
                     f"workers {workers} sessions {args.sessions} {label}, think "
                     f"{args.think[0]:g}-{args.think[1]:g} s: {len(steps)} steps, "
@@ -392,6 +408,9 @@ def main() -> None:
     )
     lag.add_argument("--big", type=int, nargs="+", default=[1_000_000, 15_000_000])
     lag.add_argument("--filler", choices=sorted(FILLERS), default="text")
+    lag.add_argument(
+        "--big-pause", type=float, default=0.0, help="seconds between big messages (0: none)"
+    )
     lag.add_argument("--clients", type=int, default=4, help="paced client processes")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
