@@ -15,8 +15,9 @@ meanwhile, and the load average, so a run on a shared machine can be read for wh
 1. ``throughput``: S sessions connect, then play episodes back to back (no think time) until
    ``--episodes`` have finished, after one warm pass (every task twice, so each worker has
    cached each task's worlds, as in training). Reported: episodes per wall second, the
-   server's and the clients' CPU milliseconds per episode, and the rate the server's CPU alone
-   would allow on the cores left to it (``W`` workers, at most the machine's cores).
+   server's and the clients' CPU milliseconds per episode, the cores other processes took
+   meanwhile, and the rate the measured CPU per episode allows if the machine were the run's
+   alone (the server on its ``W`` workers' cores, server and clients together on all cores).
 2. ``latency``: S sessions each wait a think time (``--think``, uniform 0.5-1.5 s: a model's
    turn) before every step and time each step from send to answer, for ``--seconds``; once without
    and once with one more client sending, back to back, steps whose message to the customer is
@@ -137,6 +138,13 @@ class Cell:
     def server_bound_rate(self) -> float:
         cores = min(self.workers, os.cpu_count() or 1)
         return self.episodes / self.server_cpu * cores
+
+    @property
+    def cpu_bound_rate(self) -> float:
+        """Episodes/s if the machine's cores were this run's alone (server and clients), at
+        the CPU per episode measured: the workers' cores for the server, all for both."""
+        both = (os.cpu_count() or 1) * self.episodes / (self.server_cpu + self.client_cpu)
+        return min(self.server_bound_rate, both)
 
 
 def server_processes() -> list[psutil.Process]:
@@ -416,13 +424,17 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
     if args.mode == "throughput":
         cells = throughput(args)
-        print("\n| workers | sessions | episodes/s | server CPU ms/ep | client CPU ms/ep |")
-        print("|---|---|---|---|---|")
+        print(
+            "\n| workers | sessions | episodes/s (wall) | server CPU ms/ep | client CPU ms/ep | "
+            "others' CPU (cores) | CPU-bound episodes/s |"
+        )
+        print("|---|---|---|---|---|---|---|")
         for cell in cells:
             print(
                 f"| {cell.workers} | {cell.sessions} | {cell.rate:.0f} | "
                 f"{1e3 * cell.server_cpu / cell.episodes:.2f} | "
-                f"{1e3 * cell.client_cpu / cell.episodes:.2f} |"
+                f"{1e3 * cell.client_cpu / cell.episodes:.2f} | "
+                f"{cell.others_cpu / cell.wall:.2f} | {cell.cpu_bound_rate:.0f} |"
             )
         if len(cells) > 1:
             rates = [c.rate for c in cells]
