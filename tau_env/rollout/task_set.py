@@ -78,4 +78,3 @@ def task_set_of(domain: Domain, task_ids: tuple[str, ...], data_dir: str | None)
     text = json.dumps(payload, sort_keys=True, default=str)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     return TaskSet(data_folder_name(data_dir), digest, len(task_ids))
-
