@@ -41,6 +41,7 @@ from tau_env.store.records import (
     FailureRecord,
     ImportedSimulation,
     ImportRecord,
+    RunRecord,
 )
 from tau_env.store.sqlite import ResultStore
 from tau_env.tasks.model import GoldAction, Task
@@ -89,7 +90,7 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
                 1 for sim in simulations if (sim["info"] or {}).get("not_judged")
             ),
             "mode": config.mode,
-            "task_set": recorded_task_set(record).to_json(),
+            "task_set": _task_set_json(record),
         },
         "tasks": [
             task.model_dump(mode="json", exclude_none=True, exclude={"user_script"})
@@ -101,6 +102,11 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
     if imported is not None:
         return _as_recorded(results, imported, store.imported_simulations(record.run_id))
     return results
+
+
+def _task_set_json(record: RunRecord) -> dict[str, Any] | None:
+    task_set = recorded_task_set(record)
+    return None if task_set is None else task_set.to_json()
 
 
 _DERIVED = ("nl_assertions_judge", "not_judged_simulations", "mode", "task_set")

@@ -9,6 +9,7 @@ from typing import Any
 
 import tau_env
 from tau_env.domain import Domain, load_domain
+from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.task_set import TaskSet, task_set_of
 from tau_env.store.records import RunRecord
@@ -64,16 +65,20 @@ def run_task_set(config: RunConfig) -> TaskSet:
     return task_set_of(domain_of(config), config.task_ids, config.data_dir)
 
 
-def recorded_task_set(record: RunRecord) -> TaskSet:
+def recorded_task_set(record: RunRecord) -> TaskSet | None:
     """The task set recorded when the run was created.
 
-    Runs stored before tau_env recorded it get it computed now, from the data as it is.
+    Runs stored before tau_env recorded it get it computed now, from the data as it is; None
+    when that data can no longer be loaded (a report never fails for want of it).
     """
     config = RunConfig.model_validate(record.config)
     name, digest = record.versions.get("task_set"), record.versions.get("task_set_hash")
-    if name is None or digest is None:
+    if name is not None and digest is not None:
+        return TaskSet(name, digest, len(config.task_ids))
+    try:
         return run_task_set(config)
-    return TaskSet(name, digest, len(config.task_ids))
+    except (TauEnvError, KeyError, OSError):
+        return None
 
 
 def _installed_version(package: str) -> str | None:
