@@ -16,13 +16,11 @@ from typing import Any
 from tau_env.cli.common import add_store_arguments, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
+from tau_env.rollout.participants import ORACLE_KINDS
 from tau_env.rollout.report import RunReport, run_report
 from tau_env.utils.commands import tau_env_command
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
-
-ORACLE_KINDS = frozenset({"oracle", "oracle-text"})
-"""Agent kinds that read the task's gold plan (their pass^k is 1.0 by construction)."""
 
 
 def add_parser(commands: Any) -> None:
