@@ -221,7 +221,7 @@ def _check_kind(file: Path, data: Any) -> None:
         )
     if not isinstance(data, dict):
         raise ImportRefused(
-            f"{file}: not a τ²-bench results file: the top level is a "
+            f"{file}: not a τ²-bench results file: the top level is of type "
             f"{type(data).__name__}, not an object with info, tasks and simulations"
         )
     for key in _VERSION_KEYS:
