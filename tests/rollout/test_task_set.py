@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.rollout import ParticipantSpec, RunConfig, create_run, export_run, run, run_report
@@ -68,3 +69,15 @@ def test_task_set__changes_with_the_data_not_with_the_folder(tmp_path, data_dir)
         assert task_set_of(load_domain("mock", copy), tasks, str(copy)).digest != official.digest
     finally:
         clear_domain_cache()
+
+
+def test_task_set__the_readme_hashes_of_the_official_base_splits(data_dir):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    listed = readme.split("Hashes of the official base splits", 1)[1].split("tau2-bench-verified")[
+        0
+    ]
+    for domain in ("airline", "retail", "telecom", "banking_knowledge"):
+        loaded = load_domain(domain, data_dir)
+        ids = tuple(task.id for task in loaded.split(None))
+        digest = task_set_of(loaded, ids, str(data_dir)).digest
+        assert f"{domain} `{digest}`" in " ".join(listed.split()), domain
