@@ -9,7 +9,8 @@ pairs whose attempts all failed are exported as the reference records them: a si
 ``termination_reason = infrastructure_error`` and no messages.
 
 Every export names the run's task set (``info.task_set``: data folder, content hash, task count)
-and evaluation mode (``info.mode``); the reference ignores both keys.
+and evaluation mode (``info.mode``), which the reference ignores, and the retrieval variant in
+the reference's own ``info.retrieval_config`` (None: the domain's default).
 
 A run imported from a results file (``tau-env import``) is exported with what the file
 recorded and tau_env cannot re-derive (the file's timestamp and ``info``, each simulation's id,
@@ -89,6 +90,8 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
             "not_judged_simulations": sum(
                 1 for sim in simulations if (sim["info"] or {}).get("not_judged")
             ),
+            "retrieval_config": config.retrieval,
+            "retrieval_config_kwargs": config.retrieval_options,
             "mode": config.mode,
             "task_set": _task_set_json(record),
         },

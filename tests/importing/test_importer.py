@@ -253,3 +253,44 @@ def test_import__a_resume_judges_but_never_plays(files, tmp_path, capsys):
     assert "left out: 2 of 6 simulations have no episode" in captured.out
     with ResultStore(store) as opened:
         assert opened.episode_count("mock") == 4 and opened.failures("mock") == []
+
+
+def test_import__a_banking_run_keeps_its_retrieval_variant(tmp_path):
+    tasks = tuple(task.id for task in load_domain("banking_knowledge").split("test")[:3])
+    config = RunConfig(
+        run_id="bank",
+        domain="banking_knowledge",
+        retrieval="bm25",
+        task_ids=tasks,
+        trials=1,
+        agent=ParticipantSpec(kind="oracle"),
+        user=ParticipantSpec(kind="gold"),
+    )
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        create_run(store, config)
+        run(store, config)
+        first = export_run(store, "bank")
+        assert first["info"]["retrieval_config"] == "bm25"
+        (tmp_path / "bank.json").write_text(json.dumps(first))
+        imported = import_results(store, str(tmp_path / "bank.json"))
+        assert imported.config.retrieval == "bm25" and imported.record.notes == []
+        assert export_run(store, imported.run_id) == first
+
+
+def test_import__a_retrieval_variant_tau_env_lacks_is_noted(tmp_path):
+    bank = load_domain("banking_knowledge")
+    task = bank.split("test")[0]
+    gold = ref.gold_conversations("banking_knowledge", [task.id])[task.id]
+    results = ref.results_file(
+        "banking_knowledge",
+        [task],
+        [ref.simulation(task.id, 0, gold, reward_info=ref.graded_reward_info(task))],
+        trials=1,
+    )
+    results["info"]["retrieval_config"] = "alltools"  # dense retrieval and a shell
+    (tmp_path / "bank.json").write_text(json.dumps(results))
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        imported = import_results(store, str(tmp_path / "bank.json"))
+    assert imported.config.retrieval is None
+    assert imported.record.notes[0].startswith("retrieval variant 'alltools' is not tau_env's")
+    assert imported.agreement.counts["reward"]["same"] == 1
