@@ -143,7 +143,8 @@ def print_import(result: ImportResult, store: str) -> None:
             listed = [
                 f"{task} (trial {', '.join(map(str, trials))})" for task, trials in tasks.items()
             ]
-            print(f"  {component} differs on {len(tasks)} tasks: {_listed(listed)}")
+            count = f"{len(tasks)} task{'' if len(tasks) == 1 else 's'}"
+            print(f"  {component} differs on {count}: {_listed(listed)}")
     print(f"  report: {tau_env_command('report', ('--store', store), ('--run', result.run_id))}")
 
 
