@@ -225,13 +225,15 @@ def _config(
     run_id: str,
 ) -> RunConfig:
     info = results.info
-    task_ids: list[str] = []
-    for task_id in [str(task.get("id")) for task in results.tasks] + [
-        simulation.task_id for simulation in results.simulations
-    ]:
-        if task_id not in task_ids:
-            task_ids.append(task_id)
-    missing = [task_id for task_id in task_ids if task_id not in _ids(domain)]
+    # The embedded tasks in file order, then any task only a simulation names.
+    task_ids = list(
+        dict.fromkeys(
+            [str(task.get("id")) for task in results.tasks]
+            + [simulation.task_id for simulation in results.simulations]
+        )
+    )
+    known = {task.id for task in domain.tasks}
+    missing = [task_id for task_id in task_ids if task_id not in known]
     if missing:
         shown = ", ".join(repr(task_id) for task_id in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -258,10 +260,6 @@ def _config(
         max_steps=info.max_steps,
         max_errors=info.max_errors,
     )
-
-
-def _ids(domain: Domain) -> frozenset[str]:
-    return frozenset(task.id for task in domain.tasks)
 
 
 def _run_id(store: ResultStore, results: ResultsFile, wanted: str | None) -> str:
