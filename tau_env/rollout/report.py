@@ -93,6 +93,8 @@ class RunReport:
             since completed) and judge failures.
         not_judged: Episodes without reward because their NL assertions wait for a judge;
             left out of pass^k and the average reward.
+        judge_calls_saved: Episodes whose NL assertions no judge was asked about, because
+            another component of their reward was already 0.
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
@@ -113,6 +115,7 @@ class RunReport:
     user_usage: Usage
     seconds: float = field(default=0.0)
     judge: str | None = None
+    judge_calls_saved: int = 0
     task_set: TaskSet | None = None
     left_out: dict[tuple[str, int], str] = field(default_factory=dict)
     imported_from: str | None = None
@@ -139,6 +142,7 @@ class RunReport:
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
             "judge": self.judge,
+            "judge_calls_saved": self.judge_calls_saved,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -205,6 +209,7 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         user_usage=_total(summary.user_usage for summary in summaries),
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
+        judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
         task_set=recorded_task_set(record),
         left_out=left_out,
         imported_from=None if imported is None else imported.source,
