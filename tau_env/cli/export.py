@@ -21,6 +21,7 @@ from tau_env.cli.common import add_store_arguments, open_existing_store
 from tau_env.errors import TauEnvError
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
+from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
 
@@ -30,7 +31,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "export",
         help="write a run as the reference's results.json, or runs as a leaderboard submission",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store_arguments(

@@ -31,6 +31,7 @@ from tau_env.rollout.provenance import run_task_set
 from tau_env.secrets import redact
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.wording import counted, plain_help
 
 __all__ = ["add_parser", "print_import"]
 
@@ -43,7 +44,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "import",
         help="import τ²-bench results files as runs, re-graded by tau_env",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="results.json or its folder")
@@ -108,7 +109,7 @@ def print_import(result: ImportResult, store: str) -> None:
     print(
         f"imported {result.source.path} as run {result.run_id}: {config.domain}, agent "
         f"{config.agent.describe()}, user {config.user.describe()}, mode {config.mode}, "
-        f"{len(config.task_ids)} tasks x {config.trials} trials"
+        f"{counted(len(config.task_ids), 'task')} x {counted(config.trials, 'trial')}"
     )
     print(f"  task set: {run_task_set(config).describe()}")
     for note in result.record.notes:
@@ -121,7 +122,8 @@ def print_import(result: ImportResult, store: str) -> None:
         )
     simulations = result.regraded + len(result.left_out)
     print(
-        f"  {simulations} simulations: {result.regraded} re-graded, {len(result.left_out)} left out"
+        f"  {counted(simulations, 'simulation')}: {result.regraded} re-graded, "
+        f"{len(result.left_out)} left out"
     )
     for simulation in result.left_out[:_SHOWN]:
         why = simulation.reason or simulation.status
@@ -143,8 +145,7 @@ def print_import(result: ImportResult, store: str) -> None:
             listed = [
                 f"{task} (trial {', '.join(map(str, trials))})" for task, trials in tasks.items()
             ]
-            count = f"{len(tasks)} task{'' if len(tasks) == 1 else 's'}"
-            print(f"  {component} differs on {count}: {_listed(listed)}")
+            print(f"  {component} differs on {counted(len(tasks), 'task')}: {_listed(listed)}")
     print(f"  report: {tau_env_command('report', ('--store', store), ('--run', result.run_id))}")
 
 
