@@ -1,0 +1,141 @@
+"""What the scripted user says, in its register and in its own words: `Voice`.
+
+One voice per episode. Its choices come from a random source seeded with the episode seed, the
+task id and the scenario text, so the same (task, seed) always sounds the same and other seeds
+sound different (the user's other chances -- a novice's mistakes -- keep their own source).
+
+- **The opening**: a greeting, maybe a preface ("I hope you can help me."), the reason for
+  calling in the customer's words (`paraphrase.spoken_variants`, worked out once per scenario)
+  and maybe a closing ask ("Can you help me with that?"), in one of two orders.
+- **Replies**: each kind of reply is said in one of its register's phrasings (`register`).
+- **Questions** from the scenario are said like the opening: in other words, with a lead.
+
+Nothing said copies 8 words of the scenario (`parroting`): the reason and the questions are
+checked when worked out, the opening's assembly once per combination of its parts.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from functools import lru_cache
+
+from tau_env.tasks.model import UserScript
+from tau_env.wrappers.users.paraphrase import spoken_variants
+from tau_env.wrappers.users.parroting import ScenarioWords
+from tau_env.wrappers.users.register import Register
+
+__all__ = ["Voice"]
+
+_LOWER_AFTER = (",", "and")
+
+
+class Voice:
+    """The words of one scripted customer in one episode.
+
+    Args:
+        script: The customer's brief (its opening and questions are said in other words).
+        scenario_text: The scenario as the customer received it (never read aloud).
+        register: How the customer talks.
+        seed: The episode seed.
+        task_id: The task's id (two tasks with one scenario still sound different).
+    """
+
+    def __init__(
+        self, script: UserScript, scenario_text: str, register: Register, seed: int, task_id: str
+    ) -> None:
+        self.register = register
+        self.scenario_text = scenario_text
+        self.rng = random.Random(f"voice:{seed}:{task_id}:{zlib.crc32(scenario_text.encode())}")
+        cores = spoken_variants(script.opening, scenario_text, register.fillers)
+        rng = self.rng
+        parts = (
+            rng.randrange(len(cores)),
+            rng.randrange(len(register.greetings)),
+            rng.randrange(len(register.prefaces)),
+            rng.randrange(len(register.closers)),
+            rng.random() < 0.5,
+        )
+        self.opening = _opening(cores, scenario_text, register, parts)
+        self._questions = script.questions
+
+    # -- replies -------------------------------------------------------------------------------
+    def yes(self) -> str:
+        """Accepting an offer or confirming."""
+        return self.rng.choice(self.register.yes)
+
+    def no(self) -> str:
+        """Declining an offer."""
+        return self.rng.choice(self.register.no)
+
+    def okay(self) -> str:
+        """A neutral answer to a turn that asks nothing."""
+        return self.rng.choice(self.register.okay)
+
+    def unknown(self) -> str:
+        """Not knowing what was asked."""
+        return self.rng.choice(self.register.unknown)
+
+    def facts(self, answers: list[str]) -> str:
+        """The answers to the agent's fact questions, after a lead of the register."""
+        lead = self.rng.choice(self.register.fact_leads)
+        return " ".join([lead, *answers] if lead else answers)
+
+    def unknown_fact(self, label: str) -> str:
+        """Not knowing the fact `label` ("Sorry, I don't know my email.")."""
+        return self.rng.choice(self.register.unknown_fact).format(label=label)
+
+    def ask_human(self) -> str:
+        """Asking for a human after a refusal."""
+        return self.rng.choice(self.register.ask_human)
+
+    def accept_refusal(self) -> str:
+        """Accepting a refusal (before hanging up)."""
+        return self.rng.choice(self.register.accept_refusal)
+
+    def closing(self) -> str:
+        """Thanking (before hanging up satisfied)."""
+        return self.rng.choice(self.register.closing)
+
+    def give_up(self) -> str:
+        """Giving up (before hanging up)."""
+        return self.rng.choice(self.register.give_up)
+
+    def repeat(self) -> str:
+        """Asking to hear an instruction again."""
+        return self.rng.choice(self.register.repeat)
+
+    def question(self, index: int) -> str:
+        """The scenario's question `index`, in other words and with a lead."""
+        said = spoken_variants(self._questions[index], self.scenario_text, self.register.fillers)
+        question = self.rng.choice(said)
+        lead = self.rng.choice(self.register.question_leads)
+        if not lead:
+            return question
+        if lead.endswith(_LOWER_AFTER) and not question.startswith(("I ", "I'")):
+            question = question[:1].lower() + question[1:]
+        return _checked(f"{lead} {question}", question, self.scenario_text)
+
+
+def _checked(said: str, fallback: str, scenario_text: str) -> str:
+    """`said` unless it copies the scenario (its parts were checked alone), else `fallback`."""
+    return fallback if ScenarioWords.of(scenario_text).copied(said) else said
+
+
+@lru_cache(maxsize=65536)
+def _opening(
+    cores: tuple[str, ...],
+    scenario_text: str,
+    register: Register,
+    parts: tuple[int, int, int, int, bool],
+) -> str:
+    """The opening put together from its chosen parts (cached per combination)."""
+    core_index, greeting, preface, closer, preface_first = parts
+    core = cores[core_index]
+    said = [register.greetings[greeting]]
+    if preface_first:
+        said += [register.prefaces[preface], core]
+    else:
+        said += [core, register.prefaces[preface]]
+    said.append(register.closers[closer])
+    return _checked(" ".join(part for part in said if part), core, scenario_text)
