@@ -96,7 +96,9 @@ _WORD_CHARS = re.compile(r"[A-Za-z0-9]")
 _COMPILED_REWRITES = tuple(
     (re.compile(pattern, re.IGNORECASE), options) for pattern, options in REWRITES
 )
-_SYNONYM_WORD = {word: re.compile(rf"(?<![\w-]){word}(?![\w-])", re.IGNORECASE) for word in SYNONYMS}
+_SYNONYM_WORD = {
+    word: re.compile(rf"(?<![\w-]){word}(?![\w-])", re.IGNORECASE) for word in SYNONYMS
+}
 _VARIETY = 0.3
 """Chance that a synonym is used where no copying forces it (variety across seeds)."""
 _ATTEMPTS = 16
@@ -183,7 +185,9 @@ def _rewrite(sentence: str, rng: random.Random) -> str:
     for pattern, options in _COMPILED_REWRITES:
         if pattern.search(sentence):
             choice = rng.choice(options)
-            sentence = pattern.sub(lambda m, c=choice: _match_case(m.expand(c), m.group()), sentence)
+            sentence = pattern.sub(
+                lambda m, c=choice: _match_case(m.expand(c), m.group()), sentence
+            )
     for word, pattern in _SYNONYM_WORD.items():
         if rng.random() < _VARIETY and pattern.search(sentence):
             sentence = _substitute(sentence, pattern, rng.choice(SYNONYMS[word]), 0)

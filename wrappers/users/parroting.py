@@ -64,6 +64,7 @@ _TOKEN = re.compile(r"§|[A-Za-z0-9_#@$%&.\-’']+")
 _ID_LIKE = re.compile(r"\d|[_#@]|\w\.\w")
 _CODE = re.compile(r"[A-Z][A-Z0-9]+(?:[’']s)?")
 _NAME = re.compile(r"[A-Z][\w’'-]*")
+_PRONOUN_I = re.compile(r"I(?:[’'](?:m|d|ve|ll))?")
 _BREAK = re.compile(r"[.!?:;\n]")
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _EDGE = re.compile(r"^[^\w§]+|[^\w§]+$")
@@ -104,7 +105,7 @@ def masked_words(text: str) -> tuple[str, ...]:
             sentence_start = sentence_start or _BREAK.search(token) is not None
             continue
         start, sentence_start = sentence_start, token.endswith((".", "!", "?", ":", ";"))
-        masked = raw != "I" and (
+        masked = _PRONOUN_I.fullmatch(raw) is None and (
             raw == PLACEHOLDER
             or _ID_LIKE.search(raw) is not None
             or _CODE.fullmatch(raw) is not None

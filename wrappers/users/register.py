@@ -77,7 +77,15 @@ _REPEAT = (
 REGISTERS: dict[str, Register] = {
     "everyday": Register(
         name="everyday",
-        greetings=("", "Hi.", "Hello.", "Hi there.", "Hey there.", "Hello there.", "Good afternoon."),
+        greetings=(
+            "",
+            "Hi.",
+            "Hello.",
+            "Hi there.",
+            "Hey there.",
+            "Hello there.",
+            "Good afternoon.",
+        ),
         prefaces=("", "", "I hope you can help me.", "I've got a problem."),
         closers=("", "", "Can you help me with that?", "Could you help?", "Thanks."),
         fillers=("you know", "I mean", "well"),
