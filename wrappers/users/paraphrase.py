@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from tau_env.wrappers.users.parroting import ScenarioWords
+from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.phrasebook import (
     CONNECTORS,
     LINKS,
@@ -44,7 +44,8 @@ from tau_env.wrappers.users.phrasebook import (
 __all__ = ["FILLER_BUDGET", "WORD_BUDGET", "sayable_sentences", "spoken_variants"]
 
 WORD_BUDGET = 50
-"""Sentences after the first are said while the opening stays within this many words."""
+"""Sentences after the first are said while the opening stays within this many words (the
+words `parroting.masked_words` counts: ids, names, numbers and quoted facts are free)."""
 
 FILLER_BUDGET = 2
 """Fillers an opening may take to break copied runs; a sentence needing more is left out."""
@@ -169,10 +170,8 @@ def sayable_sentences(opening: str) -> list[str]:
     """
     sentences = [s.strip() for s in _SENTENCES.split(_clean(opening)) if s and s.strip()]
     sentences = [s for s in sentences if _WORD_CHARS.search(s)]
-    said = [kept for kept in (_sayable(s) for s in sentences) if kept]
-    if said:
-        return said
-    return sentences[:1]
+    said = [_end(kept) for kept in (_sayable(s) for s in sentences) if kept]
+    return [s for s in said if s] or [_end(s) for s in sentences[:1]]
 
 
 def _match_case(replacement: str, found: str) -> str:
@@ -348,7 +347,7 @@ def spoken_variants(
         total = 0
         budget = FILLER_BUDGET
         for position, sentence in enumerate(sentences):
-            size = len(sentence.split())
+            size = len(masked_words(sentence))  # ids, names and item details are not counted
             if position and total + size > WORD_BUDGET:
                 break
             check = _Check(words, " ".join(said))

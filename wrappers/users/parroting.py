@@ -60,14 +60,14 @@ _CONTRACTIONS = (
     (re.compile(r"[’']d\b"), " would"),
     (re.compile(r"[’']s\b"), " is"),
 )
-_TOKEN = re.compile(r"§|[A-Za-z0-9_#@$%&.\-’']+")
+_PIECE = re.compile(r"§|[A-Za-z0-9_#@$%&.\-’']+|[!?:;\n]")
+"""A word (with the marks it carries: ids, amounts, contractions) or a sentence end."""
 _ID_LIKE = re.compile(r"\d|[_#@]|\w\.\w")
 _CODE = re.compile(r"[A-Z][A-Z0-9]+(?:[’']s)?")
-_NAME = re.compile(r"[A-Z][\w’'-]*")
 _PRONOUN_I = re.compile(r"I(?:[’'](?:m|d|ve|ll))?")
-_BREAK = re.compile(r"[.!?:;\n]")
+_ENDS = (".", "!", "?", ":", ";", "\n")
 _SPLIT = re.compile(r"[^a-z0-9]+")
-_EDGE = re.compile(r"^[^\w§]+|[^\w§]+$")
+_EDGE = "#@$%&.-’'"
 _SAME: dict[str, str] = {
     **dict.fromkeys(
         ("i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself"), "<person>"
@@ -87,37 +87,32 @@ def _masked_text(text: str) -> str:
     return _LIST.sub(f" {PLACEHOLDER} ", text)
 
 
+@lru_cache(maxsize=65536)
 def masked_words(text: str) -> tuple[str, ...]:
     """`text` as the normalised word sequence the check compares (see the module docstring).
 
     Masked stretches are left out: ``masked_words("Cancel #W1 now")`` is ``("cancel", "now")``.
+    Cached: the scripted user checks the same few sentences many times.
     """
-    text = _masked_text(text)
-    words: list[str] = []
-    end = 0
+    kept: list[str] = []
     sentence_start = True
-    for match in _TOKEN.finditer(text):
+    for match in _PIECE.finditer(_masked_text(text)):
         token = match.group()
-        sentence_start = sentence_start or _BREAK.search(text, end, match.start()) is not None
-        end = match.end()
-        raw = _EDGE.sub("", token)
-        if not raw:  # punctuation alone
-            sentence_start = sentence_start or _BREAK.search(token) is not None
+        raw = token.strip(_EDGE)
+        if not raw:  # punctuation alone, or a line break
+            sentence_start = sentence_start or token.endswith(_ENDS)
             continue
-        start, sentence_start = sentence_start, token.endswith((".", "!", "?", ":", ";"))
-        masked = _PRONOUN_I.fullmatch(raw) is None and (
-            raw == PLACEHOLDER
-            or _ID_LIKE.search(raw) is not None
-            or _CODE.fullmatch(raw) is not None
-            or (not start and _NAME.fullmatch(raw) is not None)
-        )
-        if masked:
+        start, sentence_start = sentence_start, token.endswith(_ENDS)
+        if raw == PLACEHOLDER or _ID_LIKE.search(raw) is not None:
             continue
-        lowered = raw.lower()
-        for pattern, spelled in _CONTRACTIONS:
-            lowered = pattern.sub(spelled, lowered)
-        words.extend(_SAME.get(word, word) for word in _SPLIT.split(lowered) if word)
-    return tuple(words)
+        if raw[0].isupper() and _PRONOUN_I.fullmatch(raw) is None:
+            if _CODE.fullmatch(raw) is not None or not start:
+                continue  # a code, or a name (a capital that does not start a sentence)
+        kept.append(raw)
+    said = " ".join(kept).lower()
+    for pattern, spelled in _CONTRACTIONS:
+        said = pattern.sub(spelled, said)
+    return tuple(_SAME.get(word, word) for word in _SPLIT.split(said) if word)
 
 
 @dataclass(frozen=True)
@@ -136,6 +131,12 @@ class ScenarioWords:
     def of(cls, scenario_text: str, length: int = RUN) -> ScenarioWords:
         """The runs of `scenario_text` (cached: one build per text and length)."""
         return _scenario_words(scenario_text, length)
+
+    def repeats(self, words: tuple[str, ...]) -> bool:
+        """Whether a normalised word sequence (`masked_words`) holds a run of the scenario."""
+        n = self.length
+        runs = self.runs
+        return any(words[i : i + n] in runs for i in range(len(words) - n + 1))
 
     def copied(self, message: str) -> list[str]:
         """The runs of `message` that repeat the scenario (overlapping runs merged)."""

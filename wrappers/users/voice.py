@@ -4,25 +4,25 @@ One voice per episode. Its choices come from a random source seeded with the epi
 task id and the scenario text, so the same (task, seed) always sounds the same and other seeds
 sound different (the user's other chances -- a novice's mistakes -- keep their own source).
 
-- **The opening**: a greeting, maybe a preface ("I hope you can help me."), the reason for
-  calling in the customer's words (`paraphrase.spoken_variants`, worked out once per scenario)
-  and maybe a closing ask ("Can you help me with that?"), in one of two orders.
-- **Replies**: each kind of reply is said in one of its register's phrasings (`register`).
+- **The opening**: maybe a greeting, maybe a preface ("I hope you can help me."), the reason
+  for calling in the customer's words (`paraphrase.spoken_variants`, worked out once per
+  scenario) and maybe a closing ask ("Can you help me with that?").
+- **Replies**: each kind of reply is said in one of its register's phrasings (`register`);
+  facts are told as ``My <label> is <value>.``, several in an order the scenario does not use.
 - **Questions** from the scenario are said like the opening: in other words, with a lead.
 
 Nothing said copies 8 words of the scenario (`parroting`): the reason and the questions are
-checked when worked out, the opening's assembly once per combination of its parts.
+checked when worked out, the opening's assembly (a few tuple look-ups) in every episode.
 """
 
 from __future__ import annotations
 
 import random
 import zlib
-from functools import lru_cache
 
 from tau_env.tasks.model import UserScript
 from tau_env.wrappers.users.paraphrase import spoken_variants
-from tau_env.wrappers.users.parroting import ScenarioWords
+from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.register import Register
 
 __all__ = ["Voice"]
@@ -54,7 +54,6 @@ class Voice:
             rng.randrange(len(register.greetings)),
             rng.randrange(len(register.prefaces)),
             rng.randrange(len(register.closers)),
-            rng.random() < 0.5,
         )
         self.opening = _opening(cores, scenario_text, register, parts)
         self._questions = script.questions
@@ -77,9 +76,18 @@ class Voice:
         return self.rng.choice(self.register.unknown)
 
     def facts(self, answers: list[str]) -> str:
-        """The answers to the agent's fact questions, after a lead of the register."""
+        """The answers to the agent's fact questions, after a lead of the register.
+
+        Several answers in the order the scenario states them would retell its "your name
+        is ..., your phone number is ..." line: they are then said in another order.
+        """
         lead = self.rng.choice(self.register.fact_leads)
-        return " ".join([lead, *answers] if lead else answers)
+        words = ScenarioWords.of(self.scenario_text)
+        orders = [answers, answers[::-1]] + [
+            answers[i:] + answers[:i] for i in range(1, len(answers))
+        ]
+        said = next((o for o in orders if not words.copied(" ".join(o))), answers)
+        return " ".join([lead, *said] if lead else said)
 
     def unknown_fact(self, label: str) -> str:
         """Not knowing the fact `label` ("Sorry, I don't know my email.")."""
@@ -122,20 +130,27 @@ def _checked(said: str, fallback: str, scenario_text: str) -> str:
     return fallback if ScenarioWords.of(scenario_text).copied(said) else said
 
 
-@lru_cache(maxsize=65536)
 def _opening(
     cores: tuple[str, ...],
     scenario_text: str,
     register: Register,
-    parts: tuple[int, int, int, int, bool],
+    parts: tuple[int, int, int, int],
 ) -> str:
-    """The opening put together from its chosen parts (cached per combination)."""
-    core_index, greeting, preface, closer, preface_first = parts
-    core = cores[core_index]
-    said = [register.greetings[greeting]]
-    if preface_first:
-        said += [register.prefaces[preface], core]
-    else:
-        said += [core, register.prefaces[preface]]
-    said.append(register.closers[closer])
-    return _checked(" ".join(part for part in said if part), core, scenario_text)
+    """The opening put together from its chosen parts, unless the parts copy the scenario
+    together (each was checked alone): then the reason alone.
+
+    Every part ends a sentence, so the words of the whole are the parts' words end to end
+    (`masked_words` of each part is cached; the check is a few tuple look-ups).
+    """
+    core_index, greeting, preface, closer = parts
+    said = [
+        register.greetings[greeting],
+        register.prefaces[preface],
+        cores[core_index],
+        register.closers[closer],
+    ]
+    said = [part for part in said if part]
+    words = tuple(word for part in said for word in masked_words(part))
+    if ScenarioWords.of(scenario_text).repeats(words):
+        return cores[core_index]
+    return " ".join(said)
