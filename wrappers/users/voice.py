@@ -1,8 +1,8 @@
 """What the scripted user says, in its register and in its own words: `Voice`.
 
-One voice per episode. Its choices come from a random source seeded with the episode seed, the
-task id and the scenario text, so the same (task, seed) always sounds the same and other seeds
-sound different (the user's other chances -- a novice's mistakes -- keep their own source).
+One voice per episode. Its choices are keyed by the episode seed, the task id and the scenario
+text (`_Picks`), so the same (task, seed) always sounds the same and other seeds sound
+different (the user's other chances -- a novice's mistakes -- keep their own random source).
 
 - **The opening**: maybe a greeting, maybe a preface ("I hope you can help me."), the reason
   for calling in the customer's words (`paraphrase.spoken_variants`, worked out once per
@@ -17,8 +17,10 @@ checked when worked out, the opening's assembly (a few tuple look-ups) in every 
 
 from __future__ import annotations
 
-import random
 import zlib
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TypeVar
 
 from tau_env.tasks.model import UserScript
 from tau_env.wrappers.users.paraphrase import spoken_variants
@@ -26,6 +28,29 @@ from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.register import Register
 
 __all__ = ["Voice"]
+
+T = TypeVar("T")
+
+
+class _Picks:
+    """Deterministic choices from a key, without a `random.Random`.
+
+    Seeding a Mersenne Twister costs about 20 µs, a twentieth of a whole mock episode, and a
+    voice only picks a few phrasings: each pick hashes the previous state (ints hash the same
+    in every process), which spreads well enough over a handful of options.
+    """
+
+    def __init__(self, key: str) -> None:
+        self.state = zlib.crc32(key.encode())
+
+    def below(self, n: int) -> int:
+        """An index in ``range(n)``."""
+        self.state = hash((self.state, n))
+        return self.state % n
+
+    def choice(self, options: Sequence[T]) -> T:
+        """One of `options`."""
+        return options[self.below(len(options))]
 
 _LOWER_AFTER = (",", "and")
 
@@ -46,14 +71,14 @@ class Voice:
     ) -> None:
         self.register = register
         self.scenario_text = scenario_text
-        self.rng = random.Random(f"voice:{seed}:{task_id}:{zlib.crc32(scenario_text.encode())}")
+        self.rng = _Picks(f"{seed}:{task_id}:{scenario_text}")
         cores = spoken_variants(script.opening, scenario_text, register.fillers)
         rng = self.rng
         parts = (
-            rng.randrange(len(cores)),
-            rng.randrange(len(register.greetings)),
-            rng.randrange(len(register.prefaces)),
-            rng.randrange(len(register.closers)),
+            rng.below(len(cores)),
+            rng.below(len(register.greetings)),
+            rng.below(len(register.prefaces)),
+            rng.below(len(register.closers)),
         )
         self.opening = _opening(cores, scenario_text, register, parts)
         self._questions = script.questions
@@ -130,6 +155,7 @@ def _checked(said: str, fallback: str, scenario_text: str) -> str:
     return fallback if ScenarioWords.of(scenario_text).copied(said) else said
 
 
+@lru_cache(maxsize=65536)
 def _opening(
     cores: tuple[str, ...],
     scenario_text: str,
@@ -140,7 +166,8 @@ def _opening(
     together (each was checked alone): then the reason alone.
 
     Every part ends a sentence, so the words of the whole are the parts' words end to end
-    (`masked_words` of each part is cached; the check is a few tuple look-ups).
+    (`masked_words` of each part is cached; the check is a few tuple look-ups). Cached per
+    combination of parts.
     """
     core_index, greeting, preface, closer = parts
     said = [
