@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.phrasebook import (
@@ -181,18 +181,21 @@ def _match_case(replacement: str, found: str) -> str:
 
 
 def _rewrite(sentence: str, rng: random.Random) -> str:
+    """`sentence` with every rewrite that applies, each with a seeded choice of alternative."""
     for pattern, options in _COMPILED_REWRITES:
         if pattern.search(sentence):
-            choice = rng.choice(options)
-            sentence = pattern.sub(
-                lambda m, c=choice: _match_case(m.expand(c), m.group()), sentence
-            )
+            sentence = pattern.sub(partial(_said_as, rng.choice(options)), sentence)
     for word, pattern in _SYNONYM_WORD.items():
         if rng.random() < _VARIETY and pattern.search(sentence):
             sentence = _substitute(sentence, pattern, rng.choice(SYNONYMS[word]), 0)
     if sentence.startswith(QUESTION_STARTS) and sentence.endswith("."):
         sentence = sentence[:-1] + "?"
     return sentence
+
+
+def _said_as(template: str, found: re.Match[str]) -> str:
+    """What a rewrite says for one match: its alternative, groups filled in, case kept."""
+    return _match_case(found.expand(template), found.group())
 
 
 def _substitute(text: str, pattern: re.Pattern[str], replacement: str, occurrence: int) -> str:

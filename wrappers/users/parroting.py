@@ -105,9 +105,9 @@ def masked_words(text: str) -> tuple[str, ...]:
         start, sentence_start = sentence_start, token.endswith(_ENDS)
         if raw == PLACEHOLDER or _ID_LIKE.search(raw) is not None:
             continue
-        if raw[0].isupper() and _PRONOUN_I.fullmatch(raw) is None:
-            if _CODE.fullmatch(raw) is not None or not start:
-                continue  # a code, or a name (a capital that does not start a sentence)
+        capital = raw[0].isupper() and _PRONOUN_I.fullmatch(raw) is None
+        if capital and (_CODE.fullmatch(raw) is not None or not start):
+            continue  # a code, or a name (a capital that does not start a sentence)
         kept.append(raw)
     said = " ".join(kept).lower()
     for pattern, spelled in _CONTRACTIONS:

@@ -1,13 +1,13 @@
 """How a customer says things in other words: the scripted user's phrasebook (plain data).
 
-`REWRITES` are phrase-level: ``(pattern, alternatives)``, the pattern a regex over one first-
-person sentence, each alternative a replacement (``\\1`` for the pattern's groups). They change
-how a wish is put ("I want to" -> "I'd like to"), its linking words ("because" -> "since"),
-idioms ("told me not to" -> "said I shouldn't") and the customer's hold on its records ("cancel
-order #W1" -> "cancel my order #W1"). `SYNONYMS` are word-level, for variety and to break a
-copied run. Neither ever replaces what the customer wants or the things it concerns (cancel,
-book, exchange, return, swap, change, refund, order, reservation, bags, mobile data, MMS...),
-so an agent that reads the wish reads the same one.
+`REWRITES` are phrase-level: ``(pattern, alternatives)``, the pattern a regex over one
+first-person sentence, each alternative a replacement (a backslash and a digit stand for the
+pattern's groups). They change how a wish is put ("I want to" -> "I'd like to"), its linking
+words ("because" -> "since"), idioms ("told me not to" -> "said I shouldn't") and the
+customer's hold on its records ("cancel order #W1" -> "cancel my order #W1"). `SYNONYMS` are
+word-level, for variety and to break a copied run. Neither ever replaces what the customer
+wants or the things it concerns (cancel, book, exchange, return, swap, change, refund, order,
+reservation, bags, mobile data, MMS...), so an agent that reads the wish reads the same one.
 
 Alternatives ending a sentence as a question ("Could you tell me ...") make the sentence end in
 ``?`` (`paraphrase` sees to it).
@@ -162,7 +162,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "moved": ("relocated",),
     "moving": ("relocating",),
     "pages": ("websites", "web pages"),
-    "placed": ("made", "put in"),
+    "placed": ("made",),
     "planning": ("intending",),
     "problem": ("issue",),
     "properly": ("right", "correctly"),
@@ -195,7 +195,10 @@ CONNECTORS = ("Also,", "And", "Plus,", "On top of that,")
 """Words a sentence may start with when a copied run crosses into it from the one before."""
 
 LINKS = frozenset(
-    "and but or so because since to for from with on in at of the a an that which who when "
-    "where if is are was will would can could".split()
+    (
+        *("and", "but", "or", "so", "because", "since", "to", "for", "from", "with", "on"),
+        *("in", "at", "of", "the", "a", "an", "that", "which", "who", "when", "where", "if"),
+        *("is", "are", "was", "will", "would", "can", "could"),
+    )
 )
 """Words a filler reads naturally before ("..., you know, and then...")."""

@@ -17,6 +17,7 @@ checked when worked out, the opening's assembly (a few tuple look-ups) in every 
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -52,7 +53,9 @@ class _Picks:
         """One of `options`."""
         return options[self.below(len(options))]
 
+
 _LOWER_AFTER = (",", "and")
+_GREETING = re.compile(r"(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
 
 
 class Voice:
@@ -162,18 +165,19 @@ def _opening(
     register: Register,
     parts: tuple[int, int, int, int],
 ) -> str:
-    """The opening put together from its chosen parts, unless the parts copy the scenario
-    together (each was checked alone): then the reason alone.
+    """The opening put together from its chosen parts (the reason alone if they copy).
 
-    Every part ends a sentence, so the words of the whole are the parts' words end to end
-    (`masked_words` of each part is cached; the check is a few tuple look-ups). Cached per
-    combination of parts.
+    Each part was checked alone; together they could still copy the scenario. Every part ends
+    a sentence, so the words of the whole are the parts' words end to end (`masked_words` of
+    each part is cached; the check is a few tuple look-ups). Cached per combination of parts.
     """
     core_index, greeting, preface, closer = parts
+    core = cores[core_index]
+    greets = _GREETING.match(core) is not None  # the scenario's own line: "Hi, could you..."
     said = [
-        register.greetings[greeting],
-        register.prefaces[preface],
-        cores[core_index],
+        "" if greets else register.greetings[greeting],
+        "" if greets else register.prefaces[preface],
+        core,
         register.closers[closer],
     ]
     said = [part for part in said if part]

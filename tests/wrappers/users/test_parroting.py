@@ -2,15 +2,14 @@
 
 from tau_env.wrappers.users.parroting import RUN, ScenarioWords, copied_runs, masked_words
 
-SCENARIO = """Instructions:
-	Domain: airline
-	Reason for call:
-		You want to book a one-way trip from Dallas (DFW) to San Francisco (SFO).
-	Known info:
-		You are Noor Xu; your user id is noor_xu_7697. Details you can give when asked: user id: noor_xu_7697; trip type: one-way trip; bags: 0.
-	Task instructions:
-		If the agent asks, say 'the cheapest nonstop flight'. Halfway through, abruptly mention that you would like to talk about something else.
-"""
+SCENARIO = (
+    "Instructions:\n\tDomain: airline\n\tReason for call:\n"
+    "\t\tYou want to book a one-way trip from Dallas (DFW) to San Francisco (SFO).\n"
+    "\tKnown info:\n\t\tYou are Noor Xu; your user id is noor_xu_7697. Details you can give "
+    "when asked: user id: noor_xu_7697; trip type: one-way trip; bags: 0.\n"
+    "\tTask instructions:\n\t\tIf the agent asks, say 'the cheapest nonstop flight'. Halfway "
+    "through, abruptly mention that you would like to talk about something else.\n"
+)
 
 
 def test_masked__ids_numbers_codes_names_quotes_parentheses_and_attribute_lists():
@@ -76,7 +75,8 @@ def test_copied__a_run_of_eight_words_counts_and_seven_do_not():
 def test_copied__the_instructions_read_aloud_are_caught_the_facts_are_not():
     aloud = "Halfway through, abruptly mention that I would like to talk about something else."
     assert copied_runs(aloud, SCENARIO)
-    facts = "My user id is noor_xu_7697. My trip type is one-way trip. It's 'the cheapest nonstop flight'."
+    facts = "My user id is noor_xu_7697. My trip type is one-way trip. It's 'the cheapest nonstop"
+    facts += " flight'."
     assert copied_runs(facts, SCENARIO) == []
 
 
