@@ -2,13 +2,16 @@
 
 It knows only what an LLM user playing the same task is told: its brief is read from the
 scenario text (`tau_env.wrappers.users.script`), its tools are its own, and its `UserStyle`
-decides how it talks (by default the one the scenario's persona describes). Each turn it does
-the first of these that applies:
+decides how it acts (by default the one the scenario's persona describes). Its `Voice`
+(`tau_env.wrappers.users.voice`) decides the words: a register the persona picks, phrasings the
+seed picks, and the reason for calling and the scenario's questions said in the customer's own
+words -- never 8 words in a row of its instructions (`tau_env.wrappers.users.parroting`).
+Each turn it does the first of these that applies:
 
 1. **Performs** the next queued tool call (requested calls first, then goal checks).
 2. After a batch of calls, **reports** what its tools showed (and any answers held back); when
    goal checks were run and all pass, it **stops satisfied** (``closing ###STOP###``).
-3. **Opens** with the script's ``opening`` (its reason for calling).
+3. **Opens** with its reason for calling (the script's ``opening``, in its own words).
 4. Reads the agent's latest message:
    - a transfer announcement: **stops** with ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
@@ -25,7 +28,8 @@ the first of these that applies:
    - anything else: a short neutral answer (with goal checks: it checks again and reports).
      After ``patience`` such turns in a row it gives up and stops.
 
-It never improvises facts, so the same agent behaviour always gives the same conversation.
+It never improvises facts, so the same agent behaviour and seed always give the same
+conversation.
 """
 
 from __future__ import annotations
