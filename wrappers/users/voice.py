@@ -173,12 +173,18 @@ def _opening(
     """
     core_index, greeting, preface, closer = parts
     core = cores[core_index]
-    greets = _GREETING.match(core) is not None  # the scenario's own line: "Hi, could you..."
+    hello = register.greetings[greeting]
+    ask = register.closers[closer]
+    greets = _GREETING.match(core)  # the scenario's own line: "Hi, could you..."
+    if greets is not None:  # said with the customer's own greeting word instead
+        if hello and "," not in hello:
+            core = hello.rstrip(".!") + core[greets.end() :]
+        hello = ""
     said = [
-        "" if greets else register.greetings[greeting],
+        hello,
         "" if greets else register.prefaces[preface],
         core,
-        register.closers[closer],
+        "" if core.endswith("?") and ask.endswith("?") else ask,  # asked already
     ]
     said = [part for part in said if part]
     words = tuple(word for part in said for word in masked_words(part))
