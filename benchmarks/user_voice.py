@@ -75,10 +75,10 @@ def sources() -> list[tuple[str, str | None, str | None]]:
 
 def episode_copies(name: str, data: str | None, split: str | None) -> tuple[int, int, int]:
     """(episodes, user messages, messages that copy) over the prober and the plain oracle."""
-    env = tau_env.make_env(name, data_dir=data, split=split)
+    env = tau_env.make_env(name, data_dir=data)
     domain = env.unwrapped.domain
     episodes = messages = copied = 0
-    for task in env.unwrapped.tasks:
+    for task in domain.split(split) if split else domain.tasks:  # every task, any split
         text = str(task.user_scenario)
         for agent in (Prober, PlainTextOracleAgent):
             result = run_episode(env, agent, ScriptedUser.factory(domain), task_id=task.id, seed=0)
