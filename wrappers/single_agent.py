@@ -20,7 +20,12 @@ import gymnasium
 from tau_env.actions import Action, SendMessage
 from tau_env.episode_runner import bare_env
 from tau_env.errors import ContextWindowExceeded, ParticipantError, ResetNeeded
-from tau_env.participant import Participant, ParticipantFactory
+from tau_env.participant import (
+    Participant,
+    ParticipantFactory,
+    build_participant,
+    participant_seed,
+)
 
 __all__ = ["SingleAgentEnv"]
 
@@ -49,6 +54,11 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         ``reset(options={"task_id": ...})`` plays that task; otherwise the task is drawn
         uniformly from the env's tasks with the view's seeded generator, so ``reset(seed=s)``
         always plays the same task the same way (with a deterministic user).
+
+    Seeds:
+        The user policy gets the episode's seed (`tau_env.participant`'s rule: the seed given
+        to ``reset``, else the one the env drew), so a scripted user's wording and an LLM
+        user's request seed follow ``reset(seed=...)``.
 
     Args:
         env: A tau_env AEC env (e.g. ``tau_env.make_env("mock")``), possibly wrapped in modes.
@@ -111,7 +121,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         """
         self.aec.reset(seed=seed, options={**(options or {}), "task_id": task_id})
         if self.user_factory is not None:
-            user = self.user_factory(self.driven.unwrapped.task)
+            raw = self.driven.unwrapped
+            user = build_participant(self.user_factory, raw.task, participant_seed(raw, seed))
             if not hasattr(user, "act"):
                 raise TypeError(f"{type(user).__name__} has no act(); the view needs sync users")
             self.user = user  # type: ignore[assignment]

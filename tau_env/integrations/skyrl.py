@@ -9,7 +9,10 @@ applies it and returns the tool results and the user's reply as chat messages. T
 the grade's, at the end. Requires the ``skyrl`` extra.
 
 Configuration: ``env_config`` (or keyword arguments) ``domain``, ``user``, ``mode``, ``split``,
-``data_dir``, ``user_model``; per row (``extras``) ``task_id``, ``seed``, ``max_turns``.
+``data_dir``, ``user_model``; per row (``extras``) ``task_id``, ``seed``, ``max_turns``. The
+row's ``seed`` is the episode seed: the user's choices follow it (`tau_env.participant`), and
+every rollout of the row (SkyRL's samples per prompt) shares it; without one each episode
+draws its own.
 """
 
 from __future__ import annotations

@@ -17,9 +17,13 @@ from tau_env.actions import Action
 from tau_env.episode_runner import bare_env, live_turns
 from tau_env.grading.outcome import Grade, TerminationReason
 from tau_env.messages import Message, Side
-from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
+from tau_env.participant import (
+    AsyncParticipant,
+    Participant,
+    ParticipantFactory,
+    build_participant,
+)
 from tau_env.rollout.failures import Fault, classify
-from tau_env.rollout.participants import seed_participant
 
 __all__ = ["EpisodeAborted", "PlayedEpisode", "play_episode"]
 
@@ -90,9 +94,9 @@ async def play_episode(
         env.reset(seed=seed, options={"task_id": task_id})
         task = env.task
         sides: list[Side] = list(env.possible_agents)  # a mode may remove the user
-        players: dict[Side, Player] = {side: factories[side](task) for side in sides}
-        for player in players.values():
-            seed_participant(player, seed)
+        players: dict[Side, Player] = {
+            side: build_participant(factories[side], task, seed) for side in sides
+        }
     except Exception as error:
         raise EpisodeAborted(Fault.CRASH, error) from error
     # Through the wrappers when there are modes (a mode may change what a side sees); the bare

@@ -4,7 +4,8 @@ A GRPO dataset row is one task (the trainer repeats it ``num_generations`` times
 
 - `environment_dataset`: ``prompt`` is the chat before the customer speaks (the agent's
   system prompt, then an empty user message the environment's ``reset`` fills with the
-  customer's opening), plus ``task_id`` and ``seed`` for ``reset``.
+  customer's opening), plus ``task_id`` and ``seed`` for ``reset`` (the base each rollout's
+  episode seed derives from, see `tau_env.integrations.trl.seeds`).
 - `rollout_dataset`: only the ``prompt`` column reaches a ``rollout_func``, so the prompt is a
   key (`ROLLOUT_KEY` + task id) that the rollout function reads and never shows the model.
 """
@@ -57,7 +58,8 @@ def environment_dataset(
         data_dir: A reference data folder (None: built-in data).
         system_prompt: Instructions -> system message (default: tau_env's LLM agent prompt);
             pass the same to `environment_factory`.
-        seed: Episode seed of every row.
+        seed: Every row's base seed (the environment derives each rollout's episode seed
+            from it, the task and its ``group_seeds``).
         limit: Keep only the first `limit` tasks.
         only: Keep only these task ids (in the split's order).
     """

@@ -8,10 +8,11 @@ first reply without a tool call, and reads ``get_reward()`` as a reward. Here:
 - each agent tool of the domain (mode) is a method built from its OpenAI schema;
 - ``send_message_to_customer(message)`` sends text to the user and returns the user's reply
   (TRL's loop ends at plain text, so talking must be a tool);
-- ``reset`` starts the row's task (``task_id``, optional ``seed``) and returns the customer's
-  opening; ``get_reward`` returns the grade's reward. A rollout that ends without the episode
-  ending (the model answered in plain text) counts as the agent ending the conversation, as
-  an LLM agent's ``###STOP###`` would, and is graded as it stands.
+- ``reset`` starts the row's task (``task_id``, optional ``seed``: the base of the episode
+  seeds, see `tau_env.integrations.trl.seeds`) and returns the customer's opening;
+  ``get_reward`` returns the grade's reward. A rollout that ends without the episode ending
+  (the model answered in plain text) counts as the agent ending the conversation, as an LLM
+  agent's ``###STOP###`` would, and is graded as it stands.
 
 Limits: TRL's ``reset`` can only append text to the last user message, so what happened before
 the agent's first turn arrives as that one message; nested argument schemas reach the model as
@@ -26,6 +27,7 @@ import re
 from typing import Any, Literal
 
 from tau_env.chat import ChatEnv, make_chat_env
+from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
 
 __all__ = ["MESSAGE_TOOL", "TauToolEnvironment", "environment_factory"]
 
@@ -53,20 +55,26 @@ class TauToolEnvironment:
     Attributes:
         chat: The chat view the episode runs in.
         tool_calls: Tool calls executed in the current episode (the message tool included).
+        seed: The current episode's seed.
     """
 
     _chat_options: dict[str, Any] = {}  # noqa: RUF012  # set per generated class, never mutated
+    _seeds = SeedSchedule()  # one per generated class: its pooled instances share it
 
     def __init__(self) -> None:
         self.chat: ChatEnv = make_chat_env(**self._chat_options)
         self.tool_calls = 0
+        self.seed: int | None = None
 
     def reset(self, task_id: str | None = None, seed: int | None = None, **row: Any) -> str | None:
         """Start the row's task; returns what reached the agent before its first turn.
 
-        Other dataset columns (``prompt``...) are ignored.
+        The episode's seed derives from the row's `seed` and the task by the class's seed
+        schedule (`tau_env.integrations.trl.seeds`). Other dataset columns (``prompt``...) are
+        ignored.
         """
-        turn = self.chat.reset(task_id=task_id, seed=seed)
+        self.seed = type(self)._seeds.next(task_id, seed)
+        turn = self.chat.reset(task_id=task_id, seed=self.seed)
         self.tool_calls = 0
         opening = [m for m in turn.messages if m["role"] != "system"]
         if not opening:
@@ -106,6 +114,8 @@ def environment_factory(
     mode: str = "default",
     split: str | None = None,
     data_dir: str | None = None,
+    group_seeds: GroupSeeds = "shared",
+    group_size: int | None = None,
     **options: Any,
 ) -> type[TauToolEnvironment]:
     """The TRL environment class of a domain (pass the class as ``environment_factory``).
@@ -117,8 +127,12 @@ def environment_factory(
         mode: Evaluation mode; No-User modes have no message tool (the agent calls ``done``).
         split: Split drawn from when a row has no task id.
         data_dir: A reference data folder (None: built-in data).
+        group_seeds: ``"shared"`` (a GRPO group plays one seed), ``"distinct"`` (every rollout
+            its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`.
+        group_size: Rollouts per group (GRPO's ``num_generations``), when known.
         **options: Further `make_chat_env` arguments (``user_model``, ``max_steps``...).
     """
+    seeds = SeedSchedule(group_seeds, group_size)
     chat_options = {
         "domain": domain,
         "user": user,
@@ -129,7 +143,7 @@ def environment_factory(
     }
     probe = make_chat_env(**chat_options)
     probe.reset(seed=0)
-    namespace: dict[str, Any] = {"_chat_options": chat_options}
+    namespace: dict[str, Any] = {"_chat_options": chat_options, "_seeds": seeds}
     for schema in probe.tools:
         method = _tool_method(schema)
         namespace[method.__name__] = method

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.chat import ChatEnv, EpisodeTokens, SystemPrompt, make_chat_env, parse_assistant_text
+from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
 
 __all__ = ["ROLLOUT_KEY", "EpisodeRollout", "Generate", "make_rollout_func", "tau_reward"]
 
@@ -35,6 +36,7 @@ class EpisodeRollout:
 
     Attributes:
         task_id: The task played.
+        seed: The episode's seed.
         prompt_ids: Ids before the model's first turn.
         completion_ids: Model and environment ids after it.
         env_mask: 1 for the model's ids, 0 for the environment's.
@@ -46,6 +48,7 @@ class EpisodeRollout:
     """
 
     task_id: str
+    seed: int
     prompt_ids: list[int]
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
@@ -68,6 +71,7 @@ def make_rollout_func(
     max_new_tokens: int = 256,
     generate: Generate | None = None,
     seed: int = 0,
+    group_seeds: GroupSeeds = "shared",
     **options: Any,
 ) -> Callable[[list[Any], Any], dict[str, Any]]:
     """A ``rollout_func`` for ``GRPOTrainer`` playing episodes of `domain`.
@@ -83,17 +87,25 @@ def make_rollout_func(
         max_new_tokens: Tokens per model turn.
         generate: How a turn is sampled (default: ``trainer.model.generate``, sampling at the
             trainer's temperature, stopping at the tokenizer's EOS).
-        seed: First episode seed; each episode played takes the next one.
+        seed: The base of the episode seeds (`tau_env.integrations.trl.seeds`).
+        group_seeds: ``"shared"`` (the rollouts of a GRPO group, the consecutive copies of one
+            prompt, play one seed), ``"distinct"`` (every rollout its own) or ``"fixed"``
+            (`seed` for every episode).
         **options: Further `make_chat_env` arguments.
     """
     if max_turns < 1 or max_new_tokens < 1:
         raise ValueError(
             f"max_turns and max_new_tokens must be >= 1: {max_turns}, {max_new_tokens}"
         )
-    state: dict[str, Any] = {"chat": None, "seed": seed}
+    state: dict[str, Any] = {"chat": None}
+    schedule: SeedSchedule | None = None
     sample = generate or _model_generate(max_new_tokens)
 
     def rollout_func(prompts: list[Any], trainer: Any) -> dict[str, Any]:
+        nonlocal schedule
+        if schedule is None:  # a group is num_generations copies of a prompt, in a row
+            size = getattr(trainer, "num_generations", None)
+            schedule = SeedSchedule(group_seeds, size if isinstance(size, int) else None)
         if state["chat"] is None:
             state["chat"] = make_chat_env(
                 domain,
@@ -107,13 +119,13 @@ def make_rollout_func(
         budget = int(getattr(trainer, "max_completion_length", None) or 1 << 30)
         episodes = []
         for prompt in prompts:
-            state["seed"] += 1
+            task_id = task_id_of(prompt)
             episodes.append(
                 play_episode(
                     state["chat"],
                     trainer,
-                    task_id_of(prompt),
-                    seed=state["seed"],
+                    task_id,
+                    seed=schedule.next(task_id, seed),
                     generate=sample,
                     max_turns=max_turns,
                     max_completion=budget,
@@ -128,6 +140,7 @@ def make_rollout_func(
             "tau_finished": [e.finished for e in episodes],
             "tau_tool_calls": [e.tool_calls for e in episodes],
             "tau_task_id": [e.task_id for e in episodes],
+            "tau_seed": [e.seed for e in episodes],
         }
 
     return rollout_func
@@ -147,7 +160,7 @@ def play_episode(
     tokenizer = trainer.processing_class
     chat.reset(task_id=task_id, seed=seed)
     tokens = EpisodeTokens(tokenizer, chat.tools)
-    rollout = EpisodeRollout(chat.task_id, tokens.start(chat.messages))
+    rollout = EpisodeRollout(chat.task_id, seed, tokens.start(chat.messages))
     for _ in range(max_turns):
         ids, logprobs = generate(trainer, tokens.ids)
         message = parse_assistant_text(_decode(tokenizer, ids))

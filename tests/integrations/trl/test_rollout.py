@@ -104,7 +104,7 @@ def test_rollout_func__loss_mask_token_by_token(tokenizer):
     assert out["tau_reward"] == [1.0]
     # The prompt is the template's rendering of the chat before the model's first turn.
     chat = make_chat_env("telecom", system_prompt=lambda policy: SYSTEM)
-    opening = chat.reset(task_id=task_id, seed=1).messages
+    opening = chat.reset(task_id=task_id, seed=out["tau_seed"][0]).messages
     assert prompt == tokenizer.apply_chat_template(
         opening, tools=chat.tools, add_generation_prompt=True, tokenize=True, return_dict=False
     )
