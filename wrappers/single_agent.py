@@ -12,6 +12,7 @@ reason in ``info["user_error"]``); an `InfrastructureError` propagates (not scor
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, SupportsFloat
 
@@ -19,7 +20,21 @@ import gymnasium
 
 from tau_env.actions import Action, SendMessage
 from tau_env.episode_runner import bare_env
-from tau_env.errors import ContextWindowExceeded, ParticipantError, ResetNeeded
+from tau_env.errors import (
+    ContextWindowExceeded,
+    JudgeError,
+    ParticipantError,
+    ResetNeeded,
+    TauEnvError,
+)
+from tau_env.grading.reward import (
+    RewardKind,
+    check_reward,
+    has_nl_judge,
+    needs_nl_judge,
+    reward_breakdown,
+    reward_of,
+)
 from tau_env.participant import (
     Participant,
     ParticipantFactory,
@@ -45,15 +60,23 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         `SendMessage`, `CallTool`, `Stop`.
 
     Reward:
-        0 until the episode ends, then the grade of the task (``info["grade"]``).
+        0 until the episode ends, then the task's reward on the chosen scale (`reward`:
+        ``"binary"``, the benchmark's; ``"partial"``, the fraction of checks met;
+        ``"breakdown"``, binary plus ``info["reward_breakdown"]``, the per-check vector; see
+        `tau_env.grading.reward`). The grade is in ``info["grade"]``.
 
     Termination:
         ``terminated`` for a stop or too many errors, ``truncated`` for the step limit.
 
     Tasks:
         ``reset(options={"task_id": ...})`` plays that task; otherwise the task is drawn
-        uniformly from the env's tasks with the view's seeded generator, so ``reset(seed=s)``
+        uniformly from `tasks` with the view's seeded generator, so ``reset(seed=s)``
         always plays the same task the same way (with a deterministic user).
+
+    Judging:
+        A task whose reward needs an NL judge is never scored 0 for want of one: when the env
+        has no judge (``make_env(..., judge=...)``), such tasks are left out of the draws (a
+        warning says how many) and naming one is refused with a `TauEnvError`.
 
     Seeds:
         The user policy gets the episode's seed (`tau_env.participant`'s rule: the seed given
@@ -64,6 +87,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         env: A tau_env AEC env (e.g. ``tau_env.make_env("mock")``), possibly wrapped in modes.
         user: Builds the user policy for each episode's task. Required when the env has a
             user side; ignored (and may be None) when it has none (`NoUser`).
+        reward: The reward's scale: ``"binary"`` (default), ``"partial"`` or ``"breakdown"``.
 
     Attributes:
         aec: The AEC env as given (episodes are reset through it).
@@ -75,7 +99,10 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
-    def __init__(self, env: Any, user: ParticipantFactory | None = None) -> None:
+    def __init__(
+        self, env: Any, user: ParticipantFactory | None = None, *, reward: RewardKind = "binary"
+    ) -> None:
+        self.reward_kind = check_reward(reward)
         if "agent" not in env.possible_agents:
             raise ValueError("the env has no 'agent' side")
         self.has_user = "user" in env.possible_agents
@@ -92,11 +119,36 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         self.user: Participant | None = None
         self._ended = True
         self._user_error: str | None = None
+        self._tasks: list[Any] | None = None  # `tasks`, worked out on first use
+        self._judge: bool | None = None  # whether the env can judge NL assertions (first use)
 
     @property
     def task(self) -> Any:
         """The task of the current episode (privileged information, for logging)."""
         return self.aec.unwrapped.task
+
+    @property
+    def tasks(self) -> list[Any]:
+        """The tasks `reset` draws from.
+
+        The env's (a mode may narrow them), less those whose reward needs an NL judge when the
+        env has none.
+        """
+        if self._tasks is None:
+            tasks = list(self.aec.tasks)
+            if not has_nl_judge(self.aec.unwrapped.grader):
+                judged = [task for task in tasks if not needs_nl_judge(task)]
+                if len(judged) < len(tasks):
+                    warnings.warn(
+                        f"tau_env: {len(tasks) - len(judged)} of {len(tasks)} tasks need an NL "
+                        "judge and are left out (pass judge=... to score them)",
+                        stacklevel=3,
+                    )
+                if not judged:
+                    raise TauEnvError("every task needs an NL judge: pass judge=...")
+                tasks = judged
+            self._tasks = tasks
+        return self._tasks
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -105,7 +157,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         super().reset(seed=seed)
         options = dict(options or {})
         if "task_id" not in options:
-            tasks = self.aec.tasks  # a mode may narrow the tasks (NoUser)
+            tasks = self.tasks
             options["task_id"] = tasks[int(self.np_random.integers(len(tasks)))].id
         self.begin(options.pop("task_id"), seed=seed, options=options)
         return self.driven.observe("agent"), self.info()
@@ -118,7 +170,12 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         For views that read the AEC env themselves (the chat view): the view's own generator,
         which only draws tasks, is left as it is. Returns True when the episode has already
         ended (the user closed the call before the agent acted).
+
+        Raises:
+            TauEnvError: The task's reward needs an NL judge and the env has none (nothing
+                changes).
         """
+        self._check_judge(task_id)
         self.aec.reset(seed=seed, options={**(options or {}), "task_id": task_id})
         if self.user_factory is not None:
             raw = self.driven.unwrapped
@@ -132,11 +189,25 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         return self._ended
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
-        """The agent acts, then the user until it is the agent's turn again (or the end)."""
+        """The agent acts, then the user until it is the agent's turn again (or the end).
+
+        Raises:
+            JudgeError: The episode ended and its NL judge failed to rule (after its
+                retries): there is no reward to give (an infrastructure failure).
+        """
         terminated, truncated = self.advance(action)
-        driven = self.driven
-        reward = float(driven.rewards["agent"]) if terminated or truncated else 0.0
-        return driven.observe("agent"), reward, terminated, truncated, self.info()
+        reward = 0.0
+        if terminated or truncated:
+            final = self.final_reward()
+            if final is None:
+                note = self.driven.unwrapped.grade.note
+                raise JudgeError(f"no reward: the NL judge did not rule ({note})", transient=False)
+            reward = final
+        return self.driven.observe("agent"), reward, terminated, truncated, self.info()
+
+    def final_reward(self) -> float | None:
+        """The ended episode's reward on the chosen scale (None: its NL judge did not rule)."""
+        return reward_of(self.driven.unwrapped.grade, self.reward_kind)
 
     def advance(self, action: Any) -> tuple[bool, bool]:
         """The agent acts, then the user plays: the lean `step`, ``(terminated, truncated)``.
@@ -158,8 +229,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
     def info(self) -> dict[str, Any]:
         """The agent's info now.
 
-        ``task_id``; at the end also ``grade``, ``termination`` and, when the user policy
-        failed, ``user_error``.
+        ``task_id``; at the end also ``grade``, ``termination``, ``reward_breakdown`` (with
+        ``reward="breakdown"``) and, when the user policy failed, ``user_error``.
         """
         driven = self.driven
         info = dict(driven.infos["agent"])
@@ -167,6 +238,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
             info["task_id"] = driven.unwrapped.task.id
         if self._user_error is not None:
             info["user_error"] = self._user_error
+        if self._ended and self.reward_kind == "breakdown":
+            info["reward_breakdown"] = reward_breakdown(driven.unwrapped.grade)
         return info
 
     def render(self) -> str | None:
@@ -180,6 +253,16 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         self.aec.close()
 
     # -- internals -----------------------------------------------------------------------------
+    def _check_judge(self, task_id: str) -> None:
+        raw = self.aec.unwrapped
+        if self._judge is None:
+            self._judge = has_nl_judge(raw.grader)
+        if not self._judge and needs_nl_judge(raw.domain.task(task_id)):
+            raise TauEnvError(
+                f"task {task_id!r} is scored by NL assertions and the env has no judge: pass "
+                "judge=<model or LLMJudge> (tau-env serve: --judge-model), or leave the task out"
+            )
+
     def _flags(self) -> tuple[bool, bool]:
         driven = self.driven
         return bool(driven.terminations["agent"]), bool(driven.truncations["agent"])
@@ -213,6 +296,7 @@ def make_single_agent_env(
     split: str | None = None,
     task_id: str | None = None,
     render_mode: str | None = None,
+    reward: RewardKind = "binary",
     **options: Any,
 ) -> SingleAgentEnv:
     """Entry point of the registered gymnasium ids (``tau_env/Mock-v0``...).
@@ -227,7 +311,9 @@ def make_single_agent_env(
         split: Task split.
         task_id: Play only this task.
         render_mode: ``"ansi"`` or ``"human"``.
-        **options: Further `TauEnv` arguments (``max_steps``, ``max_errors``, ``grader``).
+        reward: ``"binary"``, ``"partial"`` or ``"breakdown"`` (`tau_env.grading.reward`).
+        **options: Further `TauEnv` arguments (``max_steps``, ``max_errors``, ``grader``,
+            ``judge``: tasks scored by NL assertions are left out without one).
     """
     from tau_env.loader import make_env
 
@@ -236,7 +322,7 @@ def make_single_agent_env(
     )
     for mode in modes:
         env = mode(env)
-    return SingleAgentEnv(env, _user_factory(user, llm, env))
+    return SingleAgentEnv(env, _user_factory(user, llm, env), reward=reward)
 
 
 def _user_factory(user: ParticipantFactory | str | None, llm: Any, env: Any) -> Any:

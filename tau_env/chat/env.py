@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.chat.convert import assistant_actions, normalize_assistant_message
-from tau_env.errors import ResetNeeded
+from tau_env.errors import JudgeError, ResetNeeded
+from tau_env.grading.reward import RewardKind, reward_breakdown
 from tau_env.llm.convert import to_openai_messages
 from tau_env.messages import AssistantMessage
 from tau_env.participant import ParticipantFactory
@@ -38,15 +39,17 @@ class ChatTurn:
         messages: The new chat messages: after a reset the whole chat so far (system prompt,
             greeting, the user's opening); after a turn the tool results and the user's reply.
         done: True once the episode has ended (terminated or truncated).
-        reward: The terminal reward (the grade's reward) once done, else 0.
+        reward: The terminal reward on the env's scale (`tau_env.grading.reward`) once done,
+            else 0; None when the task's NL judge failed to rule (never scored 0 for it).
         truncated: True when the step limit ended the episode.
         info: The env's info: ``task_id``; at the end ``grade`` (the breakdown),
-            ``termination`` and, when the user failed, ``user_error``.
+            ``termination``, ``reward_breakdown`` (with ``reward="breakdown"``) and, when the
+            user failed, ``user_error``.
     """
 
     messages: list[dict[str, Any]]
     done: bool = False
-    reward: float = 0.0
+    reward: float | None = 0.0
     truncated: bool = False
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -66,6 +69,10 @@ class ChatEnv:
             LLM-backed, a style of either); None only when the env has no user side.
         system_prompt: Turns the agent's instructions into the system message (default: the
             prompt of tau_env's LLM agent, `tau_env.baselines.llm_agent.agent_system_prompt`).
+        reward: ``"binary"`` (the benchmark's), ``"partial"`` (the fraction of checks met) or
+            ``"breakdown"`` (binary, plus the per-check vector in the info); see
+            `tau_env.grading.reward`. Tasks that need an NL judge the env lacks are left out
+            of draws and refused by id (`tau_env.wrappers.SingleAgentEnv`).
 
     Attributes:
         messages: The whole chat so far, system prompt first, the agent's own messages as it
@@ -79,14 +86,15 @@ class ChatEnv:
         user: ParticipantFactory | None = None,
         *,
         system_prompt: SystemPrompt | None = None,
+        reward: RewardKind = "binary",
     ) -> None:
-        self.single = SingleAgentEnv(env, user)
+        self.single = SingleAgentEnv(env, user, reward=reward)
         self.system_prompt = system_prompt or _default_system_prompt()
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self._seen = 0
         self._done = True
-        self._reward = 0.0
+        self._reward: float | None = 0.0
         self._instructions: str | None = None
         self._system_text = ""
 
@@ -96,9 +104,31 @@ class ChatEnv:
         return self._done
 
     @property
-    def reward(self) -> float:
-        """The terminal reward once the episode has ended, else 0."""
+    def reward(self) -> float | None:
+        """The terminal reward once the episode has ended, else 0 (see `ChatTurn.reward`)."""
         return self._reward if self._done else 0.0
+
+    def scored_reward(self) -> float:
+        """`reward`, for trainers that would read a missing reward as 0.
+
+        Raises:
+            JudgeError: The episode's NL judge failed to rule (after its retries).
+        """
+        reward = self.reward
+        if reward is None:
+            note = self.single.driven.unwrapped.grade.note
+            raise JudgeError(
+                f"task {self.task_id}: no reward, the NL judge did not rule ({note})",
+                transient=False,
+            )
+        return reward
+
+    @property
+    def reward_breakdown(self) -> dict[str, float | None]:
+        """Each reward-basis check -> the fraction of its items met, once ended (else empty)."""
+        if not self._done:
+            return {}
+        return reward_breakdown(self.single.driven.unwrapped.grade)
 
     @property
     def task_id(self) -> str:
@@ -124,9 +154,11 @@ class ChatEnv:
         self._seen = 0
         terminated, truncated = bool(aec.terminations["agent"]), bool(aec.truncations["agent"])
         self._done = terminated or truncated
-        self._reward = float(aec.rewards.get("agent", 0.0)) if self._done else 0.0
+        self._reward = self.single.final_reward() if self._done else 0.0
         self.messages.extend(self._incoming(own=True))  # the greeting and any task history
-        return ChatTurn(list(self.messages), self._done, self._reward, truncated, single.info())
+        return ChatTurn(
+            list(self.messages), self._done, self._reward, truncated, self.single.info()
+        )
 
     def step(self, message: Mapping[str, Any]) -> ChatTurn:
         """Apply one assistant message; returns what came back.
@@ -146,13 +178,13 @@ class ChatEnv:
             terminated, truncated = single.advance(action)
             if terminated or truncated:
                 self._done = True
-                self._reward = float(single.driven.rewards["agent"])
+                self._reward = self.single.final_reward()
                 break
         new = self._incoming(own=False)
         if "tool_calls" in normal:
             _fill_call_ids(normal, new)
         self.messages.extend(new)
-        return ChatTurn(new, self._done, self._reward, truncated, single.info())
+        return ChatTurn(new, self._done, self._reward, truncated, self.single.info())
 
     # -- internals -----------------------------------------------------------------------------
     def _system(self, instructions: str) -> str:

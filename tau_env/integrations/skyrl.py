@@ -9,7 +9,9 @@ applies it and returns the tool results and the user's reply as chat messages. T
 the grade's, at the end. Requires the ``skyrl`` extra.
 
 Configuration: ``env_config`` (or keyword arguments) ``domain``, ``user``, ``mode``, ``split``,
-``data_dir``, ``user_model``; per row (``extras``) ``task_id``, ``seed``, ``max_turns``. The
+``data_dir``, ``user_model``, ``reward`` (``binary``, ``partial``, ``breakdown``: the per-check
+vector is in the last step's metadata), ``judge`` (a model name: tasks scored by NL assertions
+are refused without one); per row (``extras``) ``task_id``, ``seed``, ``max_turns``. The
 row's ``seed`` is the episode seed: the user's choices follow it (`tau_env.participant`), and
 every rollout of the row (SkyRL's samples per prompt) shares it; without one each episode
 draws its own.
@@ -28,7 +30,7 @@ from tau_env.chat import make_chat_env, parse_assistant_text
 
 __all__ = ["TauTextEnv", "register_envs", "tools_prompt"]
 
-_OPTIONS = ("user", "mode", "split", "data_dir", "user_model", "user_api_base")
+_OPTIONS = ("user", "mode", "split", "data_dir", "user_model", "user_api_base", "reward", "judge")
 
 
 def tools_prompt(tools: list[dict[str, Any]]) -> str:
@@ -86,7 +88,8 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
         metadata["finished"] = turn.done
         return BaseTextEnvStepOutput(
             observations=[] if done else turn.messages,
-            reward=turn.reward if turn.done else 0.0,
+            # SkyRL reads a None reward as 0: a judge that failed to rule is an error here.
+            reward=self.chat.scored_reward() if turn.done else 0.0,
             done=done,
             metadata=metadata,
             postprocessed_action=action,

@@ -12,6 +12,7 @@ A GRPO dataset row is one task (the trainer repeats it ``num_generations`` times
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,13 +28,31 @@ def task_ids(
     split: str | None = None,
     mode: str = "default",
     data_dir: str | Path | None = None,
+    judged: bool = False,
 ) -> list[str]:
-    """The ids of a split's tasks that can be played in `mode`."""
+    """The ids of a split's tasks that can be played in `mode`.
+
+    Tasks scored by NL assertions are kept only when `judged` (the training env gets a
+    ``judge=``); otherwise they are left out, with a warning saying how many.
+    """
+    from tau_env.grading.reward import needs_nl_judge
     from tau_env.loader import load_tasks
     from tau_env.rollout.modes import playable_in_mode
 
-    tasks = load_tasks(domain, data_dir=data_dir, split=split)
-    return [task.id for task in tasks if playable_in_mode(task, mode)]
+    tasks = [
+        t for t in load_tasks(domain, data_dir=data_dir, split=split) if playable_in_mode(t, mode)
+    ]
+    if not judged:
+        kept = [task for task in tasks if not needs_nl_judge(task)]
+        if len(kept) < len(tasks):
+            warnings.warn(
+                f"tau_env: {len(tasks) - len(kept)} of {len(tasks)} {domain} tasks need an NL "
+                "judge and are left out of the dataset (pass judged=True and judge=... to the "
+                "environment to train on them)",
+                stacklevel=3,
+            )
+        tasks = kept
+    return [task.id for task in tasks]
 
 
 def environment_dataset(
@@ -46,6 +65,7 @@ def environment_dataset(
     seed: int = 0,
     limit: int | None = None,
     only: Sequence[str] | None = None,
+    judged: bool = False,
 ) -> Any:
     """A `datasets.Dataset` for `tau_env.integrations.trl.environment_factory`.
 
@@ -62,6 +82,7 @@ def environment_dataset(
             from it, the task and its ``group_seeds``).
         limit: Keep only the first `limit` tasks.
         only: Keep only these task ids (in the split's order).
+        judged: Keep tasks scored by NL assertions (the environment must get a ``judge=``).
     """
     from datasets import Dataset
 
@@ -72,11 +93,11 @@ def environment_dataset(
         split=split,
         data_dir=data_dir,
         system_prompt=system_prompt,
+        judge=_unused_judge,  # a prompt is built without grading anything
     )
     rows = []
-    for task_id in _chosen(
-        task_ids(domain, split=split, mode=mode, data_dir=data_dir), only, limit
-    ):
+    ids = task_ids(domain, split=split, mode=mode, data_dir=data_dir, judged=judged)
+    for task_id in _chosen(ids, only, limit):
         system = _system_message(chat, task_id, seed)
         rows.append(
             {
@@ -96,16 +117,19 @@ def rollout_dataset(
     data_dir: str | Path | None = None,
     limit: int | None = None,
     only: Sequence[str] | None = None,
+    judged: bool = False,
 ) -> Any:
     """A `datasets.Dataset` for `tau_env.integrations.trl.make_rollout_func` (keys as prompts).
 
-    `split`, `mode`, `data_dir`, `limit` and `only` choose the tasks as in `environment_dataset`.
+    `split`, `mode`, `data_dir`, `limit`, `only` and `judged` choose the tasks as in
+    `environment_dataset`.
     """
     from datasets import Dataset
 
     from tau_env.integrations.trl.rollout import ROLLOUT_KEY
 
-    ids = _chosen(task_ids(domain, split=split, mode=mode, data_dir=data_dir), only, limit)
+    ids = task_ids(domain, split=split, mode=mode, data_dir=data_dir, judged=judged)
+    ids = _chosen(ids, only, limit)
     return Dataset.from_list(
         [{"prompt": [{"role": "user", "content": ROLLOUT_KEY + i}], "task_id": i} for i in ids]
     )
@@ -142,3 +166,8 @@ class _Silent:
 
 def _no_user(task: Any) -> _Silent:
     return _Silent(task)
+
+
+def _unused_judge(trajectory: Any, assertions: Sequence[str]) -> list[Any]:
+    """Lets prompts of tasks scored by NL assertions be built; their grades are discarded."""
+    return []

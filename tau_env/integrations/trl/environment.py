@@ -84,10 +84,16 @@ class TauToolEnvironment:
         return "\n".join(f"{_speaker(m)}: {m.get('content') or ''}" for m in opening)
 
     def get_reward(self) -> float:
-        """The episode's reward, ending it first (as the agent's stop) when still running."""
+        """The episode's reward, ending it first (as the agent's stop) when still running.
+
+        On the scale the factory was given (``reward=``: binary, partial or breakdown).
+
+        Raises:
+            JudgeError: The task's NL judge failed to rule (TRL would read None as 0).
+        """
         if not self.chat.done:
             self.chat.step({"role": "assistant", "content": "###STOP###"})
-        return self.chat.reward
+        return self.chat.scored_reward()
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self.chat.done:
@@ -130,7 +136,9 @@ def environment_factory(
         group_seeds: ``"shared"`` (a GRPO group plays one seed), ``"distinct"`` (every rollout
             its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`.
         group_size: Rollouts per group (GRPO's ``num_generations``), when known.
-        **options: Further `make_chat_env` arguments (``user_model``, ``max_steps``...).
+        **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
+            ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
+            (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
     """
     seeds = SeedSchedule(group_seeds, group_size)
     chat_options = {

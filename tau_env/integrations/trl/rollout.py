@@ -41,7 +41,9 @@ class EpisodeRollout:
         completion_ids: Model and environment ids after it.
         env_mask: 1 for the model's ids, 0 for the environment's.
         logprobs: Per completion id: the sampling log-probability (0 for environment ids).
-        reward: The grade's reward (0 when the episode did not finish).
+        reward: The reward on the chat env's scale (0 when the episode did not finish).
+        breakdown: Each reward-basis check -> the fraction of its items met (empty when the
+            episode did not finish).
         finished: True when the episode ended within the turn and token budgets.
         tool_calls: Tool calls the model made that the env executed.
         messages: The chat of the episode.
@@ -54,6 +56,7 @@ class EpisodeRollout:
     env_mask: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
     reward: float = 0.0
+    breakdown: dict[str, float | None] = field(default_factory=dict)
     finished: bool = False
     tool_calls: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
@@ -91,7 +94,9 @@ def make_rollout_func(
         group_seeds: ``"shared"`` (the rollouts of a GRPO group, the consecutive copies of one
             prompt, play one seed), ``"distinct"`` (every rollout its own) or ``"fixed"``
             (`seed` for every episode).
-        **options: Further `make_chat_env` arguments.
+        **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
+            ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
+            (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
     """
     if max_turns < 1 or max_new_tokens < 1:
         raise ValueError(
@@ -141,6 +146,7 @@ def make_rollout_func(
             "tau_tool_calls": [e.tool_calls for e in episodes],
             "tau_task_id": [e.task_id for e in episodes],
             "tau_seed": [e.seed for e in episodes],
+            "tau_breakdown": [e.breakdown for e in episodes],
         }
 
     return rollout_func
@@ -170,7 +176,8 @@ def play_episode(
         rollout.tool_calls += sum(1 for m in turn.messages if m["role"] == "tool")
         if turn.done:
             rollout.finished = True
-            rollout.reward = turn.reward
+            rollout.reward = chat.scored_reward()
+            rollout.breakdown = chat.reward_breakdown
             break
         added = tokens.add_environment(turn.messages)
         rollout.logprobs.extend([0.0] * len(added))
@@ -196,7 +203,7 @@ def task_id_of(prompt: Any) -> str | None:
 
 
 def tau_reward(completions: Sequence[Any], tau_reward: Sequence[float], **_: Any) -> list[float]:
-    """GRPO reward function: the env's grade of each episode (from the rollout function)."""
+    """GRPO reward function: each episode's reward on the rollout function's scale."""
     return [float(reward) for reward in tau_reward]
 
 
