@@ -17,11 +17,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_env.chat.convert import assistant_actions, normalize_assistant_message
+from tau_env.chat.convert import assistant_actions
+from tau_env.chat.transcript import AgentTranscript
 from tau_env.errors import JudgeError, ResetNeeded
 from tau_env.grading.reward import RewardKind, reward_breakdown
-from tau_env.llm.convert import to_openai_messages
-from tau_env.messages import AssistantMessage
 from tau_env.participant import ParticipantFactory
 from tau_env.wrappers.single_agent import SingleAgentEnv
 
@@ -75,8 +74,8 @@ class ChatEnv:
             of draws and refused by id (`tau_env.wrappers.SingleAgentEnv`).
 
     Attributes:
-        messages: The whole chat so far, system prompt first, the agent's own messages as it
-            sent them (text alongside tool calls included, though it reached no one).
+        transcript: The chat so far (`messages`), in the format every route shares
+            (`tau_env.chat.transcript`): the agent's own messages as it sent them.
         tools: The agent's tool schemas for the current episode (OpenAI format).
     """
 
@@ -90,13 +89,17 @@ class ChatEnv:
     ) -> None:
         self.single = SingleAgentEnv(env, user, reward=reward)
         self.system_prompt = system_prompt or _default_system_prompt()
-        self.messages: list[dict[str, Any]] = []
+        self.transcript = AgentTranscript()
         self.tools: list[dict[str, Any]] = []
-        self._seen = 0
         self._done = True
         self._reward: float | None = 0.0
         self._instructions: str | None = None
         self._system_text = ""
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The whole chat so far (`tau_env.chat.transcript`'s format), system prompt first."""
+        return self.transcript.messages
 
     @property
     def done(self) -> bool:
@@ -150,12 +153,11 @@ class ChatEnv:
         aec = single.driven
         context = aec.context("agent")
         self.tools = list(context.tools)
-        self.messages = [{"role": "system", "content": self._system(context.instructions)}]
-        self._seen = 0
+        history = aec.view("agent").history  # the greeting and any task history
+        self.transcript.start(self._system(context.instructions), history)
         terminated, truncated = bool(aec.terminations["agent"]), bool(aec.truncations["agent"])
         self._done = terminated or truncated
         self._reward = self.single.final_reward() if self._done else 0.0
-        self.messages.extend(self._incoming(own=True))  # the greeting and any task history
         return ChatTurn(
             list(self.messages), self._done, self._reward, truncated, self.single.info()
         )
@@ -169,9 +171,8 @@ class ChatEnv:
         """
         if self._done:
             raise ResetNeeded("the episode has ended; call reset()")
-        normal = normalize_assistant_message(message)
+        normal = self.transcript.add_model_turn(message)  # checked before anything changes
         actions = assistant_actions(normal)
-        self.messages.append(normal)
         single = self.single
         terminated = truncated = False
         for action in actions:
@@ -180,10 +181,7 @@ class ChatEnv:
                 self._done = True
                 self._reward = self.single.final_reward()
                 break
-        new = self._incoming(own=False)
-        if "tool_calls" in normal:
-            _fill_call_ids(normal, new)
-        self.messages.extend(new)
+        new = self.transcript.catch_up(single.driven.view("agent").history)
         return ChatTurn(new, self._done, self._reward, truncated, self.single.info())
 
     # -- internals -----------------------------------------------------------------------------
@@ -193,36 +191,6 @@ class ChatEnv:
             self._instructions = instructions
             self._system_text = self.system_prompt(instructions)
         return self._system_text
-
-    def _incoming(self, *, own: bool) -> list[dict[str, Any]]:
-        """The agent's view since it last looked, as chat messages.
-
-        Its own messages are left out after a turn (`messages` holds them as the model sent
-        them) and kept after a reset (the fixed greeting and the task's history).
-        """
-        history = self.single.driven.view("agent").history
-        fresh = history[self._seen :]
-        if not own:
-            fresh = [m for m in fresh if not isinstance(m, AssistantMessage)]
-        self._seen = len(history)
-        return to_openai_messages(fresh, side="agent")
-
-
-def _fill_call_ids(message: dict[str, Any], results: list[dict[str, Any]]) -> None:
-    """Give the calls the model sent without an id the ids the env recorded, in call order.
-
-    Calls that never ran (the episode ended first) have no result and lose the empty id.
-    """
-    ids = iter([r["tool_call_id"] for r in results if r["role"] == "tool"])
-    for call in message.get("tool_calls", ()):
-        if not call["id"]:
-            found = next(ids, None)
-            if found is None:
-                del call["id"]
-            else:
-                call["id"] = found
-        else:
-            next(ids, None)
 
 
 def _default_system_prompt() -> SystemPrompt:

@@ -2,9 +2,11 @@
 
 A GRPO dataset row is one task (the trainer repeats it ``num_generations`` times):
 
-- `environment_dataset`: ``prompt`` is the chat before the customer speaks (the agent's
-  system prompt, then an empty user message the environment's ``reset`` fills with the
-  customer's opening), plus ``task_id`` and ``seed`` for ``reset`` (the base each rollout's
+- `environment_dataset`: ``prompt`` is the chat before the customer speaks: the system prompt
+  (`message_tool_prompt`: tau_env's agent prompt, saying that talking to the customer is the
+  ``send_message_to_customer`` tool), the agent's greeting as the assistant's first turn (and
+  any task history), then an empty user message the environment's ``reset`` fills with the
+  customer's opening; plus ``task_id`` and ``seed`` for ``reset`` (the base each rollout's
   episode seed derives from, see `tau_env.integrations.trl.seeds`).
 - `rollout_dataset`: only the ``prompt`` column reaches a ``rollout_func``, so the prompt is a
   key (`ROLLOUT_KEY` + task id) that the rollout function reads and never shows the model.
@@ -76,8 +78,9 @@ def environment_dataset(
         split: Task split (None: the default split).
         mode: Evaluation mode.
         data_dir: A reference data folder (None: built-in data).
-        system_prompt: Instructions -> system message (default: tau_env's LLM agent prompt);
-            pass the same to `environment_factory`.
+        system_prompt: Instructions -> system message (default: `message_tool_prompt`, or
+            tau_env's LLM agent prompt in No-User modes); pass the same to
+            `environment_factory`.
         seed: Every row's base seed (the environment derives each rollout's episode seed
             from it, the task and its ``group_seeds``).
         limit: Keep only the first `limit` tasks.
@@ -86,6 +89,11 @@ def environment_dataset(
     """
     from datasets import Dataset
 
+    from tau_env.integrations.trl.environment import message_tool_prompt
+    from tau_env.rollout.modes import has_user
+
+    if system_prompt is None and has_user(mode):
+        system_prompt = message_tool_prompt
     chat = make_chat_env(
         domain,
         user=_no_user,
@@ -98,14 +106,7 @@ def environment_dataset(
     rows = []
     ids = task_ids(domain, split=split, mode=mode, data_dir=data_dir, judged=judged)
     for task_id in _chosen(ids, only, limit):
-        system = _system_message(chat, task_id, seed)
-        rows.append(
-            {
-                "prompt": [system, {"role": "user", "content": ""}],
-                "task_id": task_id,
-                "seed": seed,
-            }
-        )
+        rows.append({"prompt": _prompt(chat, task_id, seed), "task_id": task_id, "seed": seed})
     return Dataset.from_list(rows)
 
 
@@ -147,9 +148,17 @@ def _chosen(ids: list[str], only: Sequence[str] | None, limit: int | None) -> li
     return ids[:limit]
 
 
-def _system_message(chat: Any, task_id: str, seed: int) -> dict[str, str]:
+def _prompt(chat: Any, task_id: str, seed: int) -> list[dict[str, Any]]:
+    """The chat before the customer's first words, ending in the user message ``reset`` fills.
+
+    The system prompt, the greeting and any task history (fixed for a task, whatever the
+    seed); the customer's opening (which the seed may change) is left to ``reset``.
+    """
     messages = chat.reset(task_id=task_id, seed=seed).messages
-    return {"role": "system", "content": messages[0]["content"]}
+    fixed = messages[1:-1] if len(messages) > 1 and messages[-1]["role"] == "user" else []
+    if not fixed or fixed[-1]["role"] != "assistant":  # no greeting: the legacy layout
+        fixed = []
+    return [messages[0], *fixed, {"role": "user", "content": ""}]
 
 
 class _Silent:

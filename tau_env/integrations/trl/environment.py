@@ -14,9 +14,21 @@ first reply without a tool call, and reads ``get_reward()`` as a reward. Here:
   (the model answered in plain text) counts as the agent ending the conversation, as an LLM
   agent's ``###STOP###`` would, and is graded as it stands.
 
-Limits: TRL's ``reset`` can only append text to the last user message, so what happened before
-the agent's first turn arrives as that one message; nested argument schemas reach the model as
-``dict``/``list`` with the JSON schema in the description.
+How this route's conversation differs from the format every other route shares
+(`tau_env.chat.transcript`), all forced by TRL's loop (tested in
+``tests/integrations/test_format_routes.py``):
+
+1. Talking to the customer is a tool call, ``send_message_to_customer``: the loop ends the
+   rollout at the first reply without a tool call. The system prompt says so
+   (`message_tool_prompt`), and the customer's replies come back as that tool's results
+   (``<tool_response>`` blocks in Qwen-style templates), not as user turns.
+2. The tools are TRL's schemas of the methods (from their signatures and docstrings): the
+   native names and parameters; nested argument schemas reach the model as ``dict``/``list``
+   with the JSON schema in the description.
+3. Up to the agent's first turn the chat is the shared one: the system prompt, the greeting
+   as the assistant's first turn (from `environment_dataset`'s prompt), the customer's
+   opening as the user turn (``reset`` fills it). With a prompt of the older layout (system
+   prompt, empty user message) the greeting arrives as text in that user message.
 """
 
 from __future__ import annotations
@@ -28,8 +40,9 @@ from typing import Any, Literal
 
 from tau_env.chat import ChatEnv, make_chat_env
 from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
+from tau_env.rollout.modes import has_user
 
-__all__ = ["MESSAGE_TOOL", "TauToolEnvironment", "environment_factory"]
+__all__ = ["MESSAGE_TOOL", "TauToolEnvironment", "environment_factory", "message_tool_prompt"]
 
 MESSAGE_TOOL = "send_message_to_customer"
 """The tool through which the model talks to the customer."""
@@ -79,8 +92,8 @@ class TauToolEnvironment:
         opening = [m for m in turn.messages if m["role"] != "system"]
         if not opening:
             return None
-        if [m["role"] for m in opening] == ["assistant", "user"]:
-            return str(opening[1]["content"])
+        if opening[-1]["role"] == "user" and _has_greeting(row.get("prompt")):
+            return str(opening[-1]["content"])  # the prompt holds the greeting and history
         return "\n".join(f"{_speaker(m)}: {m.get('content') or ''}" for m in opening)
 
     def get_reward(self) -> float:
@@ -141,6 +154,8 @@ def environment_factory(
             (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
     """
     seeds = SeedSchedule(group_seeds, group_size)
+    if has_user(mode):
+        options.setdefault("system_prompt", message_tool_prompt)
     chat_options = {
         "domain": domain,
         "user": user,
@@ -234,6 +249,28 @@ def _describe(spec: dict[str, Any], key: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def message_tool_prompt(policy: str) -> str:
+    """The system prompt of this route: tau_env's LLM agent prompt, talking as a tool call.
+
+    Talking to the customer is the `MESSAGE_TOOL` call here (TRL's loop ends at a reply
+    without a tool call).
+    """
+    from tau_env.baselines.llm_agent import agent_system_prompt, message_tool_instructions
+
+    return agent_system_prompt(policy, instructions=message_tool_instructions(MESSAGE_TOOL))
+
+
+def _has_greeting(prompt: Any) -> bool:
+    """True unless a row's prompt is of the older layout (system prompt, empty user message).
+
+    `environment_dataset`'s layout shows the chat before the customer's first words: an
+    assistant turn (the greeting) right before the last user message.
+    """
+    if not isinstance(prompt, list) or len(prompt) < 2:
+        return True  # no prompt to read: the opening alone
+    return isinstance(prompt[-2], dict) and prompt[-2].get("role") == "assistant"
 
 
 def _speaker(message: dict[str, Any]) -> str:
