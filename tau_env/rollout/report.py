@@ -77,6 +77,8 @@ class RunReport:
             since completed) and judge failures.
         not_judged: Episodes without reward because their NL assertions wait for a judge;
             left out of pass^k and the average reward.
+        judge_calls_saved: Episodes whose NL assertions no judge was asked about, because
+            another component of their reward was already 0.
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
@@ -94,6 +96,7 @@ class RunReport:
     user_usage: Usage
     seconds: float = field(default=0.0)
     judge: str | None = None
+    judge_calls_saved: int = 0
 
     @property
     def average_reward(self) -> float | None:
@@ -117,6 +120,7 @@ class RunReport:
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
             "judge": self.judge,
+            "judge_calls_saved": self.judge_calls_saved,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -174,6 +178,7 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         user_usage=_total(summary.user_usage for summary in summaries),
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
+        judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
     )
 
 
