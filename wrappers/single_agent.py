@@ -34,6 +34,7 @@ from tau_env.grading.reward import (
     needs_nl_judge,
     reward_breakdown,
     reward_of,
+    with_skipped_verdicts,
 )
 from tau_env.participant import (
     Participant,
@@ -121,6 +122,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         self._user_error: str | None = None
         self._tasks: list[Any] | None = None  # `tasks`, worked out on first use
         self._judge: bool | None = None  # whether the env can judge NL assertions (first use)
+        self._full: tuple[Any, Any] | None = None  # (grade, `full_grade`) of the last episode
 
     @property
     def task(self) -> Any:
@@ -207,7 +209,28 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def final_reward(self) -> float | None:
         """The ended episode's reward on the chosen scale (None: its NL judge did not rule)."""
+        if self.reward_kind == "partial":
+            return reward_of(self.full_grade(), "partial")
         return reward_of(self.driven.unwrapped.grade, self.reward_kind)
+
+    def reward_breakdown(self) -> dict[str, float | None]:
+        """The ended episode's per-check vector (`tau_env.grading.reward.reward_breakdown`)."""
+        return reward_breakdown(self.full_grade())
+
+    def full_grade(self) -> Any:
+        """The ended episode's grade with every NL assertion judged, skipped ones included.
+
+        The grader does not ask the judge when another check is 0 (the reward is 0 anyway);
+        partial credit and the breakdown count each assertion, so they are judged here, once
+        per episode.
+        """
+        raw = self.driven.unwrapped
+        grade = raw.grade
+        if self._full is None or self._full[0] is not grade:
+            judge = getattr(raw.grader, "judge", None)
+            full = with_skipped_verdicts(grade, raw.conversation.trajectory, raw.task, judge)
+            self._full = (grade, full)
+        return self._full[1]
 
     def advance(self, action: Any) -> tuple[bool, bool]:
         """The agent acts, then the user plays: the lean `step`, ``(terminated, truncated)``.
@@ -239,7 +262,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         if self._user_error is not None:
             info["user_error"] = self._user_error
         if self._ended and self.reward_kind == "breakdown":
-            info["reward_breakdown"] = reward_breakdown(driven.unwrapped.grade)
+            info["reward_breakdown"] = self.reward_breakdown()
         return info
 
     def render(self) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 from tau_env.chat.convert import assistant_actions
 from tau_env.chat.transcript import AgentTranscript
 from tau_env.errors import JudgeError, ResetNeeded
-from tau_env.grading.reward import RewardKind, reward_breakdown
+from tau_env.grading.reward import RewardKind
 from tau_env.participant import ParticipantFactory
 from tau_env.wrappers.single_agent import SingleAgentEnv
 
@@ -131,7 +131,7 @@ class ChatEnv:
         """Each reward-basis check -> the fraction of its items met, once ended (else empty)."""
         if not self._done:
             return {}
-        return reward_breakdown(self.single.driven.unwrapped.grade)
+        return self.single.reward_breakdown()
 
     @property
     def task_id(self) -> str:

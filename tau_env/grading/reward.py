@@ -12,14 +12,28 @@
 An episode that ended without a stop (step limit, errors) scores 0 on every scale, as in the
 benchmark. A reward that needs an NL judge and got no ruling is None on every scale (never 0):
 the routes refuse such tasks without a judge (`needs_nl_judge`, `has_nl_judge`), so None means the
-judge failed.
+judge failed. The grader does not ask the judge when another check is already 0 (the binary
+reward is 0 whatever it says); partial credit and the breakdown need its verdict all the same
+(`with_skipped_verdicts`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
+from tau_env.errors import LLMError
+from tau_env.grading.grader import combine
+from tau_env.grading.nl_assertions import (
+    Judge,
+    assertions_of,
+    judge_call_saved,
+    judge_name,
+    ruled_check,
+    unjudged_check,
+)
 from tau_env.grading.outcome import Grade
+from tau_env.messages import Message
 from tau_env.tasks.model import Task
 
 __all__ = [
@@ -30,6 +44,7 @@ __all__ = [
     "needs_nl_judge",
     "reward_breakdown",
     "reward_of",
+    "with_skipped_verdicts",
 ]
 
 RewardKind = Literal["binary", "partial", "breakdown"]
@@ -92,6 +107,27 @@ def _item_counts(grade: Grade) -> dict[str, tuple[int, int]] | None:
         else:
             counts[component] = (int(check.reward >= 1.0), 1)
     return counts
+
+
+def with_skipped_verdicts(
+    grade: Grade, trajectory: Sequence[Message], task: Task, judge: Judge | None
+) -> Grade:
+    """`grade` with the NL assertions the grader did not ask about judged after all.
+
+    The grader skips the judge when another check is 0 (`judge_call_saved`): the binary reward
+    is 0 whatever the verdict, but partial credit counts each assertion. Unchanged when nothing
+    was skipped or there is no judge; a judge that fails leaves them not judged.
+    """
+    if judge is None or not judge_call_saved(grade):
+        return grade
+    assertions = assertions_of(task)
+    try:
+        check = ruled_check(assertions, judge(trajectory, assertions))
+    except LLMError as error:
+        check = unjudged_check(assertions, f"{type(error).__name__}: {error}")
+    checks = {**grade.checks, "NL_ASSERTION": check}
+    ruled = judge_name(judge) if check.judged else None
+    return combine(grade.termination, grade.reward_basis or [], checks, judge=ruled)
 
 
 def needs_nl_judge(task: Task) -> bool:

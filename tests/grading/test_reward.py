@@ -77,3 +77,27 @@ def test_check_reward__names_the_choices():
     assert check_reward("partial") == "partial"
     with pytest.raises(ValueError, match="binary"):
         check_reward("dense")
+
+
+def test_partial__counts_assertions_the_grader_did_not_ask_about(domain):
+    from tau_env.grading.nl_assertions import judge_call_saved
+    from tau_env.grading.reward import with_skipped_verdicts
+
+    task = task_with(
+        communicate_info=["task_9"],
+        nl_assertions=["The agent is polite.", "The agent is brief."],
+        reward_basis=["COMMUNICATE", "NL_ASSERTION"],
+    )
+    calls = []
+
+    def judge(trajectory, assertions):
+        calls.append(list(assertions))
+        return [Verdict(assertions[0], met=True), Verdict(assertions[1], met=False)]
+
+    grade = _grade(domain, task, [said("hello")], judge=judge)
+    assert grade.reward == 0.0 and judge_call_saved(grade) and calls == []
+    full = with_skipped_verdicts(grade, [said("hello")], task, judge)
+    assert len(calls) == 1 and full.reward == 0.0
+    assert reward_of(full, "partial") == pytest.approx(1 / 3)
+    assert reward_breakdown(full) == {"COMMUNICATE": 0.0, "NL_ASSERTION": 0.5}
+    assert with_skipped_verdicts(grade, [], task, None) is grade

@@ -215,7 +215,7 @@ def test_trl_component_rewards__one_function_per_check(nl_mock_dir):
     require("trl", "trl")
     from tau_env.integrations.trl import component_rewards, environment_factory
 
-    cls = environment_factory("mock", data_dir=str(nl_mock_dir), judge=reject)
+    cls = environment_factory("mock", data_dir=str(nl_mock_dir), judge=reject, reward="breakdown")
     env = cls()
     env.reset(task_id=NL_TASK, seed=0)
     env.create_task(user_id="user_1", title="Renew passport")  # the gold action; no message
