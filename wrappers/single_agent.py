@@ -5,9 +5,11 @@ side inside `step`, synchronously and without threads: the agent acts, then the 
 until the floor comes back to the agent or the episode ends. The agent's observation, action
 space and terminal reward are those of the AEC env's ``"agent"`` side.
 
-Errors of the user policy: a `ParticipantError` or `ContextWindowExceeded` (an LLM user's
-empty reply or overlong conversation) ends the episode as the user's error (reward 0, the
-reason in ``info["user_error"]``); an `InfrastructureError` propagates (not scoreable).
+Errors of the user policy: a `ParticipantError` or `ContextWindowExceeded` (a user policy's
+own failure, an LLM user's overlong conversation) ends the episode as the user's error
+(reward 0, the reason in ``info["user_error"]``); an `InfrastructureError` propagates (not
+scoreable), as do an LLM user's empty replies once asked again (`tau_env.wrappers.users.
+llm_user`). ``info["user_faults"]`` flags what the user got wrong (`tau_env.user_faults`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from tau_env.participant import (
     build_participant,
     participant_seed,
 )
+from tau_env.user_faults import UserFaults, user_faults
 
 __all__ = ["SingleAgentEnv"]
 
@@ -123,6 +126,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
         self._tasks: list[Any] | None = None  # `tasks`, worked out on first use
         self._judge: bool | None = None  # whether the env can judge NL assertions (first use)
         self._full: tuple[Any, Any] | None = None  # (grade, `full_grade`) of the last episode
+        self._faults: tuple[Any, UserFaults] | None = None  # (grade, `user_faults`) likewise
 
     @property
     def task(self) -> Any:
@@ -252,7 +256,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
     def info(self) -> dict[str, Any]:
         """The agent's info now.
 
-        ``task_id``; at the end also ``grade``, ``termination``, ``reward_breakdown`` (with
+        ``task_id``; at the end also ``grade``, ``termination``, ``user_faults`` (what the
+        simulated user got wrong, `tau_env.user_faults`), ``reward_breakdown`` (with
         ``reward="breakdown"``) and, when the user policy failed, ``user_error``.
         """
         driven = self.driven
@@ -261,9 +266,29 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
             info["task_id"] = driven.unwrapped.task.id
         if self._user_error is not None:
             info["user_error"] = self._user_error
-        if self._ended and self.reward_kind == "breakdown":
-            info["reward_breakdown"] = self.reward_breakdown()
+        if self._ended:
+            if self.user_factory is not None:
+                info["user_faults"] = self.user_faults().to_dict()
+            if self.reward_kind == "breakdown":
+                info["reward_breakdown"] = self.reward_breakdown()
         return info
+
+    def user_faults(self) -> UserFaults:
+        """What the simulated user got wrong in the ended episode (once per episode)."""
+        raw = self.driven.unwrapped
+        grade = raw.grade
+        if self._faults is None or self._faults[0] is not grade:
+            tools = [tool["function"]["name"] for tool in raw.context("user").tools]
+            empty = getattr(self.user, "empty_replies", 0)
+            faults = user_faults(
+                raw.task,
+                raw.conversation.trajectory,
+                grade.termination.value,
+                user_tools=tools,
+                empty_replies=empty if isinstance(empty, int) else 0,
+            )
+            self._faults = (grade, faults)
+        return self._faults[1]
 
     def render(self) -> str | None:
         """The transcript (``ansi``), or print it (``human``); nothing without a render mode."""

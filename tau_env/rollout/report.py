@@ -8,6 +8,10 @@ there. Failed attempts are reported apart and never counted as passes or fails.
 Episodes that wait for a judge (NL assertions not judged) have no reward: they are never
 passes, and pass^k leaves them out (each task counting its graded trials), with their count
 in the report (`RunReport.not_judged`) so the figure is never mistaken for the whole run's.
+
+Episodes the simulated user spoiled (`tau_env.user_faults`: empty turns, an early stop, its
+instructions read out) are counted (`RunReport.user_faults`); ``without_user_faults=True``
+leaves them out of pass^k and the average the same way.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
-from tau_env.store.records import Usage
+from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
 
@@ -82,6 +86,9 @@ class RunReport:
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
+        user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
+            ``instruction_leak``) and with any (``episodes``).
+        without_user_faults: True when those episodes are left out of pass^k and the average.
     """
 
     run_id: str
@@ -97,6 +104,8 @@ class RunReport:
     seconds: float = field(default=0.0)
     judge: str | None = None
     judge_calls_saved: int = 0
+    user_faults: dict[str, int] = field(default_factory=dict)
+    without_user_faults: bool = False
 
     @property
     def average_reward(self) -> float | None:
@@ -121,6 +130,8 @@ class RunReport:
             "not_judged": self.not_judged,
             "judge": self.judge,
             "judge_calls_saved": self.judge_calls_saved,
+            "user_faults": self.user_faults,
+            "without_user_faults": self.without_user_faults,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -138,8 +149,16 @@ class RunReport:
         }
 
 
-def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
+def run_report(
+    store: ResultStore, run_id: str | None = None, *, without_user_faults: bool = False
+) -> RunReport:
     """The pass^k report of a stored run (None: the latest run).
+
+    Args:
+        store: The result store.
+        run_id: The run (None: the latest).
+        without_user_faults: Leave episodes with a user-fault flag out of pass^k and the
+            average (each task counting its other trials).
 
     Raises:
         UnknownRun: No such run.
@@ -153,9 +172,13 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
     for summary in summaries:
         by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
     _check_complete(store, config, by_task)
+    not_judged = sum(summary.reward is None for summary in summaries)
+    if without_user_faults:
+        for summary in summaries:
+            if summary.user_faults.any:
+                by_task[summary.task_id][summary.trial] = None
     rewards = {task: list(trials.values()) for task, trials in by_task.items()}
-    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
-    if not_judged:
+    if any(reward is None for trials in rewards.values() for reward in trials):
         curve = pass_hat_k_excluding(rewards)
     else:
         curve = pass_hat_k_curve(
@@ -179,7 +202,22 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
         judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
+        user_faults=_fault_counts(summaries),
+        without_user_faults=without_user_faults,
     )
+
+
+def _fault_counts(summaries: Iterable[EpisodeSummary]) -> dict[str, int]:
+    counts = Counter[str]()
+    for summary in summaries:
+        faults = summary.user_faults
+        counts["episodes"] += faults.any
+        counts["empty_turns"] += bool(faults.empty_turns)
+        counts["early_stop"] += faults.early_stop
+        counts["instruction_leak"] += faults.instruction_leak
+    return {
+        name: counts[name] for name in ("episodes", "empty_turns", "early_stop", "instruction_leak")
+    }
 
 
 def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:

@@ -24,7 +24,7 @@ from tau_env.rollout.modes import apply_mode, has_user
 from tau_env.rollout.participants import build_factory, participant_info
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.provenance import domain_of
-from tau_env.store.records import EpisodeRecord, FailureRecord, ParticipantInfo
+from tau_env.store.records import EpisodeRecord, FailureRecord, ParticipantInfo, UserFaultFlags
 
 __all__ = ["EpisodeWorker", "Outcome"]
 
@@ -119,6 +119,7 @@ class EpisodeWorker:
             duration=time.time() - started,
             versions=self.versions,
             note=played.note,
+            user_faults=UserFaultFlags(**played.user_faults.to_dict()),
         )
 
     def _failure(self, unit: Unit, aborted: EpisodeAborted, started: float) -> FailureRecord:

@@ -7,6 +7,7 @@ from tau_env.store.records import (
     ParticipantInfo,
     RunRecord,
     Usage,
+    UserFaultFlags,
 )
 from tau_env.store.sqlite import ResultStore, RunExists, UnknownRun
 
@@ -20,4 +21,5 @@ __all__ = [
     "RunRecord",
     "UnknownRun",
     "Usage",
+    "UserFaultFlags",
 ]

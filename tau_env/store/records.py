@@ -22,6 +22,7 @@ __all__ = [
     "ParticipantInfo",
     "RunRecord",
     "Usage",
+    "UserFaultFlags",
 ]
 
 FailureKind = Literal["infrastructure", "crash"]
@@ -41,6 +42,23 @@ class Usage(_Record):
     prompt_tokens: int = Field(default=0, description="Prompt tokens over all calls.")
     completion_tokens: int = Field(default=0, description="Completion tokens over all calls.")
     cost: float | None = Field(default=None, description="USD, when the provider's price is known.")
+
+
+class UserFaultFlags(_Record):
+    """What the simulated user got wrong in an episode (`tau_env.user_faults`)."""
+
+    empty_turns: int = Field(default=0, description="Empty user replies, retried or sent.")
+    early_stop: bool = Field(
+        default=False, description="The user ended the call while an agent action was pending."
+    )
+    instruction_leak: bool = Field(
+        default=False, description="A user message repeats 8+ words of its instructions."
+    )
+
+    @property
+    def any(self) -> bool:
+        """True when any flag is raised."""
+        return bool(self.empty_turns or self.early_stop or self.instruction_leak)
 
 
 class ParticipantInfo(_Record):
@@ -97,6 +115,7 @@ class EpisodeRecord(_Record):
         duration: Seconds from reset to grade.
         versions: Package, domain and data versions.
         note: Why an episode ended early, when a participant failed.
+        user_faults: What the simulated user got wrong (reports can leave such episodes out).
     """
 
     run_id: str
@@ -114,6 +133,7 @@ class EpisodeRecord(_Record):
     duration: float
     versions: dict[str, str] = Field(default_factory=dict)
     note: str | None = None
+    user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
 
     @property
     def success(self) -> bool:
@@ -147,6 +167,7 @@ class EpisodeSummary(_Record):
     user_usage: Usage
     not_judged: bool = False  # a basis check waits for a judge: no reward (None)
     judge_call_saved: bool = False  # NL assertions left to no judge: the reward was 0 anyway
+    user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
 
     @property
     def success(self) -> bool:

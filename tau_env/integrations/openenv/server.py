@@ -173,7 +173,7 @@ INLINE_USERS = frozenset({"scripted", "gold"})
 
 def _metadata(turn: ChatTurn) -> dict[str, Any]:
     info: Mapping[str, Any] = turn.info
-    keys = ("grade", "termination", "user_error", "reward_breakdown")
+    keys = ("grade", "termination", "user_error", "user_faults", "reward_breakdown")
     return {key: info[key] for key in keys if key in info}
 
 

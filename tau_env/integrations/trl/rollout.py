@@ -44,6 +44,8 @@ class EpisodeRollout:
         reward: The reward on the chat env's scale (0 when the episode did not finish).
         breakdown: Each reward-basis check -> the fraction of its items met (empty when the
             episode did not finish).
+        user_faults: What the simulated user got wrong (`tau_env.user_faults`; empty when the
+            episode did not finish).
         finished: True when the episode ended within the turn and token budgets.
         tool_calls: Tool calls the model made that the env executed.
         messages: The chat of the episode.
@@ -57,6 +59,7 @@ class EpisodeRollout:
     logprobs: list[float] = field(default_factory=list)
     reward: float = 0.0
     breakdown: dict[str, float | None] = field(default_factory=dict)
+    user_faults: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
     tool_calls: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
@@ -147,6 +150,7 @@ def make_rollout_func(
             "tau_task_id": [e.task_id for e in episodes],
             "tau_seed": [e.seed for e in episodes],
             "tau_breakdown": [e.breakdown for e in episodes],
+            "tau_user_faults": [e.user_faults for e in episodes],
         }
 
     return rollout_func
@@ -178,6 +182,7 @@ def play_episode(
             rollout.finished = True
             rollout.reward = chat.scored_reward()
             rollout.breakdown = chat.reward_breakdown
+            rollout.user_faults = turn.info.get("user_faults", {})
             break
         added = tokens.add_environment(turn.messages)
         rollout.logprobs.extend([0.0] * len(added))
