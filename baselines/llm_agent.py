@@ -82,6 +82,11 @@ class LLMAgent:
         self.seed = seed
 
     @property
+    def turn_tokens(self) -> list[dict[str, list[Any]]]:
+        """Each model call's exact tokens, when the server returned them (`TurnTokens`)."""
+        return [reply.tokens.to_dict() for reply in self.replies if reply.tokens is not None]
+
+    @property
     def usage(self) -> ModelUsage:
         """Calls, tokens and cost of this episode (cost unknown when `unpriced_calls`)."""
         models = self.client.usage.by_model()  # copies

@@ -6,6 +6,7 @@ from tau_env.store.records import (
     FailureRecord,
     ParticipantInfo,
     RunRecord,
+    TokenTurn,
     Usage,
     UserFaultFlags,
 )
@@ -19,6 +20,7 @@ __all__ = [
     "ResultStore",
     "RunExists",
     "RunRecord",
+    "TokenTurn",
     "UnknownRun",
     "Usage",
     "UserFaultFlags",
