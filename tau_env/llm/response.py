@@ -115,13 +115,16 @@ def turn_tokens(prompt_ids: Any, completion_ids: Any, logprob_entries: Any) -> T
     completion = _ints(completion_ids)
     logprobs: tuple[float, ...] = ()
     if isinstance(logprob_entries, list):
-        values = [e.get("logprob") if isinstance(e, dict) else None for e in logprob_entries]
-        if values and all(isinstance(v, int | float) for v in values):
-            logprobs = tuple(float(v) for v in values)
-        if not completion:
-            named = [e.get("token") if isinstance(e, dict) else None for e in logprob_entries]
-            if named and all(isinstance(t, str) and t.startswith("token_id:") for t in named):
-                completion = _ints([t[len("token_id:") :] for t in named])
+        entries = [e if isinstance(e, dict) else {} for e in logprob_entries]
+        values = [e.get("logprob") for e in entries]
+        numbers = [float(v) for v in values if isinstance(v, int | float)]
+        if values and len(numbers) == len(values):
+            logprobs = tuple(numbers)
+        names = [e.get("token") for e in entries]
+        prefix = "token_id:"
+        written = [t[len(prefix) :] for t in names if isinstance(t, str) and t.startswith(prefix)]
+        if not completion and names and len(written) == len(names):
+            completion = _ints(written)
     if not (prompt or completion or logprobs):
         return None
     return TurnTokens(prompt, completion, logprobs)

@@ -29,6 +29,7 @@ from tau_env.integrations.trl.rewards import CHECKS, component_rewards
 from tau_env.integrations.trl.rollout import (
     ROLLOUT_KEY,
     EpisodeRollout,
+    TauRollout,
     make_rollout_func,
     tau_reward,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "MESSAGE_TOOL",
     "ROLLOUT_KEY",
     "EpisodeRollout",
+    "TauRollout",
     "TauToolEnvironment",
     "component_rewards",
     "environment_dataset",
