@@ -11,15 +11,14 @@ can leave flagged episodes out of pass^k):
   after the agent asked the user to run one of the user's tools, without running any. The
   protocol holds it to its word (the episode ends and is graded as the reference grades it);
   the flag says the ending was the user's doing.
-- ``instruction_leak``: a user message repeats 8 or more consecutive words of the scenario's
-  instructions (numbers, ids and quoted facts left out): a real customer does not read out
-  their brief.
+- ``instruction_leak``: a user message repeats 8 or more consecutive words of its scenario
+  (names, ids, numbers and quoted facts left out; `tau_env.wrappers.users.parroting`, the
+  check the scripted user's own tests hold it to): a real customer does not read out their
+  brief.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -27,13 +26,7 @@ from typing import Any
 from tau_env.messages import STOP_TOKENS, Message
 from tau_env.tasks.model import Task
 
-__all__ = ["LEAK_WORDS", "UserFaults", "user_faults"]
-
-LEAK_WORDS = 8
-"""Consecutive instruction words in a user message that count as reading out the brief."""
-
-_WORD = re.compile(r"[a-z][a-z']*|\S*\d\S*")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+__all__ = ["UserFaults", "user_faults"]
 
 
 @dataclass(frozen=True)
@@ -99,26 +92,7 @@ def _stopped_early(trajectory: Sequence[Message], user_tools: Collection[str]) -
 
 
 def _leaks(task: Task, texts: Sequence[str]) -> bool:
-    runs = _instruction_runs(str(task.user_scenario.instructions))
-    if not runs:
-        return False
-    for text in texts:
-        words = _words(text)
-        for start in range(len(words) - LEAK_WORDS + 1):
-            if tuple(words[start : start + LEAK_WORDS]) in runs:
-                return True
-    return False
+    from tau_env.wrappers.users.parroting import ScenarioWords
 
-
-@functools.lru_cache(maxsize=4096)
-def _instruction_runs(instructions: str) -> frozenset[tuple[str, ...]]:
-    """Every run of `LEAK_WORDS` words of the instructions (quoted facts taken out)."""
-    words = _words(_QUOTED.sub(" ", instructions))
-    return frozenset(
-        tuple(words[start : start + LEAK_WORDS]) for start in range(len(words) - LEAK_WORDS + 1)
-    )
-
-
-def _words(text: str) -> list[str]:
-    """The words of `text`, lower case; numbers and ids (anything with a digit) left out."""
-    return [w for w in _WORD.findall(text.lower()) if not any(c.isdigit() for c in w)]
+    scenario = ScenarioWords.of(str(task.user_scenario))  # built once per scenario text
+    return any(scenario.copied(text) for text in texts if text)

@@ -56,7 +56,7 @@ def test_instruction_leak__eight_words_of_the_brief_numbers_and_quotes_aside():
         return user_faults(_task(), [GREETING, UserMessage(content=text)], "max_steps")
 
     assert said("I will not accept a gift card refund under any circumstances.").instruction_leak
-    assert not said("I will not accept a gift card refund, sorry.").instruction_leak  # 7 words
+    assert not said("No gift card refund for me, under any circumstances.").instruction_leak
     # Numbers and quoted facts are the customer's to say: "#W123", "the color is wrong".
     assert not said("Cancel order #W123 because the color is wrong, please.").instruction_leak
 
