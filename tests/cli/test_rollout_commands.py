@@ -232,9 +232,8 @@ def _conversations(store: str, run_id: str) -> dict[tuple[str, int], tuple[int, 
 
 def test_run__scripted_user_trials_get_distinct_seeds_and_replay(store, capsys):
     # Issue 41: every trial's scripted user had seed 0, so k trials were k copies.
-    tasks = ",".join(t.id for t in tau_env.load_tasks("telecom", split="test_ood")[:30])
-    base = ["run", "--user", "scripted", "--trials", "4", "--split", "test_ood"]
-    base += ["--tasks", tasks, "--store", store]
+    tasks = ",".join(t.id for t in tau_env.load_tasks("telecom")[:30])
+    base = ["run", "--user", "scripted", "--trials", "4", "--tasks", tasks, "--store", store]
     assert main([*base, "--run", "first", "--no-progress"]) == 0
     first = _conversations(store, "first")
     assert len(first) == 30 * 4
