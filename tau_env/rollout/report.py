@@ -14,6 +14,10 @@ replay its participants. Its simulations that the file records as infrastructure
 break the protocol, or that the file lacks are left out of pass^k as the reference leaves out
 infrastructure errors (each task counting the trials it has), and the report lists them with
 the reason (`RunReport.left_out`).
+
+Episodes the simulated user spoiled (`tau_env.user_faults`: empty turns, an early stop, its
+instructions read out) are counted (`RunReport.user_faults`); ``without_user_faults=True``
+leaves them out of pass^k and the average the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from tau_env.metrics import (
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.provenance import recorded_task_set
 from tau_env.rollout.task_set import TaskSet
-from tau_env.store.records import Usage
+from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
 from tau_env.utils.wording import counted
@@ -102,6 +106,9 @@ class RunReport:
         task_set: The task set the run played (data folder, content hash, task count).
         left_out: Imported runs: (task, trial) -> why it has no episode (left out of pass^k).
         imported_from: Imported runs: the results file.
+        user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
+            ``instruction_leak``) and with any (``episodes``).
+        without_user_faults: True when those episodes are left out of pass^k and the average.
     """
 
     run_id: str
@@ -120,6 +127,8 @@ class RunReport:
     task_set: TaskSet | None = None
     left_out: dict[tuple[str, int], str] = field(default_factory=dict)
     imported_from: str | None = None
+    user_faults: dict[str, int] = field(default_factory=dict)
+    without_user_faults: bool = False
 
     @property
     def average_reward(self) -> float | None:
@@ -144,6 +153,8 @@ class RunReport:
             "not_judged": self.not_judged,
             "judge": self.judge,
             "judge_calls_saved": self.judge_calls_saved,
+            "user_faults": self.user_faults,
+            "without_user_faults": self.without_user_faults,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -168,8 +179,16 @@ class RunReport:
         }
 
 
-def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
+def run_report(
+    store: ResultStore, run_id: str | None = None, *, without_user_faults: bool = False
+) -> RunReport:
     """The pass^k report of a stored run (None: the latest run).
+
+    Args:
+        store: The result store.
+        run_id: The run (None: the latest).
+        without_user_faults: Leave episodes with a user-fault flag out of pass^k and the
+            average (each task counting its other trials).
 
     Raises:
         UnknownRun: No such run.
@@ -188,9 +207,12 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         _check_complete(store, config, by_task)
     else:
         left_out = _left_out(store, config, by_task)
+    not_judged = sum(summary.reward is None for summary in summaries)
+    spoiled = [s for s in summaries if s.user_faults.any] if without_user_faults else []
+    for summary in spoiled:
+        by_task[summary.task_id][summary.trial] = None
     rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
-    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
-    if not_judged or left_out:
+    if not_judged or left_out or spoiled:
         curve = pass_hat_k_excluding(rewards)
     else:
         curve = pass_hat_k_curve(
@@ -214,7 +236,22 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         task_set=recorded_task_set(record),
         left_out=left_out,
         imported_from=None if imported is None else imported.source,
+        user_faults=_fault_counts(summaries),
+        without_user_faults=without_user_faults,
     )
+
+
+def _fault_counts(summaries: Iterable[EpisodeSummary]) -> dict[str, int]:
+    counts = Counter[str]()
+    for summary in summaries:
+        faults = summary.user_faults
+        counts["episodes"] += faults.any
+        counts["empty_turns"] += bool(faults.empty_turns)
+        counts["early_stop"] += faults.early_stop
+        counts["instruction_leak"] += faults.instruction_leak
+    return {
+        name: counts[name] for name in ("episodes", "empty_turns", "early_stop", "instruction_leak")
+    }
 
 
 def _task_result(task_id: str, by_trial: dict[int, float | None]) -> TaskResult:

@@ -171,7 +171,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
             tools=tools or [],
             task_id=self.chat.task_id,
             done=turn.done,
-            reward=turn.reward if turn.done else 0.0,
+            reward=turn.reward if turn.done else 0.0,  # None: the NL judge failed to rule
             metadata=_metadata(turn),
         )
 
@@ -274,7 +274,8 @@ INLINE_USERS = frozenset({"scripted", "gold"})
 
 def _metadata(turn: ChatTurn) -> dict[str, Any]:
     info: Mapping[str, Any] = turn.info
-    return {key: info[key] for key in ("grade", "termination", "user_error") if key in info}
+    keys = ("grade", "termination", "user_error", "user_faults", "reward_breakdown")
+    return {key: info[key] for key in keys if key in info}
 
 
 def create_server_app(
@@ -293,7 +294,8 @@ def create_server_app(
         slots: The session counter shared by the worker processes of one server (None: this
             app's own, with ``limits.max_sessions`` slots).
         data_dir: A reference data folder (None: built-in data).
-        **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``...).
+        **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``,
+            ``reward``, ``judge``...).
     """
     from tau_env.rollout.modes import has_user
 
