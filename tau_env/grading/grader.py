@@ -13,8 +13,9 @@ from tau_env.grading.db import DBGrader
 from tau_env.grading.env_assertions import EnvAssertionGrader
 from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, judge_name
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
+from tau_env.grading.strict import Grading, StrictReading, check_grading, read_strictly
 from tau_env.messages import trusted
-from tau_env.tasks.model import RewardType
+from tau_env.tasks.model import RewardType, Task
 
 __all__ = ["ComponentGrader", "TaskGrader", "combine"]
 
@@ -37,21 +38,32 @@ class TaskGrader:
     COMMUNICATE outside the basis are diagnostics, computed when the grade's checks are first
     read, dumped or pickled (`Grade.defer_diagnostics`), so an episode whose grade nobody
     inspects pays only for its reward. NL_ASSERTION runs only when the basis names it,
-    because it calls a judge. The reward is the product of the basis
-    components; when one of them could not be judged (NL assertions without a working judge)
-    the episode has no reward (``Grade.reward`` None, listed in ``Grade.not_judged``) and is
-    never a pass.
+    because it calls a judge (under the strict grading with a judge, also outside it). The
+    reward is the product of the basis components; when one of them could not be judged (NL
+    assertions without a working judge) the episode has no reward (``Grade.reward`` None,
+    listed in ``Grade.not_judged``) and is never a pass.
+
+    With ``grading="strict"`` the reward stays the same; the grade is also read strictly
+    (`strict_reading`, `tau_env.grading.strict`), for which NL assertions outside the basis
+    are judged too when a judge is given (as a diagnostic, when the checks are first read).
 
     Args:
         judge: Rules on natural-language assertions (an `LLMJudge`, or any callable
             ``(trajectory, assertions) -> [Verdict, ...]``); None leaves them not judged.
         graders: Replaces the default component graders (for research on grading).
+        grading: ``"official"`` (the reference's) or ``"strict"`` (also judge listed NL
+            assertions outside the basis, for the strict reading).
     """
 
     def __init__(
-        self, judge: Judge | None = None, graders: Sequence[ComponentGrader] | None = None
+        self,
+        judge: Judge | None = None,
+        graders: Sequence[ComponentGrader] | None = None,
+        *,
+        grading: Grading = "official",
     ) -> None:
         self.judge = judge
+        self.grading: Grading = check_grading(grading)
         self.graders: tuple[ComponentGrader, ...] = tuple(
             graders
             or (
@@ -98,6 +110,10 @@ class TaskGrader:
             partial(_diagnose, diagnostics, episode) if diagnostics else None,
         )
 
+    def strict_reading(self, grade: Grade, task: Task) -> StrictReading:
+        """`grade` (of an episode of `task` this grader graded) under the strict reading."""
+        return read_strictly(grade, task, judged=self.judge is not None)
+
     def _plan(self, basis: Sequence[RewardType]) -> _Plan:
         """What grading a task of this basis runs (made once per basis, then looked up).
 
@@ -108,10 +124,13 @@ class TaskGrader:
         missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
+        # NL assertions call a judge: outside the basis only for the strict reading.
+        judge_outside = self.grading == "strict" and self.judge is not None
         diagnostics = tuple(
             grader
             for grader in self.graders
-            if grader.component not in basis and grader.component != "NL_ASSERTION"
+            if grader.component not in basis
+            and (grader.component != "NL_ASSERTION" or judge_outside)
         )
         in_basis = tuple((component, by_component[component]) for component in basis)
         plan = _Plan(self.graders, in_basis, diagnostics)
@@ -125,7 +144,8 @@ class _Plan(NamedTuple):
     Attributes:
         graders: The `TaskGrader.graders` it was made from (a plan of others is made again).
         basis: (component, grader) per basis entry, in basis order.
-        diagnostics: The graders outside the basis, NL_ASSERTION aside (it calls a judge).
+        diagnostics: The graders outside the basis, NL_ASSERTION aside (it calls a judge)
+            unless the grading is strict and a judge is given.
     """
 
     graders: tuple[ComponentGrader, ...]
