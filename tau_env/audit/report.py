@@ -200,8 +200,12 @@ def render_text(report: AuditReport) -> str:
         is_strict = reading == "strict"
         passed = report.passed_by_probes(strict=is_strict)
         lines.append("")
-        lines.append(f"{reading}: tasks a probe passes ({len(passed)}):")
-        lines += [f"  {task_id}: {', '.join(probes)}" for task_id, probes in passed.items()]
+        lines.append(f"{reading}: tasks a probe passes ({len(passed)} of {len(report.tasks)}):")
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for task_id, probes in passed.items():
+            groups.setdefault(tuple(probes), []).append(task_id)
+        for probes, task_ids in groups.items():
+            lines.append(f"  {', '.join(probes)} ({len(task_ids)}): {', '.join(task_ids)}")
         failures = report.oracle_failures(strict=is_strict)
         if failures:
             lines.append(

@@ -35,6 +35,7 @@ SUBCOMMANDS = (
     "export",
     "tasks",
     "validate",
+    "audit",
     "serve",
     "fake_server",
 )

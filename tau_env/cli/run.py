@@ -17,6 +17,7 @@ from typing import Any
 from tau_env.cli.common import (
     DEFAULT_DOMAIN,
     add_data_arguments,
+    add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
@@ -68,6 +69,7 @@ def add_parser(commands: Any) -> None:
             help=f"OpenAI-compatible base URL for an llm {side} (default: the provider's)",
         )
     add_judge_arguments(parser)
+    add_grading_argument(parser)
     parser.add_argument("--mode", choices=MODES, default="default", help="evaluation mode")
     parser.add_argument("--trials", type=int, default=1, help="trials per task (default: 1)")
     parser.add_argument("--seed", type=int, default=300, help="base seed (default: 300)")
@@ -148,6 +150,7 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         max_steps=args.max_steps,
         max_errors=args.max_errors,
         judge=judge_spec(args),
+        grading=args.grading,
     )
 
 

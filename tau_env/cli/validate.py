@@ -8,6 +8,7 @@ from typing import Any
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.common import (
     add_data_arguments,
+    add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
     judge_spec,
@@ -34,6 +35,7 @@ def add_parser(commands: Any) -> None:
     add_data_arguments(parser, default_domain=None)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)
+    add_grading_argument(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -79,6 +81,7 @@ def handle(args: argparse.Namespace) -> int:
         retrieval=args.retrieval,
         retrieval_options=args.retrieval_options,
         judge=judge,
+        grading=args.grading,
     )
     task_ids = [t.id for t in env.unwrapped.tasks]
     if args.tasks:
@@ -89,7 +92,14 @@ def handle(args: argparse.Namespace) -> int:
     ]
     passed = 0
     unjudged = 0
+    strict_passed = 0
+    grader = env.unwrapped.grader
     for result in results:
+        if args.grading == "strict":
+            reading = grader.strict_reading(result.grade, env.unwrapped.domain.task(result.task_id))
+            strict_passed += reading.success
+            if result.grade.success and not reading.success and reading.reward is not None:
+                print(f"FAIL (strict) {result.task_id}: {', '.join(reading.failed)}")
         if result.reward is None:
             unjudged += 1
         elif result.grade.success:
@@ -101,5 +111,8 @@ def handle(args: argparse.Namespace) -> int:
     if unjudged:
         why = "the judge failed" if spec is not None else "pass --judge-model to judge them"
         note = f"; {unjudged} not judged (NL assertions: {why})"
-    print(f"{passed}/{len(results)} tasks reach reward 1.0{note}")
+    strict_note = ""
+    if args.grading == "strict":
+        strict_note = f"; strict reading: {strict_passed}/{len(results)}"
+    print(f"{passed}/{len(results)} tasks reach reward 1.0{note}{strict_note}")
     return 0 if passed == len(results) else 1

@@ -81,7 +81,7 @@ class StrictReading:
 
     Attributes:
         reward: Product of the strict basis' checks; None when one of them was not judged
-            (NL assertions that no judge ruled on).
+            (NL assertions that no judge ruled on) and none of the others scored 0.
         basis: The strict basis (the official one first, then the added checks).
         added: The components the strict reading added to the official basis.
         failed: Components of the strict basis whose check is below 1.
@@ -115,7 +115,8 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
 
     Uses only the checks the grade already holds (the graders run every check outside the
     basis as a diagnostic, NL assertions only under a strict `TaskGrader` with a judge):
-    nothing is graded again.
+    nothing is graded again. A check that scored 0 decides the reading (0) even when another
+    one was not judged; otherwise a check without a ruling leaves it without a reward.
 
     Args:
         grade: The episode's grade, or its JSON dump (as stored).
@@ -145,8 +146,10 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
             failed.append(component)
         product *= value
     added = tuple(component for component in basis if component not in official_basis)
+    # A check that scored 0 decides the product: what was not judged cannot change it.
+    decided = product == 0.0
     return StrictReading(
-        reward=None if not_judged else product,
+        reward=None if not_judged and not decided else product,
         basis=tuple(basis),
         added=added,
         failed=tuple(failed),

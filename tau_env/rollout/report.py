@@ -8,6 +8,10 @@ there. Failed attempts are reported apart and never counted as passes or fails.
 Episodes that wait for a judge (NL assertions not judged) have no reward: they are never
 passes, and pass^k leaves them out (each task counting its graded trials), with their count
 in the report (`RunReport.not_judged`) so the figure is never mistaken for the whole run's.
+
+A run made with ``grading="strict"`` also gets the strict reading of every stored grade
+(`RunReport.strict`, `tau_env.grading.strict`), computed the same way, beside the official
+figures and never instead of them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tau_env.grading.strict import read_strictly
 from tau_env.metrics import (
     CoverageError,
     is_success,
@@ -25,11 +30,12 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.provenance import domain_of
 from tau_env.store.records import Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
 
-__all__ = ["IncompleteRun", "RunReport", "TaskResult", "run_report"]
+__all__ = ["IncompleteRun", "RunReport", "StrictResults", "TaskResult", "run_report"]
 
 
 class IncompleteRun(CoverageError):
@@ -62,6 +68,33 @@ class TaskResult:
 
 
 @dataclass(frozen=True)
+class StrictResults:
+    """A run's figures under the strict reading (reported beside the official ones).
+
+    Attributes:
+        tasks: Per task, the strict rewards by trial (None: a check of the strict basis
+            was not judged, such as NL assertions the run's judge has not ruled on yet).
+        pass_hat_k: k -> pass^k over the strict rewards (the not-judged ones left out).
+        not_judged: Episodes without a strict reward.
+    """
+
+    tasks: list[TaskResult]
+    pass_hat_k: dict[int, float]
+    not_judged: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "pass_hat_k": {str(k): value for k, value in self.pass_hat_k.items()},
+            "not_judged": self.not_judged,
+            "tasks": [
+                {"task_id": task.task_id, "rewards": task.rewards, "successes": task.successes}
+                for task in self.tasks
+            ],
+        }
+
+
+@dataclass(frozen=True)
 class RunReport:
     """The results of one complete run.
 
@@ -80,6 +113,8 @@ class RunReport:
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
+        strict: The strict reading's figures, for a run with ``grading="strict"`` (None
+            otherwise).
     """
 
     run_id: str
@@ -94,6 +129,7 @@ class RunReport:
     user_usage: Usage
     seconds: float = field(default=0.0)
     judge: str | None = None
+    strict: StrictResults | None = None
 
     @property
     def average_reward(self) -> float | None:
@@ -117,6 +153,8 @@ class RunReport:
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
             "judge": self.judge,
+            "grading": self.config.grading,
+            **({"strict": self.strict.to_json()} if self.strict is not None else {}),
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -149,18 +187,8 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
     for summary in summaries:
         by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
     _check_complete(store, config, by_task)
-    rewards = {task: list(trials.values()) for task, trials in by_task.items()}
-    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
-    if not_judged:
-        curve = pass_hat_k_excluding(rewards)
-    else:
-        curve = pass_hat_k_curve(
-            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
-        )
-    tasks = [
-        _task_result(task_id, [by_task[task_id][trial] for trial in range(config.trials)])
-        for task_id in config.task_ids
-    ]
+    curve, tasks, not_judged = _figures(config, by_task)
+    strict = _strict_results(store, config) if config.grading == "strict" else None
     return RunReport(
         run_id=record.run_id,
         domain=record.domain,
@@ -174,7 +202,39 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         user_usage=_total(summary.user_usage for summary in summaries),
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
+        strict=strict,
     )
+
+
+def _figures(
+    config: RunConfig, by_task: dict[str, dict[int, float | None]]
+) -> tuple[dict[int, float], list[TaskResult], int]:
+    """pass^k, the per-task results and the not-judged count of complete rewards by task."""
+    rewards = {task: list(trials.values()) for task, trials in by_task.items()}
+    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
+    if not_judged:
+        curve = pass_hat_k_excluding(rewards)
+    else:
+        curve = pass_hat_k_curve(
+            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
+        )
+    tasks = [
+        _task_result(task_id, [by_task[task_id][trial] for trial in range(config.trials)])
+        for task_id in config.task_ids
+    ]
+    return curve, tasks, not_judged
+
+
+def _strict_results(store: ResultStore, config: RunConfig) -> StrictResults:
+    """The strict reading of every stored grade of a complete run."""
+    domain = domain_of(config)
+    judged = config.judge is not None
+    by_task: dict[str, dict[int, float | None]] = {task_id: {} for task_id in config.task_ids}
+    for record in store.episodes(config.run_id):
+        reading = read_strictly(record.grade, domain.task(record.task_id), judged=judged)
+        by_task.setdefault(record.task_id, {})[record.trial] = reading.reward
+    curve, tasks, not_judged = _figures(config, by_task)
+    return StrictResults(tasks=tasks, pass_hat_k=curve, not_judged=not_judged)
 
 
 def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:
