@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tau_env.grading.strict import Grading
 
@@ -86,6 +86,17 @@ class AuditReport(_Model):
     user: str
     players: list[str]
     tasks: list[TaskAudit] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _strict_outcomes_iff_strict(self) -> AuditReport:
+        strict = self.grading == "strict"
+        for task in self.tasks:
+            if (task.strict is not None) != strict:
+                raise ValueError(
+                    f"task {task.task_id!r}: strict outcomes are required exactly when the "
+                    f"grading is strict (grading {self.grading!r})"
+                )
+        return self
 
     @property
     def probes(self) -> list[str]:
