@@ -200,7 +200,7 @@ def render_text(report: AuditReport) -> str:
     width = max(len(_label(p)) for p in report.players) + 2
     official = report.rates()
     head = f"{'player':<{width}}{'official pass rate':<30}"
-    lines.append(head + ("strict pass rate" if strict else "").rstrip())
+    lines.append((head + ("strict pass rate" if strict else "")).rstrip())
     stricter = report.rates(strict=True) if strict else [None] * len(official)
     for rate, strict_rate in zip(official, stricter, strict=True):
         row = f"{_label(rate.player):<{width}}{_rate_cell(rate):<30}"
