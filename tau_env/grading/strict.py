@@ -115,8 +115,8 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
 
     Uses only the checks the grade already holds (the graders run every check outside the
     basis as a diagnostic, NL assertions only under a strict `TaskGrader` with a judge):
-    nothing is graded again. A check that scored 0 decides the reading (0) even when another
-    one was not judged; otherwise a check without a ruling leaves it without a reward.
+    nothing is graded again. A check without a ruling leaves the reading without a reward,
+    unless another check scored 0 and the official grade has a reward (then it is 0).
 
     Args:
         grade: The episode's grade, or its JSON dump (as stored).
@@ -146,8 +146,10 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
             failed.append(component)
         product *= value
     added = tuple(component for component in basis if component not in official_basis)
-    # A check that scored 0 decides the product: what was not judged cannot change it.
-    decided = product == 0.0
+    # A check that scored 0 decides the product (what was not judged cannot change it),
+    # unless the official grade itself waits for a judge: the strict reading never claims
+    # a ruling the official one lacks, so both count the same episodes.
+    decided = product == 0.0 and reward is not None
     return StrictReading(
         reward=None if not_judged and not decided else product,
         basis=tuple(basis),
