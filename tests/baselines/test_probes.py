@@ -79,12 +79,11 @@ def test_read_all__calls_only_read_tools_with_what_the_customer_said(airline):
     kinds = {spec.name: spec.kind for spec in domain.toolbox.tools("agent")}
     assert calls and {kinds[c.name] for c in calls} == {"read"}
     assert len({c.name for c in calls}) == len(calls)  # each read tool once
-    task = domain.task("cancel_refused_0")
-    user_id = task.gold_actions[0].arguments["user_id"]
-    # The user gave its id when asked: the look-up uses it (it was never read from the task).
-    assert any(c.name == "get_user_details" and c.arguments == {"user_id": user_id} for c in calls)
-    assert result.grade.checks["ACTION"].reward == 1.0  # the right look-ups...
-    assert result.reward == 0.0  # ...but no reason said: the built-in refusal fails
+    heard = " ".join(m.content or "" for m in result.trajectory if m.role == "user")
+    for call in calls:  # every argument is something the customer said (or its words)
+        for value in call.arguments.values():
+            assert all(word in heard for word in value.split()), (call.name, value)
+    assert result.reward == 0.0  # no reason said: the built-in refusal fails
 
 
 def test_read_all__skips_tools_whose_arguments_it_cannot_fill():
