@@ -215,8 +215,8 @@ def render_text(report: AuditReport) -> str:
         groups: dict[tuple[str, ...], list[str]] = {}
         for task_id, probes in passed.items():
             groups.setdefault(tuple(probes), []).append(task_id)
-        for probes, task_ids in groups.items():
-            lines.append(f"  {', '.join(probes)} ({len(task_ids)}): {', '.join(task_ids)}")
+        for group, task_ids in groups.items():
+            lines.append(f"  {', '.join(group)} ({len(task_ids)}): {', '.join(task_ids)}")
         failures = report.oracle_failures(strict=is_strict)
         if failures:
             lines.append(
