@@ -122,6 +122,11 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
                 ("--judge-model", report.judge or "MODEL"),
             )
         )
+    if report.judge_calls_saved:
+        print(
+            f"judge calls saved: {report.judge_calls_saved} (episodes whose NL assertions need "
+            "no verdict: another component of their reward is 0)"
+        )
     usage = [
         f"{side} {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens"
         + (f", ${u.cost:.4f}" if u.cost else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
@@ -14,6 +15,7 @@ from tau_env.cli.common import (
     judge_spec,
 )
 from tau_env.episode_runner import EpisodeResult, run_episode
+from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.grading.outcome import Grade
 from tau_env.loader import make_env
 from tau_env.wrappers.users import GoldUser
@@ -94,12 +96,17 @@ def handle(args: argparse.Namespace) -> int:
     unjudged = 0
     strict_passed = 0
     grader = env.unwrapped.grader
+    asked = saved = 0  # tasks whose NL assertions went to the judge / needed no verdict
     for result in results:
         if args.grading == "strict":
             reading = grader.strict_reading(result.grade, env.unwrapped.domain.task(result.task_id))
             strict_passed += reading.success
             if result.grade.success and not reading.success and reading.reward is not None:
                 print(f"FAIL (strict) {result.task_id}: {', '.join(reading.failed)}")
+        if judge_call_saved(result.grade):
+            saved += 1
+        elif judge is not None and _has_assertions(result.grade):
+            asked += 1
         if result.reward is None:
             unjudged += 1
         elif result.grade.success:
@@ -111,8 +118,23 @@ def handle(args: argparse.Namespace) -> int:
     if unjudged:
         why = "the judge failed" if spec is not None else "pass --judge-model to judge them"
         note = f"; {unjudged} not judged (NL assertions: {why})"
+    if saved:
+        note += f"; {saved} judge calls saved (NL assertions of tasks already at reward 0)"
     strict_note = ""
     if args.grading == "strict":
         strict_note = f"; strict reading: {strict_passed}/{len(results)}"
     print(f"{passed}/{len(results)} tasks reach reward 1.0{note}{strict_note}")
+    if judge is not None:
+        print(
+            f"tau-env validate: the judge was asked about {asked} tasks; {saved} calls saved "
+            "(tasks whose reward another component had already made 0)",
+            file=sys.stderr,
+        )
     return 0 if passed == len(results) else 1
+
+
+def _has_assertions(grade: Grade) -> bool:
+    """Whether the grade has NL assertions in its basis (to rule on, or ruled on)."""
+    if grade.reward_basis is None or "NL_ASSERTION" not in grade.reward_basis:
+        return False
+    return bool(grade.checks["NL_ASSERTION"].details)

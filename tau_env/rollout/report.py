@@ -110,6 +110,8 @@ class RunReport:
             since completed) and judge failures.
         not_judged: Episodes without reward because their NL assertions wait for a judge;
             left out of pass^k and the average reward.
+        judge_calls_saved: Episodes whose NL assertions no judge was asked about, because
+            another component of their reward was already 0.
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
@@ -130,6 +132,7 @@ class RunReport:
     seconds: float = field(default=0.0)
     judge: str | None = None
     strict: StrictResults | None = None
+    judge_calls_saved: int = 0
 
     @property
     def average_reward(self) -> float | None:
@@ -155,6 +158,7 @@ class RunReport:
             "judge": self.judge,
             "grading": self.config.grading,
             **({"strict": self.strict.to_json()} if self.strict is not None else {}),
+            "judge_calls_saved": self.judge_calls_saved,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -203,6 +207,7 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
         strict=strict,
+        judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
     )
 
 

@@ -107,6 +107,13 @@ class FunctionSpec:
         return tuple(self.arguments_model.model_fields)
 
     @cached_property
+    def required_names(self) -> frozenset[str]:
+        """The arguments without a default."""
+        return frozenset(
+            name for name, field in self.arguments_model.model_fields.items() if field.is_required()
+        )
+
+    @cached_property
     def _plain_parameters(self) -> tuple[PlainParameter, ...] | None:
         return plain_parameters(self.function)
 

@@ -1,3 +1,4 @@
+import dataclasses
 import json
 
 import pytest
@@ -8,6 +9,7 @@ from tau_env.domains.mock.data_model import MockDB, TaskRecord
 from tau_env.errors import ToolError
 from tau_env.state import Toolbox
 from tau_env.tools import ToolSet, tool
+from tau_env.tools.as_sent import ArgumentsAsSent, UnlistedTool
 
 
 @tool(kind="write")
@@ -96,6 +98,53 @@ def test_call_tool__a_bug_propagates_after_undoing_its_changes(world):
     before = _hashes(world)
     with pytest.raises(RuntimeError, match="a bug"):
         world.call_tool("agent", "buggy", {"user_id": "user_1"})
+    assert _hashes(world) == before
+
+
+def _as_sent_world(world):
+    """The mock world with a toolbox taking arguments as sent, `buggy` callable unlisted."""
+    hidden = UnlistedTool(half_done, ("user_id",), frozenset({"user_id"}), mutates_state=True)
+    as_sent = ArgumentsAsSent(
+        owner=lambda side, name: "MockTools",
+        unlisted=lambda db, side, name: hidden if (side, name) == ("agent", "hidden") else None,
+    )
+    world.toolbox = dataclasses.replace(TOOLBOX, arguments_as_sent=as_sent)
+    return world
+
+
+def test_call_tool__arguments_as_sent_reach_the_tool_unvalidated(world):
+    world = _as_sent_world(world)
+    before = _hashes(world)
+    # A number where the signature says text: the tool's own answer, not a validation error.
+    result = world.call_tool("agent", "create_task", {"user_id": 7, "title": "x"})
+    assert result == type(result)("Error: User 7 not found", error=True)
+    assert world.call_tool("agent", "create_task", {"user_id": "user_1"}).content == (
+        "Error: MockTools.create_task() missing 1 required positional argument: 'title'"
+    )
+    assert _hashes(world) == before
+
+
+def test_call_tool__an_unlisted_tool_answers_by_name_and_any_exception_undoes_it(world):
+    world = _as_sent_world(world)
+    before = _hashes(world)
+    result = world.call_tool("agent", "hidden", {"user_id": "user_1"})
+    assert result == type(result)("Error: failed halfway", error=True)
+    assert _hashes(world) == before
+    assert world.call_tool("user", "hidden", {"user_id": "user_1"}).content == (
+        "Error: Tool 'hidden' not found."
+    )
+    assert world.tool_mutates_state("agent", "hidden")
+    assert not world.tool_mutates_state("user", "hidden")
+    assert world.tool_mutates_state("agent", "create_task")
+    assert not world.tool_mutates_state("agent", "get_users")
+
+
+def test_call_tool__arguments_as_sent_a_bug_is_an_error_result(world):
+    world = _as_sent_world(world)
+    world.toolbox = dataclasses.replace(world.toolbox, agent_tools=ToolSet("agent", [buggy]))
+    before = _hashes(world)
+    result = world.call_tool("agent", "buggy", {"user_id": "user_1"})
+    assert result == type(result)("Error: a bug", error=True)  # the reference's get_response
     assert _hashes(world) == before
 
 
