@@ -20,6 +20,7 @@ from tau_env.cli.common import (
     add_retrieval_arguments,
     judge_spec,
 )
+from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
 
@@ -29,10 +30,10 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "audit",
         help="play every task with probes that do not solve it; report which pass",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_data_arguments(parser, default_domain=None)
+    add_data_arguments(parser)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)
     add_grading_argument(parser)

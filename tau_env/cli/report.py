@@ -17,6 +17,7 @@ from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.report import RunReport, run_report
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.wording import counted, plain_help
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
 
@@ -29,7 +30,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "report",
         help="pass^k of stored runs, per task and per domain",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store_arguments(parser, run_help="comma-separated runs (default: the latest)")
@@ -89,7 +90,8 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
     episodes = len(report.tasks) * config.trials
     average = report.average_reward
     print(
-        f"{len(report.tasks)} tasks x {config.trials} trials ({episodes} episodes): "
+        f"{counted(len(report.tasks), 'task')} x {counted(config.trials, 'trial')} "
+        f"({counted(episodes, 'episode')}): "
         f"average reward {'n/a' if average is None else f'{average:.3f}'}"
     )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
@@ -145,10 +147,10 @@ def summary_line(report: RunReport) -> str:
     strict = ""
     if report.strict is not None and 1 in report.strict.pass_hat_k:
         strict = f"; strict pass^1={report.strict.pass_hat_k[1]:.3f}"
+    size = f"{counted(len(report.tasks), 'task')} x {counted(report.config.trials, 'trial')}"
     return (
-        f"run {report.run_id}: {values} ({len(report.tasks)} tasks x {report.config.trials} "
-        f"trials, average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged}"
-        f"{strict})"
+        f"run {report.run_id}: {values} ({size}, "
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged}{strict})"
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.common import (
+    DEFAULT_DOMAIN,
     add_data_arguments,
     add_grading_argument,
     add_judge_arguments,
@@ -34,7 +35,7 @@ def add_parser(commands: Any) -> None:
             "without one, tasks graded on them are reported as not judged, never as passed."
         ),
     )
-    add_data_arguments(parser, default_domain=None)
+    add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)
     add_grading_argument(parser)

@@ -34,6 +34,7 @@ from tau_env.rollout.provenance import domain_of
 from tau_env.store.records import Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
+from tau_env.utils.wording import counted
 
 __all__ = ["IncompleteRun", "RunReport", "StrictResults", "TaskResult", "run_report"]
 
@@ -270,7 +271,7 @@ def _check_complete(
         f"run {config.run_id!r} is incomplete: {len(missing)} of {len(planned)} episodes "
         f"have no result (e.g. task {example[0]!r} trial {example[1]})"
         + (f"; outstanding failed attempts: {failed}" if failed else "")
-        + f"; pass^k needs every task at {config.trials} trials. Finish it with: "
+        + f"; pass^k needs every task at {counted(config.trials, 'trial')}. Finish it with: "
         + resume_command(store.path, config.run_id)
     )
 

@@ -11,6 +11,7 @@ unchanged ones would change nothing).
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -18,13 +19,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tau_env.actions import parse_arguments
-from tau_env.errors import ToolError
+from tau_env.errors import ToolDefectWarning, ToolError
 from tau_env.messages import Side
 from tau_env.serialization import committed_json_str
 from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
 from tau_env.state.table import Table
 from tau_env.tools.as_sent import ArgumentsAsSent, binding_error
+from tau_env.tools.nesting import MAX_ARGUMENT_DEPTH, nests_deeper_than
 from tau_env.tools.toolset import ToolSet
 
 __all__ = ["ToolResult", "Toolbox", "World"]
@@ -45,6 +47,20 @@ class ToolResult(NamedTuple):
 
     content: str
     error: bool = False
+
+
+_VALUE_ERRORS = (ValueError, TypeError, ArithmeticError, RecursionError)
+"""Python's errors about a value handed to a tool (`World.call_tool` answers them).
+
+A ``RecursionError`` is among them: a tool that reads JSON text it was given (banking's
+``arguments`` strings) meets one when the text nests deeper than Python's parser goes."""
+
+
+def _defect(name: str, error: Exception) -> ToolResult:
+    """The result of a tool that failed with an unexpected exception, which is also warned."""
+    described = f"{type(error).__name__}: {error}"
+    warnings.warn(f"tool {name!r} failed with {described}", ToolDefectWarning, stacklevel=3)
+    return ToolResult(f"Error: tool '{name}' failed unexpectedly ({described})", error=True)
 
 
 # What ``ToolResult(content, error)`` does, without the Python frame of namedtuple's ``__new__``
@@ -183,7 +199,11 @@ class World:
         """Run one of a side's tools; never raises for bad input.
 
         Unknown tools, malformed JSON and invalid arguments give an ``Error: ...`` result and
-        change nothing; so does a tool that raises `ToolError` midway (its changes are undone).
+        change nothing; so does a tool that raises midway (its changes are undone): a
+        `ToolError` or Python's error about a value is worded as the reference words it
+        (``Error: <message>``), any other exception is named with its type and warned about
+        (`ToolDefectWarning`). Only exceptions that are not errors (``KeyboardInterrupt``)
+        propagate.
 
         Args:
             side: The calling side.
@@ -217,6 +237,16 @@ class World:
         except ToolError as error:
             journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
+        except _VALUE_ERRORS as error:
+            # Python refusing a value the tool was given (an integer too large for a float, a
+            # string that cannot be encoded, a model field refusing a value, JSON text nested
+            # deeper than the parser goes): the reference
+            # answers every exception with ``Error: <message>`` (spec §2.2), and so does this.
+            journal.rollback()
+            return ToolResult(f"Error: {error}", error=True)
+        except Exception as error:  # a defect of the tool: named, and the episode goes on
+            journal.rollback()
+            return _defect(name, error)
         except BaseException:
             journal.rollback()
             raise
@@ -255,6 +285,12 @@ class World:
         except ValueError as error:
             return ToolResult(
                 f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True
+            )
+        if nests_deeper_than(parsed):  # as on the validating path: refused before the tool
+            return ToolResult(
+                f"Error: Invalid arguments for tool '{name}': nested more than "
+                f"{MAX_ARGUMENT_DEPTH} levels deep",
+                error=True,
             )
         problem = binding_error(f"{as_sent.owner(side, name)}.{name}", parameters, required, parsed)
         if problem is not None:

@@ -70,6 +70,8 @@ def test_audit__official_strict_with_html(data_dir, tmp_path, capsys):
 
 
 def test_audit__errors_are_one_line(capsys):
+    assert main(["audit", "--domain", "airlin"]) == 2
+    assert "did you mean 'airline'?" in capsys.readouterr().err
     assert main(["audit", "--domain", "airline", "--tasks", "nope"]) == 2
     assert "no task 'nope'" in capsys.readouterr().err
     assert main(["audit", "--domain", "airline", "--judge-api-base", "http://x"]) == 2
