@@ -37,6 +37,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.add_argument("--quiet", action="store_true", help="omit the per-task table")
     parser.add_argument("--html", default=None, help="also write the HTML report to this file")
+    parser.add_argument(
+        "--without-user-faults",
+        action="store_true",
+        help="leave episodes the simulated user spoiled (empty turns, early stop, instructions "
+        "read out) out of pass^k and the average",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -49,7 +55,10 @@ def handle(args: argparse.Namespace) -> int:
             run_ids = [run_id.strip() for run_id in args.run.split(",") if run_id.strip()]
         else:
             run_ids = [None]
-        reports = [run_report(store, run_id) for run_id in run_ids]
+        reports = [
+            run_report(store, run_id, without_user_faults=args.without_user_faults)
+            for run_id in run_ids
+        ]
         if args.html:
             written = write_html_report(store, reports, args.html)
             print(f"wrote the HTML report to {written}", file=sys.stderr)
@@ -134,6 +143,23 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
                 ("--judge-model", report.judge or "MODEL"),
             )
         )
+    faults = report.user_faults
+    if faults.get("episodes"):
+        kinds = ", ".join(
+            f"{faults[name]} {label}"
+            for name, label in (
+                ("empty_turns", "with empty turns"),
+                ("early_stop", "early stops"),
+                ("instruction_leak", "instructions read out"),
+            )
+            if faults[name]
+        )
+        treatment = (
+            "left out of pass^k and the average"
+            if report.without_user_faults
+            else "counted (--without-user-faults leaves them out)"
+        )
+        print(f"user faults: {faults['episodes']} of {episodes} episodes ({kinds}); {treatment}")
     if report.judge_calls_saved:
         print(
             f"judge calls saved: {report.judge_calls_saved} (episodes whose NL assertions need "

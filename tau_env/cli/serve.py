@@ -6,8 +6,9 @@ import argparse
 import gc
 from typing import Any
 
-from tau_env.cli.common import DEFAULT_DOMAIN
+from tau_env.cli.common import DEFAULT_DOMAIN, add_judge_arguments, judge_spec
 from tau_env.errors import TauEnvError
+from tau_env.grading.reward import REWARDS
 
 __all__ = ["add_parser", "served_domain"]
 
@@ -41,7 +42,25 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     parser.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions")
+    parser.add_argument(
+        "--reward",
+        choices=REWARDS,
+        default="binary",
+        help="binary (the benchmark's), partial (fraction of checks met) or breakdown (binary, "
+        "plus the per-check vector in the metadata); default: %(default)s",
+    )
+    add_judge_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def _judge_config(args: argparse.Namespace) -> Any:
+    """The judge's `ModelConfig` (at temperature 0), or None without ``--judge-model``."""
+    spec = judge_spec(args)
+    if spec is None:
+        return None
+    from tau_env.llm import ModelConfig
+
+    return ModelConfig(spec.model, api_base=spec.api_base, temperature=spec.temperature)
 
 
 def served_domain(args: argparse.Namespace) -> str:
@@ -76,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         split=args.split,
         user_model=args.user_model,
         user_api_base=args.user_api_base,
+        reward=args.reward,
+        judge=_judge_config(args),
     )
     # The imports (fastapi, openenv, mcp...) leave a large heap that never dies: move it out of
     # the collector's sight so the per-message garbage does not make full collections walk it.

@@ -517,6 +517,7 @@ def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
         "user_usage": record.user.usage.model_dump(),
         "not_judged": record.reward is None,
         "judge_call_saved": judge_call_saved(record.grade),
+        "user_faults": record.user_faults.model_dump(),
     }
 
 

@@ -112,5 +112,17 @@ def test_probes__play_the_same_whatever_the_grading_criteria_say(airline, probe)
     grafted = task.model_copy(update={"evaluation_criteria": other.evaluation_criteria})
     player = probe_factories(domain)[probe]
     first = run_episode(env, player, user, task_id=task.id, seed=0)
-    second = run_episode(env, lambda _: player(grafted), user, task_id=task.id, seed=0)
+
+    def grafted_player(_task, seed=None):  # takes the episode seed and ignores it, as the
+        return player(grafted)  # audit's random probes keep their own (a bound seed)
+
+    second = run_episode(env, grafted_player, user, task_id=task.id, seed=0)
     assert [m.model_dump() for m in first.trajectory] == [m.model_dump() for m in second.trajectory]
+
+
+def test_random_probes__keep_their_own_seeds_whatever_the_episode_seed(airline):
+    """run_episode hands participants the episode seed; the random probes bind theirs."""
+    first, second = (_play(airline, f"random_s{seed}") for seed in (0, 1))
+    assert [m.model_dump() for m in first.trajectory] != [m.model_dump() for m in second.trajectory]
+    again = _play(airline, "random_s1")
+    assert [m.model_dump() for m in again.trajectory] == [m.model_dump() for m in second.trajectory]

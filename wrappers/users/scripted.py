@@ -138,10 +138,17 @@ class ScriptedUser:
         domain: Domain | None = None,
         *,
         style: UserStyle | str | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         patience: int | None = None,
-    ) -> Callable[[Task], ScriptedUser]:
-        """A participant factory (task -> user) that knows the domain and style, for runners."""
+    ) -> Callable[..., ScriptedUser]:
+        """A participant factory (task -> user) that knows the domain and style, for runners.
+
+        `seed` None (the default): each episode's user takes the episode's seed, which the
+        runners and views pass (`tau_env.participant.build_participant`); an int: every
+        episode's user uses that seed.
+        """
+        if seed is None:
+            return partial(cls, domain=domain, style=style, patience=patience)
         return partial(cls, domain=domain, style=style, seed=seed, patience=patience)
 
     # -- the turn ------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
             tools=tools or [],
             task_id=self.chat.task_id,
             done=turn.done,
-            reward=turn.reward if turn.done else 0.0,
+            reward=turn.reward if turn.done else 0.0,  # None: the NL judge failed to rule
             metadata=_metadata(turn),
         )
 
@@ -173,7 +173,8 @@ INLINE_USERS = frozenset({"scripted", "gold"})
 
 def _metadata(turn: ChatTurn) -> dict[str, Any]:
     info: Mapping[str, Any] = turn.info
-    return {key: info[key] for key in ("grade", "termination", "user_error") if key in info}
+    keys = ("grade", "termination", "user_error", "user_faults", "reward_breakdown")
+    return {key: info[key] for key in keys if key in info}
 
 
 def create_server_app(
@@ -189,7 +190,8 @@ def create_server_app(
         domain: Domain name or versioned id.
         max_sessions: Concurrent WebSocket sessions (one episode each at a time).
         data_dir: A reference data folder (None: built-in data).
-        **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``...).
+        **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``,
+            ``reward``, ``judge``...).
     """
     from tau_env.rollout.modes import has_user
 
