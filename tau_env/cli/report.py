@@ -114,6 +114,14 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
             f"({why}); pass^k counts each task's other trials"
         )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
+    if report.strict is not None:
+        strict = report.strict
+        unjudged = f", {strict.not_judged} not judged" if strict.not_judged else ""
+        print(
+            "strict reading (the task's listed checks added to its basis; beside the official "
+            f"score above{unjudged}): "
+            + "  ".join(f"pass^{k}={value:.3f}" for k, value in strict.pass_hat_k.items())
+        )
     ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
     extra = (
         f"; {report.failed_attempts} failed attempts (retried)" if report.failed_attempts else ""
@@ -172,10 +180,13 @@ def summary_line(report: RunReport) -> str:
     values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
     average = report.average_reward
     unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
+    strict = ""
+    if report.strict is not None and 1 in report.strict.pass_hat_k:
+        strict = f"; strict pass^1={report.strict.pass_hat_k[1]:.3f}"
     size = f"{counted(len(report.tasks), 'task')} x {counted(report.config.trials, 'trial')}"
     return (
         f"run {report.run_id}: {values} ({size}, "
-        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged})"
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged}{strict})"
     )
 
 

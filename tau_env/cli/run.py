@@ -17,6 +17,7 @@ from typing import Any
 from tau_env.cli.common import (
     DEFAULT_DOMAIN,
     add_data_arguments,
+    add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
@@ -76,6 +77,7 @@ def add_parser(commands: Any) -> None:
         "(vLLM 0.10.2+, SGLang: return_token_ids, logprobs) and store them with the episode",
     )
     add_judge_arguments(parser)
+    add_grading_argument(parser)
     parser.add_argument("--mode", choices=MODES, default="default", help="evaluation mode")
     parser.add_argument("--trials", type=int, default=1, help="trials per task (default: 1)")
     parser.add_argument("--seed", type=int, default=300, help="base seed (default: 300)")
@@ -158,6 +160,7 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         max_steps=args.max_steps,
         max_errors=args.max_errors,
         judge=judge_spec(args),
+        grading=args.grading,
     )
 
 
