@@ -19,6 +19,7 @@ from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
 from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
 from tau_env.llm.wire import ChatCall, RequestWriter
+from tau_env.utils.surrogates import replace_surrogates
 
 __all__ = ["LitellmRoute", "parse_model_response"]
 
@@ -132,7 +133,10 @@ class LitellmRoute:
             ProviderFailure: The call failed (classified).
         """
         self.check_access()
-        request = {**self.kwargs, "messages": [dict(m) for m in call.messages]}
+        # litellm encodes the request as UTF-8, which has no form for a lone surrogate (half
+        # an emoji from an earlier reply): the provider gets U+FFFD there instead.
+        messages = replace_surrogates([dict(m) for m in call.messages])
+        request = {**self.kwargs, "messages": messages}
         if call.tools is not None:
             request["tools"] = [dict(t) for t in call.tools]
             request["tool_choice"] = call.tool_choice

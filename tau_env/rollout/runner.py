@@ -2,13 +2,14 @@
 
 The driver owns the store. Episodes are handed to a backend (`LocalBackend` on this machine's
 event loop, or `tau_env.rollout.ray_backend.RayBackend` on a Ray cluster), and every outcome is
-written as it arrives (the episodes that finish in one turn of the event loop share one
-transaction, committed early in the next turn): a killed run loses nothing written but the
-episodes of the turn it died in, which resume plays again, and, because episodes are keyed by
-(run, task, trial), a resume never duplicates one. Resume plays exactly the (task, trial)
-pairs without an episode, which includes those whose earlier attempts hit infrastructure
-errors or crashes. When the run has a judge, the driver also judges every stored episode whose
-NL assertions wait for one (`tau_env.rollout.judging`), new or old, without replaying it.
+written as it arrives, each episode in its own transaction: a killed run loses only the
+episodes still in play, which resume plays again, and, because episodes are keyed by
+(run, task, trial), a resume never duplicates one. An episode that cannot be stored (a value
+with no JSON form) is logged as a failed attempt with the reason, and the run goes on. Resume
+plays exactly the (task, trial) pairs without an episode, which includes those whose earlier
+attempts hit infrastructure errors or crashes. When the run has a judge, the driver also judges
+every stored episode whose NL assertions wait for one (`tau_env.rollout.judging`), new or old,
+without replaying it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from tau_env.rollout.judging import build_judge, judge_episode
 from tau_env.rollout.plan import Unit, pending_units
 from tau_env.rollout.provenance import domain_of, run_fingerprint, run_versions
 from tau_env.rollout.worker import EpisodeWorker, Outcome
-from tau_env.store.records import EpisodeRecord, RunRecord
+from tau_env.store.codec import UnstorableRecord, unstorable_failure
+from tau_env.store.records import EpisodeRecord, FailureRecord, RunRecord
 from tau_env.store.sqlite import ResultStore
 
 __all__ = [
@@ -213,50 +215,25 @@ async def arun(
     if judge is not None:
         judging += [asyncio.create_task(judge_one(r)) for r in store.unjudged(config.run_id)]
 
-    loop = asyncio.get_running_loop()
-    finished: list[EpisodeRecord] = []  # written at the end of this turn of the event loop
-
-    def write_finished() -> None:
-        if not finished:
-            return
-        batch = finished[:]
-        finished.clear()
-        for outcome, written in zip(batch, store.add_episodes(batch), strict=True):
-            counts["finished"] += int(written)
-            if written and judge is not None and outcome.reward is None:
-                judging.append(asyncio.create_task(judge_one(outcome)))
-            if on_outcome is not None:
-                on_outcome(outcome)
-
-    write_errors: list[Exception] = []
-
-    def write_soon() -> None:
-        try:
-            write_finished()
-        except Exception as error:  # raised by the next sink call, or after the backend
-            write_errors.append(error)
-
     def sink(outcome: Outcome) -> None:
-        if write_errors:
-            raise write_errors[0]
         if isinstance(outcome, EpisodeRecord):
-            if not finished:
-                loop.call_soon(write_soon)
-            finished.append(outcome)
-            return
-        store.add_failure(outcome)
-        counts["failed"] += 1
+            try:
+                written = store.add_episode(outcome)  # its own transaction
+            except UnstorableRecord as error:  # this episode only; the run goes on
+                outcome = unstorable_failure(outcome, error)
+            else:
+                counts["finished"] += int(written)
+                if written and judge is not None and outcome.reward is None:
+                    judging.append(asyncio.create_task(judge_one(outcome)))
+        if isinstance(outcome, FailureRecord):
+            store.add_failure(outcome)
+            counts["failed"] += 1
         if on_outcome is not None:
             on_outcome(outcome)
 
     if units:
         versions = run_versions(config)
-        try:
-            await (backend or LocalBackend()).execute(config, versions, units, sink)
-        finally:
-            write_finished()  # what finished before the end (or a fatal error) is kept
-        if write_errors:
-            raise write_errors[0]
+        await (backend or LocalBackend()).execute(config, versions, units, sink)
     await asyncio.gather(*judging)
     return RunSummary(
         run_id=config.run_id,

@@ -23,6 +23,7 @@ from typing import Any
 
 from tau_env.errors import TauEnvError
 from tau_env.secrets import redact
+from tau_env.store.codec import read_record, record_json
 from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
 from tau_env.utils.commands import resume_command
 
@@ -215,39 +216,45 @@ class ResultStore:
 
     # -- episodes ------------------------------------------------------------------------------
     def add_episode(self, record: EpisodeRecord) -> bool:
-        """Write a finished episode in one transaction.
+        """Write a finished episode in its own transaction.
+
+        Text without a UTF-8 form (a lone surrogate) is stored escaped, losslessly.
 
         Returns:
             False when the (run, task, trial) already had an episode (nothing is written).
+
+        Raises:
+            UnstorableRecord: The episode holds a value JSON cannot represent (nothing is
+                written; the caller records the attempt as failed).
         """
-        return self.add_episodes([record])[0]
+        body = redact(record_json(record))
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.run_id,
+                    record.task_id,
+                    record.trial,
+                    record.seed,
+                    record.reward,
+                    record.termination,
+                    record.started_at + record.duration,
+                    json.dumps(_stats_of(record)),
+                    body,
+                ),
+            )
+        return cursor.rowcount == 1
 
     def add_episodes(self, records: Sequence[EpisodeRecord]) -> list[bool]:
-        """Write finished episodes in one transaction (a commit per episode costs more).
+        """Write finished episodes, each in its own transaction (see `add_episode`).
+
+        One episode's failure never takes the others with it: those before it are committed.
 
         Returns:
             Per record, False when its (run, task, trial) already had an episode (that record
             is not written; the others are).
         """
-        written = []
-        with self._transaction():
-            for record in records:
-                cursor = self._db.execute(
-                    "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        record.run_id,
-                        record.task_id,
-                        record.trial,
-                        record.seed,
-                        record.reward,
-                        record.termination,
-                        record.started_at + record.duration,
-                        json.dumps(_stats_of(record)),
-                        redact(record.model_dump_json()),
-                    ),
-                )
-                written.append(cursor.rowcount == 1)
-        return written
+        return [self.add_episode(record) for record in records]
 
     def set_judged_grade(self, record: EpisodeRecord) -> bool:
         """Complete the grade of an episode that waited for a judge (its reward was NULL).
@@ -266,7 +273,7 @@ class ResultStore:
                 (
                     record.reward,
                     json.dumps(_stats_of(record)),
-                    redact(record.model_dump_json()),
+                    redact(record_json(record)),
                     record.run_id,
                     record.task_id,
                     record.trial,
@@ -281,7 +288,7 @@ class ResultStore:
             (run_id,),
         ).fetchall()  # fetched at once: callers write judged grades while iterating
         for (body,) in rows:
-            yield EpisodeRecord.model_validate_json(body)
+            yield read_record(EpisodeRecord, body)
 
     def unjudged_count(self, run_id: str) -> int:
         """How many of a run's episodes wait for a judge."""
@@ -330,7 +337,7 @@ class ResultStore:
             "SELECT body FROM episodes WHERE run_id = ? ORDER BY task_id, trial", (run_id,)
         )
         for (body,) in rows:
-            yield EpisodeRecord.model_validate_json(body)
+            yield read_record(EpisodeRecord, body)
 
     def episode_count(self, run_id: str) -> int:
         """How many episodes a run has."""
@@ -351,7 +358,7 @@ class ResultStore:
                     record.trial,
                     record.kind,
                     record.at,
-                    redact(record.model_dump_json()),
+                    redact(record_json(record)),
                 ),
             )
 
@@ -369,7 +376,7 @@ class ResultStore:
                 " AND e.task_id = f.task_id AND e.trial = f.trial)"
             )
         rows = self._db.execute(query + " ORDER BY id", (run_id,))
-        return [FailureRecord.model_validate_json(body) for (body,) in rows]
+        return [read_record(FailureRecord, body) for (body,) in rows]
 
     # -- internals -----------------------------------------------------------------------------
     def _transaction(self) -> _Transaction:

@@ -364,3 +364,13 @@ def test_fresh__a_client_for_another_conversation_with_its_own_usage_and_limiter
     assert first.usage.by_model()["openai/fake"].calls == 1
     assert second.usage.by_model()["openai/fake"].calls == 1
     assert [len(r.messages) for r in server.requests] == [1, 2]  # no history shared
+
+
+def test_cache__keeps_a_reply_with_half_an_emoji(server, tmp_path, route):
+    server.push(FakeReply.text("Goodbye \ud83d ###STOP###"))
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    client = LLMClient(server.config(seed=1, route=route), retry=FAST, cache=cache)
+    first = client.complete_sync(HELLO)
+    assert first.content == "Goodbye \ud83d ###STOP###"
+    again = client.complete_sync(HELLO)
+    assert again.cached and again.content == first.content and len(server.requests) == 1

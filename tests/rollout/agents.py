@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tau_env.actions import SendMessage
 from tau_env.baselines.oracle import OracleAgent
 
 OUTAGE = {"active": True}
@@ -68,3 +69,22 @@ class NonsenseAgent:
 
     def act(self, view, context):
         return 42
+
+
+SURROGATE = {"task_id": None, "text": " \ud83d"}
+"""`SurrogateOracle` appends `text` (a lone surrogate: half an emoji, as a JSON ``\\ud83d``
+escape in a model reply decodes) to its messages on task `task_id`."""
+
+
+class SurrogateOracle(OracleAgent):
+    """The oracle, whose messages on one task end with text that has no UTF-8 form."""
+
+    def __init__(self, task):
+        super().__init__(task)
+        self.task_id = task.id
+
+    def act(self, view, context):
+        action = super().act(view, context)
+        if self.task_id == SURROGATE["task_id"] and isinstance(action, SendMessage):
+            return action.model_copy(update={"content": action.content + SURROGATE["text"]})
+        return action

@@ -189,28 +189,29 @@ def test_modes__wrap_the_env_and_record_who_played(store, mode, user_side):
         assert {e.termination for e in episodes} == {"agent_stop"}
 
 
-def test_run__episodes_finishing_together_share_a_transaction_and_all_are_counted(store):
-    batches = []
-    add_episodes = store.add_episodes
+def test_run__every_episode_is_written_as_it_finishes_and_all_are_counted(store):
+    # Episodes were once batched per turn of the event loop (one transaction for several);
+    # each now has its own (tests/rollout/test_unencodable_text.py counts the commits).
+    written = []
+    add_episode = store.add_episode
 
-    def recording(records):
-        batches.append(len(records))
-        return add_episodes(records)
+    def recording(record):
+        written.append(record)
+        return add_episode(record)
 
-    store.add_episodes = recording
+    store.add_episode = recording
     config = mock_config(trials=4)
     create_run(store, config)
     seen = []
     summary = run(store, config, backend=LocalBackend(concurrency=8), on_outcome=seen.append)
-    assert summary.finished == 16 == len(seen) == sum(batches) == store.episode_count("r")
-    assert max(batches) > 1  # the oracle's episodes finish in step: some share a commit
+    assert summary.finished == 16 == len(seen) == len(written) == store.episode_count("r")
 
 
 def test_run__a_failing_store_write_stops_the_run_with_its_error(store):
-    def broken(records):
+    def broken(record):
         raise OSError("disk full")
 
-    store.add_episodes = broken
+    store.add_episode = broken
     config = mock_config(trials=4)
     create_run(store, config)
     with pytest.raises(OSError, match="disk full"):
