@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 from tau_env.actions import SendMessage
 from tau_env.baselines.oracle import OracleAgent
@@ -71,9 +72,9 @@ class NonsenseAgent:
         return 42
 
 
-SURROGATE = {"task_id": None, "text": " \ud83d"}
-"""`SurrogateOracle` appends `text` (a lone surrogate: half an emoji, as a JSON ``\\ud83d``
-escape in a model reply decodes) to its messages on task `task_id`."""
+SURROGATE_TASK = "TAU_ENV_TEST_SURROGATE_TASK"
+"""The environment variable naming the task on which `SurrogateOracle` appends half an emoji
+(an environment variable, so worker processes see it too)."""
 
 
 class SurrogateOracle(OracleAgent):
@@ -85,6 +86,7 @@ class SurrogateOracle(OracleAgent):
 
     def act(self, view, context):
         action = super().act(view, context)
-        if self.task_id == SURROGATE["task_id"] and isinstance(action, SendMessage):
-            return action.model_copy(update={"content": action.content + SURROGATE["text"]})
+        if self.task_id == os.environ.get(SURROGATE_TASK) and isinstance(action, SendMessage):
+            # a lone surrogate: what a JSON "\ud83d" escape in a model reply decodes to
+            return action.model_copy(update={"content": action.content + " \ud83d"})
         return action

@@ -14,6 +14,7 @@ import pytest
 from tau_env.cli.main import main
 from tau_env.rollout import ParticipantSpec, RunConfig, create_run, run, run_report
 from tau_env.rollout.export import export_run
+from tau_env.rollout.process_backend import ProcessBackend
 from tau_env.rollout.runner import LocalBackend
 from tau_env.store.records import EpisodeRecord, ParticipantInfo
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
@@ -24,15 +25,14 @@ HALF_EMOJI = "\ud83d"
 
 
 @pytest.fixture
-def surrogate_task():
+def surrogate_task(monkeypatch):
     """The first telecom test task gets the surrogate; the other 119 stay clean."""
     from tau_env.loader import load_tasks
 
     task_ids = [task.id for task in load_tasks("telecom", split="test")]
     assert len(task_ids) == 120
-    agents.SURROGATE["task_id"] = task_ids[0]
-    yield task_ids[0]
-    agents.SURROGATE["task_id"] = None
+    monkeypatch.setenv(agents.SURROGATE_TASK, task_ids[0])
+    return task_ids[0]
 
 
 def _surrogate_messages(store, run_id):
@@ -156,14 +156,14 @@ def test_run__an_episode_that_cannot_be_stored_is_one_recorded_failure_and_resum
     assert run_report(store, "r").failed_attempts == 1  # the failure is kept
 
 
-def test_export__carries_the_surrogate_of_a_stored_episode(store):
-    agents.SURROGATE["task_id"] = "complete_task"
-    try:
-        config = mock_config(agent="tests.rollout.agents:SurrogateOracle", trials=1)
-        create_run(store, config)
-        assert run(store, config).finished == len(MOCK_TASKS)
-    finally:
-        agents.SURROGATE["task_id"] = None
+@pytest.mark.parametrize("workers", [1, 2])
+def test_surrogate__crosses_worker_processes_and_reaches_the_export(store, workers, monkeypatch):
+    monkeypatch.setenv(agents.SURROGATE_TASK, "complete_task")
+    backend = LocalBackend() if workers == 1 else ProcessBackend(workers, 4, None)
+    config = mock_config(agent="tests.rollout.agents:SurrogateOracle", trials=1)
+    create_run(store, config)
+    assert run(store, config, backend=backend).finished == len(MOCK_TASKS)
+    assert _surrogate_messages(store, "r")
     exported = json.dumps(export_run(store, "r"))
     assert "\\ud83d" in exported
 
