@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Write the export; say where when writing a file."""
-    with open_existing_store(args.store) as store:
+    with open_existing_store(args.store, read_only=True) as store:
         results = export_run(store, args.run)
     text = json.dumps(results, indent=2)
     if args.out == "-":

@@ -42,7 +42,7 @@ def add_parser(commands: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Print one report per run, then a per-domain summary when there are several."""
-    with open_existing_store(args.store) as store:
+    with open_existing_store(args.store, read_only=True) as store:
         if args.all:
             run_ids: list[str | None] = [run.run_id for run in store.runs()]
         elif args.run:

@@ -1,5 +1,6 @@
 """The result store: every run, finished episode and failed attempt, in one SQLite file."""
 
+from tau_env.store.opening import NotAStore
 from tau_env.store.records import (
     EpisodeRecord,
     EpisodeSummary,
@@ -14,6 +15,7 @@ __all__ = [
     "EpisodeRecord",
     "EpisodeSummary",
     "FailureRecord",
+    "NotAStore",
     "ParticipantInfo",
     "ResultStore",
     "RunExists",

@@ -10,7 +10,11 @@ redacted from everything written (`tau_env.secrets.redact`).
 An episode whose grade waits for a judge (NL assertions not judged) is stored with no reward
 (NULL); its grade is completed once, when a judge rules (`set_judged_grade`), and never
 replaced after that. Stores written by schema 1 (where such episodes carried the product of
-their other checks as reward) are migrated when opened: those episodes lose that reward.
+their other checks as reward) are migrated when opened (opened read-only: in a private copy in
+memory): those episodes lose that reward.
+
+A file is checked to be a tau_env store before anything is written to it, and commands that
+only read open it read-only (`tau_env.store.opening`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.secrets import redact
 from tau_env.store.codec import read_record, record_json
+from tau_env.store.opening import check_store, connect, in_memory_copy
 from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
 from tau_env.utils.commands import resume_command
 
@@ -86,17 +91,27 @@ class ResultStore:
 
     Args:
         path: The database file (created with its folder when missing), or ``":memory:"``.
+        read_only: Open an existing store only to read it (``report``, ``export``): the file
+            is never changed, and may be in a read-only folder or file system.
+
+    Raises:
+        NotAStore: The file is another SQLite database; it is left unchanged.
+        TauEnvError: The file cannot be opened, is not a database, or has a newer schema.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = str(path)
-        self._db = self._connect()
+        self.read_only = read_only
+        self._db = connect(self.path, read_only=read_only)
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL is durable against a killed process (not against power loss), and fast.
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            new = check_store(self._db, self.path, allow_empty=not read_only)
             self._db.execute("PRAGMA busy_timeout=10000")
-            self._db.executescript(_SCHEMA)
+            if not read_only:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                # NORMAL is durable against a killed process (not against power loss), and fast.
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                if new:
+                    self._db.executescript(_SCHEMA)
             self._check_schema_version()
         except sqlite3.DatabaseError as error:
             self._db.close()
@@ -105,34 +120,14 @@ class ResultStore:
             self._db.close()
             raise
 
-    def _connect(self) -> sqlite3.Connection:
-        """Open the database file, creating its folder.
-
-        Raises:
-            TauEnvError: The path is a folder, or cannot be created or opened; the message
-                names the path (never a bare ``sqlite3.OperationalError``).
-        """
-        if self.path != ":memory:":
-            file = Path(self.path).expanduser()
-            if file.is_dir():
-                raise TauEnvError(
-                    f"{self.path}: is a folder; a result store is a file, such as "
-                    f"{file / 'tau_env_runs.sqlite'}"
-                )
-            try:
-                file.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise TauEnvError(f"{self.path}: cannot create its folder: {error}") from None
-        try:
-            return sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise TauEnvError(f"{self.path}: cannot open the result store: {error}") from None
-
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) == 1:
+            if self.read_only:  # migrated in a private copy: the file is left as it is
+                self._db, on_disk = in_memory_copy(self._db), self._db
+                on_disk.close()
             with self._transaction():
                 _migrate_from_1(self._db)
         elif int(row[0]) != SCHEMA_VERSION:
