@@ -14,7 +14,7 @@ from tau_env.rollout.runner import Backend, LocalBackend, run
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command, tau_env_command
 
-__all__ = ["add_execution_arguments", "execute"]
+__all__ = ["add_execution_arguments", "backend_of", "execute"]
 
 
 def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +57,12 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-def _backend(args: argparse.Namespace) -> Backend:
+def backend_of(args: argparse.Namespace) -> Backend:
+    """The backend the execution arguments name.
+
+    Raises:
+        TauEnvError: An execution setting is out of range or does not fit the backend.
+    """
     if args.concurrency < 1:
         raise TauEnvError(f"--concurrency must be >= 1, actually: {args.concurrency}")
     if args.llm_concurrency is not None and args.llm_concurrency < 1:
@@ -81,15 +86,22 @@ def _backend(args: argparse.Namespace) -> Backend:
     return LocalBackend(concurrency=args.concurrency, llm_concurrency=args.llm_concurrency)
 
 
-def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> int:
+def execute(
+    args: argparse.Namespace,
+    store: ResultStore,
+    config: RunConfig,
+    backend: Backend | None = None,
+) -> int:
     """Play what the run lacks, then print its report.
+
+    `backend` is `backend_of(args)` when not given (callers check it before writing).
 
     Returns:
         0 when the run is complete, 1 when attempts failed or its judge could not rule on
         every episode (the message says how to resume), 130 when interrupted (Ctrl-C;
         everything finished is stored).
     """
-    backend = _backend(args)
+    backend = backend or backend_of(args)
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         summary = run(

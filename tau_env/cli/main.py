@@ -33,6 +33,7 @@ SUBCOMMANDS = (
     "resume",
     "report",
     "export",
+    "runs",
     "tasks",
     "validate",
     "serve",

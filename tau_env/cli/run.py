@@ -22,12 +22,13 @@ from tau_env.cli.common import (
     add_store_arguments,
     judge_spec,
 )
-from tau_env.cli.execution import add_execution_arguments, execute
+from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.errors import TauEnvError
 from tau_env.loader import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
 from tau_env.rollout.participants import AGENT_KINDS, USER_KINDS
+from tau_env.rollout.preflight import check_run
 from tau_env.rollout.runner import create_run
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import id_part, tau_env_command
@@ -208,8 +209,15 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Create the run, play it, print the report; exit 1 if attempts failed."""
+    """Create the run, play it, print the report; exit 1 if attempts failed.
+
+    Everything that can fail before the first episode (arguments, tasks, participants, keys,
+    execution settings) is checked before the store is opened: a run that cannot start
+    writes nothing.
+    """
     config = build_config(args)
+    check_run(config)
+    backend = backend_of(args)
     with ResultStore(args.store) as store:
-        create_run(store, config)
-        return execute(args, store, config)
+        create_run(store, config, check=False)
+        return execute(args, store, config, backend)

@@ -25,6 +25,7 @@ from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.judging import build_judge, judge_episode
 from tau_env.rollout.plan import Unit, pending_units
+from tau_env.rollout.preflight import check_run, stored_config
 from tau_env.rollout.provenance import domain_of, run_fingerprint, run_versions
 from tau_env.rollout.worker import EpisodeWorker, Outcome
 from tau_env.store.codec import UnstorableRecord, unstorable_failure
@@ -138,18 +139,30 @@ class RunSummary:
         return self.skipped + self.finished == self.planned
 
 
-def create_run(store: ResultStore, config: RunConfig) -> RunRecord:
-    """Record a new run in the store.
+def create_run(store: ResultStore, config: RunConfig, *, check: bool = True) -> RunRecord:
+    """Record a new run in the store, once it is known to be able to start.
+
+    The store keeps the configuration with the secrets of its URLs redacted
+    (`tau_env.rollout.preflight.stored_config`).
+
+    Args:
+        store: Receives the run.
+        config: The run.
+        check: Run `tau_env.rollout.preflight.check_run` first (False: the caller did).
 
     Raises:
+        TauEnvError: The run cannot start (nothing is written).
         RunExists: The run id is taken.
     """
+    if check:
+        check_run(config)
+    stored = stored_config(config)
     record = RunRecord(
         run_id=config.run_id,
         created_at=time.time(),
         domain=config.domain,
-        config=config.model_dump(mode="json"),
-        fingerprint=run_fingerprint(config),
+        config=stored.model_dump(mode="json"),
+        fingerprint=run_fingerprint(stored),
         versions=run_versions(config),
     )
     store.create_run(record)

@@ -186,6 +186,22 @@ class ResultStore:
         if cursor.rowcount != 1:
             self.run(run_id)  # raises UnknownRun with the known runs
 
+    def delete_run(self, run_id: str) -> tuple[int, int]:
+        """Remove a run with its episodes and failed attempts, in one transaction.
+
+        Returns:
+            How many episodes and failed attempts were removed.
+
+        Raises:
+            UnknownRun: No such run (nothing is removed).
+        """
+        self.run(run_id)  # raises UnknownRun with the known runs
+        with self._transaction():
+            episodes = self._db.execute("DELETE FROM episodes WHERE run_id = ?", (run_id,))
+            failures = self._db.execute("DELETE FROM failures WHERE run_id = ?", (run_id,))
+            self._db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+        return episodes.rowcount, failures.rowcount
+
     def run(self, run_id: str | None = None) -> RunRecord:
         """A run by id; None: the most recently created run.
 

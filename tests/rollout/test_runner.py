@@ -133,15 +133,24 @@ def test_participant_faults__end_the_episode_graded_zero(store):
 
 
 def test_unknown_participants__fail_before_any_episode(store):
+    # Recorded without the check (as a run stored by an older tau_env): `run` still refuses.
     config = mock_config(agent="psychic")
-    create_run(store, config)
+    create_run(store, config, check=False)
     with pytest.raises(TauEnvError, match="unknown agent 'psychic'"):
         run(store, config)
     config = mock_config("r2", user="tests.rollout.agents:Nobody")
-    create_run(store, config)
+    create_run(store, config, check=False)
     with pytest.raises(TauEnvError, match="has no 'Nobody'"):
         run(store, config)
     assert store.episode_count("r") == store.episode_count("r2") == 0
+
+
+def test_unknown_participants__are_refused_before_the_run_is_recorded(store):
+    with pytest.raises(TauEnvError, match="unknown agent 'psychic'"):
+        create_run(store, mock_config(agent="psychic"))
+    with pytest.raises(TauEnvError, match="has no 'Nobody'"):
+        create_run(store, mock_config("r2", user="tests.rollout.agents:Nobody"))
+    assert store.runs() == []
 
 
 def test_load_run__refuses_a_run_whose_tasks_changed(store):
