@@ -10,6 +10,7 @@ classified by `tau_env.llm._backend.classify_failure` into the kinds of
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from tau_env.errors import ModelAccessError
 from tau_env.llm._backend import classify_failure, completion_cost, litellm
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
+from tau_env.llm.prices import local_endpoint
 from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
 from tau_env.llm.wire import ChatCall, RequestWriter
 from tau_env.utils.surrogates import replace_surrogates
@@ -62,6 +64,10 @@ class LitellmRoute:
             kwargs["stream_options"] = {"include_usage": True}
         self.kwargs = kwargs
         self._checked = False
+        # A local server's model has no list price unless the config gives one.
+        self._unpriced = local_endpoint(config.api_base) and not (
+            {"input_cost_per_token", "output_cost_per_token"} & set(config.params)
+        )
         # Only for cache keys: the same keys as the lean route's.
         self.writer = RequestWriter(
             model=config.model,
@@ -155,7 +161,10 @@ class LitellmRoute:
             raise failure from error
         if raw is None:
             raise ProviderFailure("transient", "the stream carried no chunk")
-        return parse_model_response(raw, self.config.model)
+        reply = parse_model_response(raw, self.config.model)
+        if self._unpriced and reply.cost is not None:  # litellm prices by the name alone
+            reply = dataclasses.replace(reply, cost=None)
+        return reply
 
     def describe(self) -> dict[str, Any]:
         """Where calls go (for debugging and reports; no key)."""
