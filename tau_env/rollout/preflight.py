@@ -25,7 +25,7 @@ from tau_env.rollout.participants import build_factory
 from tau_env.rollout.provenance import domain_of
 from tau_env.secrets import REDACTED, redact
 
-__all__ = ["check_run", "restore_endpoints", "stored_config"]
+__all__ = ["check_run", "refuse_secret_options", "restore_endpoints", "stored_config"]
 
 _SECRET_NAMES = frozenset(
     {
@@ -70,7 +70,16 @@ def _refuse_secrets(config: RunConfig) -> None:
                 f"{side} llm_args: {name!r} would store a secret with the run; set the "
                 "provider's environment variable (such as OPENAI_API_KEY) instead"
             )
-    name = _secret_setting(config.retrieval_options or {})
+    refuse_secret_options(config.retrieval_options)
+
+
+def refuse_secret_options(retrieval_options: Mapping[str, Any] | None) -> None:
+    """Refuse retrieval options that would store a key with the run (``embedding_api_key``).
+
+    Raises:
+        TauEnvError: Names the option and the way to give the key instead.
+    """
+    name = _secret_setting(retrieval_options or {})
     if name is not None:
         raise TauEnvError(
             f"--retrieval-options: {name!r} would store a secret with the run; set the "
