@@ -2,8 +2,9 @@
 
 Refuses a run whose tasks do not all have every planned trial (pass^k is undefined then) and
 says how to resume it; with --all, such runs are named on stderr (with the commands that finish
-or remove them), the others reported, and the exit code is 1. ``--html FILE`` also writes the runs' self-contained HTML report (pass^k
-charts, failure breakdown, conversation viewer; needs the ``report`` extra).
+or remove them), the others reported, and the exit code is 1. ``--html FILE`` also writes the
+runs' self-contained HTML report (pass^k charts, failure breakdown, conversation viewer; needs
+the ``report`` extra).
 """
 
 from __future__ import annotations
