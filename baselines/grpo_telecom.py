@@ -18,6 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
+
+from tau_env.utils.extras import MissingExtra, require_extra
 
 
 def tiny_model_and_tokenizer() -> tuple[object, object]:
@@ -42,6 +45,18 @@ def main() -> None:
     parser.add_argument("--max-completion-length", type=int, default=1024)
     parser.add_argument("--output-dir", default="grpo-telecom")
     args = parser.parse_args()
+    try:
+        require_extra(
+            "trl",
+            "torch",
+            "trl",
+            "transformers",
+            "datasets",
+            feature="tau_env.baselines.grpo_telecom",
+        )
+    except MissingExtra as missing:
+        print(f"error: {missing}", file=sys.stderr)
+        raise SystemExit(2) from None
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
     import torch

@@ -134,3 +134,14 @@ def test_greedy_policy__picks_what_masked_predict_picks():
         assert pick == reference(features, mask)
         picks.add(pick)
     assert len(picks) > 3  # the features decide, not a fixed template
+
+
+def test_progress_and_summary__are_strict_json_without_nan():
+    # Issue 42: a curve point printed {"train_reward": NaN}, which JSON readers refuse.
+    require("sb3_contrib")
+    from tau_env.baselines.sb3_train import json_text
+
+    point = {"steps": 64.0, "train_reward": float("nan"), "grid": [float("inf"), 0.5]}
+    text = json_text(point)
+    assert json.loads(text) == {"steps": 64.0, "train_reward": None, "grid": [None, 0.5]}
+    assert "NaN" not in text and "Infinity" not in text

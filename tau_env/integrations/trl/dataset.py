@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.chat import SystemPrompt, make_chat_env
+from tau_env.utils.extras import require_extra
 
 __all__ = ["environment_dataset", "rollout_dataset", "task_ids"]
 
@@ -61,6 +62,7 @@ def environment_dataset(
         limit: Keep only the first `limit` tasks.
         only: Keep only these task ids (in the split's order).
     """
+    require_extra("trl", "datasets", feature="tau_env.integrations.trl")
     from datasets import Dataset
 
     chat = make_chat_env(
@@ -99,6 +101,7 @@ def rollout_dataset(
 
     `split`, `mode`, `data_dir`, `limit` and `only` choose the tasks as in `environment_dataset`.
     """
+    require_extra("trl", "datasets", feature="tau_env.integrations.trl")
     from datasets import Dataset
 
     from tau_env.integrations.trl.rollout import ROLLOUT_KEY

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.chat import ChatEnv, EpisodeTokens, SystemPrompt, make_chat_env, parse_assistant_text
+from tau_env.utils.extras import require_extra
 
 __all__ = ["ROLLOUT_KEY", "EpisodeRollout", "Generate", "make_rollout_func", "tau_reward"]
 
@@ -195,6 +196,7 @@ def _decode(tokenizer: Any, ids: list[int]) -> str:
 
 def _model_generate(max_new_tokens: int) -> Generate:
     def generate(trainer: Any, ids: list[int]) -> tuple[list[int], list[float]]:
+        require_extra("trl", "torch", feature="tau_env.integrations.trl")
         import torch
 
         model = trainer.model
