@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tau_env.cli.main import Interrupted, ignore_sigint
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
@@ -98,8 +99,11 @@ def execute(
 
     Returns:
         0 when the run is complete, 1 when attempts failed or its judge could not rule on
-        every episode (the message says how to resume), 130 when interrupted (Ctrl-C;
-        everything finished is stored).
+        every episode (the message says how to resume).
+
+    Raises:
+        Interrupted: Ctrl-C; everything finished is stored, and the message (which
+            `tau_env.cli.main.main` prints, exit code 130) says how much and how to resume.
     """
     backend = backend or backend_of(args)
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
@@ -108,14 +112,14 @@ def execute(
             store, config, backend=backend, on_outcome=progress.update, on_start=progress.start
         )
     except KeyboardInterrupt:
+        handler = ignore_sigint()  # until `main` has printed the line: see `Interrupted`
         progress.close()
         done = store.episode_count(config.run_id)
-        print(
-            f"tau-env: interrupted; {done} of {config.episodes} episodes are stored. Continue "
+        raise Interrupted(
+            f"interrupted; {done} of {config.episodes} episodes are stored. Continue "
             f"with: {resume_command(store.path, config.run_id)}",
-            file=sys.stderr,
-        )
-        return 130
+            sigint_handler=handler,
+        ) from None
     progress.close()
     try:
         report = run_report(store, config.run_id)

@@ -12,11 +12,15 @@ import the rest of tau_env, are imported inside `main`, where Ctrl-C is handled.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import signal
 import sqlite3
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -24,8 +28,11 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "SUBCOMMANDS",
+    "Interrupted",
     "build_parser",
+    "ignore_sigint",
     "main",
+    "sigint_ignored",
 ]
 
 SUBCOMMANDS = (
@@ -57,6 +64,44 @@ EXIT_INTERNAL = 3
 """Exit code of an unexpected error (a bug): one line, the traceback with ``TAU_ENV_DEBUG=1``."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what the user should know (how much is stored, how to continue).
+
+    A handler raises it after cleaning up, with Ctrl-C still ignored (`ignore_sigint`) until
+    `main` has printed it: the one place that prints the "interrupted" line, so a second
+    Ctrl-C during the cleanup or the way out adds no line (nor a traceback).
+
+    Args:
+        message: The line to print (after ``tau-env: ``).
+        sigint_handler: The Ctrl-C handler to restore once the line is printed.
+    """
+
+    def __init__(self, message: str, sigint_handler: Any = None) -> None:
+        super().__init__(message)
+        self.sigint_handler = sigint_handler
+
+
+def ignore_sigint() -> Any:
+    """Ignore Ctrl-C from now on; returns the handler it replaced.
+
+    None off the main thread, where signals cannot be set.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored inside the block."""
+    previous = ignore_sigint()
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand (imports the subcommand modules)."""
     parser = argparse.ArgumentParser(
@@ -74,8 +119,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
-    except KeyboardInterrupt:
-        _error("interrupted", kind="")
+    except KeyboardInterrupt as interrupt:
+        with sigint_ignored():  # another Ctrl-C now would add a second line or a traceback
+            # `Interrupted` says more; matched by its message, not its class: run as
+            # `python -m tau_env.cli.main`, this module is also imported under its own name.
+            _error(str(interrupt) or "interrupted", kind="")
+        handler = getattr(interrupt, "sigint_handler", None)
+        if handler is not None:  # ignored since the handler raised `Interrupted`
+            signal.signal(signal.SIGINT, handler)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _detach_stdout()
