@@ -87,6 +87,7 @@ def handle(args: argparse.Namespace) -> int:
         from tau_env.grading.judge import LLMJudge
 
         judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+        judge.client.check_access()  # a missing key: one line naming it, before any task
     env = make_env(
         args.domain,
         data_dir=args.data_dir,

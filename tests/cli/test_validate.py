@@ -30,3 +30,14 @@ def test_exit_1__official_mock_reaches_8_of_10_as_documented(data_dir, capsys):
 def test_exit_2__bad_input(capsys):
     assert main(["validate", "--domain", "mock", "--tasks", "no_such_task"]) == 2
     assert capsys.readouterr().err.startswith("tau-env: error:")
+
+
+def test_a_judge_without_its_key__one_line_before_any_task(monkeypatch, capsys):
+    # Issue 42: tasks were replayed, then "not judged (the judge failed)" without the cause.
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["validate", "--domain", "mock", "--judge-model", "gpt-4.1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no task was replayed
+    assert captured.err.startswith("tau-env: error: no API key for OpenAI")
+    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1
