@@ -104,6 +104,9 @@ def test_read_only_copy__report_and_export_work_and_change_nothing(stored_run, t
         assert json.loads(capsys.readouterr().out) == report
         assert main(["report", "--store", str(copy), "--all"]) == 0
         assert "pass^1=1.000" in capsys.readouterr().out
+        page = tmp_path / "report.html"
+        assert main(["report", "--store", str(copy), "--all", "--html", str(page)]) == 0
+        assert page.stat().st_size > 0
         out = tmp_path / "results.json"
         assert main(["export", "--store", str(copy), "--out", str(out)]) == 0
         assert len(json.loads(out.read_text())["simulations"]) == len(report[0]["tasks"]) * 2
