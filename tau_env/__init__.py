@@ -10,7 +10,9 @@ Each domain is a PettingZoo AEC environment with two agents, ``"agent"`` and ``"
         observation, reward, termination, truncation, info = env.last()
         ...
 
-Importing this package loads nothing heavy: names resolve on first use.
+Importing this package registers the Gymnasium ids ``tau_env/<Domain>-v<N>`` (as Gymnasium's
+third-party packages do, so ``gymnasium.make("tau_env/Mock-v0")`` works after ``import tau_env``);
+the public names below resolve on first use, and ``dir(tau_env)`` lists them.
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ _EXPORTS = {
     "make_env": "tau_env.loader",
     "make": "tau_env.loader",
     "load_tasks": "tau_env.loader",
-    "register": "tau_env.registry",
-    "registry": "tau_env.registry",
     "load_domain": "tau_env.domain",
     "TauEnv": "tau_env.env.aec",
     "SendMessage": "tau_env.actions",
@@ -65,14 +65,27 @@ if TYPE_CHECKING:
     from tau_env.grading.outcome import Grade, TerminationReason
     from tau_env.loader import load_tasks, make, make_env
     from tau_env.metrics import pass_hat_k
-    from tau_env.registry import register, registry
     from tau_env.tasks.model import Task
 
 
 def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use (keeps ``import tau_env`` light)."""
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tau_env' has no attribute {name!r}")
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """The public names (for tab completion), not this module's helpers."""
+    return sorted(__all__)
+
+
+# Last, so that the registration's own imports find this package initialised. Importing the
+# module `tau_env.registry` binds that name to the module: rebind it to the table of specs.
+from tau_env.registry import register, registry  # noqa: E402
+from tau_env.wrappers.registration import register_gym_envs  # noqa: E402
+
+register_gym_envs()

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau_env.errors import InvalidAction
 from tau_env.messages import UserRequest
+from tau_env.tools.nesting import MAX_ARGUMENT_DEPTH, nests_deeper_than
 
 __all__ = [
     "ACTION_KINDS",
@@ -118,7 +119,7 @@ def _decode_space_sample(action: Mapping[str, Any], tool_names: Sequence[str]) -
     try:
         kind_index = int(action["kind"])
         tool_index = int(action["tool"])
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (int(inf) overflows)
         raise InvalidAction(
             f"'kind' and 'tool' must be integers, actually: {action['kind']!r}, {action['tool']!r}"
         ) from None
@@ -147,14 +148,21 @@ def parse_arguments(arguments: dict[str, Any] | str) -> dict[str, Any]:
     """Return tool-call arguments as a dict, parsing JSON text.
 
     Raises:
-        ValueError: The text is not JSON, or not a JSON object.
+        ValueError: The text is not JSON, not a JSON object, or nests deeper than
+            `MAX_ARGUMENT_DEPTH` levels (a dict is returned as it is).
     """
     if isinstance(arguments, dict):
         return arguments
     text = arguments.strip()
     if text == "":
         return {}
-    parsed = json.loads(text)
+    too_deep = f"nested more than {MAX_ARGUMENT_DEPTH} levels deep"
+    try:
+        parsed = json.loads(text)
+    except RecursionError:  # deeper than the parser goes, so deeper than allowed too
+        raise ValueError(too_deep) from None
+    if nests_deeper_than(parsed):
+        raise ValueError(too_deep)
     if not isinstance(parsed, dict):
         raise ValueError(f"arguments must be a JSON object, actually: {type(parsed).__name__}")
     return parsed

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tau_env.errors import DataError, InvalidOption
+from tau_env.errors import DataError, InvalidOption, did_you_mean
 from tau_env.messages import Requestor, side_of
 from tau_env.registry import registered_domains, spec_for
 from tau_env.state.database import Database, SeedSource, Snapshot
@@ -184,17 +184,20 @@ class Domain:
         try:
             return self._by_id[task_id]
         except KeyError:
+            hint = did_you_mean(task_id, self._by_id)
             raise KeyError(
                 f"no task {task_id!r} in domain {self.name!r} ({self.data.source}); "
-                f"`{tau_env_command('tasks', ('--domain', self.name))}` lists them"
+                + (f"{hint} " if hint else "")
+                + f"`{tau_env_command('tasks', ('--domain', self.name))}` lists them"
             ) from None
 
     def split(self, split: str | None) -> list[Task]:
         """The tasks of a split (None: ``base`` if defined, else all)."""
         splits = {name: list(ids) for name, ids in self.data.splits.items()}
-        return select_split(
-            self.tasks, splits, split, source=self.data.splits_file or self.data.source
-        )
+        # Built-in data is named as the user knows it, not by the package file holding it.
+        builtin = self.data.source == "built-in"
+        source = f"{self.name} (built-in data)" if builtin else self.data.splits_file
+        return select_split(self.tasks, splits, split, source=source or self.data.source)
 
     @property
     def tasks_source(self) -> str:

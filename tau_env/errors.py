@@ -2,11 +2,29 @@
 
 Every exception the package raises on purpose derives from `TauEnvError`. `ToolError` is the
 only exception a tool raises for a failure the calling side should see (for example "User not
-found"): the world turns it into an ``Error: ...`` tool result. Any other exception raised
-inside a tool is a bug and propagates.
+found"): the world turns it into an ``Error: ...`` tool result. Python's own errors about a
+value (``ValueError``, ``TypeError``, ``ArithmeticError``, ``RecursionError``) raised inside a
+tool become such a result too, worded as the reference words them. Any other exception raised
+inside a tool is a defect of the tool: the call still gets an ``Error: ...`` result naming the
+exception, so one bad call never ends a run, and a `ToolDefectWarning` says where it happened
+(the test suite turns that warning into an error).
 """
 
 from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``did you mean 'telecom'?`` for the known name closest to a mistyped one, else ``""``.
+
+    For messages about an unknown domain, task or split. Close means difflib's similarity ratio
+    of at least 0.6 (a letter or two off in a short name); nothing is suggested for a name like
+    none of them.
+    """
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else ""
 
 
 class TauEnvError(Exception):
@@ -15,6 +33,10 @@ class TauEnvError(Exception):
 
 class ToolError(TauEnvError):
     """A tool failure that the calling side sees as an ``Error: <message>`` result."""
+
+
+class ToolDefectWarning(RuntimeWarning):
+    """A tool raised an exception that is neither a `ToolError` nor an error about a value."""
 
 
 class InvalidAction(TauEnvError, ValueError):

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_env.errors import UnregisteredEnv, VersionNotFound
+from tau_env.errors import UnregisteredEnv, VersionNotFound, did_you_mean
 
 __all__ = ["EnvSpec", "register", "registered_domains", "registry", "spec_for"]
 
@@ -79,8 +79,10 @@ def spec_for(name: str) -> EnvSpec:
     domain = match["domain"] if match else name
     versions = [spec for spec in registry.values() if spec.domain == domain]
     if not versions:
+        hint = did_you_mean(domain, registered_domains())
         raise UnregisteredEnv(
-            f"unknown domain {domain!r}; registered: {', '.join(registered_domains())}"
+            f"unknown domain {domain!r}{f' ({hint})' if hint else ''}; "
+            f"registered: {', '.join(registered_domains())}"
         )
     if match:
         have = sorted(spec.id for spec in versions)

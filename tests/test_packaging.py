@@ -63,3 +63,22 @@ def test_make_env__does_not_import_litellm_or_torch():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_import__registers_the_gymnasium_ids_and_lists_the_public_names():
+    # As Gymnasium's third-party packages do: `import tau_env` is enough for gymnasium.make.
+    code = (
+        "import gymnasium, tau_env; "
+        "print(sorted(k for k in gymnasium.registry if k.startswith('tau_env/'))); "
+        "print(dir(tau_env)); print(type(tau_env.registry).__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    ids, names, registry_type = out.stdout.strip().splitlines()
+    import tau_env
+    from tau_env.wrappers.registration import register_gym_envs
+
+    assert eval(ids) == sorted(register_gym_envs())
+
+    assert eval(names) == sorted(tau_env.__all__)
+    assert "make_env" in tau_env.__all__ and "import_module" not in eval(names)
+    assert registry_type == "dict", "tau_env.registry must be the table of specs, not its module"

@@ -1,4 +1,4 @@
-"""Gymnasium ids for the single-agent view, one per domain (registered on import of the package).
+"""Gymnasium ids for the single-agent view, one per domain (registered by `import tau_env`).
 
 ``tau_env/<Domain>-v<N>`` plays the agent against the scripted user (deterministic);
 ``tau_env/<Domain>-LLMUser-v<N>`` against an LLM user (``llm=`` required; marked
@@ -10,7 +10,7 @@ not installed raises a clear `UnregisteredEnv`.
 Usage::
 
     import gymnasium
-    import tau_env.wrappers  # registers the ids (or: gymnasium.make("tau_env.wrappers:..."))
+    import tau_env  # registers the ids (or: gymnasium.make("tau_env:tau_env/Mock-v0"))
 
     env = gymnasium.make("tau_env/Mock-v0")
     env = gymnasium.make("tau_env/Mock-v0", user=my_user_factory, modes=[NoUser])

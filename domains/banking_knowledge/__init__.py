@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tau_env.domain import DomainData, DomainDefinition, RetrievalSupport
 from tau_env.domains.banking_knowledge.data_model import BankingDB
+from tau_env.domains.banking_knowledge.direct_calls import AS_SENT
 from tau_env.domains.banking_knowledge.loading import read_official
 from tau_env.domains.banking_knowledge.retrieval.variants import (
     DEFAULT_VARIANT,
@@ -43,6 +44,7 @@ TOOLBOX = Toolbox(
     user_tools=ToolSet("user", USER_TOOLS),
     agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
     user_env_functions=ToolSet("user", []),
+    arguments_as_sent=AS_SENT,
 )
 """The base tools; each retrieval variant puts its search tools before the agent's."""
 

@@ -39,8 +39,11 @@ def loads_numbers_as_floats(text: str) -> Any:
 
     The usual text, an object with nothing around it, goes to the decoder's scanner directly:
     ``decode`` would skip no blanks either side and raise the scanner's own errors, so only
-    its two Python calls are saved.
+    its two Python calls are saved. A value that is not text (an agent sending the arguments
+    as an object) raises `json.loads`'s `TypeError`.
     """
+    if type(text) is not str:
+        return json.loads(text, parse_int=float)  # its TypeError for anything but text
     if text[:1] == "{" and text[-1:] == "}":
         value, end = _SCAN_ONCE(text, 0)  # a text starting with "{" never stops the scan
         if end == len(text):

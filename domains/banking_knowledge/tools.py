@@ -4,13 +4,16 @@ Names, arguments, descriptions, results and error texts are the reference's: des
 are interface text the agent reads, reproduced byte for byte. As in the reference, most
 failures are ordinary results starting with ``Error:`` (they do not count towards
 ``max_errors``), and the discoverable-tool wrappers log a write's call even when the write
-answered with such an error; `ToolError` is raised only where the reference raises.
+answered with such an error; an exception is raised only where the reference raises one
+(the world answers it as the reference's environment does, error flag set). Arguments come
+as sent, unvalidated (`tau_env.domains.banking_knowledge.direct_calls`): a tool given a value
+of another JSON type behaves as the reference's body does with it.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import WithJsonSchema
 
@@ -27,8 +30,7 @@ from tau_env.domains.banking_knowledge.ids import (
     verification_id,
 )
 from tau_env.domains.banking_knowledge.json_text import indented, loads_numbers_as_floats
-from tau_env.domains.banking_knowledge.lookups import add, edit, query_by, query_text
-from tau_env.errors import ToolError
+from tau_env.domains.banking_knowledge.lookups import add, edit, exists, query_by, query_text
 from tau_env.tools import env_function, tool
 
 __all__ = [
@@ -123,7 +125,7 @@ def change_user_email(db: BankingDB, user_id: str, new_email: str) -> str:
         user_id: The ID of the user whose email should be changed
         new_email: The new email address to set for the user
     """
-    if user_id not in db.users:
+    if not exists(db.users, user_id):  # an unhashable id raises, as the reference's lookup
         return f"Error: User with ID '{user_id}' not found."
     edit(db.users, user_id)["email"] = new_email
     return f"Email updated successfully.\n  - User ID: {user_id}\n  - New Email: {new_email}"
@@ -210,7 +212,7 @@ def _catalog_entry(db: BankingDB, name: str, side: Literal["agent", "user"]) -> 
     return entry if entry is not None and entry.side == side else None
 
 
-def _decoded(arguments: str, *, numbers_as_floats: bool) -> object:
+def _decoded(arguments: str, *, numbers_as_floats: bool) -> Any:
     """The JSON arguments, integers as floats when asked (the reference's normalisation)."""
     return loads_numbers_as_floats(arguments) if numbers_as_floats else json.loads(arguments)
 
@@ -231,6 +233,9 @@ def give_discoverable_user_tool(
         discoverable_tool_name: The name of the discoverable tool (e.g., "open_webpage", "navigate_to_section")
         arguments: JSON string of arguments for the tool (e.g., '{"url": "https://example.com"}')
     """  # noqa: E501
+    if not isinstance(discoverable_tool_name, str):  # the reference looks the name up as an
+        kind = type(discoverable_tool_name).__name__  # attribute of its user toolkit class
+        raise TypeError(f"attribute name must be string, not '{kind}'")
     entry = _catalog_entry(db, discoverable_tool_name, "user")
     if entry is None:
         return f"Error: Unknown discoverable tool '{discoverable_tool_name}'."
@@ -238,11 +243,11 @@ def give_discoverable_user_tool(
         given = _decoded(arguments, numbers_as_floats=False)
     except json.JSONDecodeError as error:
         return f"Error: Invalid JSON in arguments: {error}"
-    if not isinstance(given, dict):
-        raise ToolError("arguments must be a JSON object")
-    parameters = {p.name for p in entry.parameters}
+    # As the reference, whatever JSON value came is checked by iterating it: an object's
+    # keys, a list's items, a text's characters (a number or null cannot be iterated).
+    parameters = {p.name for p in entry.parameters} | {"self"}
     for key in given:
-        if key not in parameters and key != "self":
+        if key not in parameters:
             return f"Error: Unexpected parameter: {key}"
     add(
         db.user_discoverable_tools,

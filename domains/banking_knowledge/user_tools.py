@@ -19,7 +19,6 @@ from tau_env.domains.banking_knowledge.discoverable import USER_BEHAVIOURS, invo
 from tau_env.domains.banking_knowledge.ids import application_id, referral_id, transaction_id
 from tau_env.domains.banking_knowledge.json_text import loads_numbers_as_floats
 from tau_env.domains.banking_knowledge.lookups import add, is_empty_result, query_text
-from tau_env.errors import ToolError
 from tau_env.tools import tool
 
 __all__ = [
@@ -64,7 +63,10 @@ def apply_for_credit_card(
     valid = _card_types(db)
     if card_type not in valid:
         return f"Error: Invalid card_type '{card_type}'. Must be one of: {valid}"
-    income = float(annual_income)
+    try:
+        income = float(annual_income)
+    except (TypeError, ValueError):
+        return "Error: Invalid annual_income. Must be a number."
     record_id = application_id(card_type, customer_name, income, rho_bank_subscription)
     record = {
         "application_id": record_id,
@@ -140,13 +142,13 @@ def call_discoverable_user_tool(
         decoded = loads_numbers_as_floats(arguments)
     except json.JSONDecodeError as error:
         return f"Error: Invalid JSON in arguments: {error}"
-    if not isinstance(decoded, dict):
-        raise ToolError("arguments must be a JSON object")
     spec = USER_BEHAVIOURS[entry.behaviour]
+    # As the reference, whatever JSON value came is checked with ``in`` and by iterating it
+    # (a list's items, a text's characters; a number or null raises `TypeError`).
     for name in spec.required:
         if name not in decoded:
             return f"Error: Missing required parameter: {name}"
-    accepted = spec.accepted
+    accepted = spec.accepted_with_self
     for key in decoded:
         if key not in accepted:
             return f"Error: Unexpected parameter: {key}"

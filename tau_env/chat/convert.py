@@ -20,6 +20,7 @@ from tau_env.errors import InvalidAction, ParticipantError
 from tau_env.llm.convert import response_actions
 from tau_env.llm.response import LLMResponse, LLMToolCall
 from tau_env.messages import STOP_TOKENS
+from tau_env.tools.nesting import MAX_ARGUMENT_DEPTH, clipped, nests_deeper_than
 
 __all__ = ["action_message", "assistant_actions", "normalize_assistant_message"]
 
@@ -65,7 +66,7 @@ def _normal_call(call: object, index: int) -> dict[str, Any]:
         raise InvalidAction(f"{where}.function.name must be a non-empty string, actually: {name!r}")
     arguments = function.get("arguments", "")
     if isinstance(arguments, Mapping):
-        arguments = json.dumps(dict(arguments))
+        arguments = _json_text(dict(arguments), f"{where}.function")
     elif arguments is None:
         arguments = ""
     elif not isinstance(arguments, str):
@@ -77,6 +78,23 @@ def _normal_call(call: object, index: int) -> dict[str, Any]:
     if not isinstance(call_id, str):
         call_id = ""
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _json_text(arguments: dict[str, Any], where: str) -> str:
+    """Arguments given as a mapping, as the JSON text a chat completion would carry.
+
+    Arguments nested too deeply for any tool are written only one level past the limit: the
+    text stays short and writable, and the env refuses it (an ``Error: ...`` result).
+
+    Raises:
+        InvalidAction: A value JSON cannot carry (bytes, an object, a circular reference).
+    """
+    if nests_deeper_than(arguments):
+        arguments = clipped(arguments, MAX_ARGUMENT_DEPTH + 1)
+    try:
+        return json.dumps(arguments)
+    except (TypeError, ValueError) as error:
+        raise InvalidAction(f"{where}'s arguments are not JSON: {error}") from None
 
 
 def assistant_actions(message: Mapping[str, Any]) -> list[Action]:
@@ -105,7 +123,7 @@ def action_message(action: Action) -> dict[str, Any]:
     """
     if isinstance(action, CallTool):
         arguments = action.arguments
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        text = arguments if isinstance(arguments, str) else _json_text(arguments, "the call")
         call: dict[str, Any] = {"type": "function", "function": {"name": action.name}}
         call["function"]["arguments"] = text
         if action.call_id:

@@ -44,7 +44,7 @@ def parse_assistant_text(text: str) -> dict[str, Any]:
     if candidate[:1] in ("{", "["):
         try:
             parsed = json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):  # (nested deeper than the parser goes)
             parsed = None
         found = _json_calls(parsed)
         if found is not None:
@@ -77,7 +77,7 @@ def _block_call(block: str) -> dict[str, Any]:
     body = block.strip()
     try:
         parsed = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # (nested deeper than the parser goes)
         parsed = None
     call = _one_call(parsed)
     if call is not None:

@@ -213,7 +213,7 @@ def _template_message(message: dict[str, Any]) -> dict[str, Any]:
         if isinstance(arguments, str):
             try:
                 parsed = json.loads(arguments) if arguments.strip() else {}
-            except ValueError:
+            except (ValueError, RecursionError):  # (nested deeper than the parser goes)
                 parsed = None
             if isinstance(parsed, dict):
                 function["arguments"] = parsed

@@ -23,19 +23,22 @@ __all__ = [
 ]
 
 DEFAULT_DOMAIN = "telecom"
-"""The domain `tau-env run` and `tau-env tasks` use when none is named (the offline main job)."""
+"""The domain every subcommand uses when none is named (``run``'s offline main job plays it)."""
 
 DEFAULT_STORE = "tau_env_runs.sqlite"
 """The result store `run`, `resume`, `report` and `export` use when none is named."""
 
 
-def add_data_arguments(parser: argparse.ArgumentParser, *, default_domain: str | None) -> None:
-    """``--domain``, ``--data-dir``, ``--split`` and ``--tasks``."""
+def add_data_arguments(
+    parser: argparse.ArgumentParser, *, default_domain: str | None = DEFAULT_DOMAIN
+) -> None:
+    """``--domain``, ``--data-dir``, ``--split`` and ``--tasks`` (None: ``--domain`` required)."""
     parser.add_argument(
         "--domain",
         default=default_domain,
         required=default_domain is None,
-        help="domain name or versioned id (default: %(default)s)",
+        help="domain name or versioned id"
+        + ("" if default_domain is None else " (default: %(default)s)"),
     )
     parser.add_argument(
         "--data-dir",

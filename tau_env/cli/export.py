@@ -13,6 +13,7 @@ from typing import Any
 
 from tau_env.cli.common import add_store_arguments, open_existing_store
 from tau_env.rollout.export import export_run
+from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
 
@@ -22,7 +23,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "export",
         help="write a run as the reference's results.json",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store_arguments(parser, run_help="the run to export (default: the latest in the store)")

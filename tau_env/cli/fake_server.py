@@ -16,6 +16,7 @@ from typing import Any
 
 from tau_env.errors import TauEnvError
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
+from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser", "canned_reply"]
 
@@ -43,7 +44,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "fake-server",
         help="serve an offline OpenAI-compatible model (canned replies) to try the LLM path",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -18,12 +18,14 @@ import os
 import signal
 import sqlite3
 import sys
+import textwrap
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
+    "EXIT_CODES",
     "EXIT_ERROR",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
@@ -62,6 +64,31 @@ EXIT_ERROR = 2
 
 EXIT_INTERNAL = 3
 """Exit code of an unexpected error (a bug): one line, the traceback with ``TAU_ENV_DEBUG=1``."""
+
+EXIT_CODES = (
+    (0, "done: run and resume stored and reported every episode; validate: every task reaches 1.0"),
+    (
+        1,
+        "done, with something to look at: run and resume left failed attempts or episodes the "
+        "judge could not rule on (the output says how to resume); report --all left out "
+        "incomplete runs (named on stderr); validate: a task below 1.0 or not judged",
+    ),
+    (
+        2,
+        "an error the message explains: a bad option, an unknown domain, task or split, a "
+        "missing file, a refused run",
+    ),
+    (3, "an unexpected error (a bug); TAU_ENV_DEBUG=1 shows its traceback"),
+    (130, "interrupted (Ctrl-C); what finished is stored, and the output says how to resume"),
+    (141, "standard output closed early (piped into head, say)"),
+)
+"""Every exit code of ``tau-env``, with its meaning (``--help`` and the README list them)."""
+
+DOMAIN_NOTE = (
+    "run, tasks, validate and serve take the domain as --domain (default: telecom);\n"
+    "a mistyped domain, task or split is answered with the closest known name."
+)
+"""The ``--help`` note on naming a domain (`tau_env.cli.common.DEFAULT_DOMAIN`)."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -104,8 +131,15 @@ def sigint_ignored() -> Iterator[None]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand (imports the subcommand modules)."""
+    codes = "\n".join(
+        textwrap.fill(meaning, 79, initial_indent=f"  {code:<5}", subsequent_indent=" " * 7)
+        for code, meaning in EXIT_CODES
+    )
     parser = argparse.ArgumentParser(
-        prog="tau-env", description="τ²-bench as a dual-control RL environment."
+        prog="tau-env",
+        description="τ²-bench as a dual-control RL environment.",
+        epilog=f"{DOMAIN_NOTE}\n\nexit codes:\n{codes}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True)
     for name in SUBCOMMANDS:

@@ -21,6 +21,7 @@ from tau_env.rollout.modes import has_user
 from tau_env.rollout.report import IncompleteRun, RunReport, run_report
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.wording import counted, plain_help
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
 
@@ -33,7 +34,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "report",
         help="pass^k of stored runs, per task and per domain",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store_arguments(parser, run_help="comma-separated runs (default: the latest)")
@@ -123,7 +124,8 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
     episodes = len(report.tasks) * config.trials
     average = report.average_reward
     print(
-        f"{len(report.tasks)} tasks x {config.trials} trials ({episodes} episodes): "
+        f"{counted(len(report.tasks), 'task')} x {counted(config.trials, 'trial')} "
+        f"({counted(episodes, 'episode')}): "
         f"average reward {'n/a' if average is None else f'{average:.3f}'}"
     )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
@@ -148,6 +150,11 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
                 ("--judge-model", report.judge or "MODEL"),
             )
         )
+    if report.judge_calls_saved:
+        print(
+            f"judge calls saved: {report.judge_calls_saved} (episodes whose NL assertions need "
+            "no verdict: another component of their reward is 0)"
+        )
     usage = [
         f"{side} {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens"
         + (f", ${u.cost:.4f}" if u.cost else "")
@@ -163,9 +170,10 @@ def summary_line(report: RunReport) -> str:
     values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
     average = report.average_reward
     unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
+    size = f"{counted(len(report.tasks), 'task')} x {counted(report.config.trials, 'trial')}"
     return (
-        f"run {report.run_id}: {values} ({len(report.tasks)} tasks x {report.config.trials} "
-        f"trials, average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged})"
+        f"run {report.run_id}: {values} ({size}, "
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged})"
     )
 
 

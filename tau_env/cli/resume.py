@@ -22,6 +22,7 @@ from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.rollout.judging import judge_for_resume
 from tau_env.rollout.preflight import check_run, restore_endpoints, stored_config
 from tau_env.rollout.runner import load_run
+from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
 
@@ -31,7 +32,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "resume",
         help="continue a killed or failed run",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")

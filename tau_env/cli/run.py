@@ -24,7 +24,7 @@ from tau_env.cli.common import (
 )
 from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.domain import default_retrieval
-from tau_env.errors import TauEnvError
+from tau_env.errors import TauEnvError, did_you_mean
 from tau_env.loader import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
@@ -34,6 +34,7 @@ from tau_env.rollout.provenance import domain_name
 from tau_env.rollout.runner import create_run
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import id_part, tau_env_command
+from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
 
@@ -43,7 +44,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "run",
         help="play tasks x trials, store every episode, print pass^k",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
@@ -193,6 +194,7 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
         task_ids = [task_id.strip() for task_id in args.tasks.split(",") if task_id.strip()]
         unknown = [task_id for task_id in task_ids if task_id not in known]
         if unknown:
+            hint = did_you_mean(unknown[0], known)
             listing = tau_env_command(
                 "tasks",
                 ("--domain", args.domain),
@@ -201,7 +203,9 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
             )
             raise TauEnvError(
                 f"--tasks: {unknown[0]!r} is not a task of {args.domain} split "
-                f"{args.split or 'default'}; `{listing}` lists them"
+                f"{args.split or 'default'}; "
+                + (f"{hint} " if hint else "")
+                + f"`{listing}` lists them"
             )
         if len(set(task_ids)) != len(task_ids):
             raise TauEnvError("--tasks: a task id appears twice")

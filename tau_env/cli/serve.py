@@ -6,9 +6,10 @@ import argparse
 import gc
 from typing import Any
 
+from tau_env.cli.common import DEFAULT_DOMAIN
 from tau_env.errors import TauEnvError
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "served_domain"]
 
 
 def add_parser(commands: Any) -> None:
@@ -18,7 +19,13 @@ def add_parser(commands: Any) -> None:
         help="serve a domain over OpenEnv's protocol (needs the openenv extra)",
         description="Serve a domain's episodes (agent side, as chat) over OpenEnv's protocol.",
     )
-    parser.add_argument("domain", help="domain name or versioned id (telecom, tau/airline-v0)")
+    parser.add_argument(
+        "--domain",
+        default=None,
+        help=f"domain name or versioned id, e.g. tau/airline-v0 (default: {DEFAULT_DOMAIN})",
+    )
+    # The domain was once positional (`tau-env serve telecom`): still accepted.
+    parser.add_argument("positional_domain", nargs="?", metavar="DOMAIN", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="default", help="evaluation mode (default: default)")
     parser.add_argument("--split", default=None, help="split drawn from without a task id")
     parser.add_argument(
@@ -37,6 +44,19 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def served_domain(args: argparse.Namespace) -> str:
+    """``--domain``, or the positional domain of older command lines, or the default.
+
+    Raises:
+        TauEnvError: Both name a domain, and not the same one.
+    """
+    if args.domain and args.positional_domain and args.domain != args.positional_domain:
+        raise TauEnvError(
+            f"serve: two domains given, {args.positional_domain!r} and --domain {args.domain!r}"
+        )
+    return str(args.domain or args.positional_domain or DEFAULT_DOMAIN)
+
+
 def run(args: argparse.Namespace) -> int:
     """Build the app and serve it until interrupted."""
     try:
@@ -48,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             f"serve needs the openenv extra: pip install 'tau-env[openenv]' ({error})"
         ) from None
     app = create_server_app(
-        args.domain,
+        served_domain(args),
         max_sessions=args.max_sessions,
         data_dir=args.data_dir,
         user=args.user,

@@ -9,16 +9,19 @@ retail without a judge leaves its NL-assertion tasks not judged.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.common import (
+    DEFAULT_DOMAIN,
     add_data_arguments,
     add_judge_arguments,
     add_retrieval_arguments,
     judge_spec,
 )
 from tau_env.episode_runner import EpisodeResult, run_episode
+from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.grading.outcome import Grade
 from tau_env.loader import make_env
 from tau_env.wrappers.users import GoldUser
@@ -46,7 +49,7 @@ def add_parser(commands: Any) -> None:
         ),
         epilog=EXIT_CODES,
     )
-    add_data_arguments(parser, default_domain=None)
+    add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)
     parser.set_defaults(handler=handle)
@@ -105,7 +108,12 @@ def handle(args: argparse.Namespace) -> int:
     ]
     passed = 0
     unjudged = 0
+    asked = saved = 0  # tasks whose NL assertions went to the judge / needed no verdict
     for result in results:
+        if judge_call_saved(result.grade):
+            saved += 1
+        elif judge is not None and _has_assertions(result.grade):
+            asked += 1
         if result.reward is None:
             unjudged += 1
         elif result.grade.success:
@@ -117,5 +125,20 @@ def handle(args: argparse.Namespace) -> int:
     if unjudged:
         why = "the judge failed" if spec is not None else "pass --judge-model to judge them"
         note = f"; {unjudged} not judged (NL assertions: {why})"
+    if saved:
+        note += f"; {saved} judge calls saved (NL assertions of tasks already at reward 0)"
     print(f"{passed}/{len(results)} tasks reach reward 1.0{note}")
+    if judge is not None:
+        print(
+            f"tau-env validate: the judge was asked about {asked} tasks; {saved} calls saved "
+            "(tasks whose reward another component had already made 0)",
+            file=sys.stderr,
+        )
     return 0 if passed == len(results) else 1
+
+
+def _has_assertions(grade: Grade) -> bool:
+    """Whether the grade has NL assertions in its basis (to rule on, or ruled on)."""
+    if grade.reward_basis is None or "NL_ASSERTION" not in grade.reward_basis:
+        return False
+    return bool(grade.checks["NL_ASSERTION"].details)

@@ -36,6 +36,7 @@ from tau_env.messages import (
     trusted,
 )
 from tau_env.state.world import World
+from tau_env.tools.nesting import clipped, nests_deeper_than
 
 __all__ = ["GREETING", "Conversation", "Seating", "SideView"]
 
@@ -247,6 +248,16 @@ class Conversation:
                 recorded = arguments = parse_arguments(arguments)
             except ValueError:  # recorded as given; the world answers with a precise error
                 recorded = {"_raw_arguments": arguments}
+        # The call runs first and both records are added after it: a call never stands in the
+        # trajectory without its result.
+        borrowed = self.seating.borrowed_tools
+        if borrowed and name in borrowed.get(side, ()):
+            result = self.world.call_tool(_OTHER[side], name, arguments)
+        else:
+            result = self.world.call_tool(side, name, arguments)
+        content, error = result.content, result.error
+        if error and nests_deeper_than(recorded):  # (refused: only failed calls nest so deep)
+            recorded = clipped(recorded)
         requestor = _REQUESTOR[side]
         call = trusted(
             ToolCall,
@@ -264,12 +275,6 @@ class Conversation:
         trajectory.append(message)
         history = view.history
         history.append(message)
-        borrowed = self.seating.borrowed_tools
-        if borrowed and name in borrowed.get(side, ()):
-            result = self.world.call_tool(_OTHER[side], name, arguments)
-        else:
-            result = self.world.call_tool(side, name, arguments)
-        content, error = result.content, result.error
         reply_fields: dict[str, Any] = {
             "role": "tool",
             "id": call_id,

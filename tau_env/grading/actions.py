@@ -9,6 +9,7 @@ from tau_env.grading.context import Episode
 from tau_env.grading.outcome import Check, new_check
 from tau_env.messages import ToolCall
 from tau_env.tasks.model import GoldAction
+from tau_env.tools.nesting import nests_deeper_than
 
 __all__ = ["ActionGrader", "matches"]
 
@@ -69,9 +70,11 @@ def _normalize(value: Any) -> Any:
         stripped = value.strip()
         if stripped.startswith(("{", "[")):
             try:
-                return _normalize(json.loads(stripped))
-            except ValueError:
+                parsed = json.loads(stripped)
+            except (ValueError, RecursionError):  # (nested deeper than the parser goes)
                 return value
+            # JSON text nested too deeply for any tool is compared as text (and not walked).
+            return value if nests_deeper_than(parsed) else _normalize(parsed)
         return value
     if isinstance(value, dict):
         return {k: _normalize(v) for k, v in value.items()}

@@ -11,7 +11,13 @@ from tau_env.grading.communicate import CommunicateGrader
 from tau_env.grading.context import Episode
 from tau_env.grading.db import DBGrader
 from tau_env.grading.env_assertions import EnvAssertionGrader
-from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, judge_name
+from tau_env.grading.nl_assertions import (
+    Judge,
+    NLAssertionGrader,
+    assertions_of,
+    judge_name,
+    unneeded_check,
+)
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
 from tau_env.messages import trusted
 from tau_env.tasks.model import RewardType
@@ -37,10 +43,11 @@ class TaskGrader:
     COMMUNICATE outside the basis are diagnostics, computed when the grade's checks are first
     read, dumped or pickled (`Grade.defer_diagnostics`), so an episode whose grade nobody
     inspects pays only for its reward. NL_ASSERTION runs only when the basis names it,
-    because it calls a judge. The reward is the product of the basis
-    components; when one of them could not be judged (NL assertions without a working judge)
-    the episode has no reward (``Grade.reward`` None, listed in ``Grade.not_judged``) and is
-    never a pass.
+    because it calls a judge, and last: when another basis component is already 0 the judge is
+    not asked (`unneeded_check`; the reward is 0 whatever its verdict). The reward is the
+    product of the basis components; when one of them could not be judged (NL assertions
+    without a working judge) and the others do not make it 0, the episode has no reward
+    (``Grade.reward`` None, listed in ``Grade.not_judged``) and is never a pass.
 
     Args:
         judge: Rules on natural-language assertions (an `LLMJudge`, or any callable
@@ -81,11 +88,20 @@ class TaskGrader:
         plan = self._plans.get(tuple(basis))
         if plan is None or plan.graders is not self.graders:
             plan = self._plan(basis)
-        # The reward first; diagnostics when first read (they never change it).
+        # The reward first; diagnostics when first read (they never change it). NL assertions
+        # last: their judge is asked only when its verdict can change the reward.
         checks: dict[str, Check] = {}  # the grade's own (`combine` copies its argument)
+        judged_last = None
         for component, grader in plan.basis:
+            if component == "NL_ASSERTION":
+                judged_last = grader
+                continue
             check = grader.check(episode)
             checks[component] = check if type(check) is Check else Check.model_validate(check)
+        if judged_last is not None:
+            checks["NL_ASSERTION"] = self._nl_check(judged_last, episode, checks)
+            if basis[-1] != "NL_ASSERTION":  # back in basis order
+                checks = {component: checks[component] for component in basis}
         nl_check = checks.get("NL_ASSERTION")
         ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
         judge = judge_name(self.judge) if ruled else None
@@ -97,6 +113,19 @@ class TaskGrader:
             judge,
             partial(_diagnose, diagnostics, episode) if diagnostics else None,
         )
+
+    @staticmethod
+    def _nl_check(grader: ComponentGrader, episode: Episode, others: dict[str, Check]) -> Check:
+        """The NL_ASSERTION check; `unneeded_check` when another basis component is 0.
+
+        The judge is not asked then: the reward is 0 whatever its verdict.
+        """
+        if any(check.reward == 0.0 for check in others.values()):
+            assertions = assertions_of(episode.task)
+            if assertions:
+                return unneeded_check(assertions)
+        check = grader.check(episode)
+        return check if type(check) is Check else Check.model_validate(check)
 
     def _plan(self, basis: Sequence[RewardType]) -> _Plan:
         """What grading a task of this basis runs (made once per basis, then looked up).
@@ -148,8 +177,9 @@ def combine(
     """The grade of a stopped episode from its component checks.
 
     The reward is the product of the basis components, or None when any of them could not be
-    judged. The breakdown lists the basis components the reference reports (not DB and
-    ENV_ASSERTION of a task with nothing to compare them with).
+    judged and the others do not already make it 0. The breakdown lists the basis components
+    the reference reports (not DB and ENV_ASSERTION of a task with nothing to compare them
+    with).
 
     Args:
         termination: How the episode ended (a stop).
@@ -182,7 +212,10 @@ def _combined(
         product *= value
     reward: float | None = product
     note = None
-    if not_judged:
+    if not_judged and product == 0.0:  # a judged factor is 0: no verdict can change that
+        note = f"{', '.join(not_judged)} not judged: the reward is 0 whatever the verdict"
+        not_judged = []
+    elif not_judged:
         reward = None
         errors = [
             detail["error"]

@@ -115,13 +115,13 @@ def _json_object(reply: str) -> Any:
         text = text.rsplit("```", 1)[0]
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # (nested deeper than the parser goes)
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise MalformedVerdict("it is not JSON") from None
         try:
             return json.loads(text[start : end + 1])
-        except ValueError:
+        except (ValueError, RecursionError):
             raise MalformedVerdict("it is not JSON") from None
 
 

@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tau_env.errors import LLMError
 from tau_env.grading.context import Episode
-from tau_env.grading.outcome import Check
+from tau_env.grading.outcome import Check, Grade
 from tau_env.messages import Message
 from tau_env.tasks.model import Task
 
 __all__ = [
+    "UNNEEDED",
     "Judge",
     "NLAssertionGrader",
     "Verdict",
     "assertions_of",
+    "judge_call_saved",
     "judge_name",
     "ruled_check",
     "unjudged_check",
+    "unneeded_check",
 ]
+
+UNNEEDED = "not asked: another component of the reward is 0, whatever the verdict"
+"""Why a judge was not asked about an episode's NL assertions (`unneeded_check`)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,30 @@ def unjudged_check(assertions: Sequence[str], error: str | None = None) -> Check
             detail["error"] = error
         details.append(detail)
     return Check(component="NL_ASSERTION", reward=None, details=details)
+
+
+def unneeded_check(assertions: Sequence[str]) -> Check:
+    """The check of assertions no judge was asked about: no verdict could change the reward.
+
+    Another basis component is already 0 (the reward is a product). Its reward is None like
+    any unjudged check; the grade's reward is 0 all the same.
+    """
+    details = [{"assertion": text, "met": None, "skipped": UNNEEDED} for text in assertions]
+    return Check(component="NL_ASSERTION", reward=None, details=details)
+
+
+def judge_call_saved(grade: Grade | Mapping[str, Any]) -> bool:
+    """True when a grade (or its dump) asked no judge about its NL assertions (`unneeded_check`).
+
+    Its reward is 0 whatever the verdict: the count of such episodes is the judge calls saved.
+    """
+    if isinstance(grade, Grade):
+        check = grade.checks.get("NL_ASSERTION")
+        reward, details = (None, []) if check is None else (check.reward, check.details)
+    else:
+        dumped = (grade.get("checks") or {}).get("NL_ASSERTION") or {}
+        reward, details = dumped.get("reward"), dumped.get("details") or []
+    return reward is None and any(d.get("skipped") == UNNEEDED for d in details)
 
 
 def ruled_check(assertions: Sequence[str], verdicts: Sequence[Verdict]) -> Check:

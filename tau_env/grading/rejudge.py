@@ -3,7 +3,8 @@
 An episode graded without a judge (or whose judge failed) keeps every other check in its
 grade; NL assertions look only at the conversation, so a judge can rule on them at any time
 without replaying the episode. The result is the grade the episode would have had with that
-judge from the start.
+judge from the start. A grade whose other components already give 0 is completed without
+asking the judge (its reward is 0 whatever the verdict).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tau_env.grading.nl_assertions import (
     judge_name,
     ruled_check,
     unjudged_check,
+    unneeded_check,
 )
 from tau_env.grading.outcome import Check, Grade
 from tau_env.messages import Message
@@ -41,6 +43,8 @@ def rejudge(grade: Grade, trajectory: Sequence[Message], task: Task, judge: Judg
     if not needs_judge(grade):
         return grade
     assertions = assertions_of(task)
+    if _decided(grade):
+        return _with(grade, unneeded_check(assertions), None)
     try:
         verdicts = judge(trajectory, assertions)
     except LLMError as error:
@@ -53,6 +57,8 @@ async def arejudge(grade: Grade, trajectory: Sequence[Message], task: Task, judg
     if not needs_judge(grade):
         return grade
     assertions = assertions_of(task)
+    if _decided(grade):
+        return _with(grade, unneeded_check(assertions), None)
     ajudge = getattr(judge, "ajudge", None)
     try:
         verdicts: Sequence[Verdict]
@@ -63,6 +69,14 @@ async def arejudge(grade: Grade, trajectory: Sequence[Message], task: Task, judg
     except LLMError as error:
         return _with(grade, unjudged_check(assertions, f"{type(error).__name__}: {error}"), None)
     return _with(grade, ruled_check(assertions, verdicts), judge_name(judge))
+
+
+def _decided(grade: Grade) -> bool:
+    """True when another basis component is 0: no verdict can change the reward.
+
+    (A grade stored before such episodes were given reward 0 without a judge.)
+    """
+    return any(value == 0.0 for value in grade.breakdown.values())
 
 
 def _with(grade: Grade, check: Check, judge: str | None) -> Grade:

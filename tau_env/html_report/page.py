@@ -35,6 +35,7 @@ from tau_env.html_report.sections import (
 from tau_env.html_report.views import episode_payload
 from tau_env.rollout.report import RunReport
 from tau_env.store.sqlite import ResultStore
+from tau_env.utils.wording import counted
 
 __all__ = ["build_html_report", "write_html_report"]
 
@@ -114,7 +115,7 @@ def build_html_report(store: ResultStore, reports: Sequence[RunReport]) -> str:
         sections.append(
             f'<section class=run id="{anchor}"><h2>{text(report.run_id)}</h2>'
             f"<p class=meta>{text(report.domain)} · agent {text(config.agent.describe())} · "
-            f"{len(report.tasks)} tasks × {config.trials} trials · pass^1 "
+            f"{counted(len(report.tasks), 'task')} × {counted(config.trials, 'trial')} · pass^1 "
             f"{'n/a' if pass_1 is None else f'{pass_1:.3f}'}{unjudged}{judge}</p>"
             + breakdown_tables(failure_breakdown(records))
             + failed_attempts(store.failures(report.run_id))

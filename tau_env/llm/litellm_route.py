@@ -179,25 +179,28 @@ def _provider_of(lib: Any, model: str) -> str | None:
 
 
 def parse_model_response(raw: Any, model: str) -> LLMResponse:
-    """An `LLMResponse` from a litellm ``ModelResponse`` (tolerates missing fields)."""
+    """An `LLMResponse` from a litellm ``ModelResponse`` (tolerates missing fields).
+
+    Raises:
+        ProviderFailure: The reply has no choice (``transient``, as on the lean route).
+    """
     choices = getattr(raw, "choices", None) or []
-    content: str | None = None
+    if not choices:
+        raise ProviderFailure("transient", "reply has no choice")
+    choice = choices[0]
+    finish_reason = getattr(choice, "finish_reason", None)
+    message = getattr(choice, "message", None)
+    content: str | None = getattr(message, "content", None)
     calls: list[LLMToolCall] = []
-    finish_reason = None
-    if choices:
-        choice = choices[0]
-        finish_reason = getattr(choice, "finish_reason", None)
-        message = getattr(choice, "message", None)
-        content = getattr(message, "content", None)
-        for i, call in enumerate(getattr(message, "tool_calls", None) or []):
-            function = getattr(call, "function", None)
-            calls.append(
-                LLMToolCall.from_wire(
-                    id=getattr(call, "id", None) or f"call_{i}",
-                    name=getattr(function, "name", None) or "",
-                    raw_arguments=getattr(function, "arguments", None),
-                )
+    for i, call in enumerate(getattr(message, "tool_calls", None) or []):
+        function = getattr(call, "function", None)
+        calls.append(
+            LLMToolCall.from_wire(
+                id=getattr(call, "id", None) or f"call_{i}",
+                name=getattr(function, "name", None) or "",
+                raw_arguments=getattr(function, "arguments", None),
             )
+        )
     usage = getattr(raw, "usage", None)
     return LLMResponse(
         model=model,

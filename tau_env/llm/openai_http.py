@@ -2,10 +2,10 @@
 
 For OpenAI itself and any OpenAI-compatible server (vLLM, SGLang, llama.cpp, a proxy...). A
 call costs one request body built from the serialised prefix of the conversation
-(`tau_env.llm.wire`), one POST on a kept-alive connection of the loop's shared pool
-(`tau_env.llm.pool`, `tau_env.llm.http1`; through aiohttp when the environment names a proxy
-for the endpoint), and a JSON parse of the reply (`tau_env.llm.replies`): a few tenths of a
-millisecond of CPU, where litellm spends several. Streaming (``ModelConfig.stream``) reads the
+(`tau_env.llm.wire`), one POST through the loop's shared aiohttp session (kept-alive
+connections; the environment's proxy when it names one: `tau_env.llm.pool`), and a JSON parse
+of the reply (`tau_env.llm.replies`): a fraction of a millisecond of CPU, where litellm spends
+several. Streaming (``ModelConfig.stream``) reads the
 server-sent events and asks for the usage chunk. Failures are classified as on every route
 (`tau_env.llm.failures`).
 
@@ -16,7 +16,7 @@ endpoint requires a key; a local server is called without one when none is set.
 
 from __future__ import annotations
 
-import asyncio
+import copy
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,8 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 from tau_env.errors import ModelAccessError
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, failure_for_status, missing_key_message
-from tau_env.llm.http1 import Endpoint, HttpError, HttpReply
-from tau_env.llm.pool import EnvSettings, env_settings, loop_pool, shared_session
+from tau_env.llm.pool import env_settings, shared_session
 from tau_env.llm.prices import local_endpoint, price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
@@ -89,14 +88,11 @@ class OpenAIRoute:
             temperature=config.temperature,
         )
         self._authorized = any(name.lower() == "authorization" for name in self.headers)
-        self._timeout: aiohttp.ClientTimeout | None = None  # the proxied path's
-        # the endpoint for the environment's settings; shared with `fresh` copies
-        self._endpoint: list[tuple[EnvSettings, Endpoint]] = []
+        self._timeout: aiohttp.ClientTimeout | None = None  # made on the first call
 
     def fresh(self) -> OpenAIRoute:
         """The same route for another conversation (its own request writer)."""
-        route = object.__new__(type(self))  # a shallow copy, without copy.copy's protocol
-        route.__dict__.update(self.__dict__)
+        route = copy.copy(self)
         route.writer = self.writer.fresh()
         return route
 
@@ -120,64 +116,16 @@ class OpenAIRoute:
         )
 
     async def send(self, call: ChatCall) -> LLMResponse:
-        """Make the call once.
+        """Make the call once, on the loop's shared aiohttp session.
 
         Raises:
             ProviderFailure: The call failed (classified).
         """
-        settings = env_settings(self.url)  # proxies and .netrc, as httpx would read them
-        if settings.proxy is not None:
-            return await self._send_proxied(call, settings)
-        endpoint = self._endpoint_for(settings)
-        pool = await loop_pool()
-        reply: HttpReply | None = None
-        deadline = pool.deadlines.start(self.config.timeout)  # as `asyncio.timeout` would
-        timed_out = False
-        try:
-            try:
-                reply = await pool.connections.post(endpoint, call.body)
-                if reply.status != 200:
-                    detail = f"HTTP {reply.status}: {error_detail(await reply.read())}"
-                    raise failure_for_status(reply.status, detail, reply.headers)
-                if reply.content_type == "text/event-stream":
-                    return await self._read_stream(reply.lines())
-                raw = await reply.read()
-            finally:
-                timed_out = deadline.end()
-        except asyncio.CancelledError:
-            if timed_out:
-                raise ProviderFailure("transient", self._timed_out) from None
-            raise
-        except TimeoutError:
-            raise ProviderFailure("transient", self._timed_out) from None
-        except HttpError as error:
-            raise ProviderFailure("transient", f"{type(error).__name__}: {error}") from error
-        finally:
-            if reply is not None:
-                reply.discard()  # a no-op once the reply was read whole
-        return completion_reply(raw, self.config.model, self.price)
-
-    def _endpoint_for(self, settings: EnvSettings) -> Endpoint:
-        """The endpoint with this route's headers (and ``.netrc`` credentials when keyless)."""
-        known = self._endpoint
-        if known and known[0][0] is settings:
-            return known[0][1]
-        headers = dict(self.headers)
-        if not self._authorized and settings.netrc_auth is not None:
-            headers["Authorization"] = settings.netrc_auth.encode()
-        try:
-            endpoint = Endpoint.of(self.url, headers)
-        except ValueError as error:
-            raise ProviderFailure("permanent", f"{self.url}: {error}") from None
-        self._endpoint[:] = [(settings, endpoint)]
-        return endpoint
-
-    async def _send_proxied(self, call: ChatCall, settings: EnvSettings) -> LLMResponse:
-        """`send` through the environment's proxy (aiohttp speaks the proxy protocols)."""
         import aiohttp
 
         if self._timeout is None:
             self._timeout = aiohttp.ClientTimeout(total=self.config.timeout)
+        settings = env_settings(self.url)  # proxies and .netrc, as httpx would read them
         session = await shared_session()
         auth = None if self._authorized else settings.netrc_auth
         try:
@@ -199,6 +147,8 @@ class OpenAIRoute:
                 raw = await response.read()
         except TimeoutError:
             raise ProviderFailure("transient", self._timed_out) from None
+        except aiohttp.InvalidURL as error:  # no host, or a scheme other than http(s)
+            raise ProviderFailure("permanent", f"{self.url}: {error}") from None
         except aiohttp.ClientError as error:
             raise ProviderFailure("transient", f"{type(error).__name__}: {error}") from error
         return completion_reply(raw, self.config.model, self.price)

@@ -1,18 +1,13 @@
-"""Shared HTTP connection pools (one per event loop) and the loop of synchronous calls.
+"""Shared HTTP sessions (one per event loop) and the loop of synchronous calls.
 
-Every `LLMClient` on the lean route sends through the `tau_env.llm.http1.ConnectionPool` of the
-running event loop (through its `aiohttp.ClientSession` when the endpoint is proxied), so a
-run's episodes reuse the same kept-alive connections instead of opening their own. Both close
-when their loop shuts down normally (``asyncio.run`` finalises asynchronous generators; an idle
-generator holds the pool and closes it then).
+Every `LLMClient` on the lean route sends through the `aiohttp.ClientSession` of the running
+event loop, so a run's episodes reuse the same kept-alive connections instead of opening their
+own. The session closes when its loop shuts down normally (``asyncio.run`` finalises
+asynchronous generators; an idle generator holds the session and closes it then).
 
 Proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) and ``.netrc`` credentials are honoured as httpx
 (litellm's client) honours them, but read once per endpoint and environment (`env_settings`),
 not on every request: aiohttp's own ``trust_env`` reads them per request, on two thread hops.
-
-Each loop's pool also keeps the deadlines of its calls (`tau_env.llm.deadlines`). A call finds
-its loop's pool through a reference to the last loop seen before the weak mapping of loops
-(whose look-up builds a weak reference every time).
 
 Synchronous calls (`LLMClient.complete_sync`) run the same asynchronous code on one background
 event loop in a daemon thread, so there is a single retry loop and a single pool for them too.
@@ -25,14 +20,13 @@ import asyncio
 import atexit
 import contextlib
 import os
+import ssl
 import threading
 import weakref
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tau_env.llm.deadlines import Deadlines
-from tau_env.llm.http1 import ConnectionPool
 from tau_env.utils.environ import environ_cached
 
 if TYPE_CHECKING:
@@ -44,7 +38,6 @@ __all__ = [
     "env_settings",
     "loop_pool",
     "run_sync",
-    "shared_connections",
     "shared_session",
 ]
 
@@ -56,64 +49,59 @@ class LoopPool:
     """What the lean route's calls on one event loop share.
 
     Attributes:
-        connections: Kept-alive connections.
-        deadlines: The calls' timeouts.
-        session: The aiohttp session of proxied endpoints (made on first use).
+        session: The aiohttp session (made on first use).
+        keeper: The parked generator that closes the session when the loop shuts down.
     """
 
-    connections: ConnectionPool
-    deadlines: Deadlines
     session: aiohttp.ClientSession | None = None
     keeper: AsyncIterator[None] | None = None
     started: bool = False
 
 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopPool] = weakref.WeakKeyDictionary()
-_last: tuple[weakref.ref[asyncio.AbstractEventLoop], LoopPool] | None = None
-"""The last loop whose pool was looked up, and its pool."""
 
 
 async def _keep(pool: LoopPool) -> AsyncIterator[None]:
-    """Parked at its ``yield`` for the loop's lifetime; closes the pool when finalised."""
+    """Parked at its ``yield`` for the loop's lifetime; closes the session when finalised."""
     try:
         yield
     finally:
-        pool.connections.close()
         if pool.session is not None:
             await pool.session.close()
 
 
 async def loop_pool() -> LoopPool:
     """The running loop's pool (made on first use)."""
-    global _last
     loop = asyncio.get_running_loop()
-    last = _last
-    if last is not None and last[0]() is loop:
-        return last[1]
     pool = _pools.get(loop)
     if pool is None:
-        pool = LoopPool(ConnectionPool(), Deadlines(loop))
+        pool = LoopPool()
         pool.keeper = _keep(pool)
         _pools[loop] = pool
     if not pool.started and pool.keeper is not None:
         pool.started = True
         await pool.keeper.__anext__()  # registers the generator with the loop, which closes it
-    _last = (weakref.ref(loop), pool)
     return pool
 
 
-async def shared_connections() -> ConnectionPool:
-    """The running loop's kept-alive connections (`tau_env.llm.http1`)."""
-    return (await loop_pool()).connections
-
-
 async def shared_session() -> aiohttp.ClientSession:
-    """The running loop's pooled aiohttp session (created on first use; proxied endpoints)."""
-    import aiohttp
+    """The running loop's pooled aiohttp session (created on first use).
+
+    Raises:
+        ImportError: aiohttp is not installed; the message names the extra to install.
+    """
+    try:
+        import aiohttp
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("model calls need aiohttp: pip install 'tau-env[llm]'") from error
 
     pool = await loop_pool()
     if pool.session is None or pool.session.closed:
-        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=60.0, ttl_dns_cache=300)
+        # The system's certificates as `ssl` reads them now (``SSL_CERT_FILE``/``SSL_CERT_DIR``
+        # honoured, as httpx honours them), not the context aiohttp made at import.
+        connector = aiohttp.TCPConnector(
+            limit=0, keepalive_timeout=60.0, ttl_dns_cache=300, ssl=ssl.create_default_context()
+        )
         pool.session = aiohttp.ClientSession(
             connector=connector,
             skip_auto_headers=("User-Agent",),

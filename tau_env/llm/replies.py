@@ -2,8 +2,10 @@
 
 A reply that is not what a completion looks like (not JSON, not an object, an ``error``
 object in place of choices, a stream with a malformed chunk) is a ``transient`` provider
-failure, as on the litellm route: a glitching server is retried. A completion without choices
-is read as an empty reply, which the participant layer treats as the model's own error.
+failure, as on the litellm route: a glitching server is retried. So is a reply without a
+choice (``{}``, ``{"choices": []}``, a stream whose chunks carry none): the provider returned
+nothing, which is no fault of the participant. A choice whose message is empty is the model's
+own empty reply, which the participant layer treats as the model's error.
 """
 
 from __future__ import annotations
@@ -96,36 +98,36 @@ def completion_reply(raw: bytes, model: str, price: Price | None) -> LLMResponse
     """An `LLMResponse` from the body of a (non-streamed) chat completion.
 
     Raises:
-        ProviderFailure: The body is not a completion (``transient``).
+        ProviderFailure: The body is not a completion, or has no choice (``transient``).
     """
     try:
         data = _load(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # (nested deeper than the parser goes)
         raise ProviderFailure("transient", f"reply is not JSON: {error_detail(raw, 120)}") from None
     if not isinstance(data, dict) or ("error" in data and "choices" not in data):
         raise ProviderFailure("transient", f"reply is not a completion: {error_detail(raw, 120)}")
+    choices = data.get("choices")
+    if not (isinstance(choices, list) and choices and isinstance(choices[0], dict)):
+        raise ProviderFailure("transient", f"reply has no choice: {error_detail(raw, 120)}")
     content: str | None = None
     calls: list[LLMToolCall] = []
-    finish_reason = None
-    choices = data.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-        choice = choices[0]
-        finish_reason = choice.get("finish_reason")
-        message = choice.get("message")
-        if isinstance(message, dict):
-            text = message.get("content")
-            content = text if isinstance(text, str) else None
-            for index, call in enumerate(message.get("tool_calls") or ()):
-                if not isinstance(call, dict):
-                    continue
-                function = call.get("function") or {}
-                calls.append(
-                    LLMToolCall.from_wire(
-                        id=call.get("id") or f"call_{index}",
-                        name=function.get("name") or "",
-                        raw_arguments=function.get("arguments"),
-                    )
+    choice = choices[0]
+    finish_reason = choice.get("finish_reason")
+    message = choice.get("message")
+    if isinstance(message, dict):
+        text = message.get("content")
+        content = text if isinstance(text, str) else None
+        for index, call in enumerate(message.get("tool_calls") or ()):
+            if not isinstance(call, dict):
+                continue
+            function = call.get("function") or {}
+            calls.append(
+                LLMToolCall.from_wire(
+                    id=call.get("id") or f"call_{index}",
+                    name=function.get("name") or "",
+                    raw_arguments=function.get("arguments"),
                 )
+            )
     return _reply(model, content, calls, data.get("usage"), finish_reason, price)
 
 
@@ -146,6 +148,7 @@ class StreamReader:
         self._calls: dict[int, list[Any]] = {}  # index -> [id, name, argument pieces]
         self._finish: Any = None
         self._usage: Any = None
+        self._saw_choice = False
 
     def feed(self, line: bytes) -> bool:
         """Take one line of the stream; True when it was the final ``[DONE]``.
@@ -172,6 +175,7 @@ class StreamReader:
         for choice in chunk.get("choices") or ():
             if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
+            self._saw_choice = True
             self._finish = choice.get("finish_reason") or self._finish
             self._delta(choice.get("delta") or {})
         return False
@@ -191,7 +195,13 @@ class StreamReader:
                 slot[2].append(arguments)
 
     def reply(self) -> LLMResponse:
-        """The assembled response."""
+        """The assembled response.
+
+        Raises:
+            ProviderFailure: No chunk carried a choice (``transient``).
+        """
+        if not self._saw_choice:
+            raise ProviderFailure("transient", "the stream carried no choice")
         calls = [
             LLMToolCall.from_wire(
                 id=slot[0] or f"call_{index}", name=slot[1], raw_arguments="".join(slot[2])

@@ -43,7 +43,7 @@ def parse_tool_arguments(raw: str) -> dict[str, Any] | None:
         return {}
     try:
         parsed = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         return None
     return parsed if isinstance(parsed, dict) else None
 

@@ -17,6 +17,7 @@ tools by passing a new list rather than editing one in place.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -165,8 +166,7 @@ class RequestWriter:
 
     def fresh(self) -> RequestWriter:
         """A writer for another conversation with the same settings (nothing re-encoded)."""
-        writer = object.__new__(type(self))  # a shallow copy, without copy.copy's protocol
-        writer.__dict__.update(self.__dict__)
+        writer = copy.copy(self)
         writer._sent, writer._parts, writer._hashes = [], [], []
         writer._tools, writer._tools_length, writer._tools_json = None, 0, b"null"
         return writer

@@ -237,7 +237,8 @@ def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None)
             {
                 "nl_assertion": detail["assertion"],
                 "met": bool(detail["met"]),
-                "justification": detail.get("justification") or "",
+                # (an assertion no judge was asked about says why: `skipped`)
+                "justification": detail.get("justification") or detail.get("skipped") or "",
             }
             for detail in checks["NL_ASSERTION"]["details"]
         ]

@@ -29,6 +29,7 @@ from tau_env.rollout.provenance import data_source, retrieval_variant
 from tau_env.store.records import Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
+from tau_env.utils.wording import counted
 
 __all__ = ["IncompleteRun", "RunReport", "TaskResult", "run_report"]
 
@@ -78,6 +79,8 @@ class RunReport:
             since completed) and judge failures.
         not_judged: Episodes without reward because their NL assertions wait for a judge;
             left out of pass^k and the average reward.
+        judge_calls_saved: Episodes whose NL assertions no judge was asked about, because
+            another component of their reward was already 0.
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
@@ -95,6 +98,7 @@ class RunReport:
     user_usage: Usage
     seconds: float = field(default=0.0)
     judge: str | None = None
+    judge_calls_saved: int = 0
 
     @property
     def retrieval(self) -> str | None:
@@ -132,6 +136,7 @@ class RunReport:
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
             "judge": self.judge,
+            "judge_calls_saved": self.judge_calls_saved,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -189,6 +194,7 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         user_usage=_total(summary.user_usage for summary in summaries),
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
+        judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
     )
 
 
@@ -220,7 +226,7 @@ def _check_complete(
         f"run {config.run_id!r} is incomplete: {len(missing)} of {len(planned)} episodes "
         f"have no result (e.g. task {example[0]!r} trial {example[1]})"
         + (f"; outstanding failed attempts: {failed}" if failed else "")
-        + f"; pass^k needs every task at {config.trials} trials. Finish it with: "
+        + f"; pass^k needs every task at {counted(config.trials, 'trial')}. Finish it with: "
         + resume_command(store.path, config.run_id)
     )
 

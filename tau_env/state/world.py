@@ -11,19 +11,22 @@ unchanged ones would change nothing).
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from tau_env.actions import parse_arguments
-from tau_env.errors import ToolError
+from tau_env.errors import ToolDefectWarning, ToolError
 from tau_env.messages import Side
 from tau_env.serialization import committed_json_str
 from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
 from tau_env.state.table import Table
+from tau_env.tools.as_sent import ArgumentsAsSent, binding_error
+from tau_env.tools.nesting import MAX_ARGUMENT_DEPTH, nests_deeper_than
 from tau_env.tools.toolset import ToolSet
 
 __all__ = ["ToolResult", "Toolbox", "World"]
@@ -46,6 +49,20 @@ class ToolResult(NamedTuple):
     error: bool = False
 
 
+_VALUE_ERRORS = (ValueError, TypeError, ArithmeticError, RecursionError)
+"""Python's errors about a value handed to a tool (`World.call_tool` answers them).
+
+A ``RecursionError`` is among them: a tool that reads JSON text it was given (banking's
+``arguments`` strings) meets one when the text nests deeper than Python's parser goes."""
+
+
+def _defect(name: str, error: Exception) -> ToolResult:
+    """The result of a tool that failed with an unexpected exception, which is also warned."""
+    described = f"{type(error).__name__}: {error}"
+    warnings.warn(f"tool {name!r} failed with {described}", ToolDefectWarning, stacklevel=3)
+    return ToolResult(f"Error: tool '{name}' failed unexpectedly ({described})", error=True)
+
+
 # What ``ToolResult(content, error)`` does, without the Python frame of namedtuple's ``__new__``
 # (the success of every tool call is built this way).
 _new_tuple = tuple.__new__
@@ -65,6 +82,9 @@ class Toolbox:
             reads and leave them as it wants them (running it twice changes nothing more).
         sync_inputs: Per side, the names of the tables `sync` reads. A call after which none
             of them changed since the last sync skips it. None: every table of both sides.
+        arguments_as_sent: Set when the tools take JSON values as sent, without validation
+            (the reference's banking_knowledge; see `tau_env.tools.as_sent`). None: arguments
+            are validated against each tool's signature.
     """
 
     agent_tools: ToolSet
@@ -73,6 +93,7 @@ class Toolbox:
     user_env_functions: ToolSet
     sync: Callable[[World], None] | None = None
     sync_inputs: Mapping[Side, frozenset[str]] | None = None
+    arguments_as_sent: ArgumentsAsSent | None = None
 
     def tools(self, side: Side) -> ToolSet:
         """The tools a side may call during an episode."""
@@ -178,7 +199,11 @@ class World:
         """Run one of a side's tools; never raises for bad input.
 
         Unknown tools, malformed JSON and invalid arguments give an ``Error: ...`` result and
-        change nothing; so does a tool that raises `ToolError` midway (its changes are undone).
+        change nothing; so does a tool that raises midway (its changes are undone): a
+        `ToolError` or Python's error about a value is worded as the reference words it
+        (``Error: <message>``), any other exception is named with its type and warned about
+        (`ToolDefectWarning`). Only exceptions that are not errors (``KeyboardInterrupt``)
+        propagate.
 
         Args:
             side: The calling side.
@@ -189,6 +214,8 @@ class World:
             The serialized result.
         """
         toolbox = self.toolbox
+        if toolbox.arguments_as_sent is not None:
+            return self._call_as_sent(toolbox.arguments_as_sent, side, name, arguments)
         spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).get(name)
         if spec is None:
             return ToolResult(f"Error: Tool '{name}' not found.", error=True)
@@ -210,6 +237,16 @@ class World:
         except ToolError as error:
             journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
+        except _VALUE_ERRORS as error:
+            # Python refusing a value the tool was given (an integer too large for a float, a
+            # string that cannot be encoded, a model field refusing a value, JSON text nested
+            # deeper than the parser goes): the reference
+            # answers every exception with ``Error: <message>`` (spec §2.2), and so does this.
+            journal.rollback()
+            return ToolResult(f"Error: {error}", error=True)
+        except Exception as error:  # a defect of the tool: named, and the episode goes on
+            journal.rollback()
+            return _defect(name, error)
         except BaseException:
             journal.rollback()
             raise
@@ -217,6 +254,76 @@ class World:
         if synced:
             self._synced_at = self._sync_stamp()
         return _new_tuple(ToolResult, (committed_json_str(value), False))
+
+    def _call_as_sent(
+        self, as_sent: ArgumentsAsSent, side: Side, name: str, arguments: dict[str, Any] | str
+    ) -> ToolResult:
+        """`call_tool` for a toolbox whose tools take JSON values as sent.
+
+        A listed tool, or one the domain answers by name although it is not listed, gets the
+        values unchecked; a keyword set that does not bind is refused with CPython's message.
+        Whatever the body raises is an error result that changes nothing, as every exception
+        is in the reference (``Error: <exception text>``, error flag set).
+        """
+        toolbox = self.toolbox
+        spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).get(name)
+        db = self.agent_db if side == "agent" else self.db(side)
+        required: Collection[str]
+        if spec is not None:
+            function, parameters, required = (
+                spec.function,
+                spec.parameter_names,
+                spec.required_names,
+            )
+        else:
+            unlisted = as_sent.unlisted(db, side, name)
+            if unlisted is None:
+                return ToolResult(f"Error: Tool '{name}' not found.", error=True)
+            function, parameters, required = unlisted[:3]
+        try:
+            parsed = arguments if type(arguments) is dict else parse_arguments(arguments)
+        except ValueError as error:
+            return ToolResult(
+                f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True
+            )
+        if nests_deeper_than(parsed):  # as on the validating path: refused before the tool
+            return ToolResult(
+                f"Error: Invalid arguments for tool '{name}': nested more than "
+                f"{MAX_ARGUMENT_DEPTH} levels deep",
+                error=True,
+            )
+        problem = binding_error(f"{as_sent.owner(side, name)}.{name}", parameters, required, parsed)
+        if problem is not None:
+            return ToolResult(f"Error: {problem}", error=True)
+        journal = self.journal
+        try:
+            value = function(db, **parsed)
+            synced = toolbox.sync is not None and self._sync_if_changed()
+        except Exception as error:  # the reference's answer to any exception of a tool
+            journal.rollback()
+            return ToolResult(f"Error: {error}", error=True)
+        except BaseException:
+            journal.rollback()
+            raise
+        journal.commit()
+        if synced:
+            self._synced_at = self._sync_stamp()
+        return _new_tuple(ToolResult, (committed_json_str(value), False))
+
+    def tool_mutates_state(self, side: Side, name: str) -> bool:
+        """Whether a call of the side's tool `name` can change state (False when unknown).
+
+        Replays re-execute only such calls. Names a domain answers outside its tool lists
+        (`ArgumentsAsSent.unlisted`) count, as in the reference.
+        """
+        spec = self.toolbox.tools(side).get(name)
+        if spec is not None:
+            return spec.mutates_state
+        as_sent = self.toolbox.arguments_as_sent
+        if as_sent is None:
+            return False
+        unlisted = as_sent.unlisted(self.db(side), side, name)
+        return unlisted is not None and unlisted.mutates_state
 
     def run_env_function(self, side: Side, name: str, arguments: dict[str, Any]) -> Any:
         """Run a setup or assertion helper (or a tool) named by a task file.

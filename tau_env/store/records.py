@@ -146,6 +146,7 @@ class EpisodeSummary(_Record):
     agent_usage: Usage
     user_usage: Usage
     not_judged: bool = False  # a basis check waits for a judge: no reward (None)
+    judge_call_saved: bool = False  # NL assertions left to no judge: the reward was 0 anyway
 
     @property
     def success(self) -> bool:

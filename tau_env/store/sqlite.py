@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.errors import TauEnvError
+from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.secrets import redact
 from tau_env.store.codec import read_record, record_json
 from tau_env.store.opening import check_store, connect, in_memory_copy
@@ -414,6 +415,7 @@ def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
         "agent_usage": record.agent.usage.model_dump(),
         "user_usage": record.user.usage.model_dump(),
         "not_judged": record.reward is None,
+        "judge_call_saved": judge_call_saved(record.grade),
     }
 
 

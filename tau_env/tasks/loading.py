@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tau_env.errors import DataError
+from tau_env.errors import DataError, did_you_mean
 from tau_env.tasks.model import Task
 
 __all__ = ["parse_tasks", "read_json", "read_splits", "select_split"]
@@ -104,7 +104,11 @@ def select_split(
             return list(tasks)
         split = "base"
     if split not in splits:
-        raise DataError(f"{source}: unknown split {split!r}; known: {sorted(splits)}")
+        hint = did_you_mean(split, splits)
+        raise DataError(
+            f"{source}: unknown split {split!r}; known: {sorted(splits)}"
+            + (f"; {hint}" if hint else "")
+        )
     by_id = {task.id: task for task in tasks}
     missing = [task_id for task_id in splits[split] if task_id not in by_id]
     if missing:

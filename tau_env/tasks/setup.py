@@ -97,8 +97,7 @@ def replay_history(world: World, messages: Sequence[Message], *, strict: bool = 
             if result.id != call.id:
                 raise ValueError(f"tool result id {result.id!r} does not answer call {call.id!r}")
             side = side_of(call.requestor)
-            spec = world.toolbox.tools(side).get(call.name)
-            if spec is None or not spec.mutates_state:
+            if not world.tool_mutates_state(side, call.name):
                 continue
             output = world.call_tool(side, call.name, call.arguments)
             if strict and not same_tool_output(output.content, result.content or ""):

@@ -52,6 +52,7 @@ from pydantic_core import PydanticCustomError
 from tau_env.errors import ToolDefinitionError
 from tau_env.messages import Side
 from tau_env.tools.docstring import parse_docstring
+from tau_env.tools.nesting import MAX_ARGUMENT_DEPTH, nests_deeper_than
 from tau_env.tools.plain_arguments import (
     Keywords,
     PlainParameter,
@@ -107,6 +108,13 @@ class FunctionSpec:
         return tuple(self.arguments_model.model_fields)
 
     @cached_property
+    def required_names(self) -> frozenset[str]:
+        """The arguments without a default."""
+        return frozenset(
+            name for name, field in self.arguments_model.model_fields.items() if field.is_required()
+        )
+
+    @cached_property
     def _plain_parameters(self) -> tuple[PlainParameter, ...] | None:
         return plain_parameters(self.function)
 
@@ -135,9 +143,12 @@ class FunctionSpec:
         """Check arguments against the signature and return them as keyword arguments.
 
         Raises:
-            ValueError: An argument is missing, unknown or of the wrong type; the message
-                names each offending argument.
+            ValueError: An argument is missing, unknown or of the wrong type, or the
+                arguments nest deeper than `MAX_ARGUMENT_DEPTH`; the message names each
+                offending argument.
         """
+        if nests_deeper_than(arguments):  # (before anything recursive looks at them)
+            raise ValueError(f"nested more than {MAX_ARGUMENT_DEPTH} levels deep")
         plain, check = self._plain_parameters, self._keywords_check
         if plain is not None and check is not None:  # exactly the declared types: no model
             keywords = check(arguments)

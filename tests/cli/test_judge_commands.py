@@ -11,7 +11,7 @@ import pytest
 
 from tau_env.cli.main import main
 from tau_env.store import ResultStore
-from tau_env.testing.fake_judge import judge_script
+from tau_env.testing.fake_judge import judge_outcomes, judge_script
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
 
 NL_TASKS = "2,16,19"  # DB x NL_ASSERTION with assertions; 33 is graded on DB alone
@@ -127,3 +127,93 @@ def test_validate__without_judge_nl_tasks_are_not_judged_not_passed(data_dir, ca
 def test_judge_api_base__needs_a_judge_model(store, capsys):
     assert main(["run", "--domain", "mock", "--judge-api-base", "http://x", "--store", store]) == 2
     assert "--judge-api-base needs --judge-model" in capsys.readouterr().err
+
+
+def test_validate__a_judge_ruling_every_assertion_unmet_is_asked_about_each_nl_task(
+    data_dir, capsys
+):
+    # Gold replays pass every other component, so each of the 40 tasks with NL assertions
+    # goes to the judge (none can be saved here; see the altered copy below).
+    with FakeOpenAIServer(judge_script(lambda text: False)) as server:
+        args = ["validate", "--domain", "retail", "--data-dir", str(data_dir)]
+        assert main([*args, *_judge_args(server)]) == 1
+        assert len(server.requests) == 40
+    captured = capsys.readouterr()
+    lines = captured.out.strip().splitlines()
+    assert sum(line.startswith("FAIL ") for line in lines) == 40
+    assert lines[-1] == "74/114 tasks reach reward 1.0"
+    assert "the judge was asked about 40 tasks; 0 calls saved" in captured.err
+
+
+def _retail_copy(data_dir, tmp_path, failing: list[str]):
+    """The official retail data, where the tasks `failing` also assert that a customer who
+    does not exist is found (ENV_ASSERTION in their basis): their reward is 0 whatever the
+    judge rules."""
+    folder = tmp_path / "domains" / "retail"
+    folder.mkdir(parents=True)
+    source = data_dir / "domains" / "retail"
+    for item in source.iterdir():
+        if item.name != "tasks.json":
+            (folder / item.name).symlink_to(item.resolve())
+    tasks = json.loads((source / "tasks.json").read_text())
+    for task in tasks:
+        if task["id"] in failing:
+            criteria = task["evaluation_criteria"]
+            criteria["env_assertions"] = [
+                {
+                    "env_type": "assistant",
+                    "func_name": "find_user_id_by_email",
+                    "arguments": {"email": "nobody@example.com"},
+                    "assert_value": True,
+                }
+            ]
+            criteria["reward_basis"] = [*criteria["reward_basis"], "ENV_ASSERTION"]
+    (folder / "tasks.json").write_text(json.dumps(tasks))
+    return tmp_path
+
+
+def test_validate__the_judge_is_asked_only_when_its_verdict_can_change_the_reward(
+    data_dir, tmp_path, capsys
+):
+    altered = _retail_copy(data_dir, tmp_path, NL_TASKS.split(","))
+    with FakeOpenAIServer(judge_script()) as server:
+        args = ["validate", "--domain", "retail", "--data-dir", str(altered)]
+        assert main([*args, *_judge_args(server)]) == 1
+        judged = [set(judge_outcomes(request)) for request in server.requests]
+    assert len(judged) == 37  # the 40 tasks with NL assertions but 2, 16 and 19
+    captured = capsys.readouterr()
+    lines = captured.out.strip().splitlines()
+    assert sorted(line.split(":")[0] for line in lines[:-1]) == ["FAIL 16", "FAIL 19", "FAIL 2"]
+    assert lines[-1] == (
+        "111/114 tasks reach reward 1.0; 3 judge calls saved (NL assertions of tasks already at "
+        "reward 0)"
+    )
+    assert "the judge was asked about 37 tasks; 3 calls saved" in captured.err
+    # Without a judge, those three are reward 0, not "not judged".
+    assert main(["validate", "--domain", "retail", "--data-dir", str(altered)]) == 1
+    assert capsys.readouterr().out.strip().splitlines()[-1] == (
+        "74/114 tasks reach reward 1.0; 37 not judged (NL assertions: pass --judge-model to "
+        "judge them); 3 judge calls saved (NL assertions of tasks already at reward 0)"
+    )
+
+
+def test_run__episodes_already_at_0_are_not_judged_and_the_report_counts_them(
+    data_dir, store, capsys
+):
+    # An agent that only talks changes nothing: DB fails on tasks 2, 16 and 19 (their gold
+    # plans write), so no verdict could change their reward; 33 has no NL assertion.
+    with FakeOpenAIServer(judge_script()) as server:
+        agent = ["--agent", "llm", "--agent-model", server.model()]
+        agent += ["--agent-api-base", server.base_url]
+        args = _run_args(data_dir, store)
+        args[args.index("--agent") : args.index("--agent") + 2] = agent
+        assert main(["run", *args, *_judge_args(server)]) == 0
+        judged = [r for r in server.requests if judge_outcomes(r) is not None]
+    assert judged == []
+    out = capsys.readouterr().out
+    assert "judge calls saved: 6 (episodes whose NL assertions need no verdict" in out
+    assert "not judged" not in out
+    with ResultStore(store) as opened:
+        assert opened.rewards("r")["2"] == {0: 0.0, 1: 0.0}
+    assert main(["report", "--store", store, "--run", "r", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["judge_calls_saved"] == 6

@@ -10,6 +10,7 @@ from tau_env.grading import (
     TerminationReason,
     Verdict,
 )
+from tau_env.grading.nl_assertions import UNNEEDED, judge_call_saved
 from tau_env.tasks import GoldAction
 from tests.grading.conftest import called, make_episode, said, task_with
 
@@ -220,3 +221,53 @@ def test_basis__checks_run_before_diagnostics(domain):
     grade = TaskGrader(graders=graders).grade(make_episode(None, task, world=object()))
     assert grade.checks  # the diagnostics run when the checks are first read (issue 17)
     assert order == ["COMMUNICATE", "ACTION", "DB", "ENV_ASSERTION"]
+
+
+def _counting_judge(calls):
+    def judge(trajectory, assertions):
+        calls.append(list(assertions))
+        return [Verdict(text, True, "yes") for text in assertions]
+
+    return judge
+
+
+def test_judge__not_asked_when_another_component_already_gives_0():
+    # NL first in the basis: it is still graded last, and the checks keep the basis order.
+    task = task_with(
+        nl_assertions=["The agent was polite"],
+        communicate_info=["refund"],
+        reward_basis=["NL_ASSERTION", "COMMUNICATE"],
+    )
+    calls = []
+    silent = make_episode(None, task, [said("hello")], world=object())
+    grade = TaskGrader(judge=_counting_judge(calls)).grade(silent)
+    assert calls == []
+    assert (grade.reward, grade.not_judged, grade.judge) == (0.0, [], None)
+    assert grade.breakdown == {"COMMUNICATE": 0.0}
+    assert list(grade.checks)[:2] == ["NL_ASSERTION", "COMMUNICATE"]
+    assert grade.checks["NL_ASSERTION"].details == [
+        {"assertion": "The agent was polite", "met": None, "skipped": UNNEEDED}
+    ]
+    assert grade.note == "NL_ASSERTION not judged: the reward is 0 whatever the verdict"
+    assert judge_call_saved(grade) and judge_call_saved(grade.model_dump(mode="json"))
+    told = make_episode(None, task, [said("Your refund is on its way.")], world=object())
+    assert TaskGrader(judge=_counting_judge(calls)).grade(told).reward == 1.0
+    assert calls == [["The agent was polite"]]  # its verdict could change the reward
+
+
+def test_not_judged__without_a_judge_a_0_from_another_component_is_reward_0():
+    task = task_with(
+        nl_assertions=["The agent was polite"],
+        communicate_info=["refund"],
+        reward_basis=["COMMUNICATE", "NL_ASSERTION"],
+    )
+    grade = TaskGrader().grade(make_episode(None, task, [said("hello")], world=object()))
+    assert (grade.reward, grade.success, grade.not_judged) == (0.0, False, [])
+    assert judge_call_saved(grade)
+
+
+def test_judge_call_saved__not_for_a_judged_or_waiting_grade():
+    task = task_with(nl_assertions=["The agent was polite"], reward_basis=["NL_ASSERTION"])
+    episode = make_episode(None, task, [said("hi")], world=object())
+    assert not judge_call_saved(TaskGrader().grade(episode))  # waits for a judge
+    assert not judge_call_saved(TaskGrader(judge=_counting_judge([])).grade(episode))

@@ -64,3 +64,25 @@ def test_arejudge__awaits_ajudge_or_runs_a_plain_judge_in_a_thread():
     by_async = asyncio.run(arejudge(_unjudged(), TRAJECTORY, TASK, Async()))
     by_thread = asyncio.run(arejudge(_unjudged(), TRAJECTORY, TASK, rule))
     assert by_async.reward == by_thread.reward == 1.0 and by_async.judge == "async-judge"
+
+
+def test_rejudge__a_stored_grade_already_at_0_is_completed_without_the_judge():
+    # A grade stored before such grades got reward 0 at once: COMMUNICATE 0, NL waiting.
+    from tau_env.grading import combine
+    from tau_env.grading.nl_assertions import judge_call_saved, unjudged_check
+
+    silent = [said("Hello.")]
+    graded = TaskGrader().grade(make_episode(None, TASK, silent, world=object()))
+    checks = {**graded.checks, "NL_ASSERTION": unjudged_check(["a", "b"])}
+    stored = combine(graded.termination, graded.reward_basis, checks)
+    stored = stored.model_copy(update={"reward": None, "not_judged": ["NL_ASSERTION"]})
+    assert needs_judge(stored)
+
+    def never(trajectory, assertions):
+        raise AssertionError("the judge was asked")
+
+    for done in (
+        rejudge(stored, silent, TASK, never),
+        asyncio.run(arejudge(stored, silent, TASK, never)),
+    ):
+        assert done.reward == 0.0 and not needs_judge(done) and judge_call_saved(done)

@@ -85,6 +85,19 @@ def test_transient_failures__are_retried_with_backoff(server, route, fault):
     assert len(server.requests) == 3  # no hidden retries inside litellm or the OpenAI SDK
 
 
+@pytest.mark.parametrize("body", ["{}", '{"choices": []}'], ids=["empty object", "no choices"])
+def test_replies_without_a_choice__are_retried_then_an_infrastructure_error(server, route, body):
+    # A 200 reply that holds nothing is the provider's failure, not the model's empty answer.
+    server.push(FakeReply(raw_body=body), FakeReply.text("finally"))
+    reply = LLMClient(server.config(route=route), retry=FAST).complete_sync(HELLO)
+    assert reply.content == "finally" and reply.attempts == 2
+    server.push(*[FakeReply(raw_body=body)] * 3)
+    policy = RetryPolicy(max_retries=2, initial_delay=0.01)
+    with pytest.raises(InfrastructureError) as caught:
+        LLMClient(server.config(route=route), retry=policy).complete_sync(HELLO)
+    assert caught.value.attempts == 3 and caught.value.transient
+
+
 def test_timeouts__are_retried(server, route):
     server.push(FakeReply.timeout(1.5), FakeReply.text("in time"))
     client = LLMClient(server.config(timeout=0.3, route=route), retry=FAST)

@@ -34,8 +34,17 @@ def test_completion_reply__reads_text_calls_usage_and_prices_it():
     assert reply.finish_reason == "stop" and reply.model == "openai/m"
 
 
-def test_completion_reply__no_choices_is_an_empty_reply_not_a_failure():
-    reply = completion_reply(b'{"choices": []}', "m", None)
+@pytest.mark.parametrize("raw", [b"{}", b'{"choices": []}', b'{"choices": null}', b'{"usage": {}}'])
+def test_completion_reply__no_choice_is_a_transient_failure_not_an_empty_reply(raw):
+    # The provider returned nothing: retried, then an infrastructure failure (issue 42), never
+    # the participant's empty reply.
+    with pytest.raises(ProviderFailure, match="reply has no choice") as caught:
+        completion_reply(raw, "m", None)
+    assert caught.value.kind == "transient"
+
+
+def test_completion_reply__an_empty_message_is_the_models_empty_reply():
+    reply = completion_reply(b'{"choices": [{"message": {"content": ""}}]}', "m", None)
     assert reply.is_empty and reply.cost is None
 
 
@@ -88,3 +97,12 @@ def test_error_detail__prefers_the_provider_message_on_one_line():
     assert error_detail(b'{"error": {"message": "bad\\nkey"}}') == "bad key"
     assert error_detail(b"<h1>Bad\n Gateway</h1>") == "<h1>Bad Gateway</h1>"
     assert error_detail(b"") == "(empty body)"
+
+
+def test_stream_reader__a_stream_without_a_choice_is_a_transient_failure():
+    reader = StreamReader("m", None)
+    lines = _events({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 0}})
+    assert [reader.feed(line) for line in lines][-1] is True
+    with pytest.raises(ProviderFailure, match="no choice") as caught:
+        reader.reply()
+    assert caught.value.kind == "transient"

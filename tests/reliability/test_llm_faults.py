@@ -4,9 +4,11 @@ A scripted model plays each episode's gold step correctly, then answers the clos
 fault. Had the runner ignored the fault and graded the world, every faulty episode would pass
 (its database is right), so a reward of 0 or an excluded episode is the fault's doing:
 
-* 429, 500, a body that is not a completion, a timeout: retried with backoff, then recorded as
-  infrastructure failures (no episode; pass^k refuses the run until a resume replays them);
-* malformed tool-call JSON, an empty reply, a completion without choices: the participant's
+* 429, 500, a body that is not a completion, a completion without a choice (``{}``,
+  ``{"choices": []}``: the provider returned nothing), a timeout: retried with backoff, then
+  recorded as infrastructure failures (no episode; pass^k refuses the run until a resume
+  replays them);
+* malformed tool-call JSON, an empty reply (a choice whose message is empty): the participant's
   error, scored 0, never retried and never replayed by a resume;
 * a context-window error: deterministic, never retried, scored 0 (``context_window_exceeded``).
 """
@@ -41,9 +43,10 @@ FAULTS = {
     "malformed tool call": lambda: FakeReply.malformed_tool_call("update_task_status"),
     "empty reply": FakeReply.empty,
     "no choices": lambda: FakeReply(raw_body='{"choices": []}'),
+    "empty object": lambda: FakeReply(raw_body="{}"),
     "context window": lambda: FakeReply.error(400, CONTEXT),
 }
-INFRA = {"429", "500", "garbage body", "timeout"}
+INFRA = {"429", "500", "garbage body", "timeout", "no choices", "empty object"}
 RETRIES = 2
 
 
@@ -199,7 +202,9 @@ def test_faults_mixed_in_one_run__only_healthy_episodes_count_and_resume_replays
         count("LLM fault replies injected (mixed run, then resumed)", kind, n)
 
 
-@pytest.mark.parametrize("fault", ["500", "timeout", "empty reply", "context window"])
+@pytest.mark.parametrize(
+    "fault", ["500", "timeout", "empty reply", "no choices", "empty object", "context window"]
+)
 def test_user_side_faults__are_the_users_or_infrastructures_never_a_pass(tmp_path, fault):
     """The oracle agent does the work; the LLM user's model fails when it should say goodbye."""
     sent = Counter()

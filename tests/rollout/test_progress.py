@@ -13,12 +13,13 @@ def _failure():
 
 def test_progress__counts_passes_and_failures_on_one_line():
     stream = io.StringIO()
-    bar = ProgressBar(stream, enabled=True, width=10)
+    bar = ProgressBar(stream, enabled=True)
     bar.start(4, already_done=2)
     bar.update(_episode("a", 0, 1.0))
     bar.update(_episode("b", 0, 0.0))
     bar.update(_failure())
-    assert bar.line().startswith("[#######---] 3/4 episodes, 1 passed, 1 failed attempts")
+    line = bar.line()
+    assert "3/4" in line and "1 passed, 1 failed attempts" in line
     bar.close()
     text = stream.getvalue()
     assert text.startswith("resuming: 2 episodes already in the store\n")

@@ -1,3 +1,4 @@
+import dataclasses
 import json
 
 import pytest
@@ -5,9 +6,11 @@ import pytest
 import tau_env
 from tau_env.domains.mock import TOOLBOX
 from tau_env.domains.mock.data_model import MockDB, TaskRecord
-from tau_env.errors import ToolError
-from tau_env.state import Toolbox
+from tau_env.errors import ToolDefectWarning, ToolError
+from tau_env.state import Toolbox, ToolResult
 from tau_env.tools import ToolSet, tool
+from tau_env.tools.as_sent import ArgumentsAsSent, UnlistedTool
+from tau_env.tools.nesting import MAX_ARGUMENT_DEPTH
 
 
 @tool(kind="write")
@@ -85,18 +88,130 @@ def test_call_tool__a_write_that_fails_midway_leaves_no_partial_change(world):
     assert world.agent_db.users["user_1"].name == "Ada Lovelace"
 
 
-def test_call_tool__a_bug_propagates_after_undoing_its_changes(world):
-    toolbox = Toolbox(
-        ToolSet("agent", [buggy]),
+def _world_with(world, *tools):
+    world.toolbox = Toolbox(
+        ToolSet("agent", list(tools)),
         TOOLBOX.user_tools,
         TOOLBOX.agent_env_functions,
         TOOLBOX.user_env_functions,
     )
-    world.toolbox = toolbox
+    return world
+
+
+def test_call_tool__a_bug_surfaces_after_undoing_its_changes(world):
+    # In the test suite a tool's defect is an error (pyproject's filterwarnings), so a bug
+    # fails the test that meets it, after the world undid the tool's changes.
+    world = _world_with(world, buggy)
     before = _hashes(world)
-    with pytest.raises(RuntimeError, match="a bug"):
+    with pytest.raises(ToolDefectWarning, match="'buggy' failed with RuntimeError: a bug"):
         world.call_tool("agent", "buggy", {"user_id": "user_1"})
     assert _hashes(world) == before
+
+
+def _as_sent_world(world):
+    """The mock world with a toolbox taking arguments as sent, `buggy` callable unlisted."""
+    hidden = UnlistedTool(half_done, ("user_id",), frozenset({"user_id"}), mutates_state=True)
+    as_sent = ArgumentsAsSent(
+        owner=lambda side, name: "MockTools",
+        unlisted=lambda db, side, name: hidden if (side, name) == ("agent", "hidden") else None,
+    )
+    world.toolbox = dataclasses.replace(TOOLBOX, arguments_as_sent=as_sent)
+    return world
+
+
+def test_call_tool__arguments_as_sent_reach_the_tool_unvalidated(world):
+    world = _as_sent_world(world)
+    before = _hashes(world)
+    # A number where the signature says text: the tool's own answer, not a validation error.
+    result = world.call_tool("agent", "create_task", {"user_id": 7, "title": "x"})
+    assert result == type(result)("Error: User 7 not found", error=True)
+    assert world.call_tool("agent", "create_task", {"user_id": "user_1"}).content == (
+        "Error: MockTools.create_task() missing 1 required positional argument: 'title'"
+    )
+    assert _hashes(world) == before
+
+
+def test_call_tool__a_bug_is_an_error_result_naming_it_outside_the_tests(world):
+    # Outside the tests the warning is only shown: one defective call never ends an episode.
+    world = _world_with(world, buggy)
+    before = _hashes(world)
+    with pytest.warns(ToolDefectWarning, match="'buggy' failed with RuntimeError: a bug"):
+        result = world.call_tool("agent", "buggy", {"user_id": "user_1"})
+    assert result == ToolResult(
+        "Error: tool 'buggy' failed unexpectedly (RuntimeError: a bug)", error=True
+    )
+    assert _hashes(world) == before
+
+
+def test_call_tool__an_unlisted_tool_answers_by_name_and_any_exception_undoes_it(world):
+    world = _as_sent_world(world)
+    before = _hashes(world)
+    result = world.call_tool("agent", "hidden", {"user_id": "user_1"})
+    assert result == type(result)("Error: failed halfway", error=True)
+    assert _hashes(world) == before
+    assert world.call_tool("user", "hidden", {"user_id": "user_1"}).content == (
+        "Error: Tool 'hidden' not found."
+    )
+    assert world.tool_mutates_state("agent", "hidden")
+    assert not world.tool_mutates_state("user", "hidden")
+    assert world.tool_mutates_state("agent", "create_task")
+    assert not world.tool_mutates_state("agent", "get_users")
+
+
+def test_call_tool__arguments_as_sent_a_bug_is_an_error_result(world):
+    world = _as_sent_world(world)
+    world.toolbox = dataclasses.replace(world.toolbox, agent_tools=ToolSet("agent", [buggy]))
+    before = _hashes(world)
+    result = world.call_tool("agent", "buggy", {"user_id": "user_1"})
+    assert result == type(result)("Error: a bug", error=True)  # the reference's get_response
+    assert _hashes(world) == before
+
+
+@tool(kind="write")
+def overflowing(db: MockDB, user_id: str, hours: float) -> str:
+    """Change a record, then compute with a number Python refuses to convert.
+
+    Args:
+        user_id: The user to change.
+        hours: Hours to charge.
+    """
+    db.users.edit(user_id).name = "Changed"
+    return f"{hours * 1.5}"
+
+
+def test_call_tool__python_refusing_a_value_is_worded_as_the_reference_words_it(world):
+    # The reference answers any exception with "Error: <message>" (spec 2.2): an integer too
+    # large for a float gives Python's own message, and the change before it is undone.
+    world = _world_with(world, overflowing)
+    before = _hashes(world)
+    result = world.call_tool("agent", "overflowing", {"user_id": "user_1", "hours": 10**400})
+    assert result == ToolResult("Error: int too large to convert to float", error=True)
+    assert _hashes(world) == before
+
+
+def _nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize("form", ["dict", "json"])
+def test_call_tool__arguments_nested_5000_deep_are_refused(world, form):
+    arguments = {"user_id": _nested(5000), "title": "x"}
+    sent = arguments if form == "dict" else '{"user_id": ' + "[" * 5000 + "]" * 5000 + "}"
+    before = _hashes(world)
+    result = world.call_tool("agent", "create_task", sent)
+    assert result.error
+    assert result.content.endswith(f"nested more than {MAX_ARGUMENT_DEPTH} levels deep")
+    assert _hashes(world) == before
+
+
+def test_call_tool__arguments_at_the_depth_limit_reach_validation(world):
+    # 64 levels (the arguments object is one): validated as usual, not refused for depth.
+    arguments = {"user_id": _nested(MAX_ARGUMENT_DEPTH - 1), "title": "x"}
+    result = world.call_tool("agent", "create_task", arguments)
+    assert result.content.endswith("'user_id': Input should be a valid string")
 
 
 def test_call_tool__results_are_serialized_like_the_reference(world):
@@ -211,3 +326,12 @@ def test_call_tool__a_records_kept_text_follows_every_committed_change(world):
     fork.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "pending"})
     assert (status(fork), status(world)) == ("pending", "completed")
     assert status(_with_show_task(tau_env.load_domain("mock").new_world())) == "pending"
+
+
+def test_call_tool__arguments_as_sent_nested_5000_deep_are_refused(world):
+    world = _as_sent_world(world)
+    before = _hashes(world)
+    result = world.call_tool("agent", "create_task", {"user_id": _nested(5000), "title": "x"})
+    assert result.error
+    assert result.content.endswith(f"nested more than {MAX_ARGUMENT_DEPTH} levels deep")
+    assert _hashes(world) == before

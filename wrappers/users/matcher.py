@@ -393,7 +393,7 @@ def _parse_arguments(text: str) -> dict[str, Any]:
                 if keyword.arg is not None:
                     arguments[keyword.arg] = ast.literal_eval(keyword.value)
             return arguments
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):  # (nested deeper than Python goes)
         pass
     for part in re.split(r",\s*(?=[A-Za-z_][A-Za-z0-9_]*\s*=)", text):
         key, sep, value = part.partition("=")
@@ -406,7 +406,7 @@ def _literal(value: str) -> Any:
     for parse in (json.loads, ast.literal_eval):
         try:
             return parse(value)
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, RecursionError):
             continue
     return value.strip("'\"")
 

@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB, CatalogEntry
 from tau_env.errors import ToolError
+from tau_env.tools.as_sent import keywords_error
 
 __all__ = [
     "Behaviour",
@@ -53,6 +54,8 @@ class Behaviour:
         parameters: Argument names, in signature order.
         required: The arguments without a default.
         accepted: `parameters` as a set (derived from it), for checking a call's keywords.
+        accepted_with_self: `accepted` and ``self``: the names the reference's method
+            signature holds (it checks a call's keywords against them).
         required_set: `required` as a set (derived from it).
     """
 
@@ -62,10 +65,12 @@ class Behaviour:
     parameters: tuple[str, ...]
     required: tuple[str, ...]
     accepted: frozenset[str] = field(init=False, repr=False, compare=False)
+    accepted_with_self: frozenset[str] = field(init=False, repr=False, compare=False)
     required_set: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "accepted", frozenset(self.parameters))
+        object.__setattr__(self, "accepted_with_self", frozenset((*self.parameters, "self")))
         object.__setattr__(self, "required_set", frozenset(self.required))
 
     @property
@@ -177,21 +182,7 @@ def _binding_problem(spec: Behaviour, owner: str, name: str, arguments: Any) -> 
     if not isinstance(arguments, dict):
         kind = type(arguments).__name__
         return f"{_REFERENCE_MODULE}.{label} argument after ** must be a mapping, not {kind}"
-    accepted = spec.accepted
-    for key in arguments:
-        if key not in accepted:
-            return f"{label} got an unexpected keyword argument '{key}'"
-    missing = [f"'{name}'" for name in spec.required if name not in arguments]
-    if not missing:
-        return None
-    if len(missing) == 1:
-        listed = missing[0]
-    elif len(missing) == 2:
-        listed = f"{missing[0]} and {missing[1]}"
-    else:
-        listed = ", ".join(missing[:-1]) + f", and {missing[-1]}"
-    plural = "argument" if len(missing) == 1 else "arguments"
-    return f"{label} missing {len(missing)} required positional {plural}: {listed}"
+    return keywords_error(label[:-2], spec.parameters, spec.required_set, arguments)
 
 
 _DOCUMENTATION: dict[int, tuple[CatalogEntry, str]] = {}

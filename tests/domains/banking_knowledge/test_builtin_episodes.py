@@ -18,7 +18,7 @@ def test_run__oracle_and_scripted_user_pass_every_built_in_task(tmp_path, capsys
     out = capsys.readouterr().out
     count = len(tau_env.load_domain("banking_knowledge").tasks)
     assert code == 0
-    assert f"{count} tasks x 1 trials ({count} episodes): average reward 1.000" in out
+    assert f"{count} tasks x 1 trial ({count} episodes): average reward 1.000" in out
     assert "pass^1=1.000" in out
 
 

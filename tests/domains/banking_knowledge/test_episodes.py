@@ -4,6 +4,7 @@ import pytest
 
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
+from tau_env.domains.banking_knowledge.retrieval.variants import OFFLINE_VARIANTS
 from tau_env.episode_runner import run_episode
 from tau_env.grading.nl_assertions import Verdict
 from tau_env.wrappers.users import GoldUser, ScriptedUser
@@ -96,3 +97,20 @@ def test_task_102__with_a_judge_the_reward_is_db_times_nl(data_dir):
         len(rulings) == 1
         and rulings[0] == domain.task("task_102").evaluation_criteria.nl_assertions
     )
+
+
+@pytest.mark.parametrize("variant", OFFLINE_VARIANTS)
+def test_gold_replay__every_official_task_reaches_1_under_every_offline_variant(data_dir, variant):
+    # What `tau-env validate` plays (oracle agent, gold user), with an approving judge for
+    # task_102's NL assertion.
+    env = tau_env.make_env(
+        "banking_knowledge", data_dir=data_dir, retrieval=variant, judge=approve_all
+    )
+    domain = env.unwrapped.domain
+    user = GoldUser.factory(domain)
+    rewards = {
+        task.id: run_episode(env, OracleAgent, user, task_id=task.id, seed=0).reward
+        for task in domain.tasks
+    }
+    assert len(rewards) == 97
+    assert {task_id: r for task_id, r in rewards.items() if r != 1.0} == {}

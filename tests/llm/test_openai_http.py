@@ -1,15 +1,37 @@
+"""The lean route's transport (aiohttp): kept-alive connections, proxies, TLS, broken replies."""
+
 import asyncio
 import gzip
+import json
 import ssl
 import warnings
 
 import pytest
 
-from tau_env.llm import LLMClient
-from tau_env.llm.http1 import ConnectionPool, Endpoint, HttpError
+from tau_env.errors import InfrastructureError
+from tau_env.llm import LLMClient, ModelConfig, RetryPolicy
 from tau_env.testing.fake_openai import FakeReply
 
 HELLO = [{"role": "user", "content": "Hello"}]
+NO_RETRY = RetryPolicy(max_retries=0)
+
+
+def _completion(text):
+    return json.dumps(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "model": "fake",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+    ).encode()
 
 
 class RawServer:
@@ -30,15 +52,17 @@ class RawServer:
         self.server.close()
         await self.server.wait_closed()
 
-    def endpoint(self, headers=None):
-        return Endpoint.of(f"http://127.0.0.1:{self.port}/v1/chat/completions", headers or {})
+    def client(self, **config):
+        base = f"http://127.0.0.1:{self.port}/v1"
+        model = ModelConfig("openai/fake", api_base=base, route="lean", **config)
+        return LLMClient(model, retry=NO_RETRY)
 
     async def _serve(self, reader, writer):
         self.connections += 1
         try:
             while self.replies:
                 head = await reader.readuntil(b"\r\n\r\n")
-                length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+                length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
                 self.requests.append((head, await reader.readexactly(length)))
                 writer.write(self.replies.pop(0))
                 await writer.drain()
@@ -54,98 +78,55 @@ def _ok(body, *extra):
     return head + b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
-def test_post__sends_head_and_body_and_reuses_the_connection():
+def test_lean_route__sends_the_key_and_reuses_one_kept_alive_connection():
     async def main():
-        async with RawServer([_ok(b"one"), _ok(b"two")]) as server:
-            pool = ConnectionPool()
-            endpoint = server.endpoint({"Authorization": "Bearer k"})
-            first = await (await pool.post(endpoint, b'{"a": 1}')).read()
-            second = await (await pool.post(endpoint, b"{}")).read()
-            pool.close()
-            return server, first, second
+        async with RawServer([_ok(_completion("one")), _ok(_completion("two"))]) as server:
+            client = server.client(api_key="k")
+            first = await client.complete(HELLO)
+            second = await client.complete(HELLO)
+            return server, first.content, second.content
 
     server, first, second = asyncio.run(main())
-    assert (first, second) == (b"one", b"two")
+    assert (first, second) == ("one", "two")
     assert server.connections == 1  # kept alive
     head, body = server.requests[0]
-    assert head.startswith(b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:")
-    assert b"Authorization: Bearer k\r\n" in head and body == b'{"a": 1}'
+    assert head.startswith(b"POST /v1/chat/completions HTTP/1.1\r\n")
+    assert b"Authorization: Bearer k\r\n" in head
+    assert json.loads(body)["messages"] == HELLO
 
 
-def test_post__reads_chunked_gzip_and_until_close_bodies_and_lines():
-    chunked = (
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked"
-        b"\r\n\r\n7\r\ndata: a\r\n5\r\n\ndata\r\n4\r\n: b\n\r\n0\r\n\r\n"
-    )
-    packed = gzip.compress(b'{"x": 1}')
-    until_close = b"HTTP/1.0 200 OK\r\n\r\nall of it"
+def test_lean_route__reads_gzip_bodies():
+    packed = gzip.compress(_completion("unpacked"))
 
     async def main():
-        replies = [chunked, _ok(packed, b"Content-Encoding: gzip\r\n"), until_close]
-        async with RawServer(replies) as s:
-            pool = ConnectionPool()
-            lines = [line async for line in (await pool.post(s.endpoint(), b"")).lines()]
-            unpacked = await (await pool.post(s.endpoint(), b"")).read()
-            reply = await pool.post(s.endpoint(), b"")
-            rest = await reply.read()
-            pool.close()
-            return lines, unpacked, reply.content_type, rest, s.connections
+        async with RawServer([_ok(packed, b"Content-Encoding: gzip\r\n")]) as server:
+            return (await server.client().complete(HELLO)).content
 
-    lines, unpacked, content_type, rest, connections = asyncio.run(main())
-    assert lines == [b"data: a\n", b"data: b\n"]
-    assert unpacked == b'{"x": 1}'
-    assert (content_type, rest) == ("", b"all of it")
-    assert connections == 1  # the HTTP/1.0 reply closes it afterwards, not before
+    assert asyncio.run(main()) == "unpacked"
 
 
-def test_post__replaces_a_kept_connection_the_server_closed_while_idle():
-    async def main():
-        async with RawServer([_ok(b"one"), _ok(b"two")], close_after_each=True) as server:
-            pool = ConnectionPool()
-            await (await pool.post(server.endpoint(), b"")).read()
-            await asyncio.sleep(0.05)  # the server hangs up the idle connection
-            second = await (await pool.post(server.endpoint(), b"")).read()
-            pool.close()
-            return second, server.connections
-
-    assert asyncio.run(main()) == (b"two", 2)
-
-
-def test_post__a_reply_cut_midway_or_not_http_is_an_http_error():
+def test_lean_route__a_reply_cut_midway_or_not_http_is_a_transient_failure():
     cut = b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nonly this"
 
     async def attempt(raw):
         async with RawServer([raw], close_after_each=True) as server:
-            pool = ConnectionPool()
-            try:
-                with pytest.raises(HttpError) as caught:
-                    await (await pool.post(server.endpoint(), b"")).read()
-            finally:
-                pool.close()
+            with pytest.raises(InfrastructureError) as caught:
+                await server.client().complete(HELLO)
             return str(caught.value)
 
-    assert "closed the connection" in asyncio.run(attempt(cut))
-    assert "not an HTTP reply" in asyncio.run(attempt(b"SSH-2.0-OpenSSH\r\n\r\n"))
+    assert "ClientPayloadError" in asyncio.run(attempt(cut))
+    assert "Bad status line" in asyncio.run(attempt(b"SSH-2.0-OpenSSH\r\n\r\n"))
 
 
-def test_post__refused_connections_name_the_endpoint():
+def test_lean_route__refused_connections_name_the_endpoint():
     async def main():
         async with RawServer([]) as server:
-            endpoint = server.endpoint()
-        with pytest.raises(HttpError, match=f"cannot connect to 127.0.0.1:{endpoint.port}"):
-            await ConnectionPool().post(endpoint, b"")
+            client = server.client()
+            port = server.port
+        with pytest.raises(InfrastructureError, match=f"127.0.0.1:{port}"):
+            await client.complete(HELLO)
 
     asyncio.run(main())
-
-
-def test_endpoint__rejects_urls_without_host_and_headers_with_line_breaks():
-    with pytest.raises(ValueError, match="http"):
-        Endpoint.of("localhost:8000/v1", {})
-    with pytest.raises(ValueError, match="X-Evil"):
-        Endpoint.of("http://h/v1", {"X-Evil": "a\r\nInjected: 1"})
-    assert Endpoint.of("https://api.example.com/v1/x?y=1", {}).head.startswith(
-        b"POST /v1/x?y=1 HTTP/1.1\r\nHost: api.example.com\r\n"
-    )
 
 
 def test_lean_route__goes_through_the_proxy_the_environment_names(server, monkeypatch):
@@ -202,36 +183,45 @@ def _self_signed(folder):
     return cert_file, key_file
 
 
-def test_post__speaks_tls_to_https_endpoints_and_checks_the_certificate(tmp_path, monkeypatch):
+def test_lean_route__speaks_tls_and_checks_the_certificate(tmp_path, monkeypatch):
     cert_file, key_file = _self_signed(tmp_path)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert_file, key_file)
 
     async def answer(reader, writer):
         await reader.readuntil(b"\r\n\r\n")
-        writer.write(_ok(b"secret"))
+        writer.write(_ok(_completion("secret")))
         await writer.drain()
         writer.close()
+
+    async def call(port):
+        model = ModelConfig("openai/fake", api_base=f"https://127.0.0.1:{port}/v1", route="lean")
+        return (await LLMClient(model, retry=NO_RETRY).complete(HELLO)).content
 
     async def main():
         server = await asyncio.start_server(answer, "127.0.0.1", 0, ssl=context)
         port = server.sockets[0].getsockname()[1]
-        endpoint = Endpoint.of(f"https://127.0.0.1:{port}/v1/chat/completions", {})
-        pool = ConnectionPool()
         try:
-            with pytest.raises(HttpError, match="CERTIFICATE_VERIFY_FAILED"):
-                await pool.post(endpoint, b"{}")  # not in the default store: refused
-            monkeypatch.setenv("SSL_CERT_FILE", str(cert_file))  # trusted from now on
-            return await (await pool.post(endpoint, b"{}")).read()
+            with pytest.raises(InfrastructureError, match="CERTIFICATE_VERIFY_FAILED"):
+                await call(port)  # not in the default store: refused
+            return port
         finally:
-            pool.close()
             server.close()
-            await server.wait_closed()
 
-    assert asyncio.run(main()) == b"secret"
+    port = asyncio.run(main())
+
+    async def trusted():
+        server = await asyncio.start_server(answer, "127.0.0.1", port, ssl=context)
+        try:
+            return await call(port)
+        finally:
+            server.close()
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert_file))  # trusted by sessions made from now on
+    assert asyncio.run(trusted()) == "secret"
 
 
-def test_post__resends_once_on_a_fresh_connection_when_a_kept_one_closes_unanswered():
+def test_lean_route__retries_on_a_fresh_connection_when_a_kept_one_closes_unanswered():
     seen = []
 
     async def answer(reader, writer):
@@ -241,24 +231,22 @@ def test_post__resends_once_on_a_fresh_connection_when_a_kept_one_closes_unanswe
                 await reader.readuntil(b"\r\n\r\n")
                 if len(seen) == 1 and turn == 1:
                     break  # the first connection hangs up on its second request, unanswered
-                writer.write(_ok(b"ok"))
+                writer.write(_ok(_completion("ok")))
                 await writer.drain()
-        except asyncio.IncompleteReadError:
+        except (asyncio.IncompleteReadError, ConnectionError):
             pass
-        writer.close()
+        finally:  # also when the loop ends with the handler waiting
+            writer.close()
 
     async def main():
         server = await asyncio.start_server(answer, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
-        endpoint = Endpoint.of(f"http://127.0.0.1:{port}/v1/chat/completions", {})
-        pool = ConnectionPool()
+        model = ModelConfig("openai/fake", api_base=f"http://127.0.0.1:{port}/v1", route="lean")
+        client = LLMClient(model, retry=RetryPolicy(max_retries=1, initial_delay=0.01))
         try:
-            replies = [await (await pool.post(endpoint, b"{}")).read() for _ in range(2)]
+            return [(await client.complete(HELLO)).content for _ in range(2)]
         finally:
-            pool.close()
             server.close()
-            await server.wait_closed()
-        return replies
 
-    assert asyncio.run(main()) == [b"ok", b"ok"]
+    assert asyncio.run(main()) == ["ok", "ok"]
     assert seen == ["connection", "connection"]
