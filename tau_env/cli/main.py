@@ -12,7 +12,6 @@ import the rest of tau_env, are imported inside `main`, where Ctrl-C is handled.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import signal
@@ -20,7 +19,7 @@ import sqlite3
 import sys
 import textwrap
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -34,7 +33,6 @@ __all__ = [
     "build_parser",
     "ignore_sigint",
     "main",
-    "sigint_ignored",
 ]
 
 SUBCOMMANDS = (
@@ -118,17 +116,6 @@ def ignore_sigint() -> Any:
     return signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-@contextlib.contextmanager
-def sigint_ignored() -> Iterator[None]:
-    """Ctrl-C ignored inside the block."""
-    previous = ignore_sigint()
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand (imports the subcommand modules)."""
     codes = "\n".join(
@@ -148,19 +135,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
+    """Run the command line; returns the process exit code.
+
+    Args:
+        argv: The arguments; None: the program's own (``sys.argv``), as the ``tau-env`` command
+            calls it. Then, after Ctrl-C, Ctrl-C stays ignored until the process exits (another
+            one during the interpreter's shutdown would print a traceback from an exit hook);
+            called with arguments (in-process), the previous handler is restored.
+    """
     try:
         args = build_parser().parse_args(argv)
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
     except KeyboardInterrupt as interrupt:
-        with sigint_ignored():  # another Ctrl-C now would add a second line or a traceback
-            # `Interrupted` says more; matched by its message, not its class: run as
-            # `python -m tau_env.cli.main`, this module is also imported under its own name.
-            _error(str(interrupt) or "interrupted", kind="")
-        handler = getattr(interrupt, "sigint_handler", None)
-        if handler is not None:  # ignored since the handler raised `Interrupted`
-            signal.signal(signal.SIGINT, handler)
+        previous = ignore_sigint()  # another Ctrl-C now would add a second line or a traceback
+        # `Interrupted` says more; matched by its message, not its class: run as
+        # `python -m tau_env.cli.main`, this module is also imported under its own name.
+        _error(str(interrupt) or "interrupted", kind="")
+        if argv is not None:
+            # the handler before the interrupt (`Interrupted` ignored Ctrl-C since it was raised)
+            handler = getattr(interrupt, "sigint_handler", None) or previous
+            if handler is not None:
+                signal.signal(signal.SIGINT, handler)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _detach_stdout()
