@@ -52,7 +52,7 @@ def test_surrogate_run__stores_all_120_episodes_and_the_text_exactly(
     code = main([*argv, "--run", "s", "--store", store, "--quiet"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert "pass^1=1.000 (120 tasks x 1 trials" in captured.out
+    assert "pass^1=1.000 (120 tasks x 1 trial," in captured.out
     from tau_env.store import ResultStore
 
     with ResultStore(store) as opened:
@@ -95,7 +95,7 @@ def test_surrogate_run__broken_by_the_old_batch_write_resumes_to_120(
     db.close()
     capsys.readouterr()
     assert main(["resume", "--store", store, "--run", "s", "--quiet"]) == 0
-    assert "pass^1=1.000 (120 tasks x 1 trials" in capsys.readouterr().out
+    assert "pass^1=1.000 (120 tasks x 1 trial," in capsys.readouterr().out
     db = sqlite3.connect(store)
     assert db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0] == 120
 
