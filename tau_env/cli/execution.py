@@ -92,10 +92,14 @@ def execute(
     store: ResultStore,
     config: RunConfig,
     backend: Backend | None = None,
+    *,
+    play: bool = True,
 ) -> int:
     """Play what the run lacks, then print its report.
 
-    `backend` is `backend_of(args)` when not given (callers check it before writing).
+    `backend` is `backend_of(args)` when not given (callers check it before writing). With
+    ``play=False`` (a run imported from a results file) nothing is played: episodes that
+    wait for a judge are judged, then the report is printed.
 
     Returns:
         0 when the run is complete, 1 when attempts failed or its judge could not rule on
@@ -109,7 +113,12 @@ def execute(
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         summary = run(
-            store, config, backend=backend, on_outcome=progress.update, on_start=progress.start
+            store,
+            config,
+            backend=backend,
+            on_outcome=progress.update,
+            on_start=progress.start,
+            play=play,
         )
     except KeyboardInterrupt:
         handler = ignore_sigint()  # until `main` has printed the line: see `Interrupted`

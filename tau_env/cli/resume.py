@@ -4,12 +4,14 @@ Skips every (task, trial) that has an episode; replays those never attempted and
 attempts hit infrastructure errors or crashes. Refuses when the tasks, policy, domain version
 or limits changed since the run was created. Episodes whose NL assertions wait for a judge are
 judged from their stored conversations, not replayed: by ``--judge-model`` (recorded as the
-run's judge) or by the judge the run already has.
+run's judge) or by the judge the run already has. A run imported from a results file
+(``tau-env import``) is only judged: tau_env cannot replay its participants.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tau_env.cli.common import (
@@ -20,7 +22,7 @@ from tau_env.cli.common import (
 )
 from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.rollout.judging import judge_for_resume
-from tau_env.rollout.preflight import check_run, restore_endpoints, stored_config
+from tau_env.rollout.preflight import check_judge, check_run, restore_endpoints, stored_config
 from tau_env.rollout.runner import load_run
 from tau_env.utils.wording import plain_help
 
@@ -58,8 +60,18 @@ def handle(args: argparse.Namespace) -> int:
         judged = judge_for_resume(config, judge_spec(args))
         given = {"agent": args.agent_api_base, "user": args.user_api_base}
         live = restore_endpoints(judged, given)
-        check_run(live)
+        imported = store.import_of(config.run_id)
+        if imported is None:
+            check_run(live)
+        else:  # nothing is played: only the judge must be able to work
+            check_judge(live)
         backend = backend_of(args)
         if judged != config:
             store.update_run_config(config.run_id, stored_config(judged).model_dump(mode="json"))
-        return execute(args, store, live, backend)
+        if imported is not None:
+            print(
+                f"run {config.run_id!r} was imported from {imported.source}: its participants "
+                "are not replayed; only episodes that wait for a judge are judged",
+                file=sys.stderr,
+            )
+        return execute(args, store, live, backend, play=imported is None)

@@ -25,7 +25,13 @@ from tau_env.rollout.participants import build_factory
 from tau_env.rollout.provenance import domain_of
 from tau_env.secrets import REDACTED, redact
 
-__all__ = ["check_run", "refuse_secret_options", "restore_endpoints", "stored_config"]
+__all__ = [
+    "check_judge",
+    "check_run",
+    "refuse_secret_options",
+    "restore_endpoints",
+    "stored_config",
+]
 
 _SECRET_NAMES = frozenset(
     {
@@ -100,14 +106,24 @@ def check_run(config: RunConfig) -> None:
     build_factory("agent", config.agent, domain, with_user=with_user)
     if with_user:
         build_factory("user", config.user, domain)
-    if config.judge is not None:
-        from tau_env.rollout.judging import build_judge
+    check_judge(config)
 
-        try:
-            judge = build_judge(config.judge)
-        except ValueError as error:
-            raise TauEnvError(f"--judge-model {config.judge.model}: {error}") from None
-        judge.client.check_access()
+
+def check_judge(config: RunConfig) -> None:
+    """Check that the run's judge, if it has one, builds and has the key it needs.
+
+    Raises:
+        TauEnvError: One line saying what is wrong (the variable to set, for a missing key).
+    """
+    if config.judge is None:
+        return
+    from tau_env.rollout.judging import build_judge
+
+    try:
+        judge = build_judge(config.judge)
+    except ValueError as error:
+        raise TauEnvError(f"--judge-model {config.judge.model}: {error}") from None
+    judge.client.check_access()
 
 
 def stored_config(config: RunConfig) -> RunConfig:

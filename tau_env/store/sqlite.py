@@ -4,8 +4,10 @@ Each finished episode is written in its own transaction as soon as it finishes, 
 database in WAL mode: a process killed at any moment (SIGKILL included) loses no committed
 episode and leaves no half-written one. Episodes are keyed by (run, task, trial) and inserted
 with ``INSERT OR IGNORE``, so a duplicate can never appear, whatever a resume replays.
-Failed attempts go to their own table and are never deleted. API keys of the environment are
-redacted from everything written (`tau_env.secrets.redact`).
+Failed attempts go to their own table and are never deleted. Runs imported from the
+reference's results files (``tau-env import``) keep their provenance in two more tables, added
+without a schema change (a store of an older tau_env gains them when opened). API keys of the
+environment are redacted from everything written (`tau_env.secrets.redact`).
 
 An episode whose grade waits for a judge (NL assertions not judged) is stored with no reward
 (NULL); its grade is completed once, when a judge rules (`set_judged_grade`), and never
@@ -30,7 +32,14 @@ from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.secrets import redact
 from tau_env.store.codec import read_record, record_json
 from tau_env.store.opening import check_store, connect, in_memory_copy
-from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
+from tau_env.store.records import (
+    EpisodeRecord,
+    EpisodeSummary,
+    FailureRecord,
+    ImportedSimulation,
+    ImportRecord,
+    RunRecord,
+)
 from tau_env.utils.commands import resume_command
 
 __all__ = ["ResultStore", "RunExists", "UnknownRun"]
@@ -51,6 +60,16 @@ CREATE TABLE IF NOT EXISTS episodes (
     PRIMARY KEY (run_id, task_id, trial)
 )
 """
+
+_IMPORT_TABLES = {
+    "imports": "run_id TEXT PRIMARY KEY REFERENCES runs(run_id), sha256 TEXT NOT NULL, "
+    "body TEXT NOT NULL",
+    "imported_simulations": "run_id TEXT NOT NULL REFERENCES runs(run_id), "
+    "task_id TEXT NOT NULL, trial INTEGER NOT NULL, status TEXT NOT NULL, body TEXT NOT NULL, "
+    "PRIMARY KEY (run_id, task_id, trial)",
+}
+"""Tables of imported runs' provenance, added without a schema change: a store of an older
+tau_env gains them when opened for writing; opened read-only, empty temporary ones stand in."""
 
 _SCHEMA = (
     """
@@ -76,6 +95,11 @@ CREATE TABLE IF NOT EXISTS failures (
 );
 CREATE INDEX IF NOT EXISTS failures_by_run ON failures (run_id, task_id, trial);
 """
+    + "".join(
+        f"CREATE TABLE IF NOT EXISTS {name} ({columns});\n"
+        for name, columns in _IMPORT_TABLES.items()
+    )
+    + "CREATE INDEX IF NOT EXISTS imports_by_file ON imports (sha256);\n"
 )
 
 
@@ -105,21 +129,30 @@ class ResultStore:
         self.read_only = read_only
         self._db = connect(self.path, read_only=read_only)
         try:
-            new = check_store(self._db, self.path, allow_empty=not read_only)
+            check_store(self._db, self.path, allow_empty=not read_only)
             self._db.execute("PRAGMA busy_timeout=10000")
             if not read_only:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 # NORMAL is durable against a killed process (not against power loss), and fast.
                 self._db.execute("PRAGMA synchronous=NORMAL")
-                if new:
-                    self._db.executescript(_SCHEMA)
+                self._db.executescript(_SCHEMA)  # an older store gains the newer tables
             self._check_schema_version()
+            if read_only:
+                self._stand_in_tables()
         except sqlite3.DatabaseError as error:
             self._db.close()
             raise TauEnvError(f"{self.path}: not a usable result store: {error}") from None
         except TauEnvError:
             self._db.close()
             raise
+
+    def _stand_in_tables(self) -> None:
+        """Empty temporary tables for the optional ones an older store lacks (read-only)."""
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        present = {name for (name,) in rows}
+        for name, columns in _IMPORT_TABLES.items():
+            if name not in present:
+                self._db.execute(f"CREATE TEMP TABLE {name} ({columns})")
 
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -155,22 +188,85 @@ class ResultStore:
         """
         try:
             with self._transaction():
-                self._db.execute(
-                    "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        run.run_id,
-                        run.created_at,
-                        run.domain,
-                        json.dumps(run.config),
-                        run.fingerprint,
-                        json.dumps(run.versions),
-                    ),
-                )
+                self._insert_run(run)
         except sqlite3.IntegrityError:
             raise RunExists(
                 f"run {run.run_id!r} already exists in {self.path}; continue it with "
                 f"`{resume_command(self.path, run.run_id)}` or pick another --run"
             ) from None
+
+    def _insert_run(self, run: RunRecord) -> None:
+        self._db.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                run.run_id,
+                run.created_at,
+                run.domain,
+                json.dumps(run.config),
+                run.fingerprint,
+                json.dumps(run.versions),
+            ),
+        )
+
+    # -- imported runs -------------------------------------------------------------------------
+    def add_imported_run(
+        self,
+        run: RunRecord,
+        source: ImportRecord,
+        episodes: Sequence[EpisodeRecord],
+        simulations: Sequence[ImportedSimulation],
+    ) -> None:
+        """Write an imported run whole, in one transaction: all of it, or nothing.
+
+        Args:
+            run: The run.
+            source: Where it came from.
+            episodes: Its re-graded simulations, as episodes.
+            simulations: What the file recorded of every simulation (re-graded or not).
+
+        Raises:
+            RunExists: The run id is taken (nothing is written).
+        """
+        try:
+            with self._transaction():
+                self._insert_run(run)
+                self._db.execute(
+                    "INSERT INTO imports VALUES (?, ?, ?)",
+                    (run.run_id, source.sha256, redact(record_json(source))),
+                )
+                self._db.executemany(
+                    "INSERT INTO imported_simulations VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (s.run_id, s.task_id, s.trial, s.status, redact(record_json(s)))
+                        for s in simulations
+                    ],
+                )
+                self._db.executemany(
+                    "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_episode_row(record) for record in episodes],
+                )
+        except sqlite3.IntegrityError:
+            raise RunExists(
+                f"run {run.run_id!r} already exists in {self.path}; pick another --run"
+            ) from None
+
+    def import_of(self, run_id: str) -> ImportRecord | None:
+        """Where an imported run came from; None for a run tau_env played."""
+        row = self._db.execute("SELECT body FROM imports WHERE run_id = ?", (run_id,)).fetchone()
+        return None if row is None else read_record(ImportRecord, row[0])
+
+    def imports_of_file(self, sha256: str) -> list[str]:
+        """The runs imported from a file with these bytes (by its SHA-256)."""
+        rows = self._db.execute("SELECT run_id FROM imports WHERE sha256 = ?", (sha256,))
+        return [run_id for (run_id,) in rows]
+
+    def imported_simulations(self, run_id: str) -> list[ImportedSimulation]:
+        """What an imported run's file recorded of each simulation, by task then trial."""
+        rows = self._db.execute(
+            "SELECT body FROM imported_simulations WHERE run_id = ? ORDER BY task_id, trial",
+            (run_id,),
+        )
+        return [read_record(ImportedSimulation, body) for (body,) in rows]
 
     def update_run_config(self, run_id: str, config: dict[str, Any]) -> None:
         """Replace a run's stored configuration (used to record the judge a resume brings).
@@ -188,7 +284,7 @@ class ResultStore:
             self.run(run_id)  # raises UnknownRun with the known runs
 
     def delete_run(self, run_id: str) -> tuple[int, int]:
-        """Remove a run with its episodes and failed attempts, in one transaction.
+        """Remove a run with its episodes, failed attempts and import record, in one transaction.
 
         Returns:
             How many episodes and failed attempts were removed.
@@ -200,6 +296,8 @@ class ResultStore:
         with self._transaction():
             episodes = self._db.execute("DELETE FROM episodes WHERE run_id = ?", (run_id,))
             failures = self._db.execute("DELETE FROM failures WHERE run_id = ?", (run_id,))
+            for table in _IMPORT_TABLES:  # an imported run's provenance goes with it
+                self._db.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
             self._db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
         return episodes.rowcount, failures.rowcount
 
@@ -239,21 +337,10 @@ class ResultStore:
             UnstorableRecord: The episode holds a value JSON cannot represent (nothing is
                 written; the caller records the attempt as failed).
         """
-        body = redact(record_json(record))
+        row = _episode_row(record)  # before the transaction: an unstorable one writes nothing
         with self._transaction():
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.run_id,
-                    record.task_id,
-                    record.trial,
-                    record.seed,
-                    record.reward,
-                    record.termination,
-                    record.started_at + record.duration,
-                    json.dumps(_stats_of(record)),
-                    body,
-                ),
+                "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row
             )
         return cursor.rowcount == 1
 
@@ -406,6 +493,21 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self._db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def _episode_row(record: EpisodeRecord) -> tuple[Any, ...]:
+    """The values of an episode's row, in the table's column order."""
+    return (
+        record.run_id,
+        record.task_id,
+        record.trial,
+        record.seed,
+        record.reward,
+        record.termination,
+        record.started_at + record.duration,
+        json.dumps(_stats_of(record)),
+        redact(record_json(record)),
+    )
 
 
 def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
