@@ -63,3 +63,38 @@ def test_read_only__a_schema_1_store_is_migrated_in_memory_and_left_on_disk(tmp_
     assert _digest(path) == before
     db = sqlite3.connect(path)
     assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("1",)
+
+
+def test_a_store_older_than_the_import_tables__read_only_and_writable(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with ResultStore(path) as store:
+        store.create_run(_run("a"))
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE imports")
+    db.execute("DROP TABLE imported_simulations")
+    db.commit()
+    db.close()
+    before = _digest(path)
+    with ResultStore(path, read_only=True) as store:  # stand-in tables, nothing written
+        assert store.import_of("a") is None and store.imported_simulations("a") == []
+    assert _digest(path) == before
+    with ResultStore(path) as store:  # opened for writing: it gains the tables
+        assert store.import_of("a") is None
+    tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
+    assert {"imports", "imported_simulations"} <= tables
+
+
+def test_delete_run__an_imported_run_takes_its_import_record_with_it(tmp_path):
+    from tau_env.store import ImportedSimulation, ImportRecord
+
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        source = ImportRecord(
+            run_id="a", source="r.json", sha256="f" * 64, imported_at=1.0, info={}
+        )
+        simulation = ImportedSimulation(
+            run_id="a", task_id="t", trial=0, status="regraded", recorded={"reward": 1.0}
+        )
+        store.add_imported_run(_run("a"), source, [_episode()], [simulation])
+        assert store.imports_of_file("f" * 64) == ["a"]
+        assert store.delete_run("a") == (1, 0)
+        assert store.imports_of_file("f" * 64) == [] and store.imported_simulations("a") == []
