@@ -44,6 +44,7 @@ SUBCOMMANDS = (
     "runs",
     "tasks",
     "validate",
+    "audit",
     "serve",
     "fake_server",
 )

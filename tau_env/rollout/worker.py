@@ -25,7 +25,13 @@ from tau_env.rollout.participants import build_factory, participant_info
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.provenance import domain_of
 from tau_env.store.codec import UnstorableRecord, read_record, record_json, unstorable_failure
-from tau_env.store.records import EpisodeRecord, FailureRecord, ParticipantInfo
+from tau_env.store.records import (
+    EpisodeRecord,
+    FailureRecord,
+    ParticipantInfo,
+    UserFaultFlags,
+    token_turns,
+)
 
 __all__ = ["EpisodeWorker", "Outcome", "decode_outcome", "encode_outcome"]
 
@@ -144,6 +150,8 @@ class EpisodeWorker:
             duration=time.time() - started,
             versions=self.versions,
             note=played.note,
+            user_faults=UserFaultFlags(**played.user_faults.to_dict()),
+            agent_tokens=token_turns(_turn_tokens(played.players["agent"])),
         )
 
     def _failure(self, unit: Unit, aborted: EpisodeAborted, started: float) -> FailureRecord:
@@ -160,3 +168,9 @@ class EpisodeWorker:
             at=time.time(),
             duration=time.time() - started,
         )
+
+
+def _turn_tokens(participant: Any) -> list[dict[str, list[Any]]]:
+    """The exact tokens a participant reports per model call (``turn_tokens``), if any."""
+    turns = getattr(participant, "turn_tokens", None)
+    return list(turns) if isinstance(turns, list) else []

@@ -90,3 +90,22 @@ class SurrogateOracle(OracleAgent):
             # a lone surrogate: what a JSON "\ud83d" escape in a model reply decodes to
             return action.model_copy(update={"content": action.content + " \ud83d"})
         return action
+
+
+class QuittingUser:
+    """A user who hangs up at once on ``create_task`` (an early stop); elsewhere it asks for
+    task_1 to be completed and thanks the agent's first reply."""
+
+    def __init__(self, task, seed=None):
+        self.quits = task.id == "create_task"
+        self.turns = 0
+
+    def act(self, view, context):
+        from tau_env.actions import SendMessage
+
+        self.turns += 1
+        if self.quits:
+            return SendMessage(content="Never mind. ###STOP###")
+        if self.turns == 1:
+            return SendMessage(content="Please mark task_1 as completed.")
+        return SendMessage(content="Thanks. ###STOP###")

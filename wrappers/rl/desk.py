@@ -115,8 +115,13 @@ def ending_templates(
     can_act: Callable[[B], bool],
     figures: Callable[[B], list[str]],
     can_refuse: Callable[[B], bool],
+    reasons: Callable[[B], list[str]] = lambda b: [],
 ) -> tuple[Template[B], ...]:
-    """propose, act, tell, refuse, transfer, end: the moves every desk ends with."""
+    """propose, act, tell, refuse, transfer, end: the moves every desk ends with.
+
+    A refusal says why, as the policies ask: `reasons` gives the rule that forbids the wish,
+    as the agent's belief shows it (the cabin, the order's owner...), before the figures.
+    """
 
     def proposing(b: B) -> list[Action]:
         b.quoted = figures(b)
@@ -140,7 +145,7 @@ def ending_templates(
             lambda b: [
                 SendMessage(
                     content="I'm sorry, but I cannot do that under our policy. "
-                    + " ".join(figures(b))
+                    + " ".join([*reasons(b), *figures(b)])
                 )
             ],
         ),
