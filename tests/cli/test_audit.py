@@ -89,9 +89,7 @@ def test_audit__a_judge_without_its_key__one_line_before_any_task(monkeypatch, c
     assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1
 
 
-def test_audit__an_embedding_variant_without_its_key__one_line_before_any_task(
-    monkeypatch, capsys
-):
+def test_audit__an_embedding_variant_without_its_key__one_line_before_any_task(monkeypatch, capsys):
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     argv = ["audit", "--domain", "banking_knowledge", "--retrieval", "openai_embeddings"]
