@@ -69,10 +69,13 @@ def test_empty_file__is_not_a_store_for_reading(tmp_path, capsys):
 
 @pytest.fixture
 def stored_run(tmp_path, capsys):
-    """A store holding one complete mock run, written and closed; its report and export."""
+    """A store holding two complete mock runs (one read strictly, whose report carries the
+    strict figures), written and closed; their JSON report."""
     store = tmp_path / "made" / "runs.sqlite"
     argv = ["run", "--domain", "mock", "--trials", "2", "--run", "m", "--store", str(store)]
     assert main([*argv, "--quiet"]) == 0
+    strict = ["run", "--domain", "mock", "--trials", "2", "--run", "s", "--store", str(store)]
+    assert main([*strict, "--grading", "strict", "--quiet"]) == 0
     capsys.readouterr()
     assert main(["report", "--store", str(store), "--json", "--all"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -103,7 +106,11 @@ def test_read_only_copy__report_and_export_work_and_change_nothing(stored_run, t
         assert main(["report", "--store", str(copy), "--json", "--all"]) == 0
         assert json.loads(capsys.readouterr().out) == report
         assert main(["report", "--store", str(copy), "--all"]) == 0
-        assert "pass^1=1.000" in capsys.readouterr().out
+        text = capsys.readouterr().out
+        assert "pass^1=1.000" in text and "strict reading" in text
+        argv = ["report", "--store", str(copy), "--run", "s", "--without-user-faults", "--json"]
+        assert main(argv) == 0
+        assert json.loads(capsys.readouterr().out)[0]["strict"] is not None
         page = tmp_path / "report.html"
         assert main(["report", "--store", str(copy), "--all", "--html", str(page)]) == 0
         assert page.stat().st_size > 0
