@@ -54,6 +54,7 @@ def handle(args: argparse.Namespace) -> int:
         from tau_env.grading.judge import LLMJudge
 
         judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+        judge.client.check_access()  # a missing key: one line naming it, before any task
     task_ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
     report = audit(
         args.domain,

@@ -90,18 +90,23 @@ def add_store_arguments(parser: argparse.ArgumentParser, *, run_help: str) -> No
     parser.add_argument("--run", default=None, help=run_help)
 
 
-def open_existing_store(path: str) -> ResultStore:
+def open_existing_store(path: str, *, read_only: bool = False) -> ResultStore:
     """A result store that must already exist (for resume, report, export).
 
+    Args:
+        path: The store's file.
+        read_only: Only read it (report, export): the file is never changed, and may be in a
+            read-only folder.
+
     Raises:
-        TauEnvError: There is no file at `path`.
+        TauEnvError: There is no file at `path`, or it is not a tau_env store (left as it is).
     """
     if Path(path).expanduser().is_dir():
         raise TauEnvError(f"--store {path} is a folder; name the result store file in it")
     if path != ":memory:" and not Path(path).expanduser().is_file():
         create = tau_env_command("run", ("--store", path))
         raise TauEnvError(f"no result store at {path}; `{create}` creates one")
-    return ResultStore(path)
+    return ResultStore(path, read_only=read_only)
 
 
 def add_judge_arguments(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:

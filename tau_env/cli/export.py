@@ -68,7 +68,7 @@ def add_parser(commands: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Write the export; say where when writing a file."""
-    with open_existing_store(args.store) as store:
+    with open_existing_store(args.store, read_only=True) as store:
         if args.format == "submission":
             run_ids = (
                 [run.run_id for run in store.runs()]

@@ -26,8 +26,7 @@ from tau_env.errors import ModelAccessError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.runner import Sink
-from tau_env.rollout.worker import EpisodeWorker
-from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.rollout.worker import EpisodeWorker, decode_outcome, encode_outcome
 
 __all__ = ["RayBackend"]
 
@@ -91,8 +90,7 @@ class RolloutActor:
             outcome = await self._worker.play(Unit(task_id, trial, seed))
         except ModelAccessError as error:
             return "access", str(error)
-        kind = "episode" if isinstance(outcome, EpisodeRecord) else "failure"
-        return kind, outcome.model_dump_json()
+        return encode_outcome(outcome)
 
 
 class RayBackend:
@@ -196,8 +194,5 @@ class RayBackend:
                 kind, body = future.result()
                 if kind == "access":
                     raise ModelAccessError(body)
-                if kind == "episode":
-                    sink(EpisodeRecord.model_validate_json(body))
-                else:
-                    sink(FailureRecord.model_validate_json(body))
+                sink(decode_outcome(kind, body))
                 submit()

@@ -40,7 +40,12 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
-from tau_env.rollout.provenance import domain_of, recorded_task_set
+from tau_env.rollout.provenance import (
+    data_source,
+    domain_of,
+    recorded_task_set,
+    retrieval_variant,
+)
 from tau_env.rollout.task_set import TaskSet
 from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
@@ -166,6 +171,16 @@ class RunReport:
     without_user_faults: bool = False
 
     @property
+    def retrieval(self) -> str | None:
+        """The run's retrieval variant (None: the domain has no knowledge base)."""
+        return retrieval_variant(self.config)
+
+    @property
+    def data(self) -> str:
+        """``"official"`` or ``"built-in"``: the data the run played."""
+        return data_source(self.config)
+
+    @property
     def average_reward(self) -> float | None:
         """Mean reward over the graded episodes (None when none is graded)."""
         rewards = [r for task in self.tasks for r in task.rewards if r is not None]
@@ -179,6 +194,10 @@ class RunReport:
             "agent": self.config.agent.model_dump(mode="json"),
             "user": self.config.user.model_dump(mode="json"),
             "mode": self.config.mode,
+            "retrieval": self.retrieval,
+            "retrieval_options": self.config.retrieval_options,
+            "data": self.data,
+            "data_dir": self.config.data_dir,
             "trials": self.config.trials,
             "episodes": sum(len(task.rewards) for task in self.tasks),
             "average_reward": self.average_reward,

@@ -174,7 +174,8 @@ _SCHEMA_1_EPISODES = """CREATE TABLE episodes (
     body TEXT NOT NULL, PRIMARY KEY (run_id, task_id, trial))"""
 
 
-def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path):
+def _schema_1_store(tmp_path):
+    """A store file laid out as schema 1 wrote it, with an unjudged pass (trial 0)."""
     import json
 
     path = tmp_path / "old.sqlite"
@@ -195,6 +196,11 @@ def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path
         )
     db.commit()
     db.close()
+    return path
+
+
+def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path):
+    path = _schema_1_store(tmp_path)
     with ResultStore(path) as migrated:
         assert migrated.rewards("a") == {"t": {0: None, 1: 1.0}}
         (waiting,) = migrated.unjudged("a")
