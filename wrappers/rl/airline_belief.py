@@ -71,7 +71,6 @@ class AirlineBelief(DeskBelief):
         statuses: (flight number, date) -> status (``available``, ``cancelled``, ``landed``...).
     """
 
-    intents: set[str] = field(default_factory=set)
     user: dict[str, Any] | None = None
     reservations: dict[str, dict[str, Any]] = field(default_factory=dict)
     statuses: dict[tuple[str, str], str] = field(default_factory=dict)

@@ -21,7 +21,18 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.env.spaces import ROLE_INDEX
 from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 
-__all__ = ["DeskBelief", "DeskFeaturizer", "Template", "ask", "ending_templates"]
+__all__ = [
+    "PROGRESS_NAMES",
+    "DeskBelief",
+    "DeskFeaturizer",
+    "Template",
+    "ask",
+    "calls_left",
+    "desk_state_names",
+    "ending_templates",
+    "proposal",
+    "read_template",
+]
 
 _USER, _TOOL = ROLE_INDEX["user"], ROLE_INDEX["tool"]
 _FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) is (.+?)\.(?=\s+My |\s*$)")
@@ -34,6 +45,7 @@ class DeskBelief:
 
     Attributes:
         opened: Whether the customer's opening was read (the domain reads its wishes).
+        intents: What the customer asked for (the domain reads them from the opening).
         facts: What the customer said (``My <fact> is <value>.``), by key.
         unknown: Facts the customer said it does not know.
         asking: The facts the agent asked for last (a "don't know" marks them unknown).
@@ -45,6 +57,7 @@ class DeskBelief:
     """
 
     opened: bool = False
+    intents: set[str] = field(default_factory=set)
     facts: dict[str, str] = field(default_factory=dict)
     unknown: set[str] = field(default_factory=set)
     asking: tuple[str, ...] = ()
@@ -108,6 +121,32 @@ def ask(
     return Template(name, applies, build)
 
 
+def read_template(
+    name: str, tool: str, arguments: Callable[[B], dict[str, Any] | None]
+) -> Template[B]:
+    """A call of the read tool `tool`, applicable while `arguments` finds its arguments."""
+    return Template(
+        name,
+        lambda b, counts: arguments(b) is not None,
+        lambda b: [CallTool(name=tool, arguments=arguments(b) or {})],
+    )
+
+
+def calls_left(b: DeskBelief, calls: Sequence[CallTool | None]) -> list[CallTool]:
+    """The resolved write calls among `calls` not made yet."""
+    return [c for c in calls if c is not None and c.name not in b.done]
+
+
+def proposal(calls: Sequence[CallTool | None], plans: Mapping[str, str]) -> list[Action]:
+    """The message proposing the resolved `calls`, each said by its tool's plan in `plans`."""
+    resolved = [c for c in calls if c is not None]
+    # Templates build their calls with keyword arguments (never a raw JSON string).
+    plan = " and ".join(
+        plans[c.name].format_map(c.arguments) for c in resolved if isinstance(c.arguments, dict)
+    )
+    return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
+
+
 def ending_templates(
     propose: Callable[[B], list[Action]],
     act: Callable[[B], list[Action]],
@@ -156,6 +195,30 @@ def ending_templates(
     )
 
 
+PROGRESS_NAMES = (
+    "changes_resolved",
+    "changes_allowed",
+    "changes_needed",
+    "proposed",
+    "confirmed",
+    "changes_made",
+    "all_changes_made",
+)
+"""The last state features of every desk: how far the wish's changes got."""
+
+
+def desk_state_names(
+    intents: Sequence[str], fact_keys: Sequence[str], domain_names: Sequence[str]
+) -> tuple[str, ...]:
+    """A desk's state feature names: intents, facts said, the domain's own, then progress."""
+    return (
+        *(f"intent={intent}" for intent in intents),
+        *(f"said:{key}" for key in fact_keys),
+        *domain_names,
+        *PROGRESS_NAMES,
+    )
+
+
 class DeskFeaturizer(Generic[B]):
     """Belief, move counts and templates of one desk episode (a new one per episode).
 
@@ -187,6 +250,19 @@ class DeskFeaturizer(Generic[B]):
     def state_features(self) -> list[float]:
         """The domain's features (`state_names` says what each one is)."""
         raise NotImplementedError
+
+    def said_features(self, intents: Sequence[str], fact_keys: Sequence[str]) -> list[float]:
+        """The first state features of every desk: the intents asked, the facts said."""
+        b = self.belief
+        return [float(i in b.intents) for i in intents] + [float(k in b.facts) for k in fact_keys]
+
+    def progress_features(
+        self, calls: Sequence[CallTool | None], *, allowed: bool, needed: bool, all_made: bool
+    ) -> list[float]:
+        """The last state features of every desk (`PROGRESS_NAMES`)."""
+        b = self.belief
+        resolved = bool(calls) and all(c is not None for c in calls)
+        return [resolved, allowed, needed, b.proposed, b.confirmed, bool(b.done), all_made]
 
     @property
     def feature_names(self) -> tuple[str, ...]:
