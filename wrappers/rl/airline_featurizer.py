@@ -252,10 +252,7 @@ class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
 
     templates = TEMPLATES
     state_names = _STATE_NAMES
-
-    def new_belief(self) -> AirlineBelief:
-        """A fresh airline belief."""
-        return AirlineBelief()
+    belief_type = AirlineBelief
 
     def state_features(self) -> list[float]:
         """The airline features (`state_names`)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -222,7 +222,7 @@ def desk_state_names(
 class DeskFeaturizer(Generic[B]):
     """Belief, move counts and templates of one desk episode (a new one per episode).
 
-    Subclasses set `templates`, `state_names` and `new_belief`, and implement
+    Subclasses set `templates`, `state_names` and `belief_type`, and implement
     `state_features` (the domain's features, before the move counts and the turn).
 
     Args:
@@ -231,6 +231,7 @@ class DeskFeaturizer(Generic[B]):
     """
 
     templates: ClassVar[Sequence[Template[Any]]] = ()
+    belief_type: ClassVar[type[DeskBelief]] = DeskBelief
     state_names: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, max_turns: int, max_steps: int) -> None:
@@ -244,8 +245,8 @@ class DeskFeaturizer(Generic[B]):
         self.turn = self.step = 0
 
     def new_belief(self) -> B:
-        """A fresh belief for the domain."""
-        raise NotImplementedError
+        """A fresh belief of the domain's `belief_type`."""
+        return cast(B, self.belief_type())
 
     def state_features(self) -> list[float]:
         """The domain's features (`state_names` says what each one is)."""

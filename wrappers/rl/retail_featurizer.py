@@ -432,10 +432,7 @@ class RetailFeaturizer(DeskFeaturizer[RetailBelief]):
 
     templates = TEMPLATES
     state_names = _STATE_NAMES
-
-    def new_belief(self) -> RetailBelief:
-        """A fresh retail belief."""
-        return RetailBelief()
+    belief_type = RetailBelief
 
     def state_features(self) -> list[float]:
         """The retail features (`state_names`)."""
