@@ -21,10 +21,8 @@ from tau_env.wrappers.rl.desk import (
     DeskFeaturizer,
     Template,
     ask,
-    calls_left,
     desk_state_names,
     ending_templates,
-    proposal,
     read_template,
 )
 
@@ -181,14 +179,6 @@ _PLANS = {
 }
 
 
-def _propose(b: AirlineBelief) -> list[Action]:
-    return proposal(writes(b), _PLANS)
-
-
-def _left(b: AirlineBelief) -> list[CallTool]:
-    return calls_left(b, writes(b))
-
-
 TEMPLATES: tuple[Template[AirlineBelief], ...] = (
     ask("ask_user_id", ("user_id",), "Could you tell me your user id?", needed),
     ask("ask_reservation_id", ("reservation_id",), "What is the reservation id?", needed),
@@ -217,11 +207,10 @@ TEMPLATES: tuple[Template[AirlineBelief], ...] = (
     ),
     Template("get_flight_status", lambda b, c: bool(b.unknown_statuses()), _status_query),
     *ending_templates(
-        propose=_propose,
-        act=lambda b: [_left(b)[0]],
-        can_propose=lambda b: allowed(b) and bool(_left(b)),
-        can_act=lambda b: allowed(b) and bool(_left(b)),
-        figures=figures,
+        writes,
+        _PLANS,
+        figures,
+        allowed=allowed,
         can_refuse=lambda b: b.user is not None,
     ),
 )

@@ -27,10 +27,8 @@ __all__ = [
     "DeskFeaturizer",
     "Template",
     "ask",
-    "calls_left",
     "desk_state_names",
     "ending_templates",
-    "proposal",
     "read_template",
 ]
 
@@ -132,42 +130,52 @@ def read_template(
     )
 
 
-def calls_left(b: DeskBelief, calls: Sequence[CallTool | None]) -> list[CallTool]:
-    """The resolved write calls among `calls` not made yet."""
-    return [c for c in calls if c is not None and c.name not in b.done]
-
-
-def proposal(calls: Sequence[CallTool | None], plans: Mapping[str, str]) -> list[Action]:
-    """The message proposing the resolved `calls`, each said by its tool's plan in `plans`."""
-    resolved = [c for c in calls if c is not None]
-    # Templates build their calls with keyword arguments (never a raw JSON string).
-    plan = " and ".join(
-        plans[c.name].format_map(c.arguments) for c in resolved if isinstance(c.arguments, dict)
-    )
-    return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
-
-
 def ending_templates(
-    propose: Callable[[B], list[Action]],
-    act: Callable[[B], list[Action]],
-    can_propose: Callable[[B], bool],
-    can_act: Callable[[B], bool],
+    writes: Callable[[B], Sequence[CallTool | None]],
+    plans: Mapping[str, str],
     figures: Callable[[B], list[str]],
+    *,
+    allowed: Callable[[B], bool],
     can_refuse: Callable[[B], bool],
+    ready: Callable[[B], bool] = lambda b: True,
 ) -> tuple[Template[B], ...]:
-    """propose, act, tell, refuse, transfer, end: the moves every desk ends with."""
+    """propose, act, tell, refuse, transfer, end: the moves every desk ends with.
+
+    Args:
+        writes: The write calls the customer's wishes need (None: arguments unresolved).
+        plans: Tool name -> how a proposal names its change (``format_map`` of the call's
+            arguments).
+        figures: What the customer needs to hear (refunds, prices...).
+        allowed: Whether the policy lets the agent make the changes still to make.
+        can_refuse: When refusing applies.
+        ready: A further condition for proposing (retail: the customer was found).
+    """
+
+    def left(b: B) -> list[CallTool]:
+        return [c for c in writes(b) if c is not None and c.name not in b.done]
 
     def proposing(b: B) -> list[Action]:
         b.quoted = figures(b)
         b.proposed = True
-        return propose(b)
+        calls = [c for c in writes(b) if c is not None]
+        # Templates build their calls with keyword arguments (never a raw JSON string).
+        plan = " and ".join(
+            plans[c.name].format_map(c.arguments) for c in calls if isinstance(c.arguments, dict)
+        )
+        return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
 
     def told(b: B) -> list[str]:
         return list(dict.fromkeys(b.quoted + figures(b)))
 
     return (
-        Template("propose", lambda b, c: can_propose(b) and not b.confirmed, proposing),
-        Template("act", lambda b, c: b.confirmed and can_act(b), act),
+        Template(
+            "propose",
+            lambda b, c: ready(b) and allowed(b) and bool(left(b)) and not b.confirmed,
+            proposing,
+        ),
+        Template(
+            "act", lambda b, c: b.confirmed and allowed(b) and bool(left(b)), lambda b: [left(b)[0]]
+        ),
         Template(
             "tell",
             lambda b, c: bool(told(b)),

@@ -15,15 +15,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tau_env.actions import Action, CallTool
+from tau_env.actions import CallTool
 from tau_env.wrappers.rl.desk import (
     DeskFeaturizer,
     Template,
     ask,
-    calls_left,
     desk_state_names,
     ending_templates,
-    proposal,
     read_template,
 )
 from tau_env.wrappers.rl.retail_belief import INTENTS, RetailBelief, parse_address, parse_items
@@ -322,14 +320,6 @@ _PLANS = {
 """How a proposal names each change (words that ask for no fact, so the customer decides)."""
 
 
-def _propose(b: RetailBelief) -> list[Action]:
-    return proposal(writes(b), _PLANS)
-
-
-def _left(b: RetailBelief) -> list[CallTool]:
-    return calls_left(b, writes(b))
-
-
 TEMPLATES: tuple[Template[RetailBelief], ...] = (
     ask("ask_email", ("email",), "Could you tell me your email address?", needed),
     ask(
@@ -385,12 +375,12 @@ TEMPLATES: tuple[Template[RetailBelief], ...] = (
     ),
     read_template("get_priced_product", "get_product_details", _priced_product),
     *ending_templates(
-        propose=_propose,
-        act=lambda b: [_left(b)[0]],
-        can_propose=lambda b: b.user_id is not None and allowed(b) and bool(_left(b)),
-        can_act=lambda b: allowed(b) and bool(_left(b)),
-        figures=figures,
+        writes,
+        _PLANS,
+        figures,
+        allowed=allowed,
         can_refuse=lambda b: b.user_id is not None,
+        ready=lambda b: b.user_id is not None,
     ),
 )
 """Every retail template, in the order of the Discrete action index."""
