@@ -15,7 +15,7 @@ from typing import Any
 from tau_env.domain import DomainData
 from tau_env.errors import DataError
 from tau_env.state.database import Database
-from tau_env.tasks.loading import parse_tasks, read_json, read_splits
+from tau_env.tasks.loading import parse_tasks, read_json, read_splits, read_text
 
 BUILTIN_FILES = {
     "db": "builtin_db.json",
@@ -55,22 +55,6 @@ def official_folder(data_dir: Path, domain: str) -> Path:
             f"{folder}: domain folder not found (expected <data_dir>/domains/{domain}/)"
         )
     return folder
-
-
-def read_text(path: Path) -> str:
-    """A text file's content.
-
-    Raises:
-        DataError: The file is missing, unreadable or not UTF-8 text.
-    """
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: file not found") from None
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: not UTF-8 text: {error}") from None
-    except OSError as error:
-        raise DataError(f"{path}: cannot read: {error}") from None
 
 
 def read_optional_text(path: Path) -> str | None:
