@@ -12,7 +12,7 @@ from tau_env.llm import RetryPolicy
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
 from tau_env.wrappers import NoUser, OraclePlan, SingleAgentEnv
 from tau_env.wrappers.registration import GYM_DOMAINS, gym_id
-from tau_env.wrappers.users import ScriptedUser, resolve_script
+from tau_env.wrappers.users import ScriptedUser
 from tests.wrappers.test_llm_user import customer
 
 
@@ -47,8 +47,10 @@ def test_gym_view__first_observation_is_the_users_opening():
     env = gymnasium.make("tau_env/Mock-v0")
     observation, info = env.reset(seed=0, options={"task_id": "complete_task"})
     (opening,) = observation["messages"]
-    task = tau_env.load_domain("mock").task("complete_task")
-    assert opening["content"] == resolve_script(task).opening
+    domain = tau_env.load_domain("mock")
+    # What the scripted user says first for this task and seed (its brief, in its own words).
+    said = ScriptedUser(domain.task("complete_task"), domain, seed=0).voice.opening
+    assert opening["content"] == said
     assert info["task_id"] == "complete_task"
 
 
