@@ -81,8 +81,13 @@ def _backend(args: argparse.Namespace) -> Backend:
     return LocalBackend(concurrency=args.concurrency, llm_concurrency=args.llm_concurrency)
 
 
-def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> int:
+def execute(
+    args: argparse.Namespace, store: ResultStore, config: RunConfig, *, play: bool = True
+) -> int:
     """Play what the run lacks, then print its report.
+
+    With ``play=False`` (a run imported from a results file) nothing is played: episodes that
+    wait for a judge are judged, then the report is printed.
 
     Returns:
         0 when the run is complete, 1 when attempts failed or its judge could not rule on
@@ -93,7 +98,12 @@ def execute(args: argparse.Namespace, store: ResultStore, config: RunConfig) -> 
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         summary = run(
-            store, config, backend=backend, on_outcome=progress.update, on_start=progress.start
+            store,
+            config,
+            backend=backend,
+            on_outcome=progress.update,
+            on_start=progress.start,
+            play=play,
         )
     except KeyboardInterrupt:
         progress.close()

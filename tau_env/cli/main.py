@@ -1,4 +1,4 @@
-"""``tau-env``: run, resume, report and export rollouts; list and validate tasks.
+"""``tau-env``: run, resume, report, export and import rollouts; list and validate tasks.
 
 Every failure the user can act on is one line on stderr, ``tau-env: error: ...``, and a non-zero
 exit code; never a traceback. Ctrl-C at any moment (even while the subcommands are imported)
@@ -35,6 +35,7 @@ SUBCOMMANDS = (
     "resume",
     "report",
     "export",
+    "import",
     "tasks",
     "validate",
     "serve",

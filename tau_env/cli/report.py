@@ -10,19 +10,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import Any
 
 from tau_env.cli.common import add_store_arguments, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
+from tau_env.rollout.participants import ORACLE_KINDS
 from tau_env.rollout.report import RunReport, run_report
 from tau_env.utils.commands import tau_env_command
 from tau_env.utils.wording import counted, plain_help
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
-
-ORACLE_KINDS = frozenset({"oracle", "oracle-text"})
-"""Agent kinds that read the task's gold plan (their pass^k is 1.0 by construction)."""
 
 
 def add_parser(commands: Any) -> None:
@@ -76,6 +75,10 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"run {report.run_id}: {report.domain}, agent {config.agent.describe()}, "
         f"user {user}, mode {config.mode} (store {store})"
     )
+    if report.task_set is not None:
+        print(f"task set: {report.task_set.describe()}")
+    if report.imported_from is not None:
+        print(f"imported from {report.imported_from} (re-graded by tau_env)")
     if tasks:
         # The task id comes last, unpadded: official ids run to 200+ characters, and padding
         # every row to the longest would stretch all of them.
@@ -94,6 +97,13 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"({counted(episodes, 'episode')}): "
         f"average reward {'n/a' if average is None else f'{average:.3f}'}"
     )
+    if report.left_out:
+        reasons = Counter(reason.partition(":")[0] for reason in report.left_out.values())
+        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        print(
+            f"left out: {len(report.left_out)} of {episodes} simulations have no episode "
+            f"({why}); pass^k counts each task's other trials"
+        )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
     ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
     extra = (

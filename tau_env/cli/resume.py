@@ -4,12 +4,14 @@ Skips every (task, trial) that has an episode; replays those never attempted and
 attempts hit infrastructure errors or crashes. Refuses when the tasks, policy, domain version
 or limits changed since the run was created. Episodes whose NL assertions wait for a judge are
 judged from their stored conversations, not replayed: by ``--judge-model`` (recorded as the
-run's judge) or by the judge the run already has.
+run's judge) or by the judge the run already has. A run imported from a results file
+(``tau-env import``) is only judged: tau_env cannot replay its participants.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tau_env.cli.common import (
@@ -47,4 +49,11 @@ def handle(args: argparse.Namespace) -> int:
         judged = judge_for_resume(config, judge_spec(args))
         if judged != config:
             store.update_run_config(config.run_id, judged.model_dump(mode="json"))
-        return execute(args, store, judged)
+        imported = store.import_of(config.run_id)
+        if imported is not None:
+            print(
+                f"run {config.run_id!r} was imported from {imported.source}: its participants "
+                "are not replayed; only episodes that wait for a judge are judged",
+                file=sys.stderr,
+            )
+        return execute(args, store, judged, play=imported is None)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AGENT_KINDS",
+    "ORACLE_KINDS",
     "USER_KINDS",
     "build_factory",
     "participant_info",
@@ -47,6 +48,9 @@ AGENT_KINDS: dict[str, str] = {
     "llm": "tau_env.rollout.participants:_llm_agent",
 }
 """Built-in agent kinds -> the builder that turns a spec into a participant factory."""
+
+ORACLE_KINDS = frozenset({"oracle", "oracle-text"})
+"""Agent kinds that read the task's gold plan (their pass^k is 1.0 by construction)."""
 
 USER_KINDS: dict[str, str] = {
     "scripted": "tau_env.rollout.participants:_scripted_user",

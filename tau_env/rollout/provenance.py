@@ -9,9 +9,12 @@ from typing import Any
 
 import tau_env
 from tau_env.domain import Domain, load_domain
+from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.task_set import TaskSet, task_set_of
+from tau_env.store.records import RunRecord
 
-__all__ = ["domain_of", "run_fingerprint", "run_versions"]
+__all__ = ["domain_of", "recorded_task_set", "run_fingerprint", "run_task_set", "run_versions"]
 
 
 def domain_of(config: RunConfig) -> Domain:
@@ -39,12 +42,15 @@ def _unset(config: RunConfig) -> set[str]:
 
 
 def run_versions(config: RunConfig) -> dict[str, str]:
-    """Package, domain, data and interpreter versions."""
+    """Package, domain, data and interpreter versions, and the identity of the task set."""
     domain = domain_of(config)
+    task_set = run_task_set(config)
     versions = {
         "tau_env": tau_env.__version__,
         "env_id": domain.env_id,
         "data": domain.data.source,
+        "task_set": task_set.name,
+        "task_set_hash": task_set.digest,
         "python": platform.python_version(),
     }
     for package in ("litellm", "ray"):
@@ -52,6 +58,27 @@ def run_versions(config: RunConfig) -> dict[str, str]:
         if version is not None:
             versions[package] = version
     return versions
+
+
+def run_task_set(config: RunConfig) -> TaskSet:
+    """The task set a run plays (`tau_env.rollout.task_set`), from its domain as loaded now."""
+    return task_set_of(domain_of(config), config.task_ids, config.data_dir)
+
+
+def recorded_task_set(record: RunRecord) -> TaskSet | None:
+    """The task set recorded when the run was created.
+
+    Runs stored before tau_env recorded it get it computed now, from the data as it is; None
+    when that data can no longer be loaded (a report never fails for want of it).
+    """
+    config = RunConfig.model_validate(record.config)
+    name, digest = record.versions.get("task_set"), record.versions.get("task_set_hash")
+    if name is not None and digest is not None:
+        return TaskSet(name, digest, len(config.task_ids))
+    try:
+        return run_task_set(config)
+    except (TauEnvError, KeyError, OSError):
+        return None
 
 
 def _installed_version(package: str) -> str | None:

@@ -8,6 +8,12 @@ there. Failed attempts are reported apart and never counted as passes or fails.
 Episodes that wait for a judge (NL assertions not judged) have no reward: they are never
 passes, and pass^k leaves them out (each task counting its graded trials), with their count
 in the report (`RunReport.not_judged`) so the figure is never mistaken for the whole run's.
+
+A run imported from a results file (``tau-env import``) cannot be resumed: tau_env does not
+replay its participants. Its simulations that the file records as infrastructure errors, that
+break the protocol, or that the file lacks are left out of pass^k as the reference leaves out
+infrastructure errors (each task counting the trials it has), and the report lists them with
+the reason (`RunReport.left_out`).
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.provenance import recorded_task_set
+from tau_env.rollout.task_set import TaskSet
 from tau_env.store.records import Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
@@ -45,11 +53,19 @@ class TaskResult:
         task_id: The task.
         rewards: Rewards by trial index (None: the trial waits for a judge).
         pass_hat_k: k -> C(successes, k) / C(graded trials, k), for k up to the graded trials.
+        trials: The trial index of each reward (empty: 0, 1, 2...); an imported run may lack
+            some (`RunReport.left_out`).
     """
 
     task_id: str
     rewards: list[float | None]
     pass_hat_k: dict[int, float]
+    trials: tuple[int, ...] = ()
+
+    @property
+    def trial_indices(self) -> tuple[int, ...]:
+        """The trial index of each reward."""
+        return self.trials or tuple(range(len(self.rewards)))
 
     @property
     def successes(self) -> int:
@@ -83,6 +99,9 @@ class RunReport:
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
+        task_set: The task set the run played (data folder, content hash, task count).
+        left_out: Imported runs: (task, trial) -> why it has no episode (left out of pass^k).
+        imported_from: Imported runs: the results file.
     """
 
     run_id: str
@@ -98,6 +117,9 @@ class RunReport:
     seconds: float = field(default=0.0)
     judge: str | None = None
     judge_calls_saved: int = 0
+    task_set: TaskSet | None = None
+    left_out: dict[tuple[str, int], str] = field(default_factory=dict)
+    imported_from: str | None = None
 
     @property
     def average_reward(self) -> float | None:
@@ -127,9 +149,16 @@ class RunReport:
                 "user": self.user_usage.model_dump(),
             },
             "episode_seconds": self.seconds,
+            "task_set": None if self.task_set is None else self.task_set.to_json(),
+            "imported_from": self.imported_from,
+            "left_out": [
+                {"task_id": task_id, "trial": trial, "reason": reason}
+                for (task_id, trial), reason in sorted(self.left_out.items())
+            ],
             "tasks": [
                 {
                     "task_id": task.task_id,
+                    "trials": list(task.trial_indices),
                     "rewards": task.rewards,
                     "successes": task.successes,
                     "pass_hat_k": {str(k): value for k, value in task.pass_hat_k.items()},
@@ -153,19 +182,21 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
     by_task: dict[str, dict[int, float | None]] = {task_id: {} for task_id in config.task_ids}
     for summary in summaries:
         by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
-    _check_complete(store, config, by_task)
-    rewards = {task: list(trials.values()) for task, trials in by_task.items()}
+    imported = store.import_of(record.run_id)
+    left_out: dict[tuple[str, int], str] = {}
+    if imported is None:
+        _check_complete(store, config, by_task)
+    else:
+        left_out = _left_out(store, config, by_task)
+    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
     not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
-    if not_judged:
+    if not_judged or left_out:
         curve = pass_hat_k_excluding(rewards)
     else:
         curve = pass_hat_k_curve(
             {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
         )
-    tasks = [
-        _task_result(task_id, [by_task[task_id][trial] for trial in range(config.trials)])
-        for task_id in config.task_ids
-    ]
+    tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
     return RunReport(
         run_id=record.run_id,
         domain=record.domain,
@@ -180,10 +211,15 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
         judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
+        task_set=recorded_task_set(record),
+        left_out=left_out,
+        imported_from=None if imported is None else imported.source,
     )
 
 
-def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:
+def _task_result(task_id: str, by_trial: dict[int, float | None]) -> TaskResult:
+    trials = tuple(sorted(by_trial))
+    rewards = [by_trial[trial] for trial in trials]
     graded = [reward for reward in rewards if reward is not None]
     successes = sum(is_success(reward) for reward in graded)
     return TaskResult(
@@ -192,7 +228,29 @@ def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:
         pass_hat_k={
             k: task_pass_hat_k(len(graded), successes, k) for k in range(1, len(graded) + 1)
         },
+        trials=() if trials == tuple(range(len(trials))) else trials,
     )
+
+
+def _left_out(
+    store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float | None]]
+) -> dict[tuple[str, int], str]:
+    """An imported run's (task, trial) pairs without an episode, each with why."""
+    reasons = {
+        (sim.task_id, sim.trial): (
+            f"not re-gradable: {sim.reason}"
+            if sim.status == "not_regradable"
+            else "the file records an infrastructure error"
+        )
+        for sim in store.imported_simulations(config.run_id)
+        if sim.status != "regraded"
+    }
+    return {
+        (task, trial): reasons.get((task, trial), "the file holds no simulation of it")
+        for task in config.task_ids
+        for trial in range(config.trials)
+        if trial not in by_task.get(task, {})
+    }
 
 
 def _check_complete(

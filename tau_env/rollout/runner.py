@@ -190,6 +190,7 @@ async def arun(
     backend: Backend | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    play: bool = True,
 ) -> RunSummary:
     """Play every episode of a stored run that has none yet, writing each as it finishes.
 
@@ -202,10 +203,12 @@ async def arun(
         backend: Where episodes run (default: `LocalBackend()`).
         on_outcome: Called after each outcome is written (progress display).
         on_start: Called once with (episodes to play, episodes already done).
+        play: False: play nothing, only judge (a run imported from a results file, whose
+            participants tau_env cannot replay).
     """
     started = time.monotonic()
     done = store.completed(config.run_id)
-    units = pending_units(config, done)
+    units = pending_units(config, done) if play else []
     if on_start is not None:
         on_start(len(units), len(done))
     counts = {"finished": 0, "failed": 0, "judged": 0}
@@ -286,8 +289,9 @@ def run(
     backend: Backend | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    play: bool = True,
 ) -> RunSummary:
     """`arun` on a fresh event loop (for callers that are not async)."""
     return asyncio.run(
-        arun(store, config, backend=backend, on_outcome=on_outcome, on_start=on_start)
+        arun(store, config, backend=backend, on_outcome=on_outcome, on_start=on_start, play=play)
     )

@@ -19,8 +19,11 @@ __all__ = [
     "EpisodeSummary",
     "FailureKind",
     "FailureRecord",
+    "ImportRecord",
+    "ImportedSimulation",
     "ParticipantInfo",
     "RunRecord",
+    "SimulationStatus",
     "Usage",
 ]
 
@@ -178,3 +181,58 @@ class FailureRecord(_Record):
     traceback: str | None = None
     at: float
     duration: float
+
+
+SimulationStatus = Literal["regraded", "not_regradable", "infrastructure_error"]
+"""What became of an imported simulation: re-graded into an episode of the run; left out
+because its conversation breaks the protocol (`ImportedSimulation.reason` says how); or left
+out because the file records no conversation for it (the reference's infrastructure error)."""
+
+
+class ImportRecord(_Record):
+    """Where an imported run came from: a results file of the reference (``tau-env import``).
+
+    Attributes:
+        run_id: The run it created.
+        source: The file, as named on the command line (made absolute).
+        sha256: SHA-256 of the file's bytes (the same file is never imported twice).
+        imported_at: Unix time of the import.
+        timestamp: The file's own ``timestamp``, as written.
+        info: The file's ``info`` object (participants, limits, seeds, versions), as written.
+        changed_tasks: Ids of tasks whose copy embedded in the file differs from the data's
+            (the episodes were re-graded against the data's).
+        notes: What else the import had to decide (e.g. a retrieval variant tau_env lacks).
+    """
+
+    run_id: str
+    source: str
+    sha256: str
+    imported_at: float
+    timestamp: str | None = None
+    info: dict[str, Any]
+    changed_tasks: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class ImportedSimulation(_Record):
+    """One simulation of an imported file, with what tau_env could not re-derive from it.
+
+    Attributes:
+        run_id: The run it belongs to.
+        task_id: The task.
+        trial: Trial index.
+        status: See `SimulationStatus`.
+        reason: Why a simulation was left out (None when re-graded).
+        recorded: The simulation as written in the file, without its messages: its id, times,
+            costs, seed, termination and the recorded ``reward_info`` it is compared with.
+        messages: The messages as written, for simulations left out (a re-graded one keeps
+            its conversation in its episode).
+    """
+
+    run_id: str
+    task_id: str
+    trial: int
+    status: SimulationStatus
+    reason: str | None = None
+    recorded: dict[str, Any]
+    messages: list[Any] | None = None

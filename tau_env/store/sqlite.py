@@ -4,8 +4,10 @@ Each finished episode is written in its own transaction as soon as it finishes, 
 database in WAL mode: a process killed at any moment (SIGKILL included) loses no committed
 episode and leaves no half-written one. Episodes are keyed by (run, task, trial) and inserted
 with ``INSERT OR IGNORE``, so a duplicate can never appear, whatever a resume replays.
-Failed attempts go to their own table and are never deleted. API keys of the environment are
-redacted from everything written (`tau_env.secrets.redact`).
+Failed attempts go to their own table and are never deleted. Runs imported from the
+reference's results files (``tau-env import``) keep their provenance in two more tables, added
+without a schema change (a store of an older tau_env gains them when opened). API keys of the
+environment are redacted from everything written (`tau_env.secrets.redact`).
 
 An episode whose grade waits for a judge (NL assertions not judged) is stored with no reward
 (NULL); its grade is completed once, when a judge rules (`set_judged_grade`), and never
@@ -24,7 +26,14 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.secrets import redact
-from tau_env.store.records import EpisodeRecord, EpisodeSummary, FailureRecord, RunRecord
+from tau_env.store.records import (
+    EpisodeRecord,
+    EpisodeSummary,
+    FailureRecord,
+    ImportedSimulation,
+    ImportRecord,
+    RunRecord,
+)
 from tau_env.utils.commands import resume_command
 
 __all__ = ["ResultStore", "RunExists", "UnknownRun"]
@@ -69,6 +78,20 @@ CREATE TABLE IF NOT EXISTS failures (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS failures_by_run ON failures (run_id, task_id, trial);
+CREATE TABLE IF NOT EXISTS imports (
+    run_id TEXT PRIMARY KEY REFERENCES runs(run_id),
+    sha256 TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS imports_by_file ON imports (sha256);
+CREATE TABLE IF NOT EXISTS imported_simulations (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    task_id TEXT NOT NULL,
+    trial INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, task_id, trial)
+);
 """
 )
 
@@ -159,22 +182,85 @@ class ResultStore:
         """
         try:
             with self._transaction():
-                self._db.execute(
-                    "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        run.run_id,
-                        run.created_at,
-                        run.domain,
-                        json.dumps(run.config),
-                        run.fingerprint,
-                        json.dumps(run.versions),
-                    ),
-                )
+                self._insert_run(run)
         except sqlite3.IntegrityError:
             raise RunExists(
                 f"run {run.run_id!r} already exists in {self.path}; continue it with "
                 f"`{resume_command(self.path, run.run_id)}` or pick another --run"
             ) from None
+
+    def _insert_run(self, run: RunRecord) -> None:
+        self._db.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                run.run_id,
+                run.created_at,
+                run.domain,
+                json.dumps(run.config),
+                run.fingerprint,
+                json.dumps(run.versions),
+            ),
+        )
+
+    # -- imported runs -------------------------------------------------------------------------
+    def add_imported_run(
+        self,
+        run: RunRecord,
+        source: ImportRecord,
+        episodes: Sequence[EpisodeRecord],
+        simulations: Sequence[ImportedSimulation],
+    ) -> None:
+        """Write an imported run whole, in one transaction: all of it, or nothing.
+
+        Args:
+            run: The run.
+            source: Where it came from.
+            episodes: Its re-graded simulations, as episodes.
+            simulations: What the file recorded of every simulation (re-graded or not).
+
+        Raises:
+            RunExists: The run id is taken (nothing is written).
+        """
+        try:
+            with self._transaction():
+                self._insert_run(run)
+                self._db.execute(
+                    "INSERT INTO imports VALUES (?, ?, ?)",
+                    (run.run_id, source.sha256, redact(source.model_dump_json())),
+                )
+                self._db.executemany(
+                    "INSERT INTO imported_simulations VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (s.run_id, s.task_id, s.trial, s.status, redact(s.model_dump_json()))
+                        for s in simulations
+                    ],
+                )
+                self._db.executemany(
+                    "INSERT INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_episode_row(record) for record in episodes],
+                )
+        except sqlite3.IntegrityError:
+            raise RunExists(
+                f"run {run.run_id!r} already exists in {self.path}; pick another --run"
+            ) from None
+
+    def import_of(self, run_id: str) -> ImportRecord | None:
+        """Where an imported run came from; None for a run tau_env played."""
+        row = self._db.execute("SELECT body FROM imports WHERE run_id = ?", (run_id,)).fetchone()
+        return None if row is None else ImportRecord.model_validate_json(row[0])
+
+    def imports_of_file(self, sha256: str) -> list[str]:
+        """The runs imported from a file with these bytes (by its SHA-256)."""
+        rows = self._db.execute("SELECT run_id FROM imports WHERE sha256 = ?", (sha256,))
+        return [run_id for (run_id,) in rows]
+
+    def imported_simulations(self, run_id: str) -> list[ImportedSimulation]:
+        """What an imported run's file recorded of each simulation, by task then trial."""
+        rows = self._db.execute(
+            "SELECT body FROM imported_simulations WHERE run_id = ? ORDER BY task_id, trial",
+            (run_id,),
+        )
+        return [ImportedSimulation.model_validate_json(body) for (body,) in rows]
 
     def update_run_config(self, run_id: str, config: dict[str, Any]) -> None:
         """Replace a run's stored configuration (used to record the judge a resume brings).
@@ -235,17 +321,7 @@ class ResultStore:
             for record in records:
                 cursor = self._db.execute(
                     "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        record.run_id,
-                        record.task_id,
-                        record.trial,
-                        record.seed,
-                        record.reward,
-                        record.termination,
-                        record.started_at + record.duration,
-                        json.dumps(_stats_of(record)),
-                        redact(record.model_dump_json()),
-                    ),
+                    _episode_row(record),
                 )
                 written.append(cursor.rowcount == 1)
         return written
@@ -388,6 +464,21 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self._db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def _episode_row(record: EpisodeRecord) -> tuple[Any, ...]:
+    """The values of an episode's row, in the table's column order."""
+    return (
+        record.run_id,
+        record.task_id,
+        record.trial,
+        record.seed,
+        record.reward,
+        record.termination,
+        record.started_at + record.duration,
+        json.dumps(_stats_of(record)),
+        redact(record.model_dump_json()),
+    )
 
 
 def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
