@@ -98,3 +98,36 @@ def mock_env():
 def raw_mock_env():
     """A fresh bare TauEnv on the built-in mock data."""
     return tau_env.make_env("mock").unwrapped
+
+
+NL_TASK = "create_task"
+"""The task `nl_mock_dir` scores by NL assertions too (the rest of its data is built-in mock)."""
+
+
+@pytest.fixture(scope="session")
+def nl_mock_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder in the official layout: the built-in mock data, with `NL_TASK` graded
+    DB x COMMUNICATE x NL_ASSERTION (one assertion), for judging tests without official data.
+    """
+    import json
+    import shutil
+
+    source = _REPO / "domains" / "mock"
+    root = tmp_path_factory.mktemp("nl_mock")
+    folder = root / "domains" / "mock"
+    folder.mkdir(parents=True)
+    for built_in, official in (
+        ("data/builtin_db.json", "db.json"),
+        ("data/builtin_user_db.json", "user_db.json"),
+        ("data/builtin_split_tasks.json", "split_tasks.json"),
+        ("policy.md", "policy.md"),
+    ):
+        shutil.copy(source / built_in, folder / official)
+    tasks = json.loads((source / "data" / "builtin_tasks.json").read_text())
+    for task in tasks:
+        if task["id"] == NL_TASK:
+            criteria = task["evaluation_criteria"]
+            criteria["nl_assertions"] = ["The agent tells the user the new task's id."]
+            criteria["reward_basis"] = [*criteria["reward_basis"], "NL_ASSERTION"]
+    (folder / "tasks.json").write_text(json.dumps(tasks))
+    return root

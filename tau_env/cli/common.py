@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from tau_env.errors import TauEnvError
+from tau_env.grading.strict import GRADINGS
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
@@ -15,6 +16,7 @@ __all__ = [
     "DEFAULT_DOMAIN",
     "DEFAULT_STORE",
     "add_data_arguments",
+    "add_grading_argument",
     "add_judge_arguments",
     "add_retrieval_arguments",
     "add_store_arguments",
@@ -128,3 +130,15 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
+
+
+def add_grading_argument(parser: argparse.ArgumentParser) -> None:
+    """``--grading official|strict`` (the strict reading is reported beside the official one)."""
+    parser.add_argument(
+        "--grading",
+        choices=GRADINGS,
+        default="official",
+        help="strict: also read each grade with the task's listed checks added to its basis "
+        "(ACTION, COMMUNICATE; NL with --judge-model), reported beside the official score "
+        "(default: %(default)s)",
+    )

@@ -38,6 +38,7 @@ SUBCOMMANDS = (
     "import",
     "tasks",
     "validate",
+    "audit",
     "serve",
     "fake_server",
 )

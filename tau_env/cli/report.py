@@ -37,6 +37,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.add_argument("--quiet", action="store_true", help="omit the per-task table")
     parser.add_argument("--html", default=None, help="also write the HTML report to this file")
+    parser.add_argument(
+        "--without-user-faults",
+        action="store_true",
+        help="leave episodes the simulated user spoiled (empty turns, early stop, instructions "
+        "read out) out of pass^k and the average",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -49,7 +55,10 @@ def handle(args: argparse.Namespace) -> int:
             run_ids = [run_id.strip() for run_id in args.run.split(",") if run_id.strip()]
         else:
             run_ids = [None]
-        reports = [run_report(store, run_id) for run_id in run_ids]
+        reports = [
+            run_report(store, run_id, without_user_faults=args.without_user_faults)
+            for run_id in run_ids
+        ]
         if args.html:
             written = write_html_report(store, reports, args.html)
             print(f"wrote the HTML report to {written}", file=sys.stderr)
@@ -105,6 +114,14 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
             f"({why}); pass^k counts each task's other trials"
         )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
+    if report.strict is not None:
+        strict = report.strict
+        unjudged = f", {strict.not_judged} not judged" if strict.not_judged else ""
+        print(
+            "strict reading (the task's listed checks added to its basis; beside the official "
+            f"score above{unjudged}): "
+            + "  ".join(f"pass^{k}={value:.3f}" for k, value in strict.pass_hat_k.items())
+        )
     ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
     extra = (
         f"; {report.failed_attempts} failed attempts (retried)" if report.failed_attempts else ""
@@ -126,6 +143,23 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
                 ("--judge-model", report.judge or "MODEL"),
             )
         )
+    faults = report.user_faults
+    if faults.get("episodes"):
+        kinds = ", ".join(
+            f"{faults[name]} {label}"
+            for name, label in (
+                ("empty_turns", "with empty turns"),
+                ("early_stop", "early stops"),
+                ("instruction_leak", "instructions read out"),
+            )
+            if faults[name]
+        )
+        treatment = (
+            "left out of pass^k and the average"
+            if report.without_user_faults
+            else "counted (--without-user-faults leaves them out)"
+        )
+        print(f"user faults: {faults['episodes']} of {episodes} episodes ({kinds}); {treatment}")
     if report.judge_calls_saved:
         print(
             f"judge calls saved: {report.judge_calls_saved} (episodes whose NL assertions need "
@@ -146,10 +180,13 @@ def summary_line(report: RunReport) -> str:
     values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
     average = report.average_reward
     unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
+    strict = ""
+    if report.strict is not None and 1 in report.strict.pass_hat_k:
+        strict = f"; strict pass^1={report.strict.pass_hat_k[1]:.3f}"
     size = f"{counted(len(report.tasks), 'task')} x {counted(report.config.trials, 'trial')}"
     return (
         f"run {report.run_id}: {values} ({size}, "
-        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged})"
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged}{strict})"
     )
 
 

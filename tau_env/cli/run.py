@@ -17,6 +17,7 @@ from typing import Any
 from tau_env.cli.common import (
     DEFAULT_DOMAIN,
     add_data_arguments,
+    add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
@@ -24,6 +25,7 @@ from tau_env.cli.common import (
 )
 from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.errors import TauEnvError, did_you_mean
+from tau_env.llm.response import EXACT_TOKENS
 from tau_env.loader import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
@@ -68,7 +70,14 @@ def add_parser(commands: Any) -> None:
             default=None,
             help=f"OpenAI-compatible base URL for an llm {side} (default: the provider's)",
         )
+    parser.add_argument(
+        "--agent-tokens",
+        action="store_true",
+        help="ask the llm agent's model server for each turn's exact token ids and logprobs "
+        "(vLLM 0.10.2+, SGLang: return_token_ids, logprobs) and store them with the episode",
+    )
     add_judge_arguments(parser)
+    add_grading_argument(parser)
     parser.add_argument("--mode", choices=MODES, default="default", help="evaluation mode")
     parser.add_argument("--trials", type=int, default=1, help="trials per task (default: 1)")
     parser.add_argument("--seed", type=int, default=300, help="base seed (default: 300)")
@@ -82,11 +91,13 @@ def add_parser(commands: Any) -> None:
 
 
 def _spec(args: argparse.Namespace, side: str) -> ParticipantSpec:
+    tokens = side == "agent" and getattr(args, "agent_tokens", False)
     return ParticipantSpec(
         kind=getattr(args, side),
         model=getattr(args, f"{side}_model"),
         temperature=getattr(args, f"{side}_temperature"),
         api_base=getattr(args, f"{side}_api_base"),
+        llm_args=dict(EXACT_TOKENS) if tokens else {},
     )
 
 
@@ -149,6 +160,7 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         max_steps=args.max_steps,
         max_errors=args.max_errors,
         judge=judge_spec(args),
+        grading=args.grading,
     )
 
 

@@ -10,6 +10,7 @@ from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.common import (
     DEFAULT_DOMAIN,
     add_data_arguments,
+    add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
     judge_spec,
@@ -37,6 +38,7 @@ def add_parser(commands: Any) -> None:
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)
+    add_grading_argument(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -82,6 +84,7 @@ def handle(args: argparse.Namespace) -> int:
         retrieval=args.retrieval,
         retrieval_options=args.retrieval_options,
         judge=judge,
+        grading=args.grading,
     )
     task_ids = [t.id for t in env.unwrapped.tasks]
     if args.tasks:
@@ -92,8 +95,15 @@ def handle(args: argparse.Namespace) -> int:
     ]
     passed = 0
     unjudged = 0
+    strict_passed = 0
+    grader = env.unwrapped.grader
     asked = saved = 0  # tasks whose NL assertions went to the judge / needed no verdict
     for result in results:
+        if args.grading == "strict":
+            reading = grader.strict_reading(result.grade, env.unwrapped.domain.task(result.task_id))
+            strict_passed += reading.success
+            if result.grade.success and not reading.success and reading.reward is not None:
+                print(f"FAIL (strict) {result.task_id}: {', '.join(reading.failed)}")
         if judge_call_saved(result.grade):
             saved += 1
         elif judge is not None and _has_assertions(result.grade):
@@ -111,7 +121,10 @@ def handle(args: argparse.Namespace) -> int:
         note = f"; {unjudged} not judged (NL assertions: {why})"
     if saved:
         note += f"; {saved} judge calls saved (NL assertions of tasks already at reward 0)"
-    print(f"{passed}/{len(results)} tasks reach reward 1.0{note}")
+    strict_note = ""
+    if args.grading == "strict":
+        strict_note = f"; strict reading: {strict_passed}/{len(results)}"
+    print(f"{passed}/{len(results)} tasks reach reward 1.0{note}{strict_note}")
     if judge is not None:
         print(
             f"tau-env validate: the judge was asked about {asked} tasks; {saved} calls saved "

@@ -17,7 +17,7 @@ from tau_env.errors import ModelAccessError
 from tau_env.llm._backend import classify_failure, completion_cost, litellm
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
-from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.response import LLMResponse, LLMToolCall, TurnTokens, Usage, turn_tokens
 from tau_env.llm.wire import ChatCall, RequestWriter
 
 __all__ = ["LitellmRoute", "parse_model_response"]
@@ -139,6 +139,7 @@ class LitellmRoute:
         if call.seed is not None:
             request["seed"] = call.seed
         lib = litellm()
+        chunks: list[Any] | None = None
         try:
             raw = await lib.acompletion(**request)
             if self.config.stream:
@@ -151,7 +152,7 @@ class LitellmRoute:
             raise failure from error
         if raw is None:
             raise ProviderFailure("transient", "the stream carried no chunk")
-        return parse_model_response(raw, self.config.model)
+        return parse_model_response(raw, self.config.model, chunks)
 
     def describe(self) -> dict[str, Any]:
         """Where calls go (for debugging and reports; no key)."""
@@ -165,8 +166,11 @@ def _provider_of(lib: Any, model: str) -> str | None:
         return None
 
 
-def parse_model_response(raw: Any, model: str) -> LLMResponse:
+def parse_model_response(raw: Any, model: str, chunks: list[Any] | None = None) -> LLMResponse:
     """An `LLMResponse` from a litellm ``ModelResponse`` (tolerates missing fields).
+
+    Exact token ids and logprobs (`TurnTokens`) are read from the response, or, for a stream
+    (litellm's assembled response drops some of them), from its `chunks`.
 
     Raises:
         ProviderFailure: The reply has no choice (``transient``, as on the lean route).
@@ -199,4 +203,46 @@ def parse_model_response(raw: Any, model: str) -> LLMResponse:
         ),
         cost=completion_cost(raw),
         finish_reason=finish_reason,
+        tokens=_tokens(raw, choice) if chunks is None else _streamed_tokens(chunks),
     )
+
+
+def _tokens(raw: Any, choice: Any) -> TurnTokens | None:
+    """The exact tokens litellm kept from the server's reply (it keeps unknown fields)."""
+    return turn_tokens(
+        getattr(raw, "prompt_token_ids", None),
+        getattr(choice, "token_ids", None),
+        _entries(getattr(choice, "logprobs", None)),
+    )
+
+
+def _streamed_tokens(chunks: list[Any]) -> TurnTokens | None:
+    prompt: Any = None
+    ids: list[Any] = []
+    entries: list[Any] = []
+    for chunk in chunks:
+        if prompt is None:
+            prompt = getattr(chunk, "prompt_token_ids", None)
+        for choice in getattr(chunk, "choices", None) or ():
+            if isinstance(getattr(choice, "token_ids", None), list):
+                ids.extend(choice.token_ids)
+            entries.extend(_entries(getattr(choice, "logprobs", None)) or ())
+    return turn_tokens(prompt, ids or None, entries or None)
+
+
+def _entries(logprobs: Any) -> list[dict[str, Any]] | None:
+    """``logprobs.content`` as plain entries (litellm holds them as objects)."""
+    content = getattr(logprobs, "content", None)
+    if content is None and isinstance(logprobs, dict):
+        content = logprobs.get("content")
+    if not isinstance(content, list):
+        return None
+    return [
+        entry
+        if isinstance(entry, dict)
+        else {
+            "token": getattr(entry, "token", None),
+            "logprob": getattr(entry, "logprob", None),
+        }
+        for entry in content
+    ]

@@ -26,8 +26,9 @@ from typing import Any
 
 __all__ = ["ChatCall", "RequestWriter", "canonical_json"]
 
-_SHARED_TOOLS: dict[int, tuple[Any, int, bytes]] = {}
-"""JSON of recently seen tool lists, by id: (the list itself, its length, its JSON)."""
+_SHARED_TOOLS: dict[int, tuple[Any, int, bytes, bytes]] = {}
+"""JSON of recently seen tool lists, by id: (the list itself, its length, its JSON in the
+request body, its canonical JSON for the cache key)."""
 _SHARED_TOOLS_LIMIT = 256
 
 
@@ -157,13 +158,14 @@ class RequestWriter:
         self._hashes: list[Any] = []  # hash state after each message (for cache keys)
         self._tools: Any = None  # the last tool list, its length when seen, and its JSON
         self._tools_length = 0
-        self._tools_json = b"null"
+        self._tools_json = self._tools_key = b"null"
 
     def fresh(self) -> RequestWriter:
         """A writer for another conversation with the same settings (nothing re-encoded)."""
         writer = copy.copy(self)
         writer._sent, writer._parts, writer._hashes = [], [], []
-        writer._tools, writer._tools_length, writer._tools_json = None, 0, b"null"
+        writer._tools, writer._tools_length = None, 0
+        writer._tools_json = writer._tools_key = b"null"
         return writer
 
     def call(
@@ -197,7 +199,7 @@ class RequestWriter:
         for message in messages[kept:]:
             parts.append(_message_json(message))
             self._sent.append(_copy(message))
-        tools_json = self._tools_part(tools)
+        tools_json, tools_key = self._tools_part(tools)
         chunks = [self._head, b", ".join(parts), b"]"]
         if tools is not None:
             chunks += [b', "tools": ', tools_json]
@@ -210,7 +212,7 @@ class RequestWriter:
         if stream:
             chunks.append(_STREAM)
         chunks.append(b"}")
-        key = self._key(tools_json, tool_choice, seed) if with_key else None
+        key = self._key(tools_key, tool_choice, seed) if with_key else None
         return ChatCall(b"".join(chunks), key, messages, tools, tool_choice, seed)
 
     def _reuse(self, messages: Sequence[Mapping[str, Any]]) -> int:
@@ -224,24 +226,32 @@ class RequestWriter:
             del sent[same:], self._parts[same:], self._hashes[same:]
         return same
 
-    def _tools_part(self, tools: Sequence[Mapping[str, Any]] | None) -> bytes:
+    def _tools_part(self, tools: Sequence[Mapping[str, Any]] | None) -> tuple[bytes, bytes]:
+        """The tools' JSON in the body and in the cache key.
+
+        The body keeps the schemas' own key order: a served model's chat template writes the
+        schemas as they arrive, and training routes render them in that order too
+        (`tau_env.chat.transcript`); the key's JSON is canonical (sorted keys).
+        """
         if tools is None:
-            return b"null"
+            return b"null", b"null"
         last = self._tools
         same = last is not None and len(tools) == self._tools_length
         if same and (tools is last or tools == last):
             self._tools = tools
-            return self._tools_json
+            return self._tools_json, self._tools_key
         shared = _SHARED_TOOLS.get(id(tools))
         if shared is not None and shared[0] is tools and shared[1] == len(tools):
-            data = shared[2]
+            data, key = shared[2], shared[3]
         else:
-            data = canonical_json(list(tools))
+            data = json.dumps(list(tools), ensure_ascii=False, default=str).encode("utf-8")
+            key = canonical_json(list(tools))
             if len(_SHARED_TOOLS) >= _SHARED_TOOLS_LIMIT:
                 _SHARED_TOOLS.pop(next(iter(_SHARED_TOOLS)), None)
-            _SHARED_TOOLS[id(tools)] = (tools, len(tools), data)
-        self._tools, self._tools_length, self._tools_json = tools, len(tools), data
-        return data
+            _SHARED_TOOLS[id(tools)] = (tools, len(tools), data, key)
+        self._tools, self._tools_length = tools, len(tools)
+        self._tools_json, self._tools_key = data, key
+        return data, key
 
     def _key(
         self, tools_json: bytes, tool_choice: str | Mapping[str, Any] | None, seed: int | None

@@ -24,6 +24,10 @@ failed: ``termination_reason = infrastructure_error`` and no ``reward_info`` (so
 reference's metrics leave it out, as tau_env's pass^k does), with its messages, its real
 termination and the unjudged checks in ``info``. ``info.not_judged_simulations`` counts them
 and ``info.nl_assertions_judge`` names the run's judge.
+
+Two tau_env extensions sit in a simulation's ``info``: ``user_faults`` (what the simulated user
+got wrong, when anything) and ``agent_tokens`` (each agent turn's exact prompt and completion
+token ids and logprobs, when the run stored them: ``tau-env run --agent-tokens``).
 """
 
 from __future__ import annotations
@@ -207,6 +211,10 @@ def _simulation(episode: EpisodeRecord, task: Task, domain: Domain) -> dict[str,
             note=episode.grade.get("note") or "NL assertions not judged",
         )
         termination = "infrastructure_error"
+    if episode.user_faults.any:
+        info["user_faults"] = episode.user_faults.model_dump()
+    if episode.agent_tokens:  # tau_env's extension: what a trainer needs to train on it
+        info["agent_tokens"] = episode.token_turns()
     return {
         "id": _simulation_id(episode.run_id, episode.task_id, episode.trial),
         "task_id": episode.task_id,

@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any
 from tau_env.domain import Domain
 from tau_env.errors import TauEnvError
 from tau_env.messages import Side
-from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
+from tau_env.participant import (
+    AsyncParticipant,
+    Participant,
+    ParticipantFactory,
+    seed_participant,
+)
 from tau_env.rollout.config import ParticipantSpec
 from tau_env.store.records import ParticipantInfo, Usage
 from tau_env.tasks.model import Task
@@ -97,18 +102,6 @@ def _resolve(path: str, flag: str) -> Any:
         return getattr(module, attribute)
     except AttributeError:
         raise TauEnvError(f"{flag}: module {module_name!r} has no {attribute!r}") from None
-
-
-def seed_participant(participant: Participant | AsyncParticipant, seed: int) -> None:
-    """Give a participant the episode seed, when it takes one.
-
-    Through its ``set_seed`` method, else its ``seed`` attribute (as `LLMUser` has).
-    """
-    set_seed = getattr(participant, "set_seed", None)
-    if callable(set_seed):
-        set_seed(seed)
-    elif hasattr(participant, "seed"):
-        participant.seed = seed
 
 
 def participant_info(

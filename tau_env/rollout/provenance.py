@@ -95,7 +95,8 @@ def run_fingerprint(config: RunConfig) -> str:
 
     Covers the domain version, the policy, the run's tasks (full content), the participants,
     the mode and the limits; not the execution settings, nor the judge (a resume may bring the
-    judge a run lacked; episodes are judged after they are played). Resume refuses to continue
+    judge a run lacked; episodes are judged after they are played), nor the grading (how the
+    grades are read, not what an episode is). Resume refuses to continue
     a run whose fingerprint changed, because old and new episodes would not be comparable.
     """
     domain = domain_of(config)
@@ -107,7 +108,12 @@ def run_fingerprint(config: RunConfig) -> str:
         # existed keep their fingerprint (and can still be resumed).
         "config": config.model_dump(
             mode="json",
-            exclude={"run_id", "judge", *_UNSET_OPTIONAL.intersection(_unset(config))},
+            exclude={
+                "run_id",
+                "judge",
+                "grading",
+                *_UNSET_OPTIONAL.intersection(_unset(config)),
+            },
         ),
     }
     text = json.dumps(payload, sort_keys=True, default=str)

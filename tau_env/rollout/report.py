@@ -14,6 +14,14 @@ replay its participants. Its simulations that the file records as infrastructure
 break the protocol, or that the file lacks are left out of pass^k as the reference leaves out
 infrastructure errors (each task counting the trials it has), and the report lists them with
 the reason (`RunReport.left_out`).
+
+A run made with ``grading="strict"`` also gets the strict reading of every stored grade
+(`RunReport.strict`, `tau_env.grading.strict`), computed the same way, beside the official
+figures and never instead of them.
+
+Episodes the simulated user spoiled (`tau_env.user_faults`: empty turns, an early stop, its
+instructions read out) are counted (`RunReport.user_faults`); ``without_user_faults=True``
+leaves them out of pass^k and the average the same way.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tau_env.grading.strict import read_strictly
 from tau_env.metrics import (
     CoverageError,
     is_success,
@@ -31,14 +40,14 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
-from tau_env.rollout.provenance import recorded_task_set
+from tau_env.rollout.provenance import domain_of, recorded_task_set
 from tau_env.rollout.task_set import TaskSet
-from tau_env.store.records import Usage
+from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
 from tau_env.utils.wording import counted
 
-__all__ = ["IncompleteRun", "RunReport", "TaskResult", "run_report"]
+__all__ = ["IncompleteRun", "RunReport", "StrictResults", "TaskResult", "run_report"]
 
 
 class IncompleteRun(CoverageError):
@@ -79,6 +88,33 @@ class TaskResult:
 
 
 @dataclass(frozen=True)
+class StrictResults:
+    """A run's figures under the strict reading (reported beside the official ones).
+
+    Attributes:
+        tasks: Per task, the strict rewards by trial (None: a check of the strict basis
+            was not judged, such as NL assertions the run's judge has not ruled on yet).
+        pass_hat_k: k -> pass^k over the strict rewards (the not-judged ones left out).
+        not_judged: Episodes without a strict reward.
+    """
+
+    tasks: list[TaskResult]
+    pass_hat_k: dict[int, float]
+    not_judged: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "pass_hat_k": {str(k): value for k, value in self.pass_hat_k.items()},
+            "not_judged": self.not_judged,
+            "tasks": [
+                {"task_id": task.task_id, "rewards": task.rewards, "successes": task.successes}
+                for task in self.tasks
+            ],
+        }
+
+
+@dataclass(frozen=True)
 class RunReport:
     """The results of one complete run.
 
@@ -102,6 +138,11 @@ class RunReport:
         task_set: The task set the run played (data folder, content hash, task count).
         left_out: Imported runs: (task, trial) -> why it has no episode (left out of pass^k).
         imported_from: Imported runs: the results file.
+        strict: The strict reading's figures, for a run with ``grading="strict"`` (None
+            otherwise).
+        user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
+            ``instruction_leak``) and with any (``episodes``).
+        without_user_faults: True when those episodes are left out of pass^k and the average.
     """
 
     run_id: str
@@ -120,6 +161,9 @@ class RunReport:
     task_set: TaskSet | None = None
     left_out: dict[tuple[str, int], str] = field(default_factory=dict)
     imported_from: str | None = None
+    strict: StrictResults | None = None
+    user_faults: dict[str, int] = field(default_factory=dict)
+    without_user_faults: bool = False
 
     @property
     def average_reward(self) -> float | None:
@@ -144,6 +188,10 @@ class RunReport:
             "not_judged": self.not_judged,
             "judge": self.judge,
             "judge_calls_saved": self.judge_calls_saved,
+            "grading": self.config.grading,
+            **({"strict": self.strict.to_json()} if self.strict is not None else {}),
+            "user_faults": self.user_faults,
+            "without_user_faults": self.without_user_faults,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -168,8 +216,16 @@ class RunReport:
         }
 
 
-def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
+def run_report(
+    store: ResultStore, run_id: str | None = None, *, without_user_faults: bool = False
+) -> RunReport:
     """The pass^k report of a stored run (None: the latest run).
+
+    Args:
+        store: The result store.
+        run_id: The run (None: the latest).
+        without_user_faults: Leave episodes with a user-fault flag out of pass^k and the
+            average (each task counting its other trials).
 
     Raises:
         UnknownRun: No such run.
@@ -188,15 +244,16 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         _check_complete(store, config, by_task)
     else:
         left_out = _left_out(store, config, by_task)
-    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
-    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
-    if not_judged or left_out:
-        curve = pass_hat_k_excluding(rewards)
-    else:
-        curve = pass_hat_k_curve(
-            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
-        )
+    not_judged = sum(summary.reward is None for summary in summaries)
+    spoiled = [s for s in summaries if s.user_faults.any] if without_user_faults else []
+    for summary in spoiled:
+        by_task[summary.task_id][summary.trial] = None
+    curve = _curve(by_task, partial=bool(not_judged or left_out or spoiled))
     tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
+    strict = None
+    if config.grading == "strict":
+        skipped = {(spoilt.task_id, spoilt.trial) for spoilt in spoiled}
+        strict = _strict_results(store, config, skipped, partial=bool(left_out or spoiled))
     return RunReport(
         run_id=record.run_id,
         domain=record.domain,
@@ -214,6 +271,54 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         task_set=recorded_task_set(record),
         left_out=left_out,
         imported_from=None if imported is None else imported.source,
+        strict=strict,
+        user_faults=_fault_counts(summaries),
+        without_user_faults=without_user_faults,
+    )
+
+
+def _fault_counts(summaries: Iterable[EpisodeSummary]) -> dict[str, int]:
+    counts = Counter[str]()
+    for summary in summaries:
+        faults = summary.user_faults
+        counts["episodes"] += faults.any
+        counts["empty_turns"] += bool(faults.empty_turns)
+        counts["early_stop"] += faults.early_stop
+        counts["instruction_leak"] += faults.instruction_leak
+    return {
+        name: counts[name] for name in ("episodes", "empty_turns", "early_stop", "instruction_leak")
+    }
+
+
+def _strict_results(
+    store: ResultStore, config: RunConfig, skipped: set[tuple[str, int]], *, partial: bool
+) -> StrictResults:
+    """The strict reading of every stored grade of a run (`skipped` episodes left out)."""
+    domain = domain_of(config)
+    judged = config.judge is not None
+    by_task: dict[str, dict[int, float | None]] = {task_id: {} for task_id in config.task_ids}
+    not_judged = 0
+    for record in store.episodes(config.run_id):
+        reading = read_strictly(record.grade, domain.task(record.task_id), judged=judged)
+        not_judged += reading.reward is None
+        left = (record.task_id, record.trial) in skipped
+        by_task.setdefault(record.task_id, {})[record.trial] = None if left else reading.reward
+    curve = _curve(by_task, partial=bool(not_judged or partial or skipped))
+    tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
+    return StrictResults(tasks=tasks, pass_hat_k=curve, not_judged=not_judged)
+
+
+def _curve(by_task: dict[str, dict[int, float | None]], *, partial: bool) -> dict[int, float]:
+    """pass^k over the rewards by task and trial.
+
+    `partial`: some episodes are left out (None: not judged, not imported, or set aside), so
+    each task's estimate uses only the rewards it has (`pass_hat_k_excluding`).
+    """
+    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
+    if partial:
+        return pass_hat_k_excluding(rewards)
+    return pass_hat_k_curve(
+        {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
     )
 
 

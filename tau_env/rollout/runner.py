@@ -25,6 +25,7 @@ from tau_env.rollout.config import RunConfig
 from tau_env.rollout.judging import build_judge, judge_episode
 from tau_env.rollout.plan import Unit, pending_units
 from tau_env.rollout.provenance import domain_of, run_fingerprint, run_versions
+from tau_env.rollout.strict_judging import judge_strictly, needs_strict_judge
 from tau_env.rollout.worker import EpisodeWorker, Outcome
 from tau_env.store.records import EpisodeRecord, RunRecord
 from tau_env.store.sqlite import ResultStore
@@ -195,7 +196,9 @@ async def arun(
     """Play every episode of a stored run that has none yet, writing each as it finishes.
 
     With a judge in the configuration, every stored episode that waits for one (played now or
-    before) is judged too, on this event loop, while the others play.
+    before) is judged too, on this event loop, while the others play; under the strict grading
+    also the NL assertions a task lists outside its basis, for the strict reading
+    (`tau_env.rollout.strict_judging`).
 
     Args:
         store: Holds the run (see `create_run`); receives the outcomes.
@@ -222,8 +225,21 @@ async def arun(
         else:
             counts["failed"] += 1
 
+    async def judge_strict(record: EpisodeRecord) -> None:
+        assert judge is not None
+        if await judge_strictly(store, record, domain_of(config), judge):
+            counts["judged"] += 1
+        else:
+            counts["failed"] += 1
+
+    def needs_strict(record: EpisodeRecord) -> bool:
+        return needs_strict_judge(config, record, domain_of(config))
+
     if judge is not None:
         judging += [asyncio.create_task(judge_one(r)) for r in store.unjudged(config.run_id)]
+        if config.grading == "strict":  # NL assertions outside the basis, for the reading
+            waiting = [r for r in store.episodes(config.run_id) if needs_strict(r)]
+            judging += [asyncio.create_task(judge_strict(r)) for r in waiting]
 
     loop = asyncio.get_running_loop()
     finished: list[EpisodeRecord] = []  # written at the end of this turn of the event loop
@@ -237,6 +253,8 @@ async def arun(
             counts["finished"] += int(written)
             if written and judge is not None and outcome.reward is None:
                 judging.append(asyncio.create_task(judge_one(outcome)))
+            elif written and judge is not None and needs_strict(outcome):
+                judging.append(asyncio.create_task(judge_strict(outcome)))
             if on_outcome is not None:
                 on_outcome(outcome)
 

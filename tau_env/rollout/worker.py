@@ -24,7 +24,13 @@ from tau_env.rollout.modes import apply_mode, has_user
 from tau_env.rollout.participants import build_factory, participant_info
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.provenance import domain_of
-from tau_env.store.records import EpisodeRecord, FailureRecord, ParticipantInfo
+from tau_env.store.records import (
+    EpisodeRecord,
+    FailureRecord,
+    ParticipantInfo,
+    UserFaultFlags,
+    token_turns,
+)
 
 __all__ = ["EpisodeWorker", "Outcome"]
 
@@ -119,6 +125,8 @@ class EpisodeWorker:
             duration=time.time() - started,
             versions=self.versions,
             note=played.note,
+            user_faults=UserFaultFlags(**played.user_faults.to_dict()),
+            agent_tokens=token_turns(_turn_tokens(played.players["agent"])),
         )
 
     def _failure(self, unit: Unit, aborted: EpisodeAborted, started: float) -> FailureRecord:
@@ -135,3 +143,9 @@ class EpisodeWorker:
             at=time.time(),
             duration=time.time() - started,
         )
+
+
+def _turn_tokens(participant: Any) -> list[dict[str, list[Any]]]:
+    """The exact tokens a participant reports per model call (``turn_tokens``), if any."""
+    turns = getattr(participant, "turn_tokens", None)
+    return list(turns) if isinstance(turns, list) else []

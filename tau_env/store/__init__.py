@@ -8,7 +8,9 @@ from tau_env.store.records import (
     ImportRecord,
     ParticipantInfo,
     RunRecord,
+    TokenTurn,
     Usage,
+    UserFaultFlags,
 )
 from tau_env.store.sqlite import ResultStore, RunExists, UnknownRun
 
@@ -22,6 +24,8 @@ __all__ = [
     "ResultStore",
     "RunExists",
     "RunRecord",
+    "TokenTurn",
     "UnknownRun",
     "Usage",
+    "UserFaultFlags",
 ]

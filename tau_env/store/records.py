@@ -24,7 +24,10 @@ __all__ = [
     "ParticipantInfo",
     "RunRecord",
     "SimulationStatus",
+    "TokenTurn",
     "Usage",
+    "UserFaultFlags",
+    "token_turns",
 ]
 
 FailureKind = Literal["infrastructure", "crash"]
@@ -44,6 +47,62 @@ class Usage(_Record):
     prompt_tokens: int = Field(default=0, description="Prompt tokens over all calls.")
     completion_tokens: int = Field(default=0, description="Completion tokens over all calls.")
     cost: float | None = Field(default=None, description="USD, when the provider's price is known.")
+
+
+class UserFaultFlags(_Record):
+    """What the simulated user got wrong in an episode (`tau_env.user_faults`)."""
+
+    empty_turns: int = Field(default=0, description="Empty user replies, retried or sent.")
+    early_stop: bool = Field(
+        default=False, description="The user ended the call while an agent action was pending."
+    )
+    instruction_leak: bool = Field(
+        default=False, description="A user message repeats 8+ words of its instructions."
+    )
+
+    @property
+    def any(self) -> bool:
+        """True when any flag is raised."""
+        return bool(self.empty_turns or self.early_stop or self.instruction_leak)
+
+
+class TokenTurn(_Record):
+    """One agent turn's exact tokens, as the model server returned them (stored compactly).
+
+    A turn's prompt usually begins with the previous turn's prompt and completion (the chat
+    only grows); `prefix` counts the tokens it shares with them, so only the rest is stored.
+    `EpisodeRecord.token_turns` gives the turns whole.
+    """
+
+    prefix: int = Field(
+        default=0, ge=0, description="Leading prompt ids shared with the previous turn's."
+    )
+    prompt_tail: list[int] = Field(default_factory=list, description="The prompt's other ids.")
+    completion_ids: list[int] = Field(default_factory=list, description="The sampled ids.")
+    logprobs: list[float] = Field(default_factory=list, description="Each sampled id's logprob.")
+
+
+def token_turns(turns: list[dict[str, list[Any]]]) -> list[TokenTurn]:
+    """Turns of ``{"prompt_ids", "completion_ids", "logprobs"}`` in their stored form."""
+    stored: list[TokenTurn] = []
+    previous: list[Any] = []
+    for turn in turns:
+        prompt = list(turn["prompt_ids"])
+        shared = 0
+        for mine, theirs in zip(prompt, previous, strict=False):
+            if mine != theirs:
+                break
+            shared += 1
+        stored.append(
+            TokenTurn(
+                prefix=shared,
+                prompt_tail=prompt[shared:],
+                completion_ids=list(turn["completion_ids"]),
+                logprobs=list(turn["logprobs"]),
+            )
+        )
+        previous = prompt + list(turn["completion_ids"])
+    return stored
 
 
 class ParticipantInfo(_Record):
@@ -100,6 +159,10 @@ class EpisodeRecord(_Record):
         duration: Seconds from reset to grade.
         versions: Package, domain and data versions.
         note: Why an episode ended early, when a participant failed.
+        user_faults: What the simulated user got wrong (reports can leave such episodes out).
+        agent_tokens: Each agent model call's exact prompt and completion token ids and
+            logprobs, when the model server returned them (``--agent-tokens``); read them
+            whole with `token_turns`.
     """
 
     run_id: str
@@ -117,11 +180,29 @@ class EpisodeRecord(_Record):
     duration: float
     versions: dict[str, str] = Field(default_factory=dict)
     note: str | None = None
+    user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
+    agent_tokens: list[TokenTurn] = Field(default_factory=list)
 
     @property
     def success(self) -> bool:
         """The reference's success rule: reward within 1e-6 of 1 (never without a reward)."""
         return self.reward is not None and is_success(self.reward)
+
+    def token_turns(self) -> list[dict[str, list[Any]]]:
+        """`agent_tokens` whole: per turn ``prompt_ids``, ``completion_ids``, ``logprobs``."""
+        turns: list[dict[str, list[Any]]] = []
+        previous: list[Any] = []
+        for turn in self.agent_tokens:
+            prompt = previous[: turn.prefix] + turn.prompt_tail
+            turns.append(
+                {
+                    "prompt_ids": prompt,
+                    "completion_ids": list(turn.completion_ids),
+                    "logprobs": list(turn.logprobs),
+                }
+            )
+            previous = prompt + turn.completion_ids
+        return turns
 
     @property
     def judged(self) -> bool:
@@ -150,6 +231,7 @@ class EpisodeSummary(_Record):
     user_usage: Usage
     not_judged: bool = False  # a basis check waits for a judge: no reward (None)
     judge_call_saved: bool = False  # NL assertions left to no judge: the reward was 0 anyway
+    user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
 
     @property
     def success(self) -> bool:

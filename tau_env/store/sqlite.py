@@ -351,6 +351,34 @@ class ResultStore:
             )
         return cursor.rowcount == 1
 
+    def add_diagnostic_check(self, record: EpisodeRecord) -> bool:
+        """Store an episode's grade with a diagnostic check added (its reward unchanged).
+
+        Used for the strict reading of a run (`tau_env.rollout.strict_judging`): the ruling
+        on NL assertions outside the task's basis joins the grade's checks. The reward, the
+        official grade's outcome, stays as stored.
+
+        Args:
+            record: The stored episode with the check added to its grade.
+
+        Returns:
+            False when the episode is missing, has no reward yet, or its reward differs
+            (nothing is written).
+        """
+        with self._transaction():
+            cursor = self._db.execute(
+                "UPDATE episodes SET body = ? WHERE run_id = ? AND task_id = ? AND trial = ? "
+                "AND reward IS NOT NULL AND reward = ?",
+                (
+                    redact(record.model_dump_json()),
+                    record.run_id,
+                    record.task_id,
+                    record.trial,
+                    record.reward,
+                ),
+            )
+        return cursor.rowcount == 1
+
     def unjudged(self, run_id: str) -> Iterator[EpisodeRecord]:
         """A run's episodes that wait for a judge (no reward), by task then trial."""
         rows = self._db.execute(
@@ -489,6 +517,7 @@ def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
         "user_usage": record.user.usage.model_dump(),
         "not_judged": record.reward is None,
         "judge_call_saved": judge_call_saved(record.grade),
+        "user_faults": record.user_faults.model_dump(),
     }
 
 

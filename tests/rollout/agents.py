@@ -68,3 +68,22 @@ class NonsenseAgent:
 
     def act(self, view, context):
         return 42
+
+
+class QuittingUser:
+    """A user who hangs up at once on ``create_task`` (an early stop); elsewhere it asks for
+    task_1 to be completed and thanks the agent's first reply."""
+
+    def __init__(self, task, seed=None):
+        self.quits = task.id == "create_task"
+        self.turns = 0
+
+    def act(self, view, context):
+        from tau_env.actions import SendMessage
+
+        self.turns += 1
+        if self.quits:
+            return SendMessage(content="Never mind. ###STOP###")
+        if self.turns == 1:
+            return SendMessage(content="Please mark task_1 as completed.")
+        return SendMessage(content="Thanks. ###STOP###")

@@ -99,6 +99,16 @@ def test_unknown_questions__are_answered_with_i_dont_know():
     assert user_texts(result)[1] in SAID.unknown
 
 
+def test_a_long_message__is_read_up_to_the_read_limit():
+    from tau_env.wrappers.users.scripted import READ_LIMIT
+
+    filler = "Thank you for your patience. " * (READ_LIMIT // 29 + 1)
+    within = play(saying("What is your favourite colour? " + filler), "create_task")
+    assert user_texts(within)[1] in SAID.unknown  # the question was read
+    beyond = play(saying(filler + " What is your favourite colour?"), "create_task")
+    assert user_texts(beyond)[1] not in SAID.unknown  # past what a customer reads
+
+
 def test_refusal__ends_the_call_or_asks_for_a_human_when_the_scenario_says_so():
     plain = play(saying("Sorry, I can't do that."), "complete_task")
     assert plain.trajectory[-1].content.endswith("###STOP###")

@@ -26,7 +26,7 @@ from tau_env.wrappers.rl.desk import (
     read_template,
 )
 
-__all__ = ["TEMPLATES", "AirlineFeaturizer", "allowed", "writes"]
+__all__ = ["TEMPLATES", "AirlineFeaturizer", "allowed", "refusal_reasons", "writes"]
 
 _BOOKED_RECENTLY_AFTER = "2024-05-14T15:00:00"
 _FREE_BAGS = {
@@ -98,7 +98,9 @@ def writes(b: AirlineBelief) -> list[CallTool | None]:
         return [
             CallTool(name="send_certificate", arguments={"user_id": b.user_id, "amount": amount})
         ]
-    return [None] if b.intents & {"compensation", "book", "change", "passengers"} else []
+    # Wishes no template carries out (adding insurance is never allowed): a change to refuse.
+    wishes = {"compensation", "book", "change", "passengers", "insurance"}
+    return [None] if b.intents & wishes else []
 
 
 def _bags(b: AirlineBelief) -> CallTool | None:
@@ -142,6 +144,41 @@ def figures(b: AirlineBelief) -> list[str]:
         amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
         said.append(f"The certificate is worth ${amount}.")
     return said
+
+
+def refusal_reasons(b: AirlineBelief) -> list[str]:
+    """Why the policy forbids what the customer asks, as the belief shows it (for a refusal)."""
+    target, request = b.target or {}, b.request
+    if "book" in b.intents:
+        group = re.search(r"group of (\d+)", request)
+        if group and int(group.group(1)) > 5:
+            return ["A reservation holds at most five passengers."]
+        if "new card" in request:
+            return ["Only payment methods saved in your profile can be used."]
+        return []
+    if "passengers" in b.intents:
+        return ["The number of passengers on a reservation cannot change."]
+    if "insurance" in b.intents:
+        return ["Travel insurance cannot be added after booking."]
+    if "compensation" in b.intents:
+        if not _eligible(b):
+            return ["A regular member without travel insurance in economy gets no compensation."]
+        return ["Compensation is given only when a flight is cancelled or delayed."]
+    if "cancel" in b.intents and target and not cancellable(b):
+        return [
+            "It was booked more than 24 hours ago, no flight was cancelled by the airline, "
+            "the cabin is not business and no insurance covers this reason."
+        ]
+    if "change" in b.intents and target:
+        if _flown(b):
+            return ["A flight of this reservation has already flown."]
+        if "remove" in request:
+            return ["Checked bags can be added but never removed."]
+        if target.get("cabin") == "basic_economy":
+            return ["Basic economy flights cannot be changed."]
+        if "different city" in request:
+            return ["The origin, destination and trip type of a reservation cannot change."]
+    return []
 
 
 # -- templates ---------------------------------------------------------------------------------
@@ -212,6 +249,7 @@ TEMPLATES: tuple[Template[AirlineBelief], ...] = (
         figures,
         allowed=allowed,
         can_refuse=lambda b: b.user is not None,
+        reasons=refusal_reasons,
     ),
 )
 """Every airline template, in the order of the Discrete action index."""

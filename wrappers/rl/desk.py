@@ -138,6 +138,7 @@ def ending_templates(
     allowed: Callable[[B], bool],
     can_refuse: Callable[[B], bool],
     ready: Callable[[B], bool] = lambda b: True,
+    reasons: Callable[[B], list[str]] = lambda b: [],
 ) -> tuple[Template[B], ...]:
     """propose, act, tell, refuse, transfer, end: the moves every desk ends with.
 
@@ -149,6 +150,8 @@ def ending_templates(
         allowed: Whether the policy lets the agent make the changes still to make.
         can_refuse: When refusing applies.
         ready: A further condition for proposing (retail: the customer was found).
+        reasons: Why the policy forbids the wish, as the belief shows it (the cabin, the
+            order's owner...): a refusal says them before the figures, as the policies ask.
     """
 
     def left(b: B) -> list[CallTool]:
@@ -187,7 +190,7 @@ def ending_templates(
             lambda b: [
                 SendMessage(
                     content="I'm sorry, but I cannot do that under our policy. "
-                    + " ".join(figures(b))
+                    + " ".join([*reasons(b), *figures(b)])
                 )
             ],
         ),

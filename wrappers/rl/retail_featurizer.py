@@ -26,7 +26,16 @@ from tau_env.wrappers.rl.desk import (
 )
 from tau_env.wrappers.rl.retail_belief import INTENTS, RetailBelief, parse_address, parse_items
 
-__all__ = ["TEMPLATES", "RetailFeaturizer", "allowed", "changes", "figures", "needed", "writes"]
+__all__ = [
+    "TEMPLATES",
+    "RetailFeaturizer",
+    "allowed",
+    "changes",
+    "figures",
+    "needed",
+    "refusal_reasons",
+    "writes",
+]
 
 _REASONS = ("no longer needed", "ordered by mistake")
 _STATUSES = ("pending", "pending (item modified)", "processed", "delivered", "cancelled")
@@ -260,6 +269,25 @@ def _prices(b: RetailBelief) -> list[str]:
     return said
 
 
+def refusal_reasons(b: RetailBelief) -> list[str]:
+    """Why the policy forbids what the customer asks, as the belief shows it (for a refusal).
+
+    (An order's status, the other common reason, is among the `figures`.)
+    """
+    order = b.target
+    if order is None:
+        return []
+    if b.user_id is not None and order.get("user_id") != b.user_id:
+        return ["This order belongs to another customer."]
+    status = order.get("status")
+    if "modify_items" in b.intents and status == "pending (item modified)":
+        return ["Items of an order can be changed only once."]
+    wants_swap = b.intents & {"exchange", "modify_items"}
+    if wants_swap and _old_items(b) is not None and _new_items(b) is None:
+        return ["An item can only be exchanged for another item of the same product."]
+    return []
+
+
 # -- templates ---------------------------------------------------------------------------------
 _NEEDS = {
     "cancel": ("order", "reason"),
@@ -381,6 +409,7 @@ TEMPLATES: tuple[Template[RetailBelief], ...] = (
         allowed=allowed,
         can_refuse=lambda b: b.user_id is not None,
         ready=lambda b: b.user_id is not None,
+        reasons=refusal_reasons,
     ),
 )
 """Every retail template, in the order of the Discrete action index."""

@@ -12,7 +12,8 @@ Each turn it does the first of these that applies:
 2. After a batch of calls, **reports** what its tools showed (and any answers held back); when
    goal checks were run and all pass, it **stops satisfied** (``closing ###STOP###``).
 3. **Opens** with its reason for calling (the script's ``opening``, in its own words).
-4. Reads the agent's latest message:
+4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
+   reads of a message):
    - a transfer announcement: **stops** with ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
      words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
@@ -68,6 +69,11 @@ from tau_env.wrappers.users.style import UserStyle, resolve_style
 from tau_env.wrappers.users.voice import Voice
 
 __all__ = ["ScriptedUser"]
+
+READ_LIMIT = 20_000
+"""Characters of an agent message the user reads (about 3,000 words). Reading costs about 10
+microseconds a character, and a megabyte message that a server plays in one process would hold
+that process for seconds, in regular-expression calls no thread switch can interrupt."""
 
 _STOP = STOP_TOKENS["done"]
 _ANSWER = re.compile(r"\d")
@@ -138,10 +144,17 @@ class ScriptedUser:
         domain: Domain | None = None,
         *,
         style: UserStyle | str | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         patience: int | None = None,
-    ) -> Callable[[Task], ScriptedUser]:
-        """A participant factory (task -> user) that knows the domain and style, for runners."""
+    ) -> Callable[..., ScriptedUser]:
+        """A participant factory (task -> user) that knows the domain and style, for runners.
+
+        `seed` None (the default): each episode's user takes the episode's seed, which the
+        runners and views pass (`tau_env.participant.build_participant`); an int: every
+        episode's user uses that seed.
+        """
+        if seed is None:
+            return partial(cls, domain=domain, style=style, patience=patience)
         return partial(cls, domain=domain, style=style, seed=seed, patience=patience)
 
     # -- the turn ------------------------------------------------------------------------------
@@ -157,7 +170,8 @@ class ScriptedUser:
             self.opened = True
             return SendMessage(content=self.voice.opening)
         message = _latest_agent_message(view)
-        return self._respond(message.content or "" if message else "", message, context)
+        text = (message.content or "")[:READ_LIMIT] if message else ""
+        return self._respond(text, message, context)
 
     def _respond(self, text: str, message: AssistantMessage | None, context: SideContext) -> Action:
         script = self.script

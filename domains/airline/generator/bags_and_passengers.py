@@ -83,6 +83,7 @@ def bags_refused(ctx: Context) -> Draft | None:
             "Refuse to remove checked bags from a reservation.",
             "remove all checked bags from reservation {rid} and get the bag fees back",
             "You will travel with hand luggage only.",
+            ["removed"],
         )
     return refusal(
         ctx,
@@ -91,6 +92,7 @@ def bags_refused(ctx: Context) -> Draft | None:
         "Refuse to add travel insurance after booking.",
         "add travel insurance to reservation {rid}",
         "You are worried about the weather.",
+        ["after booking"],
     )
 
 
@@ -154,4 +156,5 @@ def passenger_count_refused(ctx: Context) -> Draft | None:
         "Refuse to change the number of passengers on a reservation.",
         "add one more passenger to reservation {rid}",
         "You do not want a separate booking for the extra person.",
+        ["number of passengers"],
     )

@@ -135,8 +135,25 @@ def change_flight(ctx: Context) -> Draft | None:
 
 
 def refusal(
-    ctx: Context, family: str, eligible: Any, purpose: str, request: str, instructions: str
+    ctx: Context,
+    family: str,
+    eligible: Any,
+    purpose: str,
+    request: str,
+    instructions: str,
+    reasons: list[str],
 ) -> Draft | None:
+    """A request the policy forbids on a reservation: look it up, refuse and say why.
+
+    Args:
+        ctx: The generation context.
+        family: The task family.
+        eligible: ``(user, reservation) -> bool``: the reservations the request suits.
+        purpose: What the task tests, for reviewers.
+        request: What the user wants (``{rid}``, ``{r}`` and ``{cabin}`` are filled in).
+        instructions: How the user behaves.
+        reasons: What the refusal must say, in the policy's words (``basic economy``).
+    """
     found = ctx.pick(family, ctx.reservations(eligible), key=lambda p: p[1].reservation_id)
     if found is None:
         return None
@@ -154,6 +171,7 @@ def refusal(
         ticket=f"User {user.user_id} wants to {asked}.",
         facts={"user_id": user.user_id, "reservation_id": rid},
         actions=lookups(user, reservation),
+        communicate=reasons,
         notes=["The agent refuses and changes nothing."],
     )
 
@@ -168,6 +186,7 @@ def change_refused_basic(ctx: Context) -> Draft | None:
         "Refuse to change the flights of a basic economy reservation.",
         "move the flights of reservation {rid} two days later",
         "You do not want to change the cabin or pay for an upgrade.",
+        ["basic economy"],
     )
 
 
@@ -181,6 +200,7 @@ def change_refused_route(ctx: Context) -> Draft | None:
         "Refuse to change the destination of a reservation.",
         "keep reservation {rid} but fly to a different city than {r.destination}",
         "You do not want to cancel or make a new booking.",
+        ["destination"],
     )
 
 
@@ -255,4 +275,5 @@ def cabin_refused_flown(ctx: Context) -> Draft | None:
         "Refuse a cabin change when a flight of the reservation has been flown.",
         "upgrade reservation {rid} to business for the rest of the trip",
         "You already flew the first flight.",
+        ["flown"],
     )

@@ -48,6 +48,7 @@ def draft(
     user_tools: Sequence[str] = (),
     basis: Sequence[str] = ("DB",),
     agent_data: dict[str, Any] | None = None,
+    communicate: Sequence[str] = (),
 ) -> Draft:
     """A draft whose documents always include the verification procedure."""
     docs = [PROCEDURES.VERIFY, *documents]
@@ -62,6 +63,7 @@ def draft(
         user_tools=list(user_tools),
         documents=list(dict.fromkeys(docs)),
         agent_data=agent_data,
+        communicate=list(communicate),
     )
 
 

@@ -181,7 +181,7 @@ def other_user_refused(store: Store) -> Draft | None:
             user=caller,
             auth=store.auth_mode(),
             steps=[GoldStep("get_order_details", {"order_id": order.order_id})],
-            communicate=[],
+            communicate=["another"],  # the order belongs to another customer
             reason=(
                 f"A relative asked you to cancel their order {order.order_id}; you do not "
                 "have their login details."

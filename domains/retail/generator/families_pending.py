@@ -78,7 +78,9 @@ def cancel_refused(store: Store) -> Draft | None:
         store.take(order)
         user = store.user(order.user_id)
         steps, facts, ref = locate(store, user, order)
-        said: list[str] = [order.status] if order.status in ("processed", "delivered") else []
+        # The reason: its status, or that its items were modified (no longer exactly pending).
+        shipped = order.status in ("processed", "delivered")
+        said: list[str] = [order.status] if shipped else ["modified"]
         return Draft(
             family="cancel_refused",
             purpose="Refuse to cancel an order whose status is not 'pending'.",
@@ -146,7 +148,7 @@ def modify_items_refused(store: Store) -> Draft | None:
             user=user,
             auth=store.auth_mode(),
             steps=steps,
-            communicate=[],
+            communicate=["once"],  # items may be changed only once per order
             reason=f"In {ref} you want to swap {change}.",
             behaviour="If the agent says this is not possible, accept it and end the call.",
             ticket_request=f"wants another item change in {order.order_id}, already modified.",
