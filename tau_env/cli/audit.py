@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from tau_env.cli import documented_parser
 from tau_env.cli.common import (
     add_data_arguments,
     add_grading_argument,
@@ -20,19 +21,16 @@ from tau_env.cli.common import (
     add_retrieval_arguments,
     judge_spec,
 )
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "play every task with probes that do not solve it; report which pass"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "audit",
-        help="play every task with probes that do not solve it; report which pass",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "audit", _SUMMARY, __doc__)
     add_data_arguments(parser)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)

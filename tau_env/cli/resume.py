@@ -14,6 +14,7 @@ import argparse
 import sys
 from typing import Any
 
+from tau_env.cli import documented_parser
 from tau_env.cli.common import (
     add_judge_arguments,
     add_store_arguments,
@@ -23,19 +24,16 @@ from tau_env.cli.common import (
 from tau_env.cli.execution import add_execution_arguments, execute
 from tau_env.rollout.judging import judge_for_resume
 from tau_env.rollout.runner import load_run
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "continue a killed or failed run"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "resume",
-        help="continue a killed or failed run",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "resume", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")
     add_judge_arguments(parser, resume=True)
     add_execution_arguments(parser)
