@@ -13,12 +13,12 @@ import json
 import sys
 from typing import Any
 
-from tau_env.cli import documented_parser
 from tau_env.cli.common import (
     add_data_arguments,
     add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
+    documented_parser,
     judge_spec,
 )
 

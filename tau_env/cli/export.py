@@ -17,8 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from tau_env.cli import documented_parser
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.errors import TauEnvError
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission

@@ -14,7 +14,7 @@ import argparse
 import threading
 from typing import Any
 
-from tau_env.cli import documented_parser
+from tau_env.cli.common import documented_parser
 from tau_env.errors import TauEnvError
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 

@@ -20,10 +20,10 @@ import json
 import sys
 from typing import Any
 
-from tau_env.cli import documented_parser
 from tau_env.cli.common import (
     add_judge_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
 )
 from tau_env.errors import TauEnvError

@@ -13,8 +13,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from tau_env.cli import documented_parser
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.participants import ORACLE_KINDS

@@ -14,10 +14,10 @@ import argparse
 import sys
 from typing import Any
 
-from tau_env.cli import documented_parser
 from tau_env.cli.common import (
     add_judge_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
     open_existing_store,
 )

@@ -14,7 +14,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tau_env.cli import documented_parser
 from tau_env.cli.common import (
     DEFAULT_DOMAIN,
     add_data_arguments,
@@ -22,6 +21,7 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
 )
 from tau_env.cli.execution import add_execution_arguments, execute
