@@ -13,6 +13,7 @@ from tau_env.domains.banking_knowledge.generator.context import Context, novembe
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    account_opening,
     draft,
     pick,
     verified_plan,
@@ -286,27 +287,18 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hello, I'd like to open a {product.name}.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
-    if eligible:
-        plan.call(
-            T["open_bank_account"],
-            user_id=person.user_id,
-            account_type="checking",
-            account_class=product.name,
-        )
-    return draft(
+    return account_opening(
         product,
         family,
-        "open_checking" if eligible else "open_checking_refused",
+        person,
+        scenario,
+        eligible=eligible,
         purpose="Open a checking account if the customer meets the product's requirement.",
         notes=(
             f"Requirement ${required}: eligible, open it."
             if eligible
             else f"Balances below the ${required} requirement: open nothing."
         ),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.OPEN_DEPOSIT, product_doc(product, "overview")],
     )
 
 

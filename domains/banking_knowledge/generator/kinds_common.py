@@ -18,7 +18,15 @@ from tau_env.domains.banking_knowledge.generator.products import (
     SavingsProduct,
 )
 
-__all__ = ["Product", "T", "draft", "pick", "transfer_third_party", "verified_plan"]
+__all__ = [
+    "Product",
+    "T",
+    "account_opening",
+    "draft",
+    "pick",
+    "transfer_third_party",
+    "verified_plan",
+]
 
 T = TOOLS
 P = TypeVar("P")
@@ -130,4 +138,40 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
         plan=plan,
         documents=[PROCEDURES.SPECIALISTS, product_doc(product, "overview")],
         basis=("DB", "ACTION"),
+    )
+
+
+def account_opening(
+    product: CheckingProduct | SavingsProduct,
+    family: str,
+    person: Person,
+    scenario: Scenario,
+    *,
+    eligible: bool,
+    purpose: str,
+    notes: str,
+) -> Draft:
+    """Opening a deposit product (kind ``open_<type>``), or refusing it (``..._refused``).
+
+    The agent looks the customer's accounts up and, when the customer qualifies, opens the
+    product; the documents are the account and deposit-opening procedures and its overview.
+    """
+    account_type = "checking" if isinstance(product, CheckingProduct) else "savings"
+    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    if eligible:
+        plan.call(
+            T["open_bank_account"],
+            user_id=person.user_id,
+            account_type=account_type,
+            account_class=product.name,
+        )
+    return draft(
+        product,
+        family,
+        f"open_{account_type}" if eligible else f"open_{account_type}_refused",
+        purpose=purpose,
+        notes=notes,
+        scenario=scenario,
+        plan=plan,
+        documents=[PROCEDURES.ACCOUNTS, PROCEDURES.OPEN_DEPOSIT, product_doc(product, "overview")],
     )

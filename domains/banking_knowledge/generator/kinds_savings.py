@@ -13,6 +13,7 @@ from tau_env.domains.banking_knowledge.generator.context import Context, novembe
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    account_opening,
     draft,
     pick,
     transfer_third_party,
@@ -286,23 +287,14 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hi, I'd like to open a {product.name} account.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
-    if eligible:
-        plan.call(
-            T["open_bank_account"],
-            user_id=person.user_id,
-            account_type="savings",
-            account_class=product.name,
-        )
-    return draft(
+    return account_opening(
         product,
         family,
-        "open_savings" if eligible else "open_savings_refused",
+        person,
+        scenario,
+        eligible=eligible,
         purpose="Open a savings account when the customer has checking at least 14 days old.",
         notes=f"Checking is {age} days old: " + ("open it." if eligible else "too new, refuse."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.OPEN_DEPOSIT, product_doc(product, "overview")],
     )
 
 
