@@ -14,6 +14,7 @@ from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
+    debit_cards_plan,
     draft,
     pick,
     verified_plan,
@@ -156,16 +157,11 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
         facts=facts,
         accepts=["confirm", "limit"],
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(
-            T["raise_debit_card_limit"],
-            card_id=card["card_id"],
-            limit_type=limit_type,
-            new_limit=granted,
-        )
+    plan = debit_cards_plan(person, account).call(
+        T["raise_debit_card_limit"],
+        card_id=card["card_id"],
+        limit_type=limit_type,
+        new_limit=granted,
     )
     return draft(
         product,
@@ -241,8 +237,7 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hi, I'd like to close my {product.name}.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
-    plan.call(T["get_debit_cards"], account_id=account)
+    plan = debit_cards_plan(person, account)
     if card is not None:
         plan.call(T["close_debit_card"], card_id=card["card_id"], reason="account_closing")
     plan.call(

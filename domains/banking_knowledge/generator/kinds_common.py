@@ -22,6 +22,7 @@ __all__ = [
     "Product",
     "T",
     "account_opening",
+    "debit_cards_plan",
     "draft",
     "pick",
     "transfer_third_party",
@@ -41,6 +42,15 @@ def pick(options: Sequence[P], index: int) -> P:
 def verified_plan(person: Person) -> Plan:
     """A plan that starts by logging the customer's verification."""
     return Plan().verify(person)
+
+
+def debit_cards_plan(person: Person, account: str) -> Plan:
+    """A verified plan that looks up the customer's accounts, then the debit cards of `account`."""
+    return (
+        verified_plan(person)
+        .call(T["get_user_accounts"], user_id=person.user_id)
+        .call(T["get_debit_cards"], account_id=account)
+    )
 
 
 def draft(
