@@ -14,10 +14,10 @@ from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
+    accounts_plan,
     debit_cards_plan,
     draft,
     pick,
-    verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
@@ -67,8 +67,7 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
         facts=facts,
     )
     plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
+        accounts_plan(person)
         .call(T["get_account_transactions"], account_id=account)
         .call(
             T["apply_checking_credit"], account_id=account, amount=refund, credit_type="fee_refund"
@@ -112,7 +111,7 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         opening="Hello, can you refund the ATM fees I was charged this month?",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     return draft(
         product,
         family,
@@ -197,7 +196,7 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
         opening="Hello, can you raise my daily ATM limit for tomorrow?",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     why = "account younger than 60 days" if young else "product without temporary increases"
     return draft(
         product,

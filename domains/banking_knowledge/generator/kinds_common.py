@@ -22,6 +22,7 @@ __all__ = [
     "Product",
     "T",
     "account_opening",
+    "accounts_plan",
     "debit_cards_plan",
     "draft",
     "pick",
@@ -44,13 +45,14 @@ def verified_plan(person: Person) -> Plan:
     return Plan().verify(person)
 
 
+def accounts_plan(person: Person) -> Plan:
+    """A verified plan that looks up the customer's accounts."""
+    return verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+
+
 def debit_cards_plan(person: Person, account: str) -> Plan:
     """A verified plan that looks up the customer's accounts, then the debit cards of `account`."""
-    return (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-    )
+    return accounts_plan(person).call(T["get_debit_cards"], account_id=account)
 
 
 def draft(
@@ -167,7 +169,7 @@ def account_opening(
     product; the documents are the account and deposit-opening procedures and its overview.
     """
     account_type = "checking" if isinstance(product, CheckingProduct) else "savings"
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     if eligible:
         plan.call(
             T["open_bank_account"],

@@ -8,10 +8,10 @@ from tau_env.domains.banking_knowledge.generator.context import Context, novembe
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    accounts_plan,
     debit_cards_plan,
     draft,
     pick,
-    verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.world import day
@@ -207,8 +207,7 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
         "card_action": "keep_active",
     }
     plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
+        accounts_plan(person)
         .call(T["get_account_transactions"], account_id=account)
         .call(T["get_debit_cards"], account_id=account)
         .call(T["file_debit_card_dispute"], **fields)
