@@ -23,16 +23,10 @@ from tau_env.domains.airline.data_model import AirlineDB
 from tau_env.domains.airline.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.airline.user_script import USER_VOCABULARY
 from tau_env.state import Toolbox
-from tau_env.tools import ToolSet
 
 __all__ = ["DEFINITION"]
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", ()),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", ()),
-)
+TOOLBOX = Toolbox.of(AGENT_TOOLS, agent_env_functions=AGENT_ENV_FUNCTIONS)
 
 
 def load_builtin() -> DomainData:

@@ -23,15 +23,14 @@ from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.mock.user_data_model import MockUserDB
 from tau_env.domains.mock.user_tools import USER_ENV_FUNCTIONS, USER_TOOLS
 from tau_env.state import Toolbox
-from tau_env.tools import ToolSet
 
 __all__ = ["DEFINITION"]
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", USER_TOOLS),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", USER_ENV_FUNCTIONS),
+TOOLBOX = Toolbox.of(
+    AGENT_TOOLS,
+    USER_TOOLS,
+    agent_env_functions=AGENT_ENV_FUNCTIONS,
+    user_env_functions=USER_ENV_FUNCTIONS,
 )
 
 
