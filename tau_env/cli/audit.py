@@ -18,21 +18,19 @@ from tau_env.cli.common import (
     add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
+    documented_parser,
     judge_spec,
 )
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "play every task with probes that do not solve it; report which pass"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "audit",
-        help="play every task with probes that do not solve it; report which pass",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "audit", _SUMMARY, __doc__)
     add_data_arguments(parser)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)

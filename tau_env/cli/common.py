@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from tau_env.errors import TauEnvError
 from tau_env.grading.strict import GRADINGS
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.wording import plain_help
 
 __all__ = [
     "DEFAULT_DOMAIN",
@@ -20,6 +22,7 @@ __all__ = [
     "add_judge_arguments",
     "add_retrieval_arguments",
     "add_store_arguments",
+    "documented_parser",
     "judge_spec",
     "open_existing_store",
 ]
@@ -147,3 +150,21 @@ def add_grading_argument(parser: argparse.ArgumentParser) -> None:
         "(ACTION, COMMUNICATE; NL with --judge-model), reported beside the official score "
         "(default: %(default)s)",
     )
+
+
+def documented_parser(commands: Any, name: str, summary: str, doc: str | None) -> Any:
+    """Add subcommand `name`, its ``--help`` the module docstring `doc` as written.
+
+    Args:
+        commands: The subparsers action of the ``tau-env`` parser.
+        name: The subcommand.
+        summary: Its line in the command list.
+        doc: The subcommand module's ``__doc__`` (its line breaks kept; backtick quotes gone).
+    """
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=plain_help(doc),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser

@@ -16,26 +16,24 @@ import sys
 from collections import Counter
 from typing import Any
 
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.participants import ORACLE_KINDS
 from tau_env.rollout.report import IncompleteRun, RunReport, run_report
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
-from tau_env.utils.wording import counted, plain_help
+from tau_env.utils.wording import counted
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
+
+_SUMMARY = "pass^k of stored runs, per task and per domain"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "report",
-        help="pass^k of stored runs, per task and per domain",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "report", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="comma-separated runs (default: the latest)")
     parser.add_argument("--all", action="store_true", help="report every run in the store")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")

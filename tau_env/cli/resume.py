@@ -17,6 +17,7 @@ from typing import Any
 from tau_env.cli.common import (
     add_judge_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
     open_existing_store,
 )
@@ -24,19 +25,16 @@ from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.rollout.judging import judge_for_resume
 from tau_env.rollout.preflight import check_judge, check_run, restore_endpoints, stored_config
 from tau_env.rollout.runner import load_run
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "continue a killed or failed run"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "resume",
-        help="continue a killed or failed run",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "resume", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")
     for side in ("agent", "user"):
         parser.add_argument(

@@ -21,6 +21,7 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
 )
 from tau_env.cli.execution import add_execution_arguments, backend_of, execute
@@ -36,19 +37,16 @@ from tau_env.rollout.provenance import domain_name
 from tau_env.rollout.runner import create_run
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import id_part, tau_env_command
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "play tasks x trials, store every episode, print pass^k"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "run",
-        help="play tasks x trials, store every episode, print pass^k",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "run", _SUMMARY, __doc__)
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
     # The kinds come from the tables that build them, so the help cannot leave one out.

@@ -28,7 +28,7 @@ from tau_env.errors import ModelAccessError, TauEnvError
 from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
-from tau_env.rollout.runner import Sink
+from tau_env.rollout.runner import Sink, check_counts
 from tau_env.rollout.worker import EpisodeWorker, decode_outcome, encode_outcome
 
 __all__ = ["ProcessBackend"]
@@ -47,12 +47,7 @@ class ProcessBackend:
     def __init__(
         self, workers: int = 2, concurrency: int = 8, llm_concurrency: int | None = None
     ) -> None:
-        if workers < 1:
-            raise ValueError(f"workers must be >= 1, actually: {workers}")
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
-        if llm_concurrency is not None and llm_concurrency < 1:
-            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
+        check_counts(workers=workers, concurrency=concurrency, llm_concurrency=llm_concurrency)
         self.workers = workers
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency

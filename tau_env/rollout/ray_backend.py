@@ -25,7 +25,7 @@ import ray as _ray
 from tau_env.errors import ModelAccessError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
-from tau_env.rollout.runner import Sink
+from tau_env.rollout.runner import Sink, check_counts
 from tau_env.rollout.worker import EpisodeWorker, decode_outcome, encode_outcome
 
 __all__ = ["RayBackend"]
@@ -115,12 +115,7 @@ class RayBackend:
         address: str | None = None,
         init_kwargs: dict[str, Any] | None = None,
     ) -> None:
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
-        if llm_concurrency is not None and llm_concurrency < 1:
-            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
-        if actors is not None and actors < 1:
-            raise ValueError(f"actors must be >= 1, actually: {actors}")
+        check_counts(concurrency=concurrency, llm_concurrency=llm_concurrency, actors=actors)
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency
         self.actors = actors

@@ -38,6 +38,7 @@ __all__ = [
     "LocalBackend",
     "RunSummary",
     "arun",
+    "check_counts",
     "create_run",
     "load_run",
     "run",
@@ -57,6 +58,17 @@ class Backend(Protocol):
         ...
 
 
+def check_counts(**counts: int | None) -> None:
+    """Refuse a count below 1 (None, where allowed, means no limit).
+
+    Raises:
+        ValueError: Naming the first such count and its value.
+    """
+    for name, value in counts.items():
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be >= 1, actually: {value}")
+
+
 class LocalBackend:
     """Plays episodes concurrently on this process's event loop.
 
@@ -67,10 +79,7 @@ class LocalBackend:
     """
 
     def __init__(self, concurrency: int = 8, llm_concurrency: int | None = None) -> None:
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
-        if llm_concurrency is not None and llm_concurrency < 1:
-            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
+        check_counts(concurrency=concurrency, llm_concurrency=llm_concurrency)
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency
 

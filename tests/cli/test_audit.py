@@ -3,6 +3,7 @@
 import json
 import re
 
+from tau_env.baselines.probes import PROBE_NAMES
 from tau_env.cli.main import main
 
 
@@ -13,16 +14,7 @@ def test_audit__builtin_mock_text(capsys):
     assert lines[0].startswith("audit of mock (built-in, split default, 10 tasks)")
     assert "official grading" in lines[0]
     players = [line.split()[0] for line in lines[2:10]]
-    assert players == [
-        "refuse",
-        "transfer",
-        "agree",
-        "read_all",
-        "random_s0",
-        "random_s1",
-        "random_s2",
-        "oracle",
-    ]
+    assert players == [*PROBE_NAMES, "oracle"]  # PROBE_NAMES: tests/baselines/test_probes.py
     assert "oracle (gold plan)  1.000 (10/10)" in out
     assert "tasks only the oracle passes" in out
 

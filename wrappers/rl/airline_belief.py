@@ -72,7 +72,6 @@ class AirlineBelief(DeskBelief):
         statuses: (flight number, date) -> status (``available``, ``cancelled``, ``landed``...).
     """
 
-    intents: set[str] = field(default_factory=set)
     request: str = ""
     user: dict[str, Any] | None = None
     reservations: dict[str, dict[str, Any]] = field(default_factory=dict)
