@@ -11,7 +11,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from tau_env.env.aec import TauEnv
 from tau_env.grading.outcome import Grade
 from tau_env.messages import Message, Side
-from tau_env.participant import ParticipantFactory
+from tau_env.participant import SEED_BITS, ParticipantFactory, build_participant
 
 __all__ = ["EpisodeResult", "live_turns", "run_episode"]
 
@@ -107,7 +107,8 @@ def run_episode(
         user: Builds the user-side participant for the episode's task (None when the env has
             no user side, as under the No-User wrapper).
         task_id: The task to play (None: the env's next task).
-        seed: Seed for ``reset``.
+        seed: Seed for ``reset``; the participants get it too (None: the one the env drew),
+            see `tau_env.participant`.
     """
     bare = bare_env(env)
     raw = env.unwrapped if bare is None else bare  # (the wrappers' `unwrapped` is two calls)
@@ -122,9 +123,10 @@ def run_episode(
     else:
         env.reset(seed=seed, options=options)
     task = raw.task
-    players = {"agent": agent(task)}
+    seed_of_players = seed if seed is not None else raw.episode_seed & SEED_BITS
+    players = {"agent": build_participant(agent, task, seed_of_players)}
     if user is not None:
-        players["user"] = user(task)
+        players["user"] = build_participant(user, task, seed_of_players)
     # On a bare env whose views and contexts are `TauEnv`'s (one object per side and episode),
     # they are looked up once per episode; a subclass that redefines them is asked every step,
     # as a wrapper is.

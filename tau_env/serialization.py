@@ -122,10 +122,14 @@ is called for every compared record of a class in `KEPT_TYPES`, kept or not.
 """
 
 
-def _forget(kept: _KeptText) -> None:
-    """Drop the entry of a record that died (before its id can be reused)."""
-    if _KEPT.get(kept.key) is kept:
-        del _KEPT[kept.key]
+def _forget(kept: _KeptText, entries: dict[int, _KeptText] = _KEPT) -> None:
+    """Drop the entry of a record that died (before its id can be reused).
+
+    `entries` is `_KEPT`, bound when the function is made: records still alive at interpreter
+    exit die after the module's globals are cleared to None, and their callbacks run then.
+    """
+    if entries.get(kept.key) is kept:
+        del entries[kept.key]
 
 
 def _record_text(record: BaseModel) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 MAPPED = {"domains": "domains", "wrappers": "wrappers", "baselines": "baselines"}
+ENVIRONMENT = REPO / "environments" / "tau_env_verifiers" / "tau_env_verifiers"
 
 
 def _tool(name: str) -> list[str]:
@@ -50,6 +51,8 @@ def link_tree(target: Path) -> Path:
 
 def test_mypy__strict_on_the_package(tmp_path):
     link_tree(tmp_path)
+    # The verifiers environment (its own distribution) is checked with the package it plays.
+    (tmp_path / "tau_env_verifiers").symlink_to(ENVIRONMENT)
     result = subprocess.run(
         [
             *_tool("mypy"),
@@ -59,6 +62,8 @@ def test_mypy__strict_on_the_package(tmp_path):
             str(tmp_path / ".mypy_cache"),
             "-p",
             "tau_env",
+            "-p",
+            "tau_env_verifiers",
         ],
         cwd=tmp_path,
         capture_output=True,

@@ -130,3 +130,21 @@ def test_kept_entry__the_text_committed_json_str_kept_for_a_record():
     assert entry is not None and entry() is trip and entry.text == text
     assert type(trip) in serialization.KEPT_TYPES
     assert serialization.kept_entry(id(_trip())) is None  # an equal record: its own entry
+
+
+def test_kept_text__a_record_dying_after_module_teardown_raises_nothing(monkeypatch):
+    # Issue 41: at interpreter exit, after a TRL run, records that died after this module's
+    # globals were cleared to None printed "Exception ignored in: <function _forget>".
+    import gc
+    import sys
+
+    from tau_env.messages import UserMessage
+
+    record = UserMessage(content="still alive at exit")
+    committed_json_str(record)
+    raised = []
+    monkeypatch.setattr(sys, "unraisablehook", raised.append)
+    monkeypatch.setattr(serialization, "_KEPT", None)  # what module teardown does
+    del record
+    gc.collect()
+    assert raised == []

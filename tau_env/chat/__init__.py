@@ -6,6 +6,8 @@
   ``<tool_call>`` blocks, OpenAI JSON).
 - `EpisodeTokens` / `tokenize_episode`: prompt ids, completion ids and the loss mask of an
   episode through a tokenizer's chat template.
+- `AgentTranscript`: the agent's conversation in the one format every route (and the LLM
+  agent of ``tau-env run``) shows the model.
 
 Nothing here imports a training library; the adapters of `tau_env.integrations` build on it.
 """
@@ -17,8 +19,10 @@ from tau_env.chat.env import ChatEnv, ChatTurn, SystemPrompt
 from tau_env.chat.make import UserSpec, make_chat_env, user_factory
 from tau_env.chat.parsing import parse_assistant_text, render_tool_call
 from tau_env.chat.tokens import EpisodeTokens, TokenizedEpisode, tokenize_episode
+from tau_env.chat.transcript import AgentTranscript
 
 __all__ = [
+    "AgentTranscript",
     "ChatEnv",
     "ChatTurn",
     "EpisodeTokens",

@@ -17,10 +17,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_env.chat.convert import assistant_actions, normalize_assistant_message
-from tau_env.errors import ResetNeeded
-from tau_env.llm.convert import to_openai_messages
-from tau_env.messages import AssistantMessage
+from tau_env.chat.convert import assistant_actions
+from tau_env.chat.transcript import AgentTranscript
+from tau_env.errors import JudgeError, ResetNeeded
+from tau_env.grading.reward import RewardKind
 from tau_env.participant import ParticipantFactory
 from tau_env.wrappers.single_agent import SingleAgentEnv
 
@@ -38,15 +38,17 @@ class ChatTurn:
         messages: The new chat messages: after a reset the whole chat so far (system prompt,
             greeting, the user's opening); after a turn the tool results and the user's reply.
         done: True once the episode has ended (terminated or truncated).
-        reward: The terminal reward (the grade's reward) once done, else 0.
+        reward: The terminal reward on the env's scale (`tau_env.grading.reward`) once done,
+            else 0; None when the task's NL judge failed to rule (never scored 0 for it).
         truncated: True when the step limit ended the episode.
         info: The env's info: ``task_id``; at the end ``grade`` (the breakdown),
-            ``termination`` and, when the user failed, ``user_error``.
+            ``termination``, ``reward_breakdown`` (with ``reward="breakdown"``) and, when the
+            user failed, ``user_error``.
     """
 
     messages: list[dict[str, Any]]
     done: bool = False
-    reward: float = 0.0
+    reward: float | None = 0.0
     truncated: bool = False
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -66,10 +68,14 @@ class ChatEnv:
             LLM-backed, a style of either); None only when the env has no user side.
         system_prompt: Turns the agent's instructions into the system message (default: the
             prompt of tau_env's LLM agent, `tau_env.baselines.llm_agent.agent_system_prompt`).
+        reward: ``"binary"`` (the benchmark's), ``"partial"`` (the fraction of checks met) or
+            ``"breakdown"`` (binary, plus the per-check vector in the info); see
+            `tau_env.grading.reward`. Tasks that need an NL judge the env lacks are left out
+            of draws and refused by id (`tau_env.wrappers.SingleAgentEnv`).
 
     Attributes:
-        messages: The whole chat so far, system prompt first, the agent's own messages as it
-            sent them (text alongside tool calls included, though it reached no one).
+        transcript: The chat so far (`messages`), in the format every route shares
+            (`tau_env.chat.transcript`): the agent's own messages as it sent them.
         tools: The agent's tool schemas for the current episode (OpenAI format).
     """
 
@@ -79,16 +85,21 @@ class ChatEnv:
         user: ParticipantFactory | None = None,
         *,
         system_prompt: SystemPrompt | None = None,
+        reward: RewardKind = "binary",
     ) -> None:
-        self.single = SingleAgentEnv(env, user)
+        self.single = SingleAgentEnv(env, user, reward=reward)
         self.system_prompt = system_prompt or _default_system_prompt()
-        self.messages: list[dict[str, Any]] = []
+        self.transcript = AgentTranscript()
         self.tools: list[dict[str, Any]] = []
-        self._seen = 0
         self._done = True
-        self._reward = 0.0
+        self._reward: float | None = 0.0
         self._instructions: str | None = None
         self._system_text = ""
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The whole chat so far (`tau_env.chat.transcript`'s format), system prompt first."""
+        return self.transcript.messages
 
     @property
     def done(self) -> bool:
@@ -96,9 +107,31 @@ class ChatEnv:
         return self._done
 
     @property
-    def reward(self) -> float:
-        """The terminal reward once the episode has ended, else 0."""
+    def reward(self) -> float | None:
+        """The terminal reward once the episode has ended, else 0 (see `ChatTurn.reward`)."""
         return self._reward if self._done else 0.0
+
+    def scored_reward(self) -> float:
+        """`reward`, for trainers that would read a missing reward as 0.
+
+        Raises:
+            JudgeError: The episode's NL judge failed to rule (after its retries).
+        """
+        reward = self.reward
+        if reward is None:
+            note = self.single.driven.unwrapped.grade.note
+            raise JudgeError(
+                f"task {self.task_id}: no reward, the NL judge did not rule ({note})",
+                transient=False,
+            )
+        return reward
+
+    @property
+    def reward_breakdown(self) -> dict[str, float | None]:
+        """Each reward-basis check -> the fraction of its items met, once ended (else empty)."""
+        if not self._done:
+            return {}
+        return self.single.reward_breakdown()
 
     @property
     def task_id(self) -> str:
@@ -120,13 +153,14 @@ class ChatEnv:
         aec = single.driven
         context = aec.context("agent")
         self.tools = list(context.tools)
-        self.messages = [{"role": "system", "content": self._system(context.instructions)}]
-        self._seen = 0
+        history = aec.view("agent").history  # the greeting and any task history
+        self.transcript.start(self._system(context.instructions), history)
         terminated, truncated = bool(aec.terminations["agent"]), bool(aec.truncations["agent"])
         self._done = terminated or truncated
-        self._reward = float(aec.rewards.get("agent", 0.0)) if self._done else 0.0
-        self.messages.extend(self._incoming(own=True))  # the greeting and any task history
-        return ChatTurn(list(self.messages), self._done, self._reward, truncated, single.info())
+        self._reward = self.single.final_reward() if self._done else 0.0
+        return ChatTurn(
+            list(self.messages), self._done, self._reward, truncated, self.single.info()
+        )
 
     def step(self, message: Mapping[str, Any]) -> ChatTurn:
         """Apply one assistant message; returns what came back.
@@ -137,22 +171,18 @@ class ChatEnv:
         """
         if self._done:
             raise ResetNeeded("the episode has ended; call reset()")
-        normal = normalize_assistant_message(message)
+        normal = self.transcript.add_model_turn(message)  # checked before anything changes
         actions = assistant_actions(normal)
-        self.messages.append(normal)
         single = self.single
         terminated = truncated = False
         for action in actions:
             terminated, truncated = single.advance(action)
             if terminated or truncated:
                 self._done = True
-                self._reward = float(single.driven.rewards["agent"])
+                self._reward = self.single.final_reward()
                 break
-        new = self._incoming(own=False)
-        if "tool_calls" in normal:
-            _fill_call_ids(normal, new)
-        self.messages.extend(new)
-        return ChatTurn(new, self._done, self._reward, truncated, single.info())
+        new = self.transcript.catch_up(single.driven.view("agent").history)
+        return ChatTurn(new, self._done, self._reward, truncated, self.single.info())
 
     # -- internals -----------------------------------------------------------------------------
     def _system(self, instructions: str) -> str:
@@ -161,36 +191,6 @@ class ChatEnv:
             self._instructions = instructions
             self._system_text = self.system_prompt(instructions)
         return self._system_text
-
-    def _incoming(self, *, own: bool) -> list[dict[str, Any]]:
-        """The agent's view since it last looked, as chat messages.
-
-        Its own messages are left out after a turn (`messages` holds them as the model sent
-        them) and kept after a reset (the fixed greeting and the task's history).
-        """
-        history = self.single.driven.view("agent").history
-        fresh = history[self._seen :]
-        if not own:
-            fresh = [m for m in fresh if not isinstance(m, AssistantMessage)]
-        self._seen = len(history)
-        return to_openai_messages(fresh, side="agent")
-
-
-def _fill_call_ids(message: dict[str, Any], results: list[dict[str, Any]]) -> None:
-    """Give the calls the model sent without an id the ids the env recorded, in call order.
-
-    Calls that never ran (the episode ended first) have no result and lose the empty id.
-    """
-    ids = iter([r["tool_call_id"] for r in results if r["role"] == "tool"])
-    for call in message.get("tool_calls", ()):
-        if not call["id"]:
-            found = next(ids, None)
-            if found is None:
-                del call["id"]
-            else:
-                call["id"] = found
-        else:
-            next(ids, None)
 
 
 def _default_system_prompt() -> SystemPrompt:

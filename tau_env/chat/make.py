@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.chat.env import ChatEnv, SystemPrompt
+from tau_env.grading.reward import RewardKind, check_reward
 from tau_env.participant import ParticipantFactory
 
 __all__ = ["UserSpec", "make_chat_env", "user_factory"]
@@ -25,6 +26,8 @@ def make_chat_env(
     user_model: str | None = None,
     user_api_base: str | None = None,
     system_prompt: SystemPrompt | None = None,
+    reward: RewardKind = "binary",
+    judge: Any = None,
     **options: Any,
 ) -> ChatEnv:
     """The chat view of a domain in a mode, its user played by the named participant.
@@ -38,20 +41,28 @@ def make_chat_env(
         user_model: Model of an ``llm`` user (litellm naming).
         user_api_base: Base URL of an OpenAI-compatible server for an ``llm`` user.
         system_prompt: Instructions -> system message (default: tau_env's LLM agent prompt).
+        reward: ``"binary"``, ``"partial"`` or ``"breakdown"`` (`tau_env.grading.reward`).
+        judge: Rules on NL assertions (a model name, a `tau_env.llm.ModelConfig` or an
+            `LLMJudge`); without one, tasks scored by NL assertions are left out of draws
+            and refused by id, never scored 0.
         **options: Further `TauEnv` arguments (``max_steps``, ``max_errors``, ``grader``).
 
     Raises:
         TauEnvError: Unknown mode or user kind, or no task playable in the mode.
+        ValueError: Unknown reward.
     """
     from tau_env.loader import make_env
     from tau_env.rollout.modes import apply_mode, has_user
 
+    check_reward(reward)
+    if judge is not None:
+        options["judge"] = judge
     env = apply_mode(make_env(domain, data_dir=data_dir, split=split, **options), mode)
     factory = None
     if has_user(mode):
         domain_model = env.unwrapped.domain
         factory = user_factory(user, domain_model, model=user_model, api_base=user_api_base)
-    return ChatEnv(env, factory, system_prompt=system_prompt)
+    return ChatEnv(env, factory, system_prompt=system_prompt, reward=reward)
 
 
 def user_factory(

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EpisodeTokens", "TokenizedEpisode", "tokenize_episode"]
+__all__ = ["EpisodeTokens", "TokenizedEpisode", "system_with_tools", "tokenize_episode"]
 
 _STAND_IN = {"role": "user", "content": "dummy"}
 
@@ -195,6 +195,35 @@ def tokenize_episode(
         if index > start:
             episode.add_environment(chat[start:index], final=index == len(chat))
     return episode.result()
+
+
+def system_with_tools(
+    tokenizer: Any, system: str, tools: Sequence[Mapping[str, Any]], **template_kwargs: Any
+) -> str | None:
+    """The system message text that renders, without tools, as `system` does with `tools`.
+
+    For stacks that render chats without a ``tools`` argument (SkyRL): with this text as the
+    system message, their token sequences are those of the native rendering. Works for
+    templates that write the tool schemas into the system turn (Qwen 2.5 / 3, Hermes); None
+    for the others (Llama 3.1 writes them into the first user turn).
+    """
+    marker = "\x00tau_env\x00"
+
+    def render(content: str, with_tools: Any) -> str:
+        text = tokenizer.apply_chat_template(
+            [{"role": "system", "content": content}],
+            tools=with_tools,
+            tokenize=False,
+            **template_kwargs,
+        )
+        return str(text)
+
+    native = render(system, [dict(tool) for tool in tools])
+    prefix, found, suffix = render(marker, None).partition(marker)
+    if not found or not native.startswith(prefix) or not native.endswith(suffix):
+        return None
+    text = native[len(prefix) : len(native) - len(suffix)]
+    return text if render(text, None) == native else None
 
 
 def _template_message(message: dict[str, Any]) -> dict[str, Any]:

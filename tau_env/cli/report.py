@@ -1,67 +1,111 @@
 """``tau-env report``: pass^k of stored runs, per task and per domain.
 
 Refuses a run whose tasks do not all have every planned trial (pass^k is undefined then) and
-says how to resume it. ``--html FILE`` also writes the runs' self-contained HTML report (pass^k
-charts, failure breakdown, conversation viewer; needs the ``report`` extra).
+says how to resume it; with --all, such runs are named on stderr (with the commands that finish
+or remove them), the others reported, and the exit code is 1. ``--html FILE`` also writes the
+runs' self-contained HTML report (pass^k charts, failure breakdown, conversation viewer; needs
+the ``report`` extra).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
+from collections import Counter
 from typing import Any
 
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
-from tau_env.rollout.report import RunReport, run_report
+from tau_env.rollout.participants import ORACLE_KINDS
+from tau_env.rollout.report import IncompleteRun, RunReport, run_report
+from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
-from tau_env.utils.wording import counted, plain_help
+from tau_env.utils.wording import counted
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
 
-ORACLE_KINDS = frozenset({"oracle", "oracle-text"})
-"""Agent kinds that read the task's gold plan (their pass^k is 1.0 by construction)."""
+_SUMMARY = "pass^k of stored runs, per task and per domain"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "report",
-        help="pass^k of stored runs, per task and per domain",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "report", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="comma-separated runs (default: the latest)")
     parser.add_argument("--all", action="store_true", help="report every run in the store")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.add_argument("--quiet", action="store_true", help="omit the per-task table")
     parser.add_argument("--html", default=None, help="also write the HTML report to this file")
+    parser.add_argument(
+        "--without-user-faults",
+        action="store_true",
+        help="leave episodes the simulated user spoiled (empty turns, early stop, instructions "
+        "read out) out of pass^k and the average",
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Print one report per run, then a per-domain summary when there are several."""
-    with open_existing_store(args.store) as store:
+    with open_existing_store(args.store, read_only=True) as store:
         if args.all:
             run_ids: list[str | None] = [run.run_id for run in store.runs()]
         elif args.run:
             run_ids = [run_id.strip() for run_id in args.run.split(",") if run_id.strip()]
         else:
             run_ids = [None]
-        reports = [run_report(store, run_id) for run_id in run_ids]
+        reports, incomplete = _reports(
+            store,
+            run_ids,
+            skip_incomplete=args.all,
+            without_user_faults=args.without_user_faults,
+        )
+        if incomplete and not reports:
+            return 1
         if args.html:
             written = write_html_report(store, reports, args.html)
             print(f"wrote the HTML report to {written}", file=sys.stderr)
         if args.json:
             print(json.dumps([report.to_json() for report in reports], indent=2))
-            return 0
+            return 1 if incomplete else 0
         for report in reports:
             print_report(report, as_json=False, store=store.path, tasks=not args.quiet)
         if len(reports) > 1:
             print_domains(reports)
-    return 0
+    return 1 if incomplete else 0
+
+
+def _reports(
+    store: ResultStore,
+    run_ids: list[str | None],
+    *,
+    skip_incomplete: bool,
+    without_user_faults: bool = False,
+) -> tuple[list[RunReport], int]:
+    """The runs' reports, and how many runs were left out as incomplete.
+
+    With `skip_incomplete` (``--all``), a run that lacks episodes (a killed or failed run, or
+    an empty one an older tau_env stored when a run could not start) is named on stderr with
+    the commands that finish or remove it, and the other runs are reported.
+
+    Raises:
+        IncompleteRun: A named run lacks episodes (without `skip_incomplete`).
+    """
+    reports, skipped = [], 0
+    for run_id in run_ids:
+        try:
+            reports.append(run_report(store, run_id, without_user_faults=without_user_faults))
+        except IncompleteRun as error:
+            if not skip_incomplete:
+                raise
+            skipped += 1
+            command = tau_env_command("runs", ("--store", store.path))
+            remove = f"{command} delete {shlex.quote(str(run_id))}"
+            print(f"tau-env: left out: {error}; or remove it: {remove}", file=sys.stderr)
+    return reports, skipped
 
 
 def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = True) -> None:
@@ -72,10 +116,16 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
     config = report.config
     ks = list(report.pass_hat_k)
     user = config.user.describe() if has_user(config.mode) else "none"
+    mode = f", mode {config.mode}" if config.mode != "default" else ""
+    retrieval = f", retrieval {report.retrieval}" if report.retrieval else ""
     print(
         f"run {report.run_id}: {report.domain}, agent {config.agent.describe()}, "
-        f"user {user}, mode {config.mode} (store {store})"
+        f"user {user}{mode}, {report.data} data{retrieval} (store {store})"
     )
+    if report.task_set is not None:
+        print(f"task set: {report.task_set.describe()}")
+    if report.imported_from is not None:
+        print(f"imported from {report.imported_from} (re-graded by tau_env)")
     if tasks:
         # The task id comes last, unpadded: official ids run to 200+ characters, and padding
         # every row to the longest would stretch all of them.
@@ -94,7 +144,22 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"({counted(episodes, 'episode')}): "
         f"average reward {'n/a' if average is None else f'{average:.3f}'}"
     )
+    if report.left_out:
+        reasons = Counter(reason.partition(":")[0] for reason in report.left_out.values())
+        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        print(
+            f"left out: {len(report.left_out)} of {episodes} simulations have no episode "
+            f"({why}); pass^k counts each task's other trials"
+        )
     print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
+    if report.strict is not None:
+        strict = report.strict
+        unjudged = f", {strict.not_judged} not judged" if strict.not_judged else ""
+        print(
+            "strict reading (the task's listed checks added to its basis; beside the official "
+            f"score above{unjudged}): "
+            + "  ".join(f"pass^{k}={value:.3f}" for k, value in strict.pass_hat_k.items())
+        )
     ends = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
     extra = (
         f"; {report.failed_attempts} failed attempts (retried)" if report.failed_attempts else ""
@@ -116,6 +181,23 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
                 ("--judge-model", report.judge or "MODEL"),
             )
         )
+    faults = report.user_faults
+    if faults.get("episodes"):
+        kinds = ", ".join(
+            f"{faults[name]} {label}"
+            for name, label in (
+                ("empty_turns", "with empty turns"),
+                ("early_stop", "early stops"),
+                ("instruction_leak", "instructions read out"),
+            )
+            if faults[name]
+        )
+        treatment = (
+            "left out of pass^k and the average"
+            if report.without_user_faults
+            else "counted (--without-user-faults leaves them out)"
+        )
+        print(f"user faults: {faults['episodes']} of {episodes} episodes ({kinds}); {treatment}")
     if report.judge_calls_saved:
         print(
             f"judge calls saved: {report.judge_calls_saved} (episodes whose NL assertions need "
@@ -136,17 +218,21 @@ def summary_line(report: RunReport) -> str:
     values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
     average = report.average_reward
     unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
+    strict = ""
+    if report.strict is not None and 1 in report.strict.pass_hat_k:
+        strict = f"; strict pass^1={report.strict.pass_hat_k[1]:.3f}"
     size = f"{counted(len(report.tasks), 'task')} x {counted(report.config.trials, 'trial')}"
     return (
         f"run {report.run_id}: {values} ({size}, "
-        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged})"
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged}{strict})"
     )
 
 
 def print_domains(reports: list[RunReport]) -> None:
-    """One line per run: its domain, mode, participants and pass^k (the per-domain view).
+    """One line per run: its domain, mode, participants, pass^k, data and retrieval variant.
 
-    The mode is shown because it changes what a score means (No-User, Oracle-Plan).
+    The data source, retrieval variant and mode are shown because each changes what a score
+    means (official or built-in tasks, what the agent can search, No-User, Oracle-Plan).
     """
     rows = [
         (
@@ -155,13 +241,17 @@ def print_domains(reports: list[RunReport]) -> None:
             report.config.agent.describe(),
             report.config.user.describe() if has_user(report.config.mode) else "none",
             "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items()),
+            report.data,
+            report.retrieval or "-",
             f"({report.run_id}"
             + (f", {report.not_judged} not judged" if report.not_judged else "")
             + ")",
         )
-        for report in sorted(reports, key=lambda r: (r.domain, r.config.mode, r.run_id))
+        for report in sorted(
+            reports, key=lambda r: (r.domain, r.data, r.retrieval or "", r.config.mode, r.run_id)
+        )
     ]
-    header = ("domain", "mode", "agent", "user", "pass^k", "run")
+    header = ("domain", "mode", "agent", "user", "pass^k", "data", "retrieval", "run")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     print("per domain:")
     for row in [header, *rows]:

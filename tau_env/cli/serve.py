@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import gc
 from typing import Any
 
-from tau_env.cli.common import DEFAULT_DOMAIN
+from tau_env.cli.common import DEFAULT_DOMAIN, add_judge_arguments, judge_spec
 from tau_env.errors import TauEnvError
+from tau_env.grading.reward import REWARDS
 
 __all__ = ["add_parser", "served_domain"]
 
@@ -40,8 +40,49 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    parser.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on the port; each session stays on one (default: 1)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=256,
+        help="concurrent WebSocket sessions over all workers (default: 256)",
+    )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=1 << 20,
+        help="largest message or HTTP body accepted (default: 1048576, 1 MiB)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=300.0,
+        help="seconds a session may send nothing before it is closed (default: 300)",
+    )
+    parser.add_argument(
+        "--reward",
+        choices=REWARDS,
+        default="binary",
+        help="binary (the benchmark's), partial (fraction of checks met) or breakdown (binary, "
+        "plus the per-check vector in the metadata); default: %(default)s",
+    )
+    add_judge_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def _judge_config(args: argparse.Namespace) -> Any:
+    """The judge's `ModelConfig` (at temperature 0), or None without ``--judge-model``."""
+    spec = judge_spec(args)
+    if spec is None:
+        return None
+    from tau_env.llm import ModelConfig
+
+    return ModelConfig(spec.model, api_base=spec.api_base, temperature=spec.temperature)
 
 
 def served_domain(args: argparse.Namespace) -> str:
@@ -58,38 +99,45 @@ def served_domain(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the app and serve it until interrupted."""
+    """Serve until interrupted."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the extra's server)
 
-        from tau_env.integrations.openenv import create_server_app
+        from tau_env.integrations.openenv.limits import Limits
+        from tau_env.integrations.openenv.workers import ServerSpec, serve
     except ImportError as error:
         raise TauEnvError(
             f"serve needs the openenv extra: pip install 'tau-env[openenv]' ({error})"
         ) from None
-    app = create_server_app(
-        served_domain(args),
-        max_sessions=args.max_sessions,
-        data_dir=args.data_dir,
-        user=args.user,
-        mode=args.mode,
-        split=args.split,
-        user_model=args.user_model,
-        user_api_base=args.user_api_base,
-    )
-    # The imports (fastapi, openenv, mcp...) leave a large heap that never dies: move it out of
-    # the collector's sight so the per-message garbage does not make full collections walk it.
-    gc.freeze()
-    # No per-message compression (the payloads are small JSON on a local link: deflate costs
-    # more CPU than it saves) and no access log (one line per HTTP request). uvicorn's default
-    # WebSocket implementation: its older `websockets` one measured up to ~20% less server CPU
-    # per episode, within this machine's run-to-run noise, and uvicorn 0.54 deprecates it.
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        access_log=False,
-        ws_per_message_deflate=False,
-    )
-    return 0
+    try:
+        limits = Limits(
+            max_sessions=args.max_sessions,
+            max_message_bytes=args.max_message_bytes,
+            idle_timeout=args.idle_timeout,
+        )
+    except ValueError as error:
+        raise TauEnvError(str(error)) from None
+    judge = _judge_config(args)
+    if judge is not None:
+        from tau_env.grading.judge import LLMJudge
+
+        # A missing key: one line naming it now, not a failed grade in every session.
+        LLMJudge.from_model(judge).client.check_access()
+    options = {
+        "data_dir": args.data_dir,
+        "user": args.user,
+        "mode": args.mode,
+        "split": args.split,
+        "user_model": args.user_model,
+        "user_api_base": args.user_api_base,
+        "reward": args.reward,
+        "judge": judge,
+    }
+    domain = served_domain(args)
+    spec = ServerSpec(domain, options, limits)
+    if args.workers > 1:
+        from tau_env.chat import make_chat_env
+
+        # Check the options here, once, with a clear error, before any worker imports them.
+        make_chat_env(domain, **options)
+    return serve(spec, args.host, args.port, args.workers)

@@ -21,6 +21,7 @@ from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
 from tau_env.grading.judge import as_judge
 from tau_env.grading.outcome import Grade, TerminationReason
+from tau_env.grading.strict import Grading, check_grading, read_strictly
 from tau_env.messages import Side
 from tau_env.tasks.model import Task
 
@@ -85,6 +86,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         breakdown is in ``infos[agent]["grade"]``. NL assertions need a judge (``judge=``):
         without one (or when it fails) the grade has no reward (``grade["reward"]`` None,
         ``grade["not_judged"]`` lists the check) and both agents receive 0, never a pass.
+        With ``grading="strict"`` the reward stays the official one and ``infos[agent]``
+        also holds ``strict``, the grade under the strict reading (the task's listed checks
+        added to its basis; `tau_env.grading.strict`).
 
     Termination:
         A stop (action or stop token) or ``max_errors`` cumulative tool errors terminate; an
@@ -104,6 +108,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         judge: Rules on NL assertions: an `LLMJudge`, any callable ``(trajectory,
             assertions) -> [Verdict, ...]``, a `tau_env.llm.ModelConfig` or a model name
             (an `LLMJudge` at temperature 0 is built). None: NL assertions are not judged.
+        grading: ``"official"`` (default) or ``"strict"``: also read each grade strictly
+            (``infos[agent]["strict"]``), beside the official reward, never instead of it.
         max_steps: Step limit (truncation).
         max_errors: Cumulative tool-error limit (termination).
         render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it).
@@ -123,6 +129,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         *,
         grader: TaskGrader | None = None,
         judge: Any = None,
+        grading: Grading = "official",
         max_steps: int = 200,
         max_errors: int = 10,
         render_mode: str | None = None,
@@ -143,7 +150,11 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             raise ValueError(f"no tasks to play in {domain!r}")
         if grader is not None and judge is not None:
             raise ValueError("give either grader or judge, not both (TaskGrader(judge=...))")
-        self.grader = grader or TaskGrader(judge=as_judge(judge))
+        grading = check_grading(grading)
+        if grader is not None and grading != getattr(grader, "grading", "official"):
+            raise ValueError(f"give grading={grading!r} to the TaskGrader, not to the env")
+        self.grader = grader or TaskGrader(judge=as_judge(judge), grading=grading)
+        self.grading: Grading = grading
         self.max_steps = max_steps
         self.max_errors = max_errors
         self.max_text_length = max_text_length
@@ -494,6 +505,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             }
             if error_note:
                 info["error"] = error_note
+            if self.grading == "strict" and self._task is not None:
+                judged = getattr(self.grader, "judge", None) is not None
+                info["strict"] = read_strictly(grade, self._task, judged=judged).as_dict()
             for side in sides:
                 self._infos[side] = dict(info)
         return self._infos

@@ -10,8 +10,10 @@ from tau_env.grading.judge import LLMJudge, as_judge
 from tau_env.grading.nl_assertions import Judge, NLAssertionGrader, Verdict
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
 from tau_env.grading.rejudge import arejudge, needs_judge, rejudge
+from tau_env.grading.strict import GRADINGS, Grading, StrictReading, read_strictly, strict_basis
 
 __all__ = [
+    "GRADINGS",
     "STOP_TERMINATIONS",
     "ActionGrader",
     "Check",
@@ -21,9 +23,11 @@ __all__ = [
     "EnvAssertionGrader",
     "Episode",
     "Grade",
+    "Grading",
     "Judge",
     "LLMJudge",
     "NLAssertionGrader",
+    "StrictReading",
     "TaskGrader",
     "TerminationReason",
     "Verdict",
@@ -31,5 +35,7 @@ __all__ = [
     "as_judge",
     "combine",
     "needs_judge",
+    "read_strictly",
     "rejudge",
+    "strict_basis",
 ]

@@ -19,8 +19,15 @@ from tau_env.grading.nl_assertions import (
     unneeded_check,
 )
 from tau_env.grading.outcome import STOP_TERMINATIONS, Check, Grade, TerminationReason
+from tau_env.grading.strict import (
+    Grading,
+    StrictReading,
+    check_grading,
+    read_strictly,
+    strict_basis,
+)
 from tau_env.messages import trusted
-from tau_env.tasks.model import RewardType
+from tau_env.tasks.model import RewardType, Task
 
 __all__ = ["ComponentGrader", "TaskGrader", "combine"]
 
@@ -49,16 +56,28 @@ class TaskGrader:
     without a working judge) and the others do not make it 0, the episode has no reward
     (``Grade.reward`` None, listed in ``Grade.not_judged``) and is never a pass.
 
+    With ``grading="strict"`` the reward stays the same; the grade is also read strictly
+    (`strict_reading`, `tau_env.grading.strict`), for which NL assertions outside the basis
+    are judged too when a judge is given: as a diagnostic, when the checks are first read, and
+    only when the other checks of the strict reading leave its verdict something to change.
+
     Args:
         judge: Rules on natural-language assertions (an `LLMJudge`, or any callable
             ``(trajectory, assertions) -> [Verdict, ...]``); None leaves them not judged.
         graders: Replaces the default component graders (for research on grading).
+        grading: ``"official"`` (the reference's) or ``"strict"`` (also judge listed NL
+            assertions outside the basis, for the strict reading).
     """
 
     def __init__(
-        self, judge: Judge | None = None, graders: Sequence[ComponentGrader] | None = None
+        self,
+        judge: Judge | None = None,
+        graders: Sequence[ComponentGrader] | None = None,
+        *,
+        grading: Grading = "official",
     ) -> None:
         self.judge = judge
+        self.grading: Grading = check_grading(grading)
         self.graders: tuple[ComponentGrader, ...] = tuple(
             graders
             or (
@@ -111,8 +130,12 @@ class TaskGrader:
             basis,
             checks,
             judge,
-            partial(_diagnose, diagnostics, episode) if diagnostics else None,
+            partial(_diagnose, diagnostics, episode, checks) if diagnostics else None,
         )
+
+    def strict_reading(self, grade: Grade, task: Task) -> StrictReading:
+        """`grade` (of an episode of `task` this grader graded) under the strict reading."""
+        return read_strictly(grade, task, judged=self.judge is not None)
 
     @staticmethod
     def _nl_check(grader: ComponentGrader, episode: Episode, others: dict[str, Check]) -> Check:
@@ -137,10 +160,13 @@ class TaskGrader:
         missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
+        # NL assertions call a judge: outside the basis only for the strict reading.
+        judge_outside = self.grading == "strict" and self.judge is not None
         diagnostics = tuple(
             grader
             for grader in self.graders
-            if grader.component not in basis and grader.component != "NL_ASSERTION"
+            if grader.component not in basis
+            and (grader.component != "NL_ASSERTION" or judge_outside)
         )
         in_basis = tuple((component, by_component[component]) for component in basis)
         plan = _Plan(self.graders, in_basis, diagnostics)
@@ -154,7 +180,8 @@ class _Plan(NamedTuple):
     Attributes:
         graders: The `TaskGrader.graders` it was made from (a plan of others is made again).
         basis: (component, grader) per basis entry, in basis order.
-        diagnostics: The graders outside the basis, NL_ASSERTION aside (it calls a judge).
+        diagnostics: The graders outside the basis, NL_ASSERTION aside (it calls a judge)
+            unless the grading is strict and a judge is given.
     """
 
     graders: tuple[ComponentGrader, ...]
@@ -162,9 +189,34 @@ class _Plan(NamedTuple):
     diagnostics: tuple[ComponentGrader, ...]
 
 
-def _diagnose(graders: Sequence[ComponentGrader], episode: Episode) -> dict[str, Check]:
-    """The checks outside the reward basis, in the graders' order (`Grade.checks` adds them)."""
-    return {grader.component: grader.check(episode) for grader in graders}
+def _diagnose(
+    graders: Sequence[ComponentGrader], episode: Episode, basis_checks: Mapping[str, Check]
+) -> dict[str, Check]:
+    """The checks outside the reward basis, in the graders' order (`Grade.checks` adds them).
+
+    NL assertions outside the basis (strict grading with a judge) come last, and their judge
+    is asked only when no other check of the strict reading is 0 (`unneeded_check` then).
+    """
+    checks: dict[str, Check] = {}
+    nl_grader = None
+    for grader in graders:
+        if grader.component == "NL_ASSERTION":
+            nl_grader = grader
+            continue
+        checks[grader.component] = grader.check(episode)
+    if nl_grader is not None:
+        known = {**basis_checks, **checks}
+        strict = strict_basis(episode.task, judged=True)
+        decided = any(
+            (check := known.get(component)) is not None and check.reward == 0.0
+            for component in strict
+        )
+        assertions = assertions_of(episode.task)
+        if decided and assertions:
+            checks["NL_ASSERTION"] = unneeded_check(assertions)
+        else:
+            checks["NL_ASSERTION"] = nl_grader.check(episode)
+    return {grader.component: checks[grader.component] for grader in graders}
 
 
 def combine(

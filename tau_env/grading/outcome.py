@@ -19,7 +19,12 @@ _PENDING = "_pending_diagnostics"
 
 
 class TerminationReason(StrEnum):
-    """Why an episode ended (the reference's values)."""
+    """Why an episode ended (the reference's values).
+
+    The last three are never produced by tau_env's own episodes; they appear in results files
+    of the reference (``tau-env import``), and such episodes are graded 0 as every ending but
+    a stop.
+    """
 
     USER_STOP = "user_stop"
     AGENT_STOP = "agent_stop"
@@ -28,6 +33,9 @@ class TerminationReason(StrEnum):
     AGENT_ERROR = "agent_error"
     USER_ERROR = "user_error"
     INFRASTRUCTURE_ERROR = "infrastructure_error"
+    TIMEOUT = "timeout"
+    CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded"
+    UNEXPECTED_ERROR = "unexpected_error"
 
 
 STOP_TERMINATIONS = frozenset({TerminationReason.USER_STOP, TerminationReason.AGENT_STOP})

@@ -25,6 +25,7 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.html_report.breakdown import failed_graders, failure_breakdown
 from tau_env.html_report.charts import Curve, pass_hat_k_svg
+from tau_env.html_report.imported import imported_section
 from tau_env.html_report.sections import (
     breakdown_tables,
     failed_attempts,
@@ -112,11 +113,13 @@ def build_html_report(store: ResultStore, reports: Sequence[RunReport]) -> str:
             f" · {report.not_judged} not judged (left out of pass^k)" if report.not_judged else ""
         )
         judge = f" · judge {text(report.judge)}" if report.judge else ""
+        task_set = f" · task set {text(report.task_set.describe())}" if report.task_set else ""
         sections.append(
             f'<section class=run id="{anchor}"><h2>{text(report.run_id)}</h2>'
             f"<p class=meta>{text(report.domain)} · agent {text(config.agent.describe())} · "
             f"{counted(len(report.tasks), 'task')} × {counted(config.trials, 'trial')} · pass^1 "
-            f"{'n/a' if pass_1 is None else f'{pass_1:.3f}'}{unjudged}{judge}</p>"
+            f"{'n/a' if pass_1 is None else f'{pass_1:.3f}'}{unjudged}{judge}{task_set}</p>"
+            + imported_section(report, records, store)
             + breakdown_tables(failure_breakdown(records))
             + failed_attempts(store.failures(report.run_id))
             + task_table(report, index, graders, ends)

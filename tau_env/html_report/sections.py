@@ -130,33 +130,50 @@ def task_table(
     )
     rows = []
     for task in report.tasks:
-        indices = [episode_index[(task.task_id, trial)] for trial in range(trials)]
+        played = dict(zip(task.trial_indices, task.rewards, strict=True))
+        indices = [episode_index[(task.task_id, trial)] for trial in played]
         failing = [
-            t for t, reward in enumerate(task.rewards) if reward is not None and reward < 1 - 1e-6
+            position
+            for position, reward in enumerate(played.values())
+            if reward is not None and reward < 1 - 1e-6
         ]
         cells = []
-        for trial, reward in enumerate(task.rewards):
+        for trial in range(trials):
             key = (task.task_id, trial)
+            if trial not in played:  # an imported run's simulation that has no episode
+                why = report.left_out.get(key, "no episode")
+                cells.append(
+                    f'<td><span class="trial left-out" title="{text(f"trial {trial}: {why}")}">'
+                    "–</span></td>"
+                )
+                continue
+            reward = played[trial]
+            position = list(played).index(trial)
             if reward is None:
                 title = f"trial {trial}: not judged (NL assertions wait for a judge)"
                 outcome, mark = "unjudged", "?"
             else:
-                passed = trial not in failing
+                passed = position not in failing
                 why = ", ".join(failed_graders[key]) or terminations[key]
                 title = f"trial {trial}: reward {reward:.3f}, {terminations[key]}" + (
                     "" if passed else f"; failed: {why}"
                 )
                 outcome, mark = ("pass", "✓") if passed else ("fail", "✗")
             cells.append(
-                f'<td><button class="trial {outcome}" data-trial={trial} '
+                f'<td><button class="trial {outcome}" data-trial={position} '
                 f'title="{text(title)}">{mark}</button></td>'
             )
         values = "".join(f"<td class=num>{_fraction(task.pass_hat_k.get(k))}</td>" for k in ks)
         pick = failing[0] if failing else 0
+        name = (
+            f'<button class=task title="open the conversation">{text(task.task_id)}</button>'
+            if indices
+            else text(task.task_id)
+        )
         rows.append(
             f'<tr data-eps="{",".join(map(str, indices))}" data-pick={pick}>'
-            f'<th><button class=task title="open the conversation">{text(task.task_id)}</button>'
-            f"</th><td class=num>{task.successes}/{trials}</td>{''.join(cells)}{values}</tr>"
+            f"<th>{name}</th><td class=num>{task.successes}/{len(played)}</td>"
+            f"{''.join(cells)}{values}</tr>"
         )
     return (
         f"<table class=tasks><thead><tr><th>task</th><th>passed</th>{head}</tr></thead>"

@@ -2,14 +2,26 @@
 
 Registered as ``tau_env/<domain>`` for every domain (``skyrl_gym.make("tau_env/telecom",
 env_config={...}, extras={"task_id": ...})``). ``init`` starts the row's task and returns the
-chat so far, with the tool schemas and the call format written into the system message
-(SkyRL renders chats without a ``tools`` argument); ``step`` parses the model's text
+chat so far in the format every route shares (`tau_env.chat.transcript`); ``step`` parses
+the model's text
 (`tau_env.chat.parse_assistant_text`: Hermes/Qwen ``<tool_call>`` blocks or OpenAI JSON),
 applies it and returns the tool results and the user's reply as chat messages. The reward is
 the grade's, at the end. Requires the ``skyrl`` extra.
 
+The one difference SkyRL forces: it renders chats without a ``tools`` argument, so the tool
+schemas are written into the system message. Give ``env_config["tokenizer"]`` (the policy's
+tokenizer, or its Hugging Face name) and they are written exactly as the model's chat template
+writes native tools (`tau_env.chat.tokens.system_with_tools`), so the tokens are those of the
+other routes; without it (or for a template that puts tools elsewhere) a Hermes-style listing
+(`tools_prompt`) is used.
+
 Configuration: ``env_config`` (or keyword arguments) ``domain``, ``user``, ``mode``, ``split``,
-``data_dir``, ``user_model``; per row (``extras``) ``task_id``, ``seed``, ``max_turns``.
+``data_dir``, ``user_model``, ``reward`` (``binary``, ``partial``, ``breakdown``: the per-check
+vector is in the last step's metadata), ``judge`` (a model name: tasks scored by NL assertions
+are refused without one); per row (``extras``) ``task_id``, ``seed``, ``max_turns``. The
+row's ``seed`` is the episode seed: the user's choices follow it (`tau_env.participant`), and
+every rollout of the row (SkyRL's samples per prompt) shares it; without one each episode
+draws its own.
 """
 
 from __future__ import annotations
@@ -18,14 +30,20 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
-from skyrl_gym.envs.registration import register
+from tau_env.utils.extras import missing_extra
+
+try:
+    from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
+    from skyrl_gym.envs.registration import register
+except ImportError as error:  # a one-line message naming the extra to install
+    raise missing_extra("skyrl", error, feature="tau_env.integrations.skyrl") from error
 
 from tau_env.chat import make_chat_env, parse_assistant_text
+from tau_env.chat.tokens import system_with_tools
 
 __all__ = ["TauTextEnv", "register_envs", "tools_prompt"]
 
-_OPTIONS = ("user", "mode", "split", "data_dir", "user_model", "user_api_base")
+_OPTIONS = ("user", "mode", "split", "data_dir", "user_model", "user_api_base", "reward", "judge")
 
 
 def tools_prompt(tools: list[dict[str, Any]]) -> str:
@@ -43,7 +61,8 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
     """One tau_env episode, agent side, for SkyRL's text-in / text-out loop.
 
     Args:
-        env_config: Server-wide options (``domain`` and `make_chat_env` arguments).
+        env_config: Server-wide options (``domain``, `make_chat_env` arguments and
+            ``tokenizer``).
         extras: The dataset row's options (``task_id``, ``seed``, ``max_turns``).
         domain: Domain, when not in `env_config` (the registered ids pass it).
     """
@@ -62,6 +81,7 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
             raise ValueError("TauTextEnv needs a domain (env_config['domain'] or domain=...)")
         options = {key: config[key] for key in _OPTIONS if config.get(key) is not None}
         self.chat = make_chat_env(str(name), **options)
+        self.tokenizer = _tokenizer(config.get("tokenizer"))
         self.task_id: str | None = row.get("task_id")
         self.seed: int | None = row.get("seed")
         self.max_turns = int(row.get("max_turns", config.get("max_turns", 30)))
@@ -71,8 +91,12 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
         turn = self.chat.reset(task_id=self.task_id, seed=self.seed)
         self.turns = 0
         messages = [dict(m) for m in turn.messages]
-        messages[0]["content"] = f"{messages[0]['content']}\n\n{tools_prompt(self.chat.tools)}"
-        return messages, {"task_id": self.chat.task_id, "tools": self.chat.tools}
+        system, tools = messages[0]["content"], self.chat.tools
+        exact = None
+        if self.tokenizer is not None:
+            exact = system_with_tools(self.tokenizer, system, tools)
+        messages[0]["content"] = exact or f"{system}\n\n{tools_prompt(tools)}"
+        return messages, {"task_id": self.chat.task_id, "tools": tools}
 
     def step(self, action: str) -> BaseTextEnvStepOutput:
         """Apply the model's text as one assistant message; return what came back."""
@@ -83,11 +107,26 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
         metadata["finished"] = turn.done
         return BaseTextEnvStepOutput(
             observations=[] if done else turn.messages,
-            reward=turn.reward if turn.done else 0.0,
+            # SkyRL reads a None reward as 0: a judge that failed to rule is an error here.
+            reward=self.chat.scored_reward() if turn.done else 0.0,
             done=done,
             metadata=metadata,
-            postprocessed_action=action,
+            postprocessed_action=None,  # the model's tokens stand as sampled
         )
+
+
+_TOKENIZERS: dict[str, Any] = {}
+
+
+def _tokenizer(spec: Any) -> Any:
+    """A tokenizer object as given, or loaded once per process from its name."""
+    if spec is None or not isinstance(spec, str):
+        return spec
+    if spec not in _TOKENIZERS:
+        from transformers import AutoTokenizer
+
+        _TOKENIZERS[spec] = AutoTokenizer.from_pretrained(spec)
+    return _TOKENIZERS[spec]
 
 
 def register_envs() -> list[str]:

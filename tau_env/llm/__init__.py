@@ -38,11 +38,12 @@ from tau_env.llm.client import LLMClient
 from tau_env.llm.config import ModelConfig, RetryPolicy
 from tau_env.llm.convert import response_actions, to_openai_messages, tool_call_to_openai
 from tau_env.llm.limits import CallLimiter
-from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.response import EXACT_TOKENS, LLMResponse, LLMToolCall, TurnTokens, Usage
 from tau_env.llm.routes import choose_route
 from tau_env.llm.usage import ModelUsage, UsageLog
 
 __all__ = [
+    "EXACT_TOKENS",
     "CallLimiter",
     "LLMClient",
     "LLMResponse",
@@ -51,6 +52,7 @@ __all__ = [
     "ModelUsage",
     "ResponseCache",
     "RetryPolicy",
+    "TurnTokens",
     "Usage",
     "UsageLog",
     "choose_route",

@@ -213,6 +213,7 @@ class LLMClient:
             attempts=attempts,
             latency=time.monotonic() - started,
             finish_reason=reply.finish_reason,
+            tokens=reply.tokens,
         )
         if self.cache is not None and call.key is not None:
             self.cache.put(call.key, response)

@@ -17,7 +17,7 @@ from tau_env.errors import ParticipantError
 from tau_env.llm.response import LLMResponse
 from tau_env.messages import AssistantMessage, Message, Side, ToolCall, ToolMessage, UserMessage
 
-__all__ = ["response_actions", "to_openai_messages", "tool_call_to_openai"]
+__all__ = ["response_actions", "response_message", "to_openai_messages", "tool_call_to_openai"]
 
 RAW_ARGUMENTS_KEY = "_raw_arguments"
 """Where the env records tool-call arguments that were not valid JSON (see `Conversation`)."""
@@ -95,3 +95,18 @@ def response_actions(response: LLMResponse) -> list[Action]:
     if response.content is not None and response.content.strip():
         return [SendMessage(content=response.content)]
     raise ParticipantError(f"{response.model} replied with neither text nor tool calls")
+
+
+def response_message(response: LLMResponse) -> dict[str, Any]:
+    """A reply as the assistant message the model sent (text and calls, arguments verbatim)."""
+    message: dict[str, Any] = {"role": "assistant", "content": response.content}
+    if response.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.raw_arguments},
+            }
+            for call in response.tool_calls
+        ]
+    return message

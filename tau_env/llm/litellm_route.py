@@ -10,6 +10,7 @@ classified by `tau_env.llm._backend.classify_failure` into the kinds of
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,8 +18,10 @@ from tau_env.errors import ModelAccessError
 from tau_env.llm._backend import classify_failure, completion_cost, litellm
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
-from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.prices import local_endpoint
+from tau_env.llm.response import LLMResponse, LLMToolCall, TurnTokens, Usage, turn_tokens
 from tau_env.llm.wire import ChatCall, RequestWriter
+from tau_env.utils.surrogates import replace_surrogates
 
 __all__ = ["LitellmRoute", "parse_model_response"]
 
@@ -61,6 +64,10 @@ class LitellmRoute:
             kwargs["stream_options"] = {"include_usage": True}
         self.kwargs = kwargs
         self._checked = False
+        # A local server's model has no list price unless the config gives one.
+        self._unpriced = local_endpoint(config.api_base) and not (
+            {"input_cost_per_token", "output_cost_per_token"} & set(config.params)
+        )
         # Only for cache keys: the same keys as the lean route's.
         self.writer = RequestWriter(
             model=config.model,
@@ -132,13 +139,17 @@ class LitellmRoute:
             ProviderFailure: The call failed (classified).
         """
         self.check_access()
-        request = {**self.kwargs, "messages": [dict(m) for m in call.messages]}
+        # litellm encodes the request as UTF-8, which has no form for a lone surrogate (half
+        # an emoji from an earlier reply): the provider gets U+FFFD there instead.
+        messages = replace_surrogates([dict(m) for m in call.messages])
+        request = {**self.kwargs, "messages": messages}
         if call.tools is not None:
             request["tools"] = [dict(t) for t in call.tools]
             request["tool_choice"] = call.tool_choice
         if call.seed is not None:
             request["seed"] = call.seed
         lib = litellm()
+        chunks: list[Any] | None = None
         try:
             raw = await lib.acompletion(**request)
             if self.config.stream:
@@ -151,7 +162,10 @@ class LitellmRoute:
             raise failure from error
         if raw is None:
             raise ProviderFailure("transient", "the stream carried no chunk")
-        return parse_model_response(raw, self.config.model)
+        reply = parse_model_response(raw, self.config.model, chunks)
+        if self._unpriced and reply.cost is not None:  # litellm prices by the name alone
+            reply = dataclasses.replace(reply, cost=None)
+        return reply
 
     def describe(self) -> dict[str, Any]:
         """Where calls go (for debugging and reports; no key)."""
@@ -165,8 +179,11 @@ def _provider_of(lib: Any, model: str) -> str | None:
         return None
 
 
-def parse_model_response(raw: Any, model: str) -> LLMResponse:
+def parse_model_response(raw: Any, model: str, chunks: list[Any] | None = None) -> LLMResponse:
     """An `LLMResponse` from a litellm ``ModelResponse`` (tolerates missing fields).
+
+    Exact token ids and logprobs (`TurnTokens`) are read from the response, or, for a stream
+    (litellm's assembled response drops some of them), from its `chunks`.
 
     Raises:
         ProviderFailure: The reply has no choice (``transient``, as on the lean route).
@@ -199,4 +216,46 @@ def parse_model_response(raw: Any, model: str) -> LLMResponse:
         ),
         cost=completion_cost(raw),
         finish_reason=finish_reason,
+        tokens=_tokens(raw, choice) if chunks is None else _streamed_tokens(chunks),
     )
+
+
+def _tokens(raw: Any, choice: Any) -> TurnTokens | None:
+    """The exact tokens litellm kept from the server's reply (it keeps unknown fields)."""
+    return turn_tokens(
+        getattr(raw, "prompt_token_ids", None),
+        getattr(choice, "token_ids", None),
+        _entries(getattr(choice, "logprobs", None)),
+    )
+
+
+def _streamed_tokens(chunks: list[Any]) -> TurnTokens | None:
+    prompt: Any = None
+    ids: list[Any] = []
+    entries: list[Any] = []
+    for chunk in chunks:
+        if prompt is None:
+            prompt = getattr(chunk, "prompt_token_ids", None)
+        for choice in getattr(chunk, "choices", None) or ():
+            if isinstance(getattr(choice, "token_ids", None), list):
+                ids.extend(choice.token_ids)
+            entries.extend(_entries(getattr(choice, "logprobs", None)) or ())
+    return turn_tokens(prompt, ids or None, entries or None)
+
+
+def _entries(logprobs: Any) -> list[dict[str, Any]] | None:
+    """``logprobs.content`` as plain entries (litellm holds them as objects)."""
+    content = getattr(logprobs, "content", None)
+    if content is None and isinstance(logprobs, dict):
+        content = logprobs.get("content")
+    if not isinstance(content, list):
+        return None
+    return [
+        entry
+        if isinstance(entry, dict)
+        else {
+            "token": getattr(entry, "token", None),
+            "logprob": getattr(entry, "logprob", None),
+        }
+        for entry in content
+    ]

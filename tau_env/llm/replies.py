@@ -15,7 +15,7 @@ from typing import Any
 
 from tau_env.llm.failures import ProviderFailure
 from tau_env.llm.prices import Price
-from tau_env.llm.response import LLMResponse, LLMToolCall, Usage
+from tau_env.llm.response import LLMResponse, LLMToolCall, TurnTokens, Usage, turn_tokens
 
 __all__ = ["StreamReader", "completion_reply", "error_detail"]
 
@@ -57,6 +57,7 @@ def _reply(
     usage_data: Any,
     finish_reason: Any,
     price: Price | None,
+    tokens: TurnTokens | None = None,
 ) -> LLMResponse:
     usage, cached = _usage(usage_data)
     cost = None
@@ -69,6 +70,7 @@ def _reply(
         usage=usage,
         cost=cost,
         finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        tokens=tokens,
     )
 
 
@@ -106,7 +108,18 @@ def completion_reply(raw: bytes, model: str, price: Price | None) -> LLMResponse
                     raw_arguments=function.get("arguments"),
                 )
             )
-    return _reply(model, content, calls, data.get("usage"), finish_reason, price)
+    tokens = turn_tokens(
+        data.get("prompt_token_ids", choice.get("prompt_token_ids")),
+        choice.get("token_ids"),
+        _logprob_entries(choice),
+    )
+    return _reply(model, content, calls, data.get("usage"), finish_reason, price, tokens)
+
+
+def _logprob_entries(choice: dict[str, Any]) -> Any:
+    """A choice's ``logprobs.content`` (one entry per sampled token), or None."""
+    logprobs = choice.get("logprobs")
+    return logprobs.get("content") if isinstance(logprobs, dict) else None
 
 
 class StreamReader:
@@ -126,6 +139,9 @@ class StreamReader:
         self._calls: dict[int, list[Any]] = {}  # index -> [id, name, argument pieces]
         self._finish: Any = None
         self._usage: Any = None
+        self._prompt_ids: Any = None  # exact tokens, when the server streams them
+        self._token_ids: list[Any] = []
+        self._logprobs: list[Any] = []
         self._saw_choice = False
 
     def feed(self, line: bytes) -> bool:
@@ -150,12 +166,19 @@ class StreamReader:
             raise ProviderFailure("transient", f"stream sent an error: {error_detail(data, 200)}")
         if chunk.get("usage"):
             self._usage = chunk["usage"]
+        if chunk.get("prompt_token_ids") is not None:  # vLLM: the first chunk only
+            self._prompt_ids = chunk["prompt_token_ids"]
         for choice in chunk.get("choices") or ():
             if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
             self._saw_choice = True
             self._finish = choice.get("finish_reason") or self._finish
             self._delta(choice.get("delta") or {})
+            if isinstance(choice.get("token_ids"), list):
+                self._token_ids.extend(choice["token_ids"])
+            entries = _logprob_entries(choice)
+            if isinstance(entries, list):
+                self._logprobs.extend(entries)
         return False
 
     def _delta(self, delta: dict[str, Any]) -> None:
@@ -187,4 +210,5 @@ class StreamReader:
             for index, slot in sorted(self._calls.items())
         ]
         content = "".join(self._text) if self._saw_text else None
-        return _reply(self.model, content, calls, self._usage, self._finish, self.price)
+        tokens = turn_tokens(self._prompt_ids, self._token_ids or None, self._logprobs or None)
+        return _reply(self.model, content, calls, self._usage, self._finish, self.price, tokens)

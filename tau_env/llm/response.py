@@ -6,7 +6,15 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["LLMResponse", "LLMToolCall", "Usage", "parse_tool_arguments"]
+__all__ = [
+    "EXACT_TOKENS",
+    "LLMResponse",
+    "LLMToolCall",
+    "TurnTokens",
+    "Usage",
+    "parse_tool_arguments",
+    "turn_tokens",
+]
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,76 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
 
+EXACT_TOKENS: dict[str, Any] = {"logprobs": True, "return_token_ids": True}
+"""Request parameters that ask a vLLM or SGLang server for each call's exact tokens
+(`TurnTokens`): ``ModelConfig(params=EXACT_TOKENS)``, ``tau-env run --agent-tokens``."""
+
+
+@dataclass(frozen=True)
+class TurnTokens:
+    """The exact tokens of one model call, when the server returns them.
+
+    vLLM (0.10.2+, ``return_token_ids``) and SGLang return the prompt's token ids and the
+    sampled ones, and (``logprobs``) each sampled token's log-probability: what an off-policy
+    or asynchronous trainer needs to train on exactly what was sampled.
+
+    Attributes:
+        prompt_ids: The prompt as the server tokenized it (chat template applied).
+        completion_ids: The sampled token ids.
+        logprobs: The log-probability of each sampled token (empty when not returned).
+    """
+
+    prompt_ids: tuple[int, ...] = ()
+    completion_ids: tuple[int, ...] = ()
+    logprobs: tuple[float, ...] = ()
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """The tokens as JSON-ready lists."""
+        return {
+            "prompt_ids": list(self.prompt_ids),
+            "completion_ids": list(self.completion_ids),
+            "logprobs": list(self.logprobs),
+        }
+
+
+def turn_tokens(prompt_ids: Any, completion_ids: Any, logprob_entries: Any) -> TurnTokens | None:
+    """`TurnTokens` from a reply's fields, or None when it returned none of them.
+
+    Args:
+        prompt_ids: The reply's ``prompt_token_ids`` (a list of ints, or None).
+        completion_ids: The choice's ``token_ids`` (a list of ints, or None).
+        logprob_entries: The choice's ``logprobs.content`` entries (``{"token", "logprob"}``
+            each, or None). Entries whose token reads ``token_id:<n>`` (vLLM's
+            ``return_tokens_as_token_ids``) give the completion ids when ``token_ids`` is absent.
+    """
+    prompt = _ints(prompt_ids)
+    completion = _ints(completion_ids)
+    logprobs: tuple[float, ...] = ()
+    if isinstance(logprob_entries, list):
+        entries = [e if isinstance(e, dict) else {} for e in logprob_entries]
+        values = [e.get("logprob") for e in entries]
+        numbers = [float(v) for v in values if isinstance(v, int | float)]
+        if values and len(numbers) == len(values):
+            logprobs = tuple(numbers)
+        names = [e.get("token") for e in entries]
+        prefix = "token_id:"
+        written = [t[len(prefix) :] for t in names if isinstance(t, str) and t.startswith(prefix)]
+        if not completion and names and len(written) == len(names):
+            completion = _ints(written)
+    if not (prompt or completion or logprobs):
+        return None
+    return TurnTokens(prompt, completion, logprobs)
+
+
+def _ints(values: Any) -> tuple[int, ...]:
+    if not isinstance(values, list):
+        return ()
+    try:
+        return tuple(int(v) for v in values)
+    except (TypeError, ValueError):
+        return ()
+
+
 @dataclass(frozen=True)
 class LLMResponse:
     """The result of one successful model call.
@@ -76,6 +154,8 @@ class LLMResponse:
         attempts: Provider calls made (1 + retries); 0 for a cache hit.
         latency: Seconds spent, retries and waits included.
         finish_reason: The provider's finish reason, if given.
+        tokens: The call's exact prompt and completion token ids and logprobs, when the server
+            returned them (None otherwise).
     """
 
     model: str
@@ -87,6 +167,7 @@ class LLMResponse:
     attempts: int = 1
     latency: float = 0.0
     finish_reason: str | None = None
+    tokens: TurnTokens | None = None
 
     @property
     def has_text(self) -> bool:
@@ -104,6 +185,10 @@ class LLMResponse:
         record.pop("cached")
         record.pop("attempts")
         record.pop("latency")
+        if self.tokens is None:
+            record.pop("tokens")
+        else:
+            record["tokens"] = self.tokens.to_dict()
         return record
 
     @classmethod
@@ -119,4 +204,15 @@ class LLMResponse:
             attempts=0 if cached else 1,
             latency=0.0,
             finish_reason=record.get("finish_reason"),
+            tokens=_stored_tokens(record.get("tokens")),
         )
+
+
+def _stored_tokens(record: Any) -> TurnTokens | None:
+    if not isinstance(record, dict):
+        return None
+    return TurnTokens(
+        tuple(record.get("prompt_ids") or ()),
+        tuple(record.get("completion_ids") or ()),
+        tuple(record.get("logprobs") or ()),
+    )

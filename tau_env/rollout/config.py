@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tau_env.grading.strict import Grading
+
 __all__ = ["MODES", "JudgeSpec", "ParticipantSpec", "RunConfig"]
 
 MODES: tuple[str, ...] = ("default", "no-user", "oracle-plan", "no-user-oracle-plan")
@@ -84,6 +86,10 @@ class RunConfig(BaseModel):
         judge: Judges NL assertions (None: they stay not judged, the episodes have no reward
             and are left out of pass^k until a resume brings a judge). Not part of the run's
             fingerprint: a resume may add it.
+        grading: ``official`` (the reference's grading) or ``strict``: the report also reads
+            every grade strictly (`tau_env.grading.strict`: the task's listed checks added to
+            its basis) and shows that score beside the official one, never instead of it.
+            Not part of the fingerprint (it changes no episode, only how grades are read).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -103,6 +109,7 @@ class RunConfig(BaseModel):
     max_steps: int = Field(default=200, ge=1)
     max_errors: int = Field(default=10, ge=1)
     judge: JudgeSpec | None = None
+    grading: Grading = "official"
 
     @field_validator("mode")
     @classmethod

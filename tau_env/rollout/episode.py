@@ -10,16 +10,21 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.actions import Action
 from tau_env.episode_runner import bare_env, live_turns
 from tau_env.grading.outcome import Grade, TerminationReason
 from tau_env.messages import Message, Side
-from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
+from tau_env.participant import (
+    AsyncParticipant,
+    Participant,
+    ParticipantFactory,
+    build_participant,
+)
 from tau_env.rollout.failures import Fault, classify
-from tau_env.rollout.participants import seed_participant
+from tau_env.user_faults import UserFaults, user_faults
 
 __all__ = ["EpisodeAborted", "PlayedEpisode", "play_episode"]
 
@@ -39,6 +44,7 @@ class PlayedEpisode:
         steps: Steps as the reference counts them.
         players: The participants, by side (no user under No-User), for their usage.
         note: Why the episode ended early, when a participant failed.
+        user_faults: What the simulated user got wrong (`tau_env.user_faults`).
     """
 
     task_id: str
@@ -49,6 +55,7 @@ class PlayedEpisode:
     steps: int
     players: dict[Side, Player]
     note: str | None = None
+    user_faults: UserFaults = field(default_factory=UserFaults)
 
 
 class EpisodeAborted(Exception):
@@ -90,9 +97,9 @@ async def play_episode(
         env.reset(seed=seed, options={"task_id": task_id})
         task = env.task
         sides: list[Side] = list(env.possible_agents)  # a mode may remove the user
-        players: dict[Side, Player] = {side: factories[side](task) for side in sides}
-        for player in players.values():
-            seed_participant(player, seed)
+        players: dict[Side, Player] = {
+            side: build_participant(factories[side], task, seed) for side in sides
+        }
     except Exception as error:
         raise EpisodeAborted(Fault.CRASH, error) from error
     # Through the wrappers when there are modes (a mode may change what a side sees); the bare
@@ -111,14 +118,16 @@ async def play_episode(
             return _ended_by(env, side, fault, error, task_id, seed, players)
     grade: Grade = driven.grade
     conversation = driven.conversation
+    trajectory = list(conversation.trajectory)
     return PlayedEpisode(
         task_id=task_id,
         seed=seed,
         grade=grade,
         termination=grade.termination.value,
-        trajectory=list(conversation.trajectory),
+        trajectory=trajectory,
         steps=conversation.step_count,
         players=players,
+        user_faults=_faults(env, players, trajectory, grade.termination.value),
     )
 
 
@@ -156,13 +165,34 @@ def _ended_by(
     termination = "context_window_exceeded" if fault is Fault.CONTEXT_WINDOW else reason.value
     note = f"the {side} failed: {type(error).__name__}: {error}"
     conversation = env.conversation
+    trajectory = list(conversation.trajectory)
     return PlayedEpisode(
         task_id=task_id,
         seed=seed,
         grade=Grade(reward=0.0, termination=reason, note=note),
         termination=termination,
-        trajectory=list(conversation.trajectory),
+        trajectory=trajectory,
         steps=conversation.step_count,
         players=players,
         note=note,
+        user_faults=_faults(env, players, trajectory, termination),
+    )
+
+
+def _faults(
+    env: Any, players: dict[Side, Player], trajectory: list[Message], termination: str
+) -> UserFaults:
+    """The user-side fault flags of a finished episode (none without a user)."""
+    user = players.get("user")
+    if user is None:
+        return UserFaults()
+    raw = env.unwrapped
+    tools = [tool["function"]["name"] for tool in raw.context("user").tools]
+    empty = getattr(user, "empty_replies", 0)
+    return user_faults(
+        raw.task,
+        trajectory,
+        termination,
+        user_tools=tools,
+        empty_replies=empty if isinstance(empty, int) else 0,
     )

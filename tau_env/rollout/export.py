@@ -8,12 +8,26 @@ run's tasks; each simulation carries the reference's fields (``termination_reaso
 pairs whose attempts all failed are exported as the reference records them: a simulation with
 ``termination_reason = infrastructure_error`` and no messages.
 
+Every export names the run's task set (``info.task_set``: data folder, content hash, task count)
+and evaluation mode (``info.mode``), which the reference ignores, and the retrieval variant in
+the reference's own ``info.retrieval_config`` (None: the domain's default).
+
+A run imported from a results file (``tau-env import``) is exported with what the file
+recorded and tau_env cannot re-derive (the file's timestamp and ``info``, each simulation's id,
+times, costs and seed) and tau_env's own grades; simulations left out of the run come back as
+the reference records an infrastructure error. Exporting a run, importing the file and
+exporting the imported run gives the same file.
+
 An episode that waits for a judge (NL assertions not judged) has no reward, and the reference's
 ``RewardInfo`` cannot say so; it is exported as the reference records an episode whose judge
 failed: ``termination_reason = infrastructure_error`` and no ``reward_info`` (so the
 reference's metrics leave it out, as tau_env's pass^k does), with its messages, its real
 termination and the unjudged checks in ``info``. ``info.not_judged_simulations`` counts them
 and ``info.nl_assertions_judge`` names the run's judge.
+
+Two tau_env extensions sit in a simulation's ``info``: ``user_faults`` (what the simulated user
+got wrong, when anything) and ``agent_tokens`` (each agent turn's exact prompt and completion
+token ids and logprobs, when the run stored them: ``tau-env run --agent-tokens``).
 """
 
 from __future__ import annotations
@@ -26,8 +40,19 @@ import tau_env
 from tau_env.domain import Domain
 from tau_env.messages import side_of
 from tau_env.rollout.config import ParticipantSpec, RunConfig
-from tau_env.rollout.provenance import domain_of
-from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.rollout.provenance import (
+    data_source,
+    domain_of,
+    recorded_task_set,
+    retrieval_variant,
+)
+from tau_env.store.records import (
+    EpisodeRecord,
+    FailureRecord,
+    ImportedSimulation,
+    ImportRecord,
+    RunRecord,
+)
 from tau_env.store.sqlite import ResultStore
 from tau_env.tasks.model import GoldAction, Task
 
@@ -56,7 +81,7 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
         for key, failure in sorted(latest.items())
         if key not in done
     ]
-    return {
+    results = {
         "timestamp": _iso(record.created_at),
         "info": {
             "git_commit": f"tau_env {record.versions.get('tau_env', tau_env.__version__)}",
@@ -71,9 +96,16 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
             "environment_info": {"domain_name": domain.name, "policy": domain.policy},
             "seed": config.base_seed,
             "nl_assertions_judge": _judge_info(config),
+            # tau_env's additions: what the run played (absent from the reference's layout)
+            "data_source": data_source(config),
+            "retrieval_variant": retrieval_variant(config),
             "not_judged_simulations": sum(
                 1 for sim in simulations if (sim["info"] or {}).get("not_judged")
             ),
+            "retrieval_config": config.retrieval,
+            "retrieval_config_kwargs": config.retrieval_options,
+            "mode": config.mode,
+            "task_set": _task_set_json(record),
         },
         "tasks": [
             task.model_dump(mode="json", exclude_none=True, exclude={"user_script"})
@@ -81,6 +113,72 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
         ],
         "simulations": simulations,
     }
+    imported = store.import_of(record.run_id)
+    if imported is not None:
+        return _as_recorded(results, imported, store.imported_simulations(record.run_id))
+    return results
+
+
+def _task_set_json(record: RunRecord) -> dict[str, Any] | None:
+    task_set = recorded_task_set(record)
+    return None if task_set is None else task_set.to_json()
+
+
+_DERIVED = ("nl_assertions_judge", "not_judged_simulations", "mode", "task_set")
+"""``info`` keys an imported run's export computes (its file's ``info`` gives the others)."""
+
+_GRADED = ("task_id", "termination_reason", "reward_info", "messages", "trial")
+"""Simulation keys an imported run's export takes from tau_env's episode, not from the file."""
+
+_JUDGE_MARKS = ("not_judged", "termination_reason", "note")
+"""``info`` keys of a simulation exported while waiting for a judge (see the module doc)."""
+
+
+def _as_recorded(
+    results: dict[str, Any], source: ImportRecord, recorded: list[ImportedSimulation]
+) -> dict[str, Any]:
+    """An imported run's export: the file's own values where tau_env cannot re-derive them."""
+    info = {**source.info, **{key: results["info"][key] for key in _DERIVED}}
+    by_key = {(sim.task_id, sim.trial): sim for sim in recorded}
+    simulations = []
+    for exported in results["simulations"]:
+        kept = by_key.get((exported["task_id"], exported["trial"]))
+        simulations.append(exported if kept is None else _merged(exported, kept))
+    simulations += [_left_out(sim) for sim in recorded if sim.status != "regraded"]
+    return {
+        **results,
+        "timestamp": source.timestamp if source.timestamp is not None else results["timestamp"],
+        "info": info,
+        "simulations": simulations,
+    }
+
+
+def _merged(exported: dict[str, Any], kept: ImportedSimulation) -> dict[str, Any]:
+    """A re-graded simulation: the file's fields, tau_env's grade and conversation."""
+    recorded_info = dict(kept.recorded.get("info") or {})
+    if recorded_info.get("not_judged"):  # the file's own mark of a wait for a judge
+        recorded_info = {k: v for k, v in recorded_info.items() if k not in _JUDGE_MARKS}
+    waiting = (exported["info"] or {}) if exported["reward_info"] is None else {}
+    info = {**recorded_info, **{k: waiting[k] for k in _JUDGE_MARKS if k in waiting}}
+    merged = {**kept.recorded, **{key: exported[key] for key in _GRADED}}
+    merged["info"] = info or None
+    return merged
+
+
+def _left_out(kept: ImportedSimulation) -> dict[str, Any]:
+    """A simulation the import left out, as the reference records an infrastructure error."""
+    simulation = {**kept.recorded, "messages": kept.messages or []}
+    if kept.status == "not_regradable":
+        simulation.update(
+            termination_reason="infrastructure_error",
+            reward_info=None,
+            info={
+                **(kept.recorded.get("info") or {}),
+                "not_regradable": kept.reason,
+                "termination_reason": kept.recorded.get("termination_reason"),
+            },
+        )
+    return simulation
 
 
 def _judge_info(config: RunConfig) -> dict[str, Any] | None:
@@ -121,6 +219,10 @@ def _simulation(episode: EpisodeRecord, task: Task, domain: Domain) -> dict[str,
             note=episode.grade.get("note") or "NL assertions not judged",
         )
         termination = "infrastructure_error"
+    if episode.user_faults.any:
+        info["user_faults"] = episode.user_faults.model_dump()
+    if episode.agent_tokens:  # tau_env's extension: what a trainer needs to train on it
+        info["agent_tokens"] = episode.token_turns()
     return {
         "id": _simulation_id(episode.run_id, episode.task_id, episode.trial),
         "task_id": episode.task_id,

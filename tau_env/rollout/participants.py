@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any
 from tau_env.domain import Domain
 from tau_env.errors import TauEnvError
 from tau_env.messages import Side
-from tau_env.participant import AsyncParticipant, Participant, ParticipantFactory
+from tau_env.participant import (
+    AsyncParticipant,
+    Participant,
+    ParticipantFactory,
+    seed_participant,
+)
 from tau_env.rollout.config import ParticipantSpec
 from tau_env.store.records import ParticipantInfo, Usage
 from tau_env.tasks.model import Task
@@ -31,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AGENT_KINDS",
+    "ORACLE_KINDS",
     "USER_KINDS",
     "build_factory",
     "participant_info",
@@ -47,6 +53,9 @@ AGENT_KINDS: dict[str, str] = {
     "llm": "tau_env.rollout.participants:_llm_agent",
 }
 """Built-in agent kinds -> the builder that turns a spec into a participant factory."""
+
+ORACLE_KINDS = frozenset({"oracle", "oracle-text"})
+"""Agent kinds that read the task's gold plan (their pass^k is 1.0 by construction)."""
 
 USER_KINDS: dict[str, str] = {
     "scripted": "tau_env.rollout.participants:_scripted_user",
@@ -93,18 +102,6 @@ def _resolve(path: str, flag: str) -> Any:
         return getattr(module, attribute)
     except AttributeError:
         raise TauEnvError(f"{flag}: module {module_name!r} has no {attribute!r}") from None
-
-
-def seed_participant(participant: Participant | AsyncParticipant, seed: int) -> None:
-    """Give a participant the episode seed, when it takes one.
-
-    Through its ``set_seed`` method, else its ``seed`` attribute (as `LLMUser` has).
-    """
-    set_seed = getattr(participant, "set_seed", None)
-    if callable(set_seed):
-        set_seed(seed)
-    elif hasattr(participant, "seed"):
-        participant.seed = seed
 
 
 def participant_info(

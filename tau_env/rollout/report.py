@@ -8,6 +8,20 @@ there. Failed attempts are reported apart and never counted as passes or fails.
 Episodes that wait for a judge (NL assertions not judged) have no reward: they are never
 passes, and pass^k leaves them out (each task counting its graded trials), with their count
 in the report (`RunReport.not_judged`) so the figure is never mistaken for the whole run's.
+
+A run imported from a results file (``tau-env import``) cannot be resumed: tau_env does not
+replay its participants. Its simulations that the file records as infrastructure errors, that
+break the protocol, or that the file lacks are left out of pass^k as the reference leaves out
+infrastructure errors (each task counting the trials it has), and the report lists them with
+the reason (`RunReport.left_out`).
+
+A run made with ``grading="strict"`` also gets the strict reading of every stored grade
+(`RunReport.strict`, `tau_env.grading.strict`), computed the same way, beside the official
+figures and never instead of them.
+
+Episodes the simulated user spoiled (`tau_env.user_faults`: empty turns, an early stop, its
+instructions read out) are counted (`RunReport.user_faults`); ``without_user_faults=True``
+leaves them out of pass^k and the average the same way.
 """
 
 from __future__ import annotations
@@ -17,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tau_env.grading.strict import read_strictly
 from tau_env.metrics import (
     CoverageError,
     is_success,
@@ -25,12 +40,19 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
-from tau_env.store.records import Usage
+from tau_env.rollout.provenance import (
+    data_source,
+    domain_of,
+    recorded_task_set,
+    retrieval_variant,
+)
+from tau_env.rollout.task_set import TaskSet
+from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command
 from tau_env.utils.wording import counted
 
-__all__ = ["IncompleteRun", "RunReport", "TaskResult", "run_report"]
+__all__ = ["IncompleteRun", "RunReport", "StrictResults", "TaskResult", "run_report"]
 
 
 class IncompleteRun(CoverageError):
@@ -45,11 +67,19 @@ class TaskResult:
         task_id: The task.
         rewards: Rewards by trial index (None: the trial waits for a judge).
         pass_hat_k: k -> C(successes, k) / C(graded trials, k), for k up to the graded trials.
+        trials: The trial index of each reward (empty: 0, 1, 2...); an imported run may lack
+            some (`RunReport.left_out`).
     """
 
     task_id: str
     rewards: list[float | None]
     pass_hat_k: dict[int, float]
+    trials: tuple[int, ...] = ()
+
+    @property
+    def trial_indices(self) -> tuple[int, ...]:
+        """The trial index of each reward."""
+        return self.trials or tuple(range(len(self.rewards)))
 
     @property
     def successes(self) -> int:
@@ -60,6 +90,33 @@ class TaskResult:
     def graded(self) -> int:
         """Trials with a reward (not waiting for a judge)."""
         return sum(reward is not None for reward in self.rewards)
+
+
+@dataclass(frozen=True)
+class StrictResults:
+    """A run's figures under the strict reading (reported beside the official ones).
+
+    Attributes:
+        tasks: Per task, the strict rewards by trial (None: a check of the strict basis
+            was not judged, such as NL assertions the run's judge has not ruled on yet).
+        pass_hat_k: k -> pass^k over the strict rewards (the not-judged ones left out).
+        not_judged: Episodes without a strict reward.
+    """
+
+    tasks: list[TaskResult]
+    pass_hat_k: dict[int, float]
+    not_judged: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "pass_hat_k": {str(k): value for k, value in self.pass_hat_k.items()},
+            "not_judged": self.not_judged,
+            "tasks": [
+                {"task_id": task.task_id, "rewards": task.rewards, "successes": task.successes}
+                for task in self.tasks
+            ],
+        }
 
 
 @dataclass(frozen=True)
@@ -83,6 +140,14 @@ class RunReport:
         judge: The run's NL-assertion judge (a model name), if it has one.
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
+        task_set: The task set the run played (data folder, content hash, task count).
+        left_out: Imported runs: (task, trial) -> why it has no episode (left out of pass^k).
+        imported_from: Imported runs: the results file.
+        strict: The strict reading's figures, for a run with ``grading="strict"`` (None
+            otherwise).
+        user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
+            ``instruction_leak``) and with any (``episodes``).
+        without_user_faults: True when those episodes are left out of pass^k and the average.
     """
 
     run_id: str
@@ -98,6 +163,22 @@ class RunReport:
     seconds: float = field(default=0.0)
     judge: str | None = None
     judge_calls_saved: int = 0
+    task_set: TaskSet | None = None
+    left_out: dict[tuple[str, int], str] = field(default_factory=dict)
+    imported_from: str | None = None
+    strict: StrictResults | None = None
+    user_faults: dict[str, int] = field(default_factory=dict)
+    without_user_faults: bool = False
+
+    @property
+    def retrieval(self) -> str | None:
+        """The run's retrieval variant (None: the domain has no knowledge base)."""
+        return retrieval_variant(self.config)
+
+    @property
+    def data(self) -> str:
+        """``"official"`` or ``"built-in"``: the data the run played."""
+        return data_source(self.config)
 
     @property
     def average_reward(self) -> float | None:
@@ -113,6 +194,10 @@ class RunReport:
             "agent": self.config.agent.model_dump(mode="json"),
             "user": self.config.user.model_dump(mode="json"),
             "mode": self.config.mode,
+            "retrieval": self.retrieval,
+            "retrieval_options": self.config.retrieval_options,
+            "data": self.data,
+            "data_dir": self.config.data_dir,
             "trials": self.config.trials,
             "episodes": sum(len(task.rewards) for task in self.tasks),
             "average_reward": self.average_reward,
@@ -122,14 +207,25 @@ class RunReport:
             "not_judged": self.not_judged,
             "judge": self.judge,
             "judge_calls_saved": self.judge_calls_saved,
+            "grading": self.config.grading,
+            **({"strict": self.strict.to_json()} if self.strict is not None else {}),
+            "user_faults": self.user_faults,
+            "without_user_faults": self.without_user_faults,
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
             },
             "episode_seconds": self.seconds,
+            "task_set": None if self.task_set is None else self.task_set.to_json(),
+            "imported_from": self.imported_from,
+            "left_out": [
+                {"task_id": task_id, "trial": trial, "reason": reason}
+                for (task_id, trial), reason in sorted(self.left_out.items())
+            ],
             "tasks": [
                 {
                     "task_id": task.task_id,
+                    "trials": list(task.trial_indices),
                     "rewards": task.rewards,
                     "successes": task.successes,
                     "pass_hat_k": {str(k): value for k, value in task.pass_hat_k.items()},
@@ -139,8 +235,16 @@ class RunReport:
         }
 
 
-def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
+def run_report(
+    store: ResultStore, run_id: str | None = None, *, without_user_faults: bool = False
+) -> RunReport:
     """The pass^k report of a stored run (None: the latest run).
+
+    Args:
+        store: The result store.
+        run_id: The run (None: the latest).
+        without_user_faults: Leave episodes with a user-fault flag out of pass^k and the
+            average (each task counting its other trials).
 
     Raises:
         UnknownRun: No such run.
@@ -153,19 +257,22 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
     by_task: dict[str, dict[int, float | None]] = {task_id: {} for task_id in config.task_ids}
     for summary in summaries:
         by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
-    _check_complete(store, config, by_task)
-    rewards = {task: list(trials.values()) for task, trials in by_task.items()}
-    not_judged = sum(reward is None for trials in rewards.values() for reward in trials)
-    if not_judged:
-        curve = pass_hat_k_excluding(rewards)
+    imported = store.import_of(record.run_id)
+    left_out: dict[tuple[str, int], str] = {}
+    if imported is None:
+        _check_complete(store, config, by_task)
     else:
-        curve = pass_hat_k_curve(
-            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
-        )
-    tasks = [
-        _task_result(task_id, [by_task[task_id][trial] for trial in range(config.trials)])
-        for task_id in config.task_ids
-    ]
+        left_out = _left_out(store, config, by_task)
+    not_judged = sum(summary.reward is None for summary in summaries)
+    spoiled = [s for s in summaries if s.user_faults.any] if without_user_faults else []
+    for summary in spoiled:
+        by_task[summary.task_id][summary.trial] = None
+    curve = _curve(by_task, partial=bool(not_judged or left_out or spoiled))
+    tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
+    strict = None
+    if config.grading == "strict":
+        skipped = {(spoilt.task_id, spoilt.trial) for spoilt in spoiled}
+        strict = _strict_results(store, config, skipped, partial=bool(left_out or spoiled))
     return RunReport(
         run_id=record.run_id,
         domain=record.domain,
@@ -180,10 +287,63 @@ def run_report(store: ResultStore, run_id: str | None = None) -> RunReport:
         seconds=sum(summary.duration for summary in summaries),
         judge=config.judge.model if config.judge is not None else None,
         judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
+        task_set=recorded_task_set(record),
+        left_out=left_out,
+        imported_from=None if imported is None else imported.source,
+        strict=strict,
+        user_faults=_fault_counts(summaries),
+        without_user_faults=without_user_faults,
     )
 
 
-def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:
+def _fault_counts(summaries: Iterable[EpisodeSummary]) -> dict[str, int]:
+    counts = Counter[str]()
+    for summary in summaries:
+        faults = summary.user_faults
+        counts["episodes"] += faults.any
+        counts["empty_turns"] += bool(faults.empty_turns)
+        counts["early_stop"] += faults.early_stop
+        counts["instruction_leak"] += faults.instruction_leak
+    return {
+        name: counts[name] for name in ("episodes", "empty_turns", "early_stop", "instruction_leak")
+    }
+
+
+def _strict_results(
+    store: ResultStore, config: RunConfig, skipped: set[tuple[str, int]], *, partial: bool
+) -> StrictResults:
+    """The strict reading of every stored grade of a run (`skipped` episodes left out)."""
+    domain = domain_of(config)
+    judged = config.judge is not None
+    by_task: dict[str, dict[int, float | None]] = {task_id: {} for task_id in config.task_ids}
+    not_judged = 0
+    for record in store.episodes(config.run_id):
+        reading = read_strictly(record.grade, domain.task(record.task_id), judged=judged)
+        not_judged += reading.reward is None
+        left = (record.task_id, record.trial) in skipped
+        by_task.setdefault(record.task_id, {})[record.trial] = None if left else reading.reward
+    curve = _curve(by_task, partial=bool(not_judged or partial or skipped))
+    tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
+    return StrictResults(tasks=tasks, pass_hat_k=curve, not_judged=not_judged)
+
+
+def _curve(by_task: dict[str, dict[int, float | None]], *, partial: bool) -> dict[int, float]:
+    """pass^k over the rewards by task and trial.
+
+    `partial`: some episodes are left out (None: not judged, not imported, or set aside), so
+    each task's estimate uses only the rewards it has (`pass_hat_k_excluding`).
+    """
+    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
+    if partial:
+        return pass_hat_k_excluding(rewards)
+    return pass_hat_k_curve(
+        {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
+    )
+
+
+def _task_result(task_id: str, by_trial: dict[int, float | None]) -> TaskResult:
+    trials = tuple(sorted(by_trial))
+    rewards = [by_trial[trial] for trial in trials]
     graded = [reward for reward in rewards if reward is not None]
     successes = sum(is_success(reward) for reward in graded)
     return TaskResult(
@@ -192,7 +352,29 @@ def _task_result(task_id: str, rewards: list[float | None]) -> TaskResult:
         pass_hat_k={
             k: task_pass_hat_k(len(graded), successes, k) for k in range(1, len(graded) + 1)
         },
+        trials=() if trials == tuple(range(len(trials))) else trials,
     )
+
+
+def _left_out(
+    store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float | None]]
+) -> dict[tuple[str, int], str]:
+    """An imported run's (task, trial) pairs without an episode, each with why."""
+    reasons = {
+        (sim.task_id, sim.trial): (
+            f"not re-gradable: {sim.reason}"
+            if sim.status == "not_regradable"
+            else "the file records an infrastructure error"
+        )
+        for sim in store.imported_simulations(config.run_id)
+        if sim.status != "regraded"
+    }
+    return {
+        (task, trial): reasons.get((task, trial), "the file holds no simulation of it")
+        for task in config.task_ids
+        for trial in range(config.trials)
+        if trial not in by_task.get(task, {})
+    }
 
 
 def _check_complete(

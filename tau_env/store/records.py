@@ -19,9 +19,15 @@ __all__ = [
     "EpisodeSummary",
     "FailureKind",
     "FailureRecord",
+    "ImportRecord",
+    "ImportedSimulation",
     "ParticipantInfo",
     "RunRecord",
+    "SimulationStatus",
+    "TokenTurn",
     "Usage",
+    "UserFaultFlags",
+    "token_turns",
 ]
 
 FailureKind = Literal["infrastructure", "crash"]
@@ -41,6 +47,62 @@ class Usage(_Record):
     prompt_tokens: int = Field(default=0, description="Prompt tokens over all calls.")
     completion_tokens: int = Field(default=0, description="Completion tokens over all calls.")
     cost: float | None = Field(default=None, description="USD, when the provider's price is known.")
+
+
+class UserFaultFlags(_Record):
+    """What the simulated user got wrong in an episode (`tau_env.user_faults`)."""
+
+    empty_turns: int = Field(default=0, description="Empty user replies, retried or sent.")
+    early_stop: bool = Field(
+        default=False, description="The user ended the call while an agent action was pending."
+    )
+    instruction_leak: bool = Field(
+        default=False, description="A user message repeats 8+ words of its instructions."
+    )
+
+    @property
+    def any(self) -> bool:
+        """True when any flag is raised."""
+        return bool(self.empty_turns or self.early_stop or self.instruction_leak)
+
+
+class TokenTurn(_Record):
+    """One agent turn's exact tokens, as the model server returned them (stored compactly).
+
+    A turn's prompt usually begins with the previous turn's prompt and completion (the chat
+    only grows); `prefix` counts the tokens it shares with them, so only the rest is stored.
+    `EpisodeRecord.token_turns` gives the turns whole.
+    """
+
+    prefix: int = Field(
+        default=0, ge=0, description="Leading prompt ids shared with the previous turn's."
+    )
+    prompt_tail: list[int] = Field(default_factory=list, description="The prompt's other ids.")
+    completion_ids: list[int] = Field(default_factory=list, description="The sampled ids.")
+    logprobs: list[float] = Field(default_factory=list, description="Each sampled id's logprob.")
+
+
+def token_turns(turns: list[dict[str, list[Any]]]) -> list[TokenTurn]:
+    """Turns of ``{"prompt_ids", "completion_ids", "logprobs"}`` in their stored form."""
+    stored: list[TokenTurn] = []
+    previous: list[Any] = []
+    for turn in turns:
+        prompt = list(turn["prompt_ids"])
+        shared = 0
+        for mine, theirs in zip(prompt, previous, strict=False):
+            if mine != theirs:
+                break
+            shared += 1
+        stored.append(
+            TokenTurn(
+                prefix=shared,
+                prompt_tail=prompt[shared:],
+                completion_ids=list(turn["completion_ids"]),
+                logprobs=list(turn["logprobs"]),
+            )
+        )
+        previous = prompt + list(turn["completion_ids"])
+    return stored
 
 
 class ParticipantInfo(_Record):
@@ -97,6 +159,10 @@ class EpisodeRecord(_Record):
         duration: Seconds from reset to grade.
         versions: Package, domain and data versions.
         note: Why an episode ended early, when a participant failed.
+        user_faults: What the simulated user got wrong (reports can leave such episodes out).
+        agent_tokens: Each agent model call's exact prompt and completion token ids and
+            logprobs, when the model server returned them (``--agent-tokens``); read them
+            whole with `token_turns`.
     """
 
     run_id: str
@@ -114,11 +180,29 @@ class EpisodeRecord(_Record):
     duration: float
     versions: dict[str, str] = Field(default_factory=dict)
     note: str | None = None
+    user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
+    agent_tokens: list[TokenTurn] = Field(default_factory=list)
 
     @property
     def success(self) -> bool:
         """The reference's success rule: reward within 1e-6 of 1 (never without a reward)."""
         return self.reward is not None and is_success(self.reward)
+
+    def token_turns(self) -> list[dict[str, list[Any]]]:
+        """`agent_tokens` whole: per turn ``prompt_ids``, ``completion_ids``, ``logprobs``."""
+        turns: list[dict[str, list[Any]]] = []
+        previous: list[Any] = []
+        for turn in self.agent_tokens:
+            prompt = previous[: turn.prefix] + turn.prompt_tail
+            turns.append(
+                {
+                    "prompt_ids": prompt,
+                    "completion_ids": list(turn.completion_ids),
+                    "logprobs": list(turn.logprobs),
+                }
+            )
+            previous = prompt + turn.completion_ids
+        return turns
 
     @property
     def judged(self) -> bool:
@@ -147,6 +231,7 @@ class EpisodeSummary(_Record):
     user_usage: Usage
     not_judged: bool = False  # a basis check waits for a judge: no reward (None)
     judge_call_saved: bool = False  # NL assertions left to no judge: the reward was 0 anyway
+    user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
 
     @property
     def success(self) -> bool:
@@ -178,3 +263,58 @@ class FailureRecord(_Record):
     traceback: str | None = None
     at: float
     duration: float
+
+
+SimulationStatus = Literal["regraded", "not_regradable", "infrastructure_error"]
+"""What became of an imported simulation: re-graded into an episode of the run; left out
+because its conversation breaks the protocol (`ImportedSimulation.reason` says how); or left
+out because the file records no conversation for it (the reference's infrastructure error)."""
+
+
+class ImportRecord(_Record):
+    """Where an imported run came from: a results file of the reference (``tau-env import``).
+
+    Attributes:
+        run_id: The run it created.
+        source: The file, as named on the command line (made absolute).
+        sha256: SHA-256 of the file's bytes (the same file is never imported twice).
+        imported_at: Unix time of the import.
+        timestamp: The file's own ``timestamp``, as written.
+        info: The file's ``info`` object (participants, limits, seeds, versions), as written.
+        changed_tasks: Ids of tasks whose copy embedded in the file differs from the data's
+            (the episodes were re-graded against the data's).
+        notes: What else the import had to decide (e.g. a retrieval variant tau_env lacks).
+    """
+
+    run_id: str
+    source: str
+    sha256: str
+    imported_at: float
+    timestamp: str | None = None
+    info: dict[str, Any]
+    changed_tasks: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class ImportedSimulation(_Record):
+    """One simulation of an imported file, with what tau_env could not re-derive from it.
+
+    Attributes:
+        run_id: The run it belongs to.
+        task_id: The task.
+        trial: Trial index.
+        status: See `SimulationStatus`.
+        reason: Why a simulation was left out (None when re-graded).
+        recorded: The simulation as written in the file, without its messages: its id, times,
+            costs, seed, termination and the recorded ``reward_info`` it is compared with.
+        messages: The messages as written, for simulations left out (a re-graded one keeps
+            its conversation in its episode).
+    """
+
+    run_id: str
+    task_id: str
+    trial: int
+    status: SimulationStatus
+    reason: str | None = None
+    recorded: dict[str, Any]
+    messages: list[Any] | None = None

@@ -36,14 +36,38 @@ def completion_body(request: FakeRequest, reply: FakeReply) -> dict[str, Any]:
             }
             for i, call in enumerate(reply.tool_calls)
         ]
-    return {
+    choice = {"index": 0, "message": message, "finish_reason": _finish_reason(reply)}
+    body = {
         "id": f"chatcmpl-fake-{request.number}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": str(request.body.get("model", "fake")),
-        "choices": [{"index": 0, "message": message, "finish_reason": _finish_reason(reply)}],
+        "choices": [_with_tokens(choice, reply)],
         "usage": _usage(request, reply),
     }
+    if reply.prompt_token_ids is not None:
+        body["prompt_token_ids"] = list(reply.prompt_token_ids)
+    return body
+
+
+def _with_tokens(choice: dict[str, Any], reply: FakeReply) -> dict[str, Any]:
+    """The choice with the reply's token ids and logprobs, as vLLM sends them."""
+    if reply.token_ids is not None:
+        choice["token_ids"] = list(reply.token_ids)
+    if reply.logprobs is not None:
+        ids = reply.token_ids or (None,) * len(reply.logprobs)
+        choice["logprobs"] = {
+            "content": [
+                {
+                    "token": f"token_id:{i}" if i is not None else "?",
+                    "logprob": p,
+                    "bytes": None,
+                    "top_logprobs": [],
+                }
+                for i, p in zip(ids, reply.logprobs, strict=True)
+            ]
+        }
+    return choice
 
 
 def _call_id(request: FakeRequest, call: FakeToolCall, index: int) -> str:
@@ -96,7 +120,10 @@ def stream_events(request: FakeRequest, reply: FakeReply) -> Iterator[str]:
         return json.dumps(body)
 
     text = reply.content
-    yield chunk({"role": "assistant", "content": "" if text is not None else None})
+    first = json.loads(chunk({"role": "assistant", "content": "" if text is not None else None}))
+    if reply.prompt_token_ids is not None:  # vLLM: on the first chunk only
+        first["prompt_token_ids"] = list(reply.prompt_token_ids)
+    yield json.dumps(first)
     for piece in _WORDS.findall(text or ""):
         yield chunk({"content": piece})
     for index, call in enumerate(reply.tool_calls):
@@ -111,7 +138,9 @@ def stream_events(request: FakeRequest, reply: FakeReply) -> Iterator[str]:
         for start in range(0, len(arguments), ARGUMENT_PIECE):
             piece = arguments[start : start + ARGUMENT_PIECE]
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-    yield chunk({}, _finish_reason(reply))
+    last = json.loads(chunk({}, _finish_reason(reply)))
+    _with_tokens(last["choices"][0], reply)  # (a real server spreads them over the chunks)
+    yield json.dumps(last)
     if usage:
         yield json.dumps({**head, "choices": [], "usage": _usage(request, reply)})
     yield "[DONE]"

@@ -47,6 +47,11 @@ class FakeReply:
             server-sent events of a stream, or after half of a plain JSON body (None: never).
         retry_after: Seconds sent as the ``Retry-After`` header (None: ``0`` on a 429, no
             header otherwise).
+        prompt_token_ids: Sent as the completion's ``prompt_token_ids`` (vLLM's field with
+            ``return_token_ids``; None: not sent).
+        token_ids: Sent as the choice's ``token_ids`` (None: not sent).
+        logprobs: Sent as the choice's ``logprobs.content`` entries, one per value (tokens
+            written ``token_id:<n>`` when `token_ids` is given; None: not sent).
     """
 
     content: str | None = None
@@ -58,6 +63,9 @@ class FakeReply:
     completion_tokens: int | None = None
     cut_after: int | None = None
     retry_after: float | None = None
+    prompt_token_ids: tuple[int, ...] | None = None
+    token_ids: tuple[int, ...] | None = None
+    logprobs: tuple[float, ...] | None = None
 
     @classmethod
     def text(cls, content: str) -> FakeReply:

@@ -162,3 +162,19 @@ def test_make_chat_env__unknown_user_kind_is_a_clear_error():
 def test_llm_user__needs_a_model():
     with pytest.raises(TauEnvError, match="model"):
         make_chat_env("mock", user="llm")
+
+
+def test_llm_user__requests_carry_the_episode_seed(monkeypatch):
+    # Issue 41: LLM-user requests made from the chat env carried no seed.
+    from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    with FakeOpenAIServer(lambda request: FakeReply.text("Hello, my task is done.")) as server:
+        chat = make_chat_env(
+            "mock", user="llm", user_model=server.model(), user_api_base=server.base_url
+        )
+        chat.reset(task_id="create_task", seed=11)
+        chat.reset(task_id="create_task")  # no seed: the one the env drew
+        drawn = chat.single.aec.unwrapped.episode_seed & 0x7FFFFFFF
+        seeds = [request.body.get("seed") for request in server.requests]
+    assert seeds == [11, drawn]

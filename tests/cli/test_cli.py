@@ -47,3 +47,11 @@ def test_console_script__is_installed():
         check=True,
     )
     assert out.stdout.splitlines()[0] == "create_task\tDB,COMMUNICATE"
+
+
+def test_validate__strict_reading_beside_the_official_count(data_dir, capsys):
+    args = ["validate", "--domain", "airline", "--data-dir", str(data_dir), "--grading", "strict"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.strip() == (
+        "50/50 tasks reach reward 1.0; strict reading: 50/50"
+    )

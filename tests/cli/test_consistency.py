@@ -22,7 +22,7 @@ from tau_env.errors import TauEnvError, did_you_mean
 from tau_env.utils.wording import counted, plain_help
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-DOMAIN_COMMANDS = ("run", "tasks", "validate", "serve")
+DOMAIN_COMMANDS = ("run", "tasks", "validate", "audit", "serve")
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:

@@ -5,6 +5,7 @@ import sqlite3
 
 import pytest
 
+import tau_env
 from tau_env.cli.common import DEFAULT_DOMAIN, DEFAULT_STORE
 from tau_env.cli.main import main
 
@@ -216,3 +217,40 @@ def test_run__no_user_mode_plays_only_tasks_the_agent_can_start(store, capsys):
     )
     assert code == 2
     assert "cannot be played in mode 'no-user'" in capsys.readouterr().err
+
+
+def _conversations(store: str, run_id: str) -> dict[tuple[str, int], tuple[int, str]]:
+    """(task, trial) -> (stored seed, stored conversation) of a run."""
+    from tau_env.store.sqlite import ResultStore
+
+    with ResultStore(store) as results:
+        return {
+            (r.task_id, r.trial): (r.seed, json.dumps(r.trajectory))
+            for r in results.episodes(run_id)
+        }
+
+
+def test_run__scripted_user_trials_get_distinct_seeds_and_replay(store, capsys):
+    # Issue 41: every trial's scripted user had seed 0, so k trials were k copies.
+    tasks = ",".join(t.id for t in tau_env.load_tasks("telecom")[:30])
+    base = ["run", "--user", "scripted", "--trials", "4", "--tasks", tasks, "--store", store]
+    assert main([*base, "--run", "first", "--no-progress"]) == 0
+    first = _conversations(store, "first")
+    assert len(first) == 30 * 4
+    by_task: dict[str, list[tuple[int, str]]] = {}
+    for (task, _trial), value in first.items():
+        by_task.setdefault(task, []).append(value)
+    assert all(len({seed for seed, _ in trials}) == 4 for trials in by_task.values())
+    varied = sum(len({text for _, text in trials}) > 1 for trials in by_task.values())
+    assert varied >= 20, f"conversations differ between trials on {varied} of 30 tasks"
+    # The same seeds again: the same conversations, byte for byte.
+    assert main([*base, "--run", "again", "--no-progress"]) == 0
+    assert _conversations(store, "again") == first
+    # A run cut after two trials and resumed plays the last two exactly as the whole run did.
+    db = sqlite3.connect(store)
+    with db:
+        db.execute("DELETE FROM episodes WHERE run_id = 'again' AND trial >= 2")
+    db.close()
+    capsys.readouterr()
+    assert main(["resume", "--store", store, "--run", "again", "--json"]) == 0
+    assert _conversations(store, "again") == first

@@ -5,10 +5,11 @@ import pytest
 import tau_env
 from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
 from tau_env.episode_runner import run_episode
-from tau_env.errors import ParticipantError
+from tau_env.errors import InfrastructureError
 from tau_env.llm import LLMClient, RetryPolicy
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
 from tau_env.wrappers.users import BUILTIN_GUIDELINES, LLMUser, guidelines_for
+from tau_env.wrappers.users.llm_user import EMPTY_RETRIES
 
 FAST = RetryPolicy(max_retries=3, initial_delay=0.01, jitter=0.0)
 
@@ -124,14 +125,21 @@ def test_malformed_tool_call__becomes_a_user_side_tool_error_not_a_crash():
     assert malformed_echo  # the model's own malformed call is sent back verbatim
 
 
-def test_empty_reply__is_a_participant_error():
+def test_empty_reply__is_asked_again_then_an_infrastructure_error():
+    # Issue 41 (it was the user's error, scored 0): an empty reply is the provider's failure.
     env = tau_env.make_env("mock")
     env.reset(seed=0, options={"task_id": "create_task"})
     raw = env.unwrapped
-    with FakeOpenAIServer([FakeReply.empty()]) as server:
-        user = LLMUser(raw.task, LLMClient(server.config(), retry=FAST))
-        with pytest.raises(ParticipantError):
+    with FakeOpenAIServer([FakeReply.empty()] * (EMPTY_RETRIES + 1)) as server:
+        user = LLMUser(raw.task, LLMClient(server.config(), retry=FAST), seed=5)
+        with pytest.raises(InfrastructureError, match="replied empty 3 times"):
             user.act(raw.view("user"), raw.context("user"))
+        seeds = [request.body["seed"] for request in server.requests]
+    assert seeds == [5, 6, 7] and user.empty_replies == 3
+    with FakeOpenAIServer([FakeReply.empty(), FakeReply.text("Hello.")]) as server:
+        user = LLMUser(raw.task, LLMClient(server.config(), retry=FAST), seed=5)
+        action = user.act(raw.view("user"), raw.context("user"))
+    assert action.content == "Hello." and user.empty_replies == 1
 
 
 def test_aact__awaits_the_model_and_queues_several_tool_calls():

@@ -7,12 +7,12 @@ import tau_env.wrappers  # registers the gymnasium ids
 from tau_env.actions import SendMessage
 from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent, SoloOracleAgent
 from tau_env.domain import registered_domains
-from tau_env.errors import ResetNeeded
+from tau_env.errors import InfrastructureError, ResetNeeded
 from tau_env.llm import RetryPolicy
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
 from tau_env.wrappers import NoUser, OraclePlan, SingleAgentEnv
 from tau_env.wrappers.registration import GYM_DOMAINS, gym_id
-from tau_env.wrappers.users import ScriptedUser, resolve_script
+from tau_env.wrappers.users import ScriptedUser
 from tests.wrappers.test_llm_user import customer
 
 
@@ -47,8 +47,10 @@ def test_gym_view__first_observation_is_the_users_opening():
     env = gymnasium.make("tau_env/Mock-v0")
     observation, info = env.reset(seed=0, options={"task_id": "complete_task"})
     (opening,) = observation["messages"]
-    task = tau_env.load_domain("mock").task("complete_task")
-    assert opening["content"] == resolve_script(task).opening
+    domain = tau_env.load_domain("mock")
+    # What the scripted user says first for this task and seed (its brief, in its own words).
+    said = ScriptedUser(domain.task("complete_task"), domain, seed=0).voice.opening
+    assert opening["content"] == said
     assert info["task_id"] == "complete_task"
 
 
@@ -90,14 +92,23 @@ def test_gym_view__plays_an_llm_user_inside_step_over_http():
     assert user_calls == ["dismiss_notification"]
 
 
-def test_gym_view__an_empty_llm_reply_ends_the_episode_as_the_users_error():
-    with FakeOpenAIServer([FakeReply.empty()]) as server:
+def test_gym_view__a_user_model_error_ends_the_episode_as_the_users_error():
+    # Was an empty reply; since issue 41 that is the provider's failure (next test).
+    context = "maximum context length is 8192 tokens. context_length_exceeded"
+    with FakeOpenAIServer([FakeReply.error(400, context)]) as server:
         env = gymnasium.make("tau_env/Mock-LLMUser-v0", llm=server.config(), task_id="create_task")
         _observation, info = env.reset(seed=0)
     assert env.unwrapped.aec.terminations["agent"]
-    assert info["termination"] == "user_error" and "ParticipantError" in info["user_error"]
+    assert info["termination"] == "user_error" and "ContextWindowExceeded" in info["user_error"]
     with pytest.raises(ResetNeeded):
         env.step(SendMessage(content="hello"))
+
+
+def test_gym_view__empty_llm_replies_are_an_infrastructure_failure_not_a_score():
+    with FakeOpenAIServer([FakeReply.empty()] * 3) as server:
+        env = gymnasium.make("tau_env/Mock-LLMUser-v0", llm=server.config(), task_id="create_task")
+        with pytest.raises(InfrastructureError, match="replied empty"):
+            env.reset(seed=0)
 
 
 def test_gym_view__steps_after_the_end_need_a_reset():

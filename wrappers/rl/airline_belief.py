@@ -67,11 +67,12 @@ class AirlineBelief(DeskBelief):
 
     Attributes:
         intents: What the customer asked for.
+        request: The customer's opening, lowercased (what exactly it asks for).
         user: The user's record; ``reservations`` reservation records by code.
         statuses: (flight number, date) -> status (``available``, ``cancelled``, ``landed``...).
     """
 
-    intents: set[str] = field(default_factory=set)
+    request: str = ""
     user: dict[str, Any] | None = None
     reservations: dict[str, dict[str, Any]] = field(default_factory=dict)
     statuses: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -80,7 +81,7 @@ class AirlineBelief(DeskBelief):
     def read_customer(self, text: str, *, opening: bool) -> None:
         """The opening's wishes; user ids and reservation codes anywhere."""
         if opening:
-            lowered = text.lower()
+            lowered = self.request = text.lower()
             found = [name for name, words in _INTENT_WORDS if re.search(words, lowered)]
             self.intents = {found[0]} if found else {"other"}
         if user := _USER_ID.search(text):

@@ -9,9 +9,13 @@ as function schemas with ``tool_choice="auto"``. Replies become actions through
 model is asked again; malformed tool-call arguments reach the env and come back as a user-side
 tool error; stop tokens in the text end the episode (the env detects them).
 
-Errors: `InfrastructureError` (provider down after retries) propagates, as does
-`ParticipantError` (empty reply) and `ContextWindowExceeded`; the single-agent view turns the
-last two into a user error (reward 0), runners decide for themselves.
+Errors: an empty reply (neither text nor tool calls) is the provider's failure, not the
+customer's: it is asked again (`EMPTY_RETRIES` times, each with the next seed, so neither the
+response cache nor a deterministic sampler hands back the same empty reply), then
+`InfrastructureError` is raised: the episode is not scored and a resume plays it again. The
+retried replies are counted (``empty_replies``; the episode's ``empty_turns`` flag,
+`tau_env.user_faults`). `InfrastructureError` (provider down after retries) propagates, as
+does `ContextWindowExceeded`, which the single-agent view turns into a user error (reward 0).
 """
 
 from __future__ import annotations
@@ -25,11 +29,15 @@ from tau_env.actions import Action
 from tau_env.domain import Domain
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
+from tau_env.errors import InfrastructureError
 from tau_env.llm import LLMClient, LLMResponse, response_actions, to_openai_messages
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.guidelines import UserGuidelines, guidelines_for
 
-__all__ = ["LLMUser", "user_system_prompt"]
+__all__ = ["EMPTY_RETRIES", "LLMUser", "user_system_prompt"]
+
+EMPTY_RETRIES = 2
+"""How many times an empty reply of the user's model is asked again before giving up."""
 
 
 def user_system_prompt(guidelines: str, scenario: str) -> str:
@@ -49,6 +57,7 @@ class LLMUser:
 
     Attributes:
         responses: Every model reply of the episode (usage, cost, cache hits).
+        empty_replies: Empty replies that were asked again.
     """
 
     def __init__(
@@ -67,6 +76,7 @@ class LLMUser:
         self.seed = seed
         self.pending: deque[Action] = deque()
         self.responses: list[LLMResponse] = []
+        self.empty_replies = 0
 
     @classmethod
     def factory(
@@ -86,14 +96,44 @@ class LLMUser:
         if self.pending:
             return self.pending.popleft()
         request = self.request(view, context)
-        return self._take(self.client.complete_sync(**request, seed=self.seed))
+        for attempt in range(EMPTY_RETRIES + 1):
+            response = self.client.complete_sync(**request, seed=self._seed(attempt))
+            if not self._empty(response):
+                return self._take(response)
+        raise self._gave_up()
 
     async def aact(self, view: SideView, context: SideContext) -> Action:
         """`act` for async runners (the model call is awaited)."""
         if self.pending:
             return self.pending.popleft()
         request = self.request(view, context)
-        return self._take(await self.client.complete(**request, seed=self.seed))
+        for attempt in range(EMPTY_RETRIES + 1):
+            response = await self.client.complete(**request, seed=self._seed(attempt))
+            if not self._empty(response):
+                return self._take(response)
+        raise self._gave_up()
+
+    def _seed(self, attempt: int) -> int | None:
+        """The request seed of an attempt: the episode's, then the next ones."""
+        if attempt == 0:
+            return self.seed
+        base = self.seed if self.seed is not None else (self.client.config.seed or 0)
+        return (base + attempt) & 0x7FFFFFFF
+
+    def _empty(self, response: LLMResponse) -> bool:
+        if not response.is_empty:
+            return False
+        self.responses.append(response)
+        self.empty_replies += 1
+        return True
+
+    def _gave_up(self) -> InfrastructureError:
+        return InfrastructureError(
+            f"{self.client.config.model}: the user model replied empty "
+            f"{EMPTY_RETRIES + 1} times in a row",
+            attempts=EMPTY_RETRIES + 1,
+            transient=True,
+        )
 
     def _take(self, response: LLMResponse) -> Action:
         self.responses.append(response)

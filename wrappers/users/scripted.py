@@ -2,14 +2,18 @@
 
 It knows only what an LLM user playing the same task is told: its brief is read from the
 scenario text (`tau_env.wrappers.users.script`), its tools are its own, and its `UserStyle`
-decides how it talks (by default the one the scenario's persona describes). Each turn it does
-the first of these that applies:
+decides how it acts (by default the one the scenario's persona describes). Its `Voice`
+(`tau_env.wrappers.users.voice`) decides the words: a register the persona picks, phrasings the
+seed picks, and the reason for calling and the scenario's questions said in the customer's own
+words -- never 8 words in a row of its instructions (`tau_env.wrappers.users.parroting`).
+Each turn it does the first of these that applies:
 
 1. **Performs** the next queued tool call (requested calls first, then goal checks).
 2. After a batch of calls, **reports** what its tools showed (and any answers held back); when
    goal checks were run and all pass, it **stops satisfied** (``closing ###STOP###``).
-3. **Opens** with the script's ``opening`` (its reason for calling).
-4. Reads the agent's latest message:
+3. **Opens** with its reason for calling (the script's ``opening``, in its own words).
+4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
+   reads of a message):
    - a transfer announcement: **stops** with ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
      words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
@@ -25,7 +29,8 @@ the first of these that applies:
    - anything else: a short neutral answer (with goal checks: it checks again and reports).
      After ``patience`` such turns in a row it gives up and stops.
 
-It never improvises facts, so the same agent behaviour always gives the same conversation.
+It never improvises facts, so the same agent behaviour and seed always give the same
+conversation.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
 from tau_env.messages import STOP_TOKENS, AssistantMessage, ToolMessage
 from tau_env.tasks.model import Task, UserScript
+from tau_env.tasks.scenario_reading import read_scenario
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
     announces_transfer,
@@ -56,18 +62,20 @@ from tau_env.wrappers.users.matcher import (
     requested_calls,
     sentences,
 )
+from tau_env.wrappers.users.register import register_for
 from tau_env.wrappers.users.report import Reporter
-from tau_env.wrappers.users.script import read_brief, vocabulary_of
+from tau_env.wrappers.users.script import vocabulary_of
 from tau_env.wrappers.users.style import UserStyle, resolve_style
+from tau_env.wrappers.users.voice import Voice
 
 __all__ = ["ScriptedUser"]
 
+READ_LIMIT = 20_000
+"""Characters of an agent message the user reads (about 3,000 words). Reading costs about 10
+microseconds a character, and a megabyte message that a server plays in one process would hold
+that process for seconds, in regular-expression calls no thread switch can interrupt."""
+
 _STOP = STOP_TOKENS["done"]
-_GIVE_UP = f"I'll try again another time. {_STOP}"
-_REPEAT = (
-    "Sorry, I didn't quite follow. Could you say again what I should do on my phone?",
-    "Wait, what was that? Can you repeat what I need to do?",
-)
 _ANSWER = re.compile(r"\d")
 
 
@@ -96,12 +104,16 @@ class ScriptedUser:
     ) -> None:
         if patience is not None and patience < 1:
             raise ValueError(f"patience must be >= 1, actually: {patience}")
-        brief = read_brief(task, domain)
+        vocabulary = vocabulary_of(domain)
+        scenario_text = str(task.user_scenario)
+        brief = read_scenario(scenario_text, vocabulary.scenario)
         self.script = script if script is not None else brief.script
         self.style = resolve_style(style, brief.persona, seed)
         if patience is not None:
             self.style = replace(self.style, patience=patience)
-        lexicon = vocabulary_of(domain).reports
+        register = register_for(brief.persona, self.style)
+        self.voice = Voice(self.script, scenario_text, register, seed, task.id)
+        lexicon = vocabulary.reports
         self.rng = random.Random(f"{self.style.seed}:{zlib.crc32(brief.script.opening.encode())}")
         self.reporter = Reporter(self.style, lexicon, self.rng)
         self.neighbours = dict(lexicon.neighbours)
@@ -113,7 +125,7 @@ class ScriptedUser:
         self.held: list[str] = []
         self.idle = 0
         self.asked_for_human = False
-        self.questions = deque(self.script.questions)
+        self.questions = deque(range(len(self.script.questions)))
         self.awaiting_answer = not (self.script.done_phrases or self.script.goal_checks)
         self.asked_question = False
         self.heard: set[str] = set()
@@ -132,10 +144,17 @@ class ScriptedUser:
         domain: Domain | None = None,
         *,
         style: UserStyle | str | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         patience: int | None = None,
-    ) -> Callable[[Task], ScriptedUser]:
-        """A participant factory (task -> user) that knows the domain and style, for runners."""
+    ) -> Callable[..., ScriptedUser]:
+        """A participant factory (task -> user) that knows the domain and style, for runners.
+
+        `seed` None (the default): each episode's user takes the episode's seed, which the
+        runners and views pass (`tau_env.participant.build_participant`); an int: every
+        episode's user uses that seed.
+        """
+        if seed is None:
+            return partial(cls, domain=domain, style=style, patience=patience)
         return partial(cls, domain=domain, style=style, seed=seed, patience=patience)
 
     # -- the turn ------------------------------------------------------------------------------
@@ -149,9 +168,10 @@ class ScriptedUser:
             return self._after_batch()
         if not self.opened:
             self.opened = True
-            return SendMessage(content=self.script.opening)
+            return SendMessage(content=self.voice.opening)
         message = _latest_agent_message(view)
-        return self._respond(message.content or "" if message else "", message, context)
+        text = (message.content or "")[:READ_LIMIT] if message else ""
+        return self._respond(text, message, context)
 
     def _respond(self, text: str, message: AssistantMessage | None, context: SideContext) -> Action:
         script = self.script
@@ -170,11 +190,11 @@ class ScriptedUser:
         # "Can you confirm your user id?" asks for a fact, not for a decision.
         decision = None if facts else offer_decision(text, script.accepts, script.declines)
         if decision is not None:
-            replies.append("Yes, please go ahead." if decision else "No, thank you.")
+            replies.append(self.voice.yes() if decision else self.voice.no())
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
-                return SendMessage(content=self.rng.choice(_REPEAT))
+                return SendMessage(content=self.voice.repeat())
             runnable = [self._maybe_mistaken(call) for call in runnable]
             self.held = replies
             self.pending.extend(runnable[1:])
@@ -191,8 +211,8 @@ class ScriptedUser:
         if refuses(text):
             if script.after_refusal == "ask_human" and not self.asked_for_human:
                 self.asked_for_human = True
-                return SendMessage(content="Then please transfer me to a human agent.")
-            return SendMessage(content=f"I understand. {_STOP}")
+                return SendMessage(content=self.voice.ask_human())
+            return SendMessage(content=f"{self.voice.accept_refusal()} {_STOP}")
         return self._idle_turn(text)
 
     def _requests(
@@ -210,7 +230,7 @@ class ScriptedUser:
         answers = [self._answer(key) for key in keys]
         if len(answers) > 1 and self.style.omission and self.rng.random() < self.style.omission:
             answers = answers[:1]  # a novice answers only the first of several questions
-        return answers
+        return [self.voice.facts(answers)] if answers else []
 
     def _answer(self, key: str) -> str:
         facts = self.script.facts
@@ -220,7 +240,7 @@ class ScriptedUser:
         value = facts.get(key)
         label = key.replace("_", " ")
         if value is None:
-            return f"Sorry, I don't know my {label}."
+            return self.voice.unknown_fact(label)
         return f"My {label} is {value}."
 
     def _needs_repeat(self, calls: list[CallTool]) -> bool:
@@ -244,12 +264,15 @@ class ScriptedUser:
     def _idle_turn(self, text: str) -> Action:
         self.idle += 1
         if self.idle >= self.patience:
-            return SendMessage(content=_GIVE_UP)
+            return self._give_up()
         if self.script.goal_checks:
             return self._start_probe()
         if asks_question(text):
-            return SendMessage(content="Sorry, I don't know that.")
-        return SendMessage(content="Okay.")
+            return SendMessage(content=self.voice.unknown())
+        return SendMessage(content=self.voice.okay())
+
+    def _give_up(self) -> SendMessage:
+        return SendMessage(content=f"{self.voice.give_up()} {_STOP}")
 
     # -- goal checks ---------------------------------------------------------------------------
     def _goal_reached(self) -> Action:
@@ -261,15 +284,15 @@ class ScriptedUser:
             return self._satisfied()
         self.idle += 1
         if self.idle >= self.patience:
-            return SendMessage(content=_GIVE_UP)
+            return self._give_up()
         return self._start_probe()
 
     def _satisfied(self) -> SendMessage:
         """Ask the scenario's next question, or end the call satisfied."""
         if self.questions:
             self.asked_question = True
-            return SendMessage(content=self.questions.popleft())
-        return SendMessage(content=f"{self.script.closing} {_STOP}")
+            return SendMessage(content=self.voice.question(self.questions.popleft()))
+        return SendMessage(content=f"{self.voice.closing()} {_STOP}")
 
     def _start_probe(self) -> Action:
         self.phase = "probe"
@@ -310,7 +333,7 @@ class ScriptedUser:
             parts.append(self.reporter.unresolved(probes))
         parts.extend(self.held)
         self.reported, self.held = [], []
-        return SendMessage(content=" ".join(parts) or "Okay.")
+        return SendMessage(content=" ".join(parts) or self.voice.okay())
 
 
 def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]]) -> dict[str, Any]:

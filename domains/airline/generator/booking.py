@@ -218,6 +218,7 @@ def book_refused(ctx: Context) -> Draft | None:
         )
         facts["passengers"] = f"{count} people, all adults"
         purpose = "Refuse a booking for more than five passengers."
+        reasons = ["five"]
     else:
         last_four = f"{rng.randint(0, 9999):04d}"
         wants = f"a one-way economy trip {where} on {date}, paid with a new card"
@@ -230,6 +231,7 @@ def book_refused(ctx: Context) -> Draft | None:
         facts["passengers"] = people([me])
         facts["payment"] = f"a new mastercard ending in {last_four}, not saved in the profile"
         purpose = "Refuse a payment method that is not in the user's profile."
+        reasons = ["profile"]
     return Draft(
         family="book_refused",
         purpose=purpose,
@@ -240,5 +242,6 @@ def book_refused(ctx: Context) -> Draft | None:
         ticket=f"User {user.user_id} wants to book {wants}. {instructions}",
         facts=facts,
         actions=[("get_user_details", {"user_id": user.user_id})],
+        communicate=reasons,
         notes=["The agent does not book anything."],
     )

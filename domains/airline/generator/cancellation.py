@@ -177,6 +177,7 @@ def cancel_refused(ctx: Context) -> Draft | None:
             ("get_user_details", {"user_id": user.user_id}),
             ("get_reservation_details", {"reservation_id": rid}),
         ],
+        communicate=["24 hours"],
         notes=["The agent refuses to cancel the reservation."],
     )
 

@@ -90,6 +90,7 @@ def compensation_refused(ctx: Context) -> Draft | None:
         )
         complaint = "one of your flights on reservation {rid} was cancelled by the airline"
         purpose = "Refuse compensation to a regular member without insurance in (basic) economy."
+        reasons = ["regular", "insurance"]
     else:
         options = ctx.reservations(
             lambda u, r: (
@@ -104,6 +105,7 @@ def compensation_refused(ctx: Context) -> Draft | None:
             "was cold"
         )
         purpose = "Refuse compensation for a reason the policy does not list."
+        reasons = ["cancelled", "delayed"]
     found = ctx.pick("compensation_refused", options, key=lambda p: p[1].reservation_id)
     if found is None:
         return None
@@ -124,6 +126,7 @@ def compensation_refused(ctx: Context) -> Draft | None:
             ("get_user_details", {"user_id": user.user_id}),
             ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
         ],
+        communicate=reasons,
         notes=["The agent gives no compensation."],
     )
 

@@ -9,7 +9,19 @@ from tau_env.domains.airline.data_model import Passenger, Reservation
 from tau_env.tasks.model import Task
 from tau_env.tasks.scenario_reading import with_details
 
-__all__ = ["Draft", "money", "people", "route"]
+__all__ = ["WRITE_TOOLS", "Draft", "money", "people", "route"]
+
+WRITE_TOOLS = frozenset(
+    {
+        "book_reservation",
+        "cancel_reservation",
+        "send_certificate",
+        "update_reservation_baggages",
+        "update_reservation_flights",
+        "update_reservation_passengers",
+    }
+)
+"""The airline tools that change the database (a gold plan without them changes nothing)."""
 
 
 @dataclass
@@ -27,7 +39,9 @@ class Draft:
         facts: What the user can tell when asked, by key; written into the scenario's known
             info as "Details you can give when asked: <key words>: <value>; ...".
         actions: The gold plan as (tool, arguments).
-        communicate: Values the agent must say.
+        communicate: Values the agent must say. A task whose gold plan writes nothing (a
+            refusal, a question) must name at least one: the reason of the refusal in the
+            policy's words, or the figure asked for.
         expects_transfer: A transfer is the right outcome (grading only: the user is told
             nothing of it).
         unknown: What the user does not know (scenario), if worth saying.
@@ -49,11 +63,27 @@ class Draft:
     notes: list[str] = field(default_factory=list)
 
     def to_task(self, task_id: str) -> Task:
-        """The finished task, in the reference's task layout."""
+        """The finished task, in the reference's task layout.
+
+        The basis is chosen so that an agent that does not do the work fails (issue 45's
+        audit, `tau_env.audit`): a transfer changes nothing in the database, so ACTION makes
+        the transfer call itself required (DB x ACTION); a task whose right outcome changes
+        nothing (a refusal, a question) needs the gold plan's look-ups and the reason or
+        figure said (DB x ACTION x COMMUNICATE); every other task DB x COMMUNICATE.
+
+        Raises:
+            ValueError: A task whose gold plan writes nothing names nothing to communicate.
+        """
         transfer: dict[str, Any] = {"compare_args": []}
-        # A transfer changes nothing in the database, so under DB x COMMUNICATE an agent that
-        # does nothing would pass; the ACTION check makes the transfer itself required.
-        basis = ["DB", "ACTION"] if self.expects_transfer else ["DB", "COMMUNICATE"]
+        changes = any(name in WRITE_TOOLS for name, _ in self.actions)
+        if self.expects_transfer:
+            basis = ["DB", "ACTION"]
+        elif not changes:
+            if not self.communicate:
+                raise ValueError(f"{task_id}: a task that changes nothing must name what to say")
+            basis = ["DB", "ACTION", "COMMUNICATE"]
+        else:
+            basis = ["DB", "COMMUNICATE"]
         actions = [
             {
                 "action_id": f"{task_id}_{i}",

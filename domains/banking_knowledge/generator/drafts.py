@@ -126,6 +126,8 @@ class Draft:
         user_tools: The customer's tools.
         documents: Ids of the documents the task needs (the golden-retrieval prompt).
         agent_data: Patch of the initial database, reference layout (None: untouched).
+        communicate: What the agent must say (``communicate_info``), for a basis with
+            COMMUNICATE.
     """
 
     family: str
@@ -138,6 +140,7 @@ class Draft:
     user_tools: list[str]
     documents: list[str]
     agent_data: dict[str, Any] | None = None
+    communicate: list[str] = field(default_factory=list)
 
     def to_task(self, task_id: str) -> dict[str, Any]:
         """The task in the reference's per-task layout, plus the scripted user's brief."""
@@ -173,7 +176,11 @@ class Draft:
                 }
             },
             "initial_state": initial,
-            "evaluation_criteria": {"actions": actions, "reward_basis": self.basis},
+            "evaluation_criteria": {
+                "actions": actions,
+                **({"communicate_info": self.communicate} if self.communicate else {}),
+                "reward_basis": self.basis,
+            },
             "user_tools": self.user_tools,
             "required_documents": self.documents,
         }

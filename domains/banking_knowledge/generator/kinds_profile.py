@@ -42,7 +42,13 @@ def change_email(ctx: Context, family: str, index: int) -> Draft:
 
 
 def verification_failed(ctx: Context, family: str, index: int) -> Draft:
-    """The caller gets one detail wrong and knows no other: nothing may be looked up or logged."""
+    """The caller gets one detail wrong and knows no other: not verified, so not helped.
+
+    The agent finds the caller's record by name (the verification procedure's first step),
+    sees that the date of birth does not match, and says so; it looks up no account and logs
+    no verification. Graded DB x ACTION (the record look-up) x COMMUNICATE (the mismatched
+    date of birth as the reason), so an agent that refuses without checking fails.
+    """
     person = ctx.customer()
     product = pick(ctx.bank.checking, index)
     ctx.checking(person, product)
@@ -66,11 +72,13 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
         family,
         "verification_failed",
         purpose="A caller who cannot confirm two details is not helped and not logged.",
-        notes=f"Only the phone matches (date of birth on file {person.date_of_birth}): no "
-        "verification, no look-up.",
+        notes=f"Only the phone matches (date of birth on file {person.date_of_birth}): find "
+        "the record, say the date of birth does not match; no verification, no account look-up.",
         scenario=scenario,
-        plan=Plan(),
+        plan=Plan().agent("get_user_information_by_name", customer_name=person.name),
         documents=[],
+        basis=("DB", "ACTION", "COMMUNICATE"),
+        communicate=["date of birth"],
     )
 
 

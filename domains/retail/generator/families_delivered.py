@@ -149,7 +149,7 @@ def exchange_refused(store: Store) -> Draft | None:
             user=user,
             auth=store.auth_mode(),
             steps=steps,
-            communicate=[],
+            communicate=["same product"],  # an exchange keeps the product type
             reason=f"From {ref} you want to exchange the {describe_item(item)} for a {wanted}.",
             behaviour=(
                 "If the agent says an exchange can only be for the same kind of product, "

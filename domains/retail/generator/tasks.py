@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from tau_env.domains.retail.data_model import Order, RetailData, User
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
+from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.errors import DataError
 from tau_env.state import World
 from tau_env.tasks import (
@@ -24,17 +25,7 @@ __all__ = ["Family", "build_task", "generate_tasks", "locate", "split_tasks", "v
 Family = Callable[[Store], Draft | None]
 """Draws one draft from the store, or None when no suitable customer or order is left."""
 
-_WRITES = frozenset(
-    {
-        "cancel_pending_order",
-        "exchange_delivered_order_items",
-        "modify_pending_order_address",
-        "modify_pending_order_items",
-        "modify_pending_order_payment",
-        "modify_user_address",
-        "return_delivered_order_items",
-    }
-)
+_WRITES = frozenset(spec.name for spec in TOOLBOX.agent_tools if spec.kind == "write")
 
 
 def locate(store: Store, user: User, order: Order) -> tuple[list[GoldStep], dict[str, str], str]:
@@ -104,9 +95,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
         forgotten = "You do not remember the order id."
         unknown = forgotten if unknown is None else f"{unknown} {forgotten}"
     steps = auth_steps + draft.steps
-    basis: list[RewardType] = ["DB", "COMMUNICATE"]
-    if draft.expects_transfer:
-        basis = ["DB", "ACTION"]  # a do-nothing agent must not pass a transfer task
+    basis = _basis(draft, steps, task_id)
     actions = [
         GoldAction(
             action_id=f"{task_id}_{index}",
@@ -136,6 +125,28 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
         ),
     )
     return task, steps
+
+
+def _basis(draft: Draft, steps: Sequence[GoldStep], task_id: str) -> list[RewardType]:
+    """The reward basis that an agent which does not do the work fails (issue 45's audit).
+
+    A transfer changes nothing in the database, so ACTION makes the transfer call required
+    (DB x ACTION). A task whose right outcome changes nothing (a refusal, a question) needs
+    the gold plan's look-ups and its reason or figure said (DB x ACTION x COMMUNICATE).
+    Every other task: DB x COMMUNICATE.
+
+    Raises:
+        DataError: A task that changes nothing names nothing to communicate.
+    """
+    if draft.expects_transfer:
+        return ["DB", "ACTION"]
+    if any(step.name in _WRITES and not step.fails for step in steps):
+        return ["DB", "COMMUNICATE"]
+    if not draft.communicate:
+        raise DataError(
+            f"built-in task {task_id}: a task that changes nothing must name what to say"
+        )
+    return ["DB", "ACTION", "COMMUNICATE"]
 
 
 def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[GoldStep]) -> None:

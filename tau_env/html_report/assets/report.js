@@ -115,7 +115,7 @@
     current.indices.forEach((index, trial) => {
       const ep = episode(index);
       const outcome = ep.success ? "pass" : ep.reward === null ? "unjudged" : "fail";
-      const button = node("button", `trial ${outcome}`, `trial ${trial}`);
+      const button = node("button", `trial ${outcome}`, `trial ${ep.trial}`);
       button.type = "button";
       button.dataset.pick = String(trial);
       if (trial === current.pick) button.setAttribute("aria-current", "true");

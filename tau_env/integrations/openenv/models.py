@@ -26,7 +26,10 @@ class TauAction(Action):  # type: ignore[misc]  # openenv is untyped
 class TauObservation(Observation):  # type: ignore[misc]
     """What came back: new chat messages; after a reset also the tool schemas.
 
-    ``reward`` is the grade's reward once ``done``; ``metadata["grade"]`` its breakdown.
+    ``reward`` is the episode's reward once ``done``, on the server's scale (``--reward``:
+    binary, partial or breakdown; None only when the NL judge failed to rule);
+    ``metadata["grade"]`` is the grade, ``metadata["reward_breakdown"]`` the per-check vector
+    (with ``--reward breakdown``).
     """
 
     messages: list[dict[str, Any]] = Field(

@@ -4,11 +4,17 @@ Each WebSocket session of OpenEnv's protocol gets its own `TauOpenEnv`, a `tau_e
 behind OpenEnv's ``reset``/``step``/``state``. ``reset`` takes ``task_id``, or ``split`` and
 ``index`` (OpenEnv's task convention), and ``seed``. The task discovery routes
 (``/{env_name}/splits``, ``tasks``, ``num_tasks``, ``task``, ``task_range``) list task ids
-only: a task's scenario and grading criteria stay on the server.
+only: a task's scenario and grading criteria stay on the server. A bad request (unknown task,
+split or index, a step without an episode, a field of the wrong type) changes nothing and is
+answered with a 4xx JSON error over HTTP, an error frame over the WebSocket
+(`tau_env.integrations.openenv.errors`); the limits on sessions, message size and idle time are
+`tau_env.integrations.openenv.limits`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,6 +24,13 @@ from openenv.core import Environment, create_app
 
 from tau_env.chat import ChatTurn, make_chat_env
 from tau_env.errors import InvalidAction
+from tau_env.integrations.openenv.errors import (
+    InvalidRequest,
+    NoEpisode,
+    NotFound,
+    install_error_handlers,
+)
+from tau_env.integrations.openenv.limits import Limits, LimitsMiddleware, SessionSlots
 from tau_env.integrations.openenv.models import TauAction, TauObservation, TauState
 
 __all__ = ["InlineTauOpenEnv", "TauOpenEnv", "create_server_app", "env_name"]
@@ -45,6 +58,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         self.options = options
         self.chat = make_chat_env(domain, **options)
         self._state = TauState()
+        self._split_cache: dict[str | None, list[str]] = {}
 
     # -- the episode ---------------------------------------------------------------------------
     def reset(
@@ -56,9 +70,13 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         index: int | None = None,
         **kwargs: Any,
     ) -> TauObservation:
-        """Start an episode on `task_id`, or task `index` of `split`, or a seeded draw."""
-        if task_id is None and index is not None:
-            task_id = self._split_ids(split)[int(index)]
+        """Start an episode on `task_id`, or task `index` of `split`, or a seeded draw.
+
+        Raises:
+            InvalidRequest: A field of the wrong type, or both a task id and an index.
+            NotFound: No such task, split or index (nothing changes).
+        """
+        task_id = self._requested_task(task_id, split, index)
         turn = self.chat.reset(task_id=task_id, seed=seed)
         self._state = TauState(
             episode_id=episode_id or uuid.uuid4().hex,
@@ -71,7 +89,13 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
     def step(
         self, action: TauAction, timeout_s: float | None = None, **kwargs: Any
     ) -> TauObservation:
-        """Apply one assistant message (an invalid one is answered with an error, no change)."""
+        """Apply one assistant message (an invalid one is answered with an error, no change).
+
+        Raises:
+            NoEpisode: No episode in progress (never reset, or it has ended).
+        """
+        if self.chat.done:
+            raise NoEpisode(self._no_episode())
         message = {"role": "assistant", "content": action.content, "tool_calls": action.tool_calls}
         try:
             turn = self.chat.step(message)
@@ -86,6 +110,54 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         self._state.done = turn.done
         return self._observation(turn)
 
+    def _requested_task(self, task_id: Any, split: Any, index: Any) -> str | None:
+        """The task id a reset asks for (None: a seeded draw), checked before anything moves."""
+        if split is not None and not isinstance(split, str):
+            raise InvalidRequest(f"split must be a string, got {split!r}")
+        if task_id is not None:
+            if not isinstance(task_id, str):
+                raise InvalidRequest(f"task_id must be a string, got {task_id!r}")
+            if index is not None or split is not None:
+                raise InvalidRequest("give task_id, or split and index, not both")
+            self._check_task(task_id)
+            return task_id
+        if index is None:
+            if split is not None:
+                raise InvalidRequest(f"split {split!r} needs an index (or give a task_id)")
+            return None
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InvalidRequest(f"index must be an integer, got {index!r}")
+        ids = self._split_ids(split)
+        if not 0 <= index < len(ids):
+            name = split or "all"
+            raise NotFound(
+                f"index {index} is out of range: split {name!r} has {len(ids)} tasks "
+                f"(0 to {len(ids) - 1})"
+            )
+        return ids[index]
+
+    def _check_task(self, task_id: str) -> None:
+        from tau_env.rollout.modes import unplayable_reason
+
+        tasks = f"POST /{env_name(self.domain)}/tasks lists them"
+        try:
+            task = self._domain().task(task_id)
+        except KeyError:
+            raise NotFound(f"no task {task_id!r} in domain {self.domain!r}; {tasks}") from None
+        reason = unplayable_reason(task, self.options.get("mode", "default"))
+        if reason is not None:
+            raise NotFound(f"task {task_id!r} cannot be played here: {reason}; {tasks}")
+
+    def _no_episode(self) -> str:
+        if self._state.episode_id is not None:
+            return "the episode has ended: reset to start another"
+        return (
+            "no episode in progress: reset first. A new session has none: a client that "
+            "reconnected (for example after its idle session was closed, --idle-timeout) "
+            "must reset again, and over HTTP every request is a new session (OpenEnv's "
+            "stateless /reset and /step): play episodes over the WebSocket /ws"
+        )
+
     @property
     def state(self) -> TauState:
         """The session's episode."""
@@ -99,7 +171,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
             tools=tools or [],
             task_id=self.chat.task_id,
             done=turn.done,
-            reward=turn.reward if turn.done else 0.0,
+            reward=turn.reward if turn.done else 0.0,  # None: the NL judge failed to rule
             metadata=_metadata(turn),
         )
 
@@ -117,11 +189,8 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         return len(self._split_ids(split))
 
     def get_task(self, split: str, index: int) -> dict[str, Any]:
-        """Task `index` of `split` as ``{"id", "index"}`` (IndexError when out of range)."""
-        ids = self._split_ids(split)
-        if not 0 <= index < len(ids):
-            raise IndexError(index)
-        return {"id": ids[index], "index": index}
+        """Task `index` of `split` as ``{"id", "index"}`` (NotFound when out of range)."""
+        return {"id": self._requested_task(None, split, index), "index": index}
 
     def get_task_range(self, split: str, start: int, stop: int) -> list[dict[str, Any]]:
         """Tasks ``start`` to ``stop`` (exclusive) of `split`."""
@@ -131,11 +200,20 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         return self.chat.single.aec.unwrapped.domain
 
     def _split_ids(self, split: str | None) -> list[str]:
+        """The ids of `split`'s tasks playable in the server's mode (NotFound: no such split)."""
+        from tau_env.errors import DataError
         from tau_env.rollout.modes import playable_in_mode
 
-        mode = self.options.get("mode", "default")
         name = None if split in (None, "all") else split
-        return [t.id for t in self._domain().split(name) if playable_in_mode(t, mode)]
+        ids = self._split_cache.get(name)
+        if ids is None:
+            mode = self.options.get("mode", "default")
+            try:
+                tasks = self._domain().split(name)
+            except DataError as error:
+                raise NotFound(str(error)) from None
+            ids = self._split_cache[name] = [t.id for t in tasks if playable_in_mode(t, mode)]
+        return ids
 
 
 class InlineTauOpenEnv(TauOpenEnv):
@@ -146,7 +224,15 @@ class InlineTauOpenEnv(TauOpenEnv):
     and the thread hop (queue, wake-up, GIL hand-over) costs more than the step. The server
     picks this class for such users; an LLM user, which waits for its model, keeps the
     threads so one session's wait never stalls the others.
+
+    A long message is the exception: the user reads it sentence by sentence (the scripted
+    user about 10 microseconds a character, up to its `READ_LIMIT` of 20,000: a fifth of a
+    second), so a step whose message is longer than `LONG_MESSAGE` characters runs in a
+    thread, where the interpreter hands the event loop the GIL every few milliseconds and the
+    other sessions go on.
     """
+
+    LONG_MESSAGE = 16_384
 
     async def reset_async(
         self,
@@ -163,8 +249,23 @@ class InlineTauOpenEnv(TauOpenEnv):
     async def step_async(
         self, action: TauAction, timeout_s: float | None = None, **kwargs: Any
     ) -> TauObservation:
-        """`step`, run in the event loop."""
+        """`step`, run in the event loop (in a thread for a long message)."""
+        if _length(action) > self.LONG_MESSAGE:
+            return await asyncio.to_thread(self.step, action, timeout_s, **kwargs)
         return self.step(action, timeout_s, **kwargs)
+
+
+def _length(action: TauAction) -> int:
+    """The characters of an action's text and tool-call arguments (a cheap size)."""
+    size = len(action.content or "")
+    for call in action.tool_calls or ():
+        function = call.get("function")
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(arguments, str):
+            size += len(arguments)
+        elif arguments is not None:  # a mapping: its JSON is what the tool receives
+            size += len(json.dumps(arguments, default=str))
+    return size
 
 
 INLINE_USERS = frozenset({"scripted", "gold"})
@@ -173,26 +274,33 @@ INLINE_USERS = frozenset({"scripted", "gold"})
 
 def _metadata(turn: ChatTurn) -> dict[str, Any]:
     info: Mapping[str, Any] = turn.info
-    return {key: info[key] for key in ("grade", "termination", "user_error") if key in info}
+    keys = ("grade", "termination", "user_error", "user_faults", "reward_breakdown")
+    return {key: info[key] for key in keys if key in info}
 
 
 def create_server_app(
     domain: str,
     *,
-    max_sessions: int = 256,
+    limits: Limits | None = None,
+    slots: SessionSlots | None = None,
     data_dir: str | Path | None = None,
     **options: Any,
 ) -> Any:
-    """The FastAPI app serving `domain` over OpenEnv's protocol.
+    """The FastAPI app serving `domain` over OpenEnv's protocol, within `limits`.
 
     Args:
         domain: Domain name or versioned id.
-        max_sessions: Concurrent WebSocket sessions (one episode each at a time).
+        limits: Sessions, message size, idle time (None: the defaults of `Limits`).
+        slots: The session counter shared by the worker processes of one server (None: this
+            app's own, with ``limits.max_sessions`` slots).
         data_dir: A reference data folder (None: built-in data).
-        **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``...).
+        **options: `make_chat_env` arguments (``user``, ``mode``, ``split``, ``user_model``,
+            ``reward``, ``judge``...).
     """
     from tau_env.rollout.modes import has_user
 
+    limits = limits or Limits()
+    slots = slots or SessionSlots(limits.max_sessions)
     folder = str(data_dir) if data_dir is not None else None
     make_chat_env(domain, data_dir=folder, **options)  # fail now, not in the first session
     user = options.get("user", "scripted")
@@ -202,11 +310,14 @@ def create_server_app(
     def factory() -> TauOpenEnv:
         return session_cls(domain, data_dir=folder, **options)
 
-    return create_app(
+    app = create_app(
         factory,
         TauAction,
         TauObservation,
         env_name=env_name(domain),
-        max_concurrent_envs=max_sessions,
+        max_concurrent_envs=limits.max_sessions,  # LimitsMiddleware admits sessions first
         state_cls=TauState,
     )
+    install_error_handlers(app)
+    app.add_middleware(LimitsMiddleware, limits=limits, slots=slots)
+    return app

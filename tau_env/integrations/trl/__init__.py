@@ -9,6 +9,11 @@ Two routes, both playing real tau_env episodes with the user participant you pic
 - `make_rollout_func(domain)`: generates every turn itself and returns the true multi-turn
   token sequence with ``env_mask`` (model tokens 1, environment tokens 0).
 
+Both take ``reward=`` (``"binary"``, ``"partial"``, ``"breakdown"``: `tau_env.grading.reward`;
+per-check reward functions: `component_rewards`) and ``judge=`` (tasks scored by NL assertions
+are left out without one), and derive each rollout's episode seed from the row's seed
+(``group_seeds``: `tau_env.integrations.trl.seeds`).
+
 Requires the ``trl`` extra. Datasets: `environment_dataset`, `rollout_dataset`.
 """
 
@@ -20,18 +25,23 @@ from tau_env.integrations.trl.environment import (
     TauToolEnvironment,
     environment_factory,
 )
+from tau_env.integrations.trl.rewards import CHECKS, component_rewards
 from tau_env.integrations.trl.rollout import (
     ROLLOUT_KEY,
     EpisodeRollout,
+    TauRollout,
     make_rollout_func,
     tau_reward,
 )
 
 __all__ = [
+    "CHECKS",
     "MESSAGE_TOOL",
     "ROLLOUT_KEY",
     "EpisodeRollout",
+    "TauRollout",
     "TauToolEnvironment",
+    "component_rewards",
     "environment_dataset",
     "environment_factory",
     "make_rollout_func",

@@ -8,14 +8,27 @@ first reply without a tool call, and reads ``get_reward()`` as a reward. Here:
 - each agent tool of the domain (mode) is a method built from its OpenAI schema;
 - ``send_message_to_customer(message)`` sends text to the user and returns the user's reply
   (TRL's loop ends at plain text, so talking must be a tool);
-- ``reset`` starts the row's task (``task_id``, optional ``seed``) and returns the customer's
-  opening; ``get_reward`` returns the grade's reward. A rollout that ends without the episode
-  ending (the model answered in plain text) counts as the agent ending the conversation, as
-  an LLM agent's ``###STOP###`` would, and is graded as it stands.
+- ``reset`` starts the row's task (``task_id``, optional ``seed``: the base of the episode
+  seeds, see `tau_env.integrations.trl.seeds`) and returns the customer's opening;
+  ``get_reward`` returns the grade's reward. A rollout that ends without the episode ending
+  (the model answered in plain text) counts as the agent ending the conversation, as an LLM
+  agent's ``###STOP###`` would, and is graded as it stands.
 
-Limits: TRL's ``reset`` can only append text to the last user message, so what happened before
-the agent's first turn arrives as that one message; nested argument schemas reach the model as
-``dict``/``list`` with the JSON schema in the description.
+How this route's conversation differs from the format every other route shares
+(`tau_env.chat.transcript`), all forced by TRL's loop (tested in
+``tests/integrations/test_format_routes.py``):
+
+1. Talking to the customer is a tool call, ``send_message_to_customer``: the loop ends the
+   rollout at the first reply without a tool call. The system prompt says so
+   (`message_tool_prompt`), and the customer's replies come back as that tool's results
+   (``<tool_response>`` blocks in Qwen-style templates), not as user turns.
+2. The tools are TRL's schemas of the methods (from their signatures and docstrings): the
+   native names and parameters; nested argument schemas reach the model as ``dict``/``list``
+   with the JSON schema in the description.
+3. Up to the agent's first turn the chat is the shared one: the system prompt, the greeting
+   as the assistant's first turn (from `environment_dataset`'s prompt), the customer's
+   opening as the user turn (``reset`` fills it). With a prompt of the older layout (system
+   prompt, empty user message) the greeting arrives as text in that user message.
 """
 
 from __future__ import annotations
@@ -26,8 +39,10 @@ import re
 from typing import Any, Literal
 
 from tau_env.chat import ChatEnv, make_chat_env
+from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
+from tau_env.rollout.modes import has_user
 
-__all__ = ["MESSAGE_TOOL", "TauToolEnvironment", "environment_factory"]
+__all__ = ["MESSAGE_TOOL", "TauToolEnvironment", "environment_factory", "message_tool_prompt"]
 
 MESSAGE_TOOL = "send_message_to_customer"
 """The tool through which the model talks to the customer."""
@@ -53,33 +68,45 @@ class TauToolEnvironment:
     Attributes:
         chat: The chat view the episode runs in.
         tool_calls: Tool calls executed in the current episode (the message tool included).
+        seed: The current episode's seed.
     """
 
     _chat_options: dict[str, Any] = {}  # noqa: RUF012  # set per generated class, never mutated
+    _seeds = SeedSchedule()  # one per generated class: its pooled instances share it
 
     def __init__(self) -> None:
         self.chat: ChatEnv = make_chat_env(**self._chat_options)
         self.tool_calls = 0
+        self.seed: int | None = None
 
     def reset(self, task_id: str | None = None, seed: int | None = None, **row: Any) -> str | None:
         """Start the row's task; returns what reached the agent before its first turn.
 
-        Other dataset columns (``prompt``...) are ignored.
+        The episode's seed derives from the row's `seed` and the task by the class's seed
+        schedule (`tau_env.integrations.trl.seeds`). Other dataset columns (``prompt``...) are
+        ignored.
         """
-        turn = self.chat.reset(task_id=task_id, seed=seed)
+        self.seed = type(self)._seeds.next(task_id, seed)
+        turn = self.chat.reset(task_id=task_id, seed=self.seed)
         self.tool_calls = 0
         opening = [m for m in turn.messages if m["role"] != "system"]
         if not opening:
             return None
-        if [m["role"] for m in opening] == ["assistant", "user"]:
-            return str(opening[1]["content"])
+        if opening[-1]["role"] == "user" and _has_greeting(row.get("prompt")):
+            return str(opening[-1]["content"])  # the prompt holds the greeting and history
         return "\n".join(f"{_speaker(m)}: {m.get('content') or ''}" for m in opening)
 
     def get_reward(self) -> float:
-        """The episode's reward, ending it first (as the agent's stop) when still running."""
+        """The episode's reward, ending it first (as the agent's stop) when still running.
+
+        On the scale the factory was given (``reward=``: binary, partial or breakdown).
+
+        Raises:
+            JudgeError: The task's NL judge failed to rule (TRL would read None as 0).
+        """
         if not self.chat.done:
             self.chat.step({"role": "assistant", "content": "###STOP###"})
-        return self.chat.reward
+        return self.chat.scored_reward()
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self.chat.done:
@@ -106,6 +133,8 @@ def environment_factory(
     mode: str = "default",
     split: str | None = None,
     data_dir: str | None = None,
+    group_seeds: GroupSeeds = "shared",
+    group_size: int | None = None,
     **options: Any,
 ) -> type[TauToolEnvironment]:
     """The TRL environment class of a domain (pass the class as ``environment_factory``).
@@ -117,8 +146,16 @@ def environment_factory(
         mode: Evaluation mode; No-User modes have no message tool (the agent calls ``done``).
         split: Split drawn from when a row has no task id.
         data_dir: A reference data folder (None: built-in data).
-        **options: Further `make_chat_env` arguments (``user_model``, ``max_steps``...).
+        group_seeds: ``"shared"`` (a GRPO group plays one seed), ``"distinct"`` (every rollout
+            its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`.
+        group_size: Rollouts per group (GRPO's ``num_generations``), when known.
+        **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
+            ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
+            (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
     """
+    seeds = SeedSchedule(group_seeds, group_size)
+    if has_user(mode):
+        options.setdefault("system_prompt", message_tool_prompt)
     chat_options = {
         "domain": domain,
         "user": user,
@@ -129,7 +166,7 @@ def environment_factory(
     }
     probe = make_chat_env(**chat_options)
     probe.reset(seed=0)
-    namespace: dict[str, Any] = {"_chat_options": chat_options}
+    namespace: dict[str, Any] = {"_chat_options": chat_options, "_seeds": seeds}
     for schema in probe.tools:
         method = _tool_method(schema)
         namespace[method.__name__] = method
@@ -212,6 +249,28 @@ def _describe(spec: dict[str, Any], key: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def message_tool_prompt(policy: str) -> str:
+    """The system prompt of this route: tau_env's LLM agent prompt, talking as a tool call.
+
+    Talking to the customer is the `MESSAGE_TOOL` call here (TRL's loop ends at a reply
+    without a tool call).
+    """
+    from tau_env.baselines.llm_agent import agent_system_prompt, message_tool_instructions
+
+    return agent_system_prompt(policy, instructions=message_tool_instructions(MESSAGE_TOOL))
+
+
+def _has_greeting(prompt: Any) -> bool:
+    """True unless a row's prompt is of the older layout (system prompt, empty user message).
+
+    `environment_dataset`'s layout shows the chat before the customer's first words: an
+    assistant turn (the greeting) right before the last user message.
+    """
+    if not isinstance(prompt, list) or len(prompt) < 2:
+        return True  # no prompt to read: the opening alone
+    return isinstance(prompt[-2], dict) and prompt[-2].get("role") == "assistant"
 
 
 def _speaker(message: dict[str, Any]) -> str:

@@ -1,6 +1,7 @@
 """TRL's ``rollout_func``: whole tau_env episodes as one token sequence each, with ``env_mask``.
 
-For each prompt (a `rollout_dataset` key) one episode is played in the chat view: the model
+For each prompt (a `rollout_dataset` key) one episode is played in a chat view, the call's
+episodes in lockstep (each turn of the batch is one batched ``generate``): the model
 generates a turn from the episode's ids so far, the turn is parsed (`parse_assistant_text`:
 Hermes/Qwen ``<tool_call>`` blocks or OpenAI JSON) and applied, and what came back (tool results,
 the user's reply) is appended through the chat template (`EpisodeTokens`). The result keeps the
@@ -19,8 +20,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.chat import ChatEnv, EpisodeTokens, SystemPrompt, make_chat_env, parse_assistant_text
+from tau_env.integrations.trl.generation import ModelGenerate
+from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
 
-__all__ = ["ROLLOUT_KEY", "EpisodeRollout", "Generate", "make_rollout_func", "tau_reward"]
+__all__ = [
+    "ROLLOUT_KEY",
+    "EpisodeRollout",
+    "Generate",
+    "TauRollout",
+    "make_rollout_func",
+    "tau_reward",
+]
 
 ROLLOUT_KEY = "tau_env task: "
 """Prefix of the prompt text that names the task a rollout plays."""
@@ -35,25 +45,171 @@ class EpisodeRollout:
 
     Attributes:
         task_id: The task played.
+        seed: The episode's seed.
         prompt_ids: Ids before the model's first turn.
         completion_ids: Model and environment ids after it.
         env_mask: 1 for the model's ids, 0 for the environment's.
         logprobs: Per completion id: the sampling log-probability (0 for environment ids).
-        reward: The grade's reward (0 when the episode did not finish).
+        reward: The reward on the chat env's scale (0 when the episode did not finish).
+        breakdown: Each reward-basis check -> the fraction of its items met (empty when the
+            episode did not finish).
+        user_faults: What the simulated user got wrong (`tau_env.user_faults`; empty when the
+            episode did not finish).
         finished: True when the episode ended within the turn and token budgets.
         tool_calls: Tool calls the model made that the env executed.
         messages: The chat of the episode.
     """
 
     task_id: str
+    seed: int
     prompt_ids: list[int]
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
     reward: float = 0.0
+    breakdown: dict[str, float | None] = field(default_factory=dict)
+    user_faults: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
     tool_calls: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+class TauRollout:
+    """A ``rollout_func`` for ``GRPOTrainer``: call it with ``(prompts, trainer)``.
+
+    Built by `make_rollout_func`. The episodes of a call are played in lockstep, each in a chat
+    view of its own: every turn, one model turn is sampled for each episode still going (in
+    one batched call when `generate` has a ``many(trainer, batch)`` method, as `ModelGenerate`
+    has), then each is applied. A scripted stand-in policy
+    (`tau_env.baselines.stand_in.StandInPolicy`) reads the task being played from `chat`.
+
+    Attributes:
+        generate: ``(trainer, ids) -> (new ids, their logprobs)``, one model turn.
+        seed: The base of the episode seeds.
+        group_seeds: How a GRPO group's episodes are seeded (`tau_env.integrations.trl.seeds`).
+        max_turns: Model turns per episode before it is cut.
+    """
+
+    def __init__(
+        self,
+        new_chat: Callable[[], ChatEnv],
+        generate: Generate,
+        *,
+        seed: int,
+        group_seeds: GroupSeeds,
+        max_turns: int,
+    ) -> None:
+        self.generate = generate
+        self.seed = seed
+        self.group_seeds = group_seeds
+        self.max_turns = max_turns
+        self._new_chat = new_chat
+        self._chats = [new_chat()]  # one per episode of a call, reused by the next calls
+        self._current = self._chats[0]
+        self._schedule: SeedSchedule | None = None
+
+    @property
+    def chat(self) -> ChatEnv:
+        """The chat view of the episode a turn is being sampled for (else the first one)."""
+        return self._current
+
+    def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
+        """One episode per prompt (TRL repeats each prompt ``num_generations`` times)."""
+        if self._schedule is None:  # a group is num_generations copies of a prompt, in a row
+            size = getattr(trainer, "num_generations", None)
+            self._schedule = SeedSchedule(self.group_seeds, size if isinstance(size, int) else None)
+        while len(self._chats) < len(prompts):
+            self._chats.append(self._new_chat())
+        budget = int(getattr(trainer, "max_completion_length", None) or 1 << 30)
+        tokenizer = trainer.processing_class
+        playing = []
+        for chat, prompt in zip(self._chats, prompts, strict=False):
+            task_id = task_id_of(prompt)
+            seed = self._schedule.next(task_id, self.seed)
+            playing.append(_Playing(chat, tokenizer, task_id, seed, budget))
+        for _ in range(self.max_turns):
+            active = [episode for episode in playing if not episode.over]
+            if not active:
+                break
+            for episode, (ids, logprobs) in zip(active, self._turns(trainer, active), strict=True):
+                episode.take(ids, logprobs)
+        episodes = [episode.result() for episode in playing]
+        return {
+            "prompt_ids": [e.prompt_ids for e in episodes],
+            "completion_ids": [e.completion_ids for e in episodes],
+            "logprobs": [e.logprobs for e in episodes],
+            "env_mask": [e.env_mask for e in episodes],
+            "tau_reward": [e.reward for e in episodes],
+            "tau_finished": [e.finished for e in episodes],
+            "tau_tool_calls": [e.tool_calls for e in episodes],
+            "tau_task_id": [e.task_id for e in episodes],
+            "tau_seed": [e.seed for e in episodes],
+            "tau_breakdown": [e.breakdown for e in episodes],
+            "tau_user_faults": [e.user_faults for e in episodes],
+        }
+
+    def _turns(self, trainer: Any, active: list[_Playing]) -> list[tuple[list[int], list[float]]]:
+        """One model turn for each episode still going."""
+        many = getattr(self.generate, "many", None)
+        if many is not None:
+            turns: list[tuple[list[int], list[float]]] = many(
+                trainer, [episode.tokens.ids for episode in active]
+            )
+            return turns
+        turns = []
+        for episode in active:
+            self._current = episode.chat
+            turns.append(self.generate(trainer, episode.tokens.ids))
+        return turns
+
+
+class _Playing:
+    """One episode of a rollout call, in progress: its chat, its tokens, its result so far."""
+
+    def __init__(
+        self, chat: ChatEnv, tokenizer: Any, task_id: str | None, seed: int, budget: int
+    ) -> None:
+        chat.reset(task_id=task_id, seed=seed)
+        self.chat = chat
+        self.tokenizer = tokenizer
+        self.budget = budget
+        self.tokens = EpisodeTokens(tokenizer, chat.tools)
+        self.rollout = EpisodeRollout(chat.task_id, seed, self.tokens.start(chat.messages))
+        self.over = False
+        if chat.done:  # the user hung up before the agent's first turn: graded as it stands
+            self._finish(chat.single.info())
+
+    def take(self, ids: list[int], logprobs: list[float]) -> None:
+        """Apply one sampled turn and append what came back."""
+        chat, tokens, rollout = self.chat, self.tokens, self.rollout
+        message = parse_assistant_text(_decode(self.tokenizer, ids))
+        tokens.add_model_ids(ids, message)
+        rollout.logprobs.extend(logprobs)
+        turn = chat.step(message)
+        rollout.tool_calls += sum(1 for m in turn.messages if m["role"] == "tool")
+        if turn.done:
+            self._finish(turn.info)
+            return
+        added = tokens.add_environment(turn.messages)
+        rollout.logprobs.extend([0.0] * len(added))
+        self.over = len(tokens.completion_ids) >= self.budget
+
+    def _finish(self, info: dict[str, Any]) -> None:
+        rollout, chat = self.rollout, self.chat
+        rollout.finished = True
+        rollout.reward = chat.scored_reward()
+        rollout.breakdown = chat.reward_breakdown
+        rollout.user_faults = info.get("user_faults", {})
+        self.over = True
+
+    def result(self) -> EpisodeRollout:
+        """The episode as the rollout function returns it (cut to the completion budget)."""
+        rollout, tokens, budget = self.rollout, self.tokens, self.budget
+        rollout.completion_ids = tokens.completion_ids[:budget]
+        rollout.env_mask = tokens.loss_mask[:budget]
+        rollout.logprobs = rollout.logprobs[:budget]
+        rollout.messages = list(self.chat.messages)
+        return rollout
 
 
 def make_rollout_func(
@@ -68,8 +224,9 @@ def make_rollout_func(
     max_new_tokens: int = 256,
     generate: Generate | None = None,
     seed: int = 0,
+    group_seeds: GroupSeeds = "shared",
     **options: Any,
-) -> Callable[[list[Any], Any], dict[str, Any]]:
+) -> TauRollout:
     """A ``rollout_func`` for ``GRPOTrainer`` playing episodes of `domain`.
 
     Args:
@@ -83,54 +240,37 @@ def make_rollout_func(
         max_new_tokens: Tokens per model turn.
         generate: How a turn is sampled (default: ``trainer.model.generate``, sampling at the
             trainer's temperature, stopping at the tokenizer's EOS).
-        seed: First episode seed; each episode played takes the next one.
-        **options: Further `make_chat_env` arguments.
+        seed: The base of the episode seeds (`tau_env.integrations.trl.seeds`).
+        group_seeds: ``"shared"`` (the rollouts of a GRPO group, the consecutive copies of one
+            prompt, play one seed), ``"distinct"`` (every rollout its own) or ``"fixed"``
+            (`seed` for every episode).
+        **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
+            ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
+            (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
     """
     if max_turns < 1 or max_new_tokens < 1:
         raise ValueError(
             f"max_turns and max_new_tokens must be >= 1: {max_turns}, {max_new_tokens}"
         )
-    state: dict[str, Any] = {"chat": None, "seed": seed}
-    sample = generate or _model_generate(max_new_tokens)
 
-    def rollout_func(prompts: list[Any], trainer: Any) -> dict[str, Any]:
-        if state["chat"] is None:
-            state["chat"] = make_chat_env(
-                domain,
-                user=user,
-                mode=mode,
-                split=split,
-                data_dir=data_dir,
-                system_prompt=system_prompt,
-                **options,
-            )
-        budget = int(getattr(trainer, "max_completion_length", None) or 1 << 30)
-        episodes = []
-        for prompt in prompts:
-            state["seed"] += 1
-            episodes.append(
-                play_episode(
-                    state["chat"],
-                    trainer,
-                    task_id_of(prompt),
-                    seed=state["seed"],
-                    generate=sample,
-                    max_turns=max_turns,
-                    max_completion=budget,
-                )
-            )
-        return {
-            "prompt_ids": [e.prompt_ids for e in episodes],
-            "completion_ids": [e.completion_ids for e in episodes],
-            "logprobs": [e.logprobs for e in episodes],
-            "env_mask": [e.env_mask for e in episodes],
-            "tau_reward": [e.reward for e in episodes],
-            "tau_finished": [e.finished for e in episodes],
-            "tau_tool_calls": [e.tool_calls for e in episodes],
-            "tau_task_id": [e.task_id for e in episodes],
-        }
+    def new_chat() -> ChatEnv:
+        return make_chat_env(
+            domain,
+            user=user,
+            mode=mode,
+            split=split,
+            data_dir=data_dir,
+            system_prompt=system_prompt,
+            **options,
+        )
 
-    return rollout_func
+    return TauRollout(
+        new_chat,
+        generate or ModelGenerate(max_new_tokens),
+        seed=seed,
+        group_seeds=group_seeds,
+        max_turns=max_turns,
+    )
 
 
 def play_episode(
@@ -143,31 +283,13 @@ def play_episode(
     max_turns: int,
     max_completion: int,
 ) -> EpisodeRollout:
-    """Play one episode with the trainer's model; see the module docstring."""
-    tokenizer = trainer.processing_class
-    chat.reset(task_id=task_id, seed=seed)
-    tokens = EpisodeTokens(tokenizer, chat.tools)
-    rollout = EpisodeRollout(chat.task_id, tokens.start(chat.messages))
+    """Play one episode with the trainer's model (the lockstep loop of `TauRollout`, alone)."""
+    episode = _Playing(chat, trainer.processing_class, task_id, seed, max_completion)
     for _ in range(max_turns):
-        ids, logprobs = generate(trainer, tokens.ids)
-        message = parse_assistant_text(_decode(tokenizer, ids))
-        tokens.add_model_ids(ids, message)
-        rollout.logprobs.extend(logprobs)
-        turn = chat.step(message)
-        rollout.tool_calls += sum(1 for m in turn.messages if m["role"] == "tool")
-        if turn.done:
-            rollout.finished = True
-            rollout.reward = turn.reward
+        if episode.over:
             break
-        added = tokens.add_environment(turn.messages)
-        rollout.logprobs.extend([0.0] * len(added))
-        if len(tokens.completion_ids) >= max_completion:
-            break
-    rollout.completion_ids = tokens.completion_ids[:max_completion]
-    rollout.env_mask = tokens.loss_mask[:max_completion]
-    rollout.logprobs = rollout.logprobs[:max_completion]
-    rollout.messages = list(chat.messages)
-    return rollout
+        episode.take(*generate(trainer, episode.tokens.ids))
+    return episode.result()
 
 
 def task_id_of(prompt: Any) -> str | None:
@@ -183,7 +305,7 @@ def task_id_of(prompt: Any) -> str | None:
 
 
 def tau_reward(completions: Sequence[Any], tau_reward: Sequence[float], **_: Any) -> list[float]:
-    """GRPO reward function: the env's grade of each episode (from the rollout function)."""
+    """GRPO reward function: each episode's reward on the rollout function's scale."""
     return [float(reward) for reward in tau_reward]
 
 
@@ -194,32 +316,5 @@ def _decode(tokenizer: Any, ids: list[int]) -> str:
 
 
 def _model_generate(max_new_tokens: int) -> Generate:
-    def generate(trainer: Any, ids: list[int]) -> tuple[list[int], list[float]]:
-        import torch
-
-        model = trainer.model
-        tokenizer = trainer.processing_class
-        inputs = torch.tensor([ids], device=model.device)
-        with torch.no_grad():
-            out = model.generate(
-                inputs,
-                attention_mask=torch.ones_like(inputs),
-                max_new_tokens=max_new_tokens,
-                do_sample=True,
-                temperature=float(getattr(trainer, "temperature", 1.0) or 1.0),
-                eos_token_id=tokenizer.eos_token_id,
-                pad_token_id=tokenizer.pad_token_id,
-                output_scores=True,
-                return_dict_in_generate=True,
-            )
-            scores = model.compute_transition_scores(
-                out.sequences, out.scores, normalize_logits=True
-            )
-        new = out.sequences[0, inputs.shape[1] :].tolist()
-        logprobs = scores[0, : len(new)].tolist()
-        if tokenizer.eos_token_id in new:  # generation stops at EOS; nothing after counts
-            end = new.index(tokenizer.eos_token_id) + 1
-            new, logprobs = new[:end], logprobs[:end]
-        return [int(i) for i in new], [float(p) for p in logprobs]
-
-    return generate
+    """The model's sampling (kept for callers of this name): `ModelGenerate`."""
+    return ModelGenerate(max_new_tokens)

@@ -33,11 +33,17 @@ def test_tasks__at_least_200_over_every_family_graded_like_the_reference(bank):
     assert sum(counts.values()) >= 200
     assert min(counts[f] for f in FAMILIES if f != "profile") >= 25
     bases = {tuple(task.reward_basis) for task in bank.tasks}
-    assert bases == {("DB",), ("DB", "ACTION")}
+    assert bases == {("DB",), ("DB", "ACTION"), ("DB", "ACTION", "COMMUNICATE")}
     for task in bank.tasks:
         if task.reward_basis == ["DB", "ACTION"]:
             transfers = [a for a in task.gold_actions if a.name == "transfer_to_human_agents"]
             assert transfers and transfers[0].compare_args == ["reason"], task.id
+        if task.reward_basis == ["DB", "ACTION", "COMMUNICATE"]:
+            # Issue 45: a caller who fails verification changes nothing, so the record
+            # look-up and the reason said are graded too (a do-nothing agent must fail).
+            assert "verification_failed" in task.id, task.id
+            assert [a.name for a in task.gold_actions] == ["get_user_information_by_name"]
+            assert task.evaluation_criteria.communicate_info == ["date of birth"]
 
 
 def test_splits__test_families_never_appear_in_train(bank):

@@ -4,25 +4,16 @@ import asyncio
 import json
 import urllib.request
 
-import pytest
-
 import tau_env
 from tau_env.baselines.oracle import PlainTextOracleAgent
 from tau_env.chat import action_message
 from tau_env.episode_runner import run_episode
-from tau_env.testing.serving import served
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import require
 
 require("openenv", "openenv")
 
 TASKS = [t.id for t in tau_env.make_env("telecom").unwrapped.tasks[:16]]
-
-
-@pytest.fixture(scope="module")
-def server():
-    with served(["telecom"]) as url:
-        yield url
 
 
 async def play(url: str, task_id: str, seed: int) -> tuple[float, dict, int]:
@@ -110,3 +101,37 @@ def test_task_discovery__routes_list_ids_only(server):
     assert task == {"id": tau_env.load_tasks("telecom", split="test")[0].id, "index": 0}
     schema = get("/schema")
     assert {"content", "tool_calls"} <= set(schema["action"]["properties"])
+
+
+def test_long_message__other_sessions_are_answered_while_it_is_read(server):
+    """The user's reading of a long message (seconds) runs off the event loop."""
+    import websockets
+
+    long_text = "Please check your status bar and tell me what it shows. " * 4000  # 224 KB
+    url = server.replace("http", "ws", 1) + "/ws"
+
+    async def ask(ws, kind, data):
+        await ws.send(json.dumps({"type": kind, "data": data}))
+        return json.loads(await ws.recv())
+
+    async def main():
+        async with websockets.connect(url) as slow, websockets.connect(url) as quick:
+            await ask(slow, "reset", {"task_id": TASKS[0], "seed": 0})
+            await ask(quick, "reset", {"task_id": TASKS[1], "seed": 0})
+            answered: list[str] = []
+
+            async def read_long():
+                await ask(slow, "step", {"content": long_text})
+                answered.append("long")
+
+            async def chat():
+                for _ in range(5):
+                    await ask(quick, "step", {"content": "What do you see on your screen?"})
+                    answered.append("short")
+
+            await asyncio.gather(read_long(), chat())
+            return answered
+
+    answered = asyncio.run(main())
+    # Played inline, the long step would hold every message that arrived after it.
+    assert answered.index("long") >= 3, answered

@@ -19,8 +19,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 import tau_env
 from tau_env.actions import Action, Stop
 from tau_env.baselines.oracle import PlainTextOracleAgent
@@ -29,22 +27,11 @@ from tau_env.episode_runner import run_episode
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 from tau_env.testing.serving import served
 from tau_env.wrappers.users import ScriptedUser
-from tests.extras import require
+from tests.extras import require, verifiers_venv
 
 require("openenv", "openenv")
 
 EPISODES = 16
-
-
-def verifiers_venv() -> Path:
-    """The venv holding verifiers (``TAU_ENV_VERIFIERS_VENV``); skip, or fail under CI."""
-    path = Path(os.environ.get("TAU_ENV_VERIFIERS_VENV", "/nonexistent"))
-    if not (path / "bin" / "vf-eval").exists() or not (path / "bin" / "uv").exists():
-        message = f"no verifiers venv with vf-eval and uv at TAU_ENV_VERIFIERS_VENV={path}"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{message}: .ci/run must build it")
-        pytest.skip(message)
-    return path
 
 
 def scripts() -> dict[str, tuple[int, list[Action]]]:

@@ -104,7 +104,7 @@ def test_rollout_func__loss_mask_token_by_token(tokenizer):
     assert out["tau_reward"] == [1.0]
     # The prompt is the template's rendering of the chat before the model's first turn.
     chat = make_chat_env("telecom", system_prompt=lambda policy: SYSTEM)
-    opening = chat.reset(task_id=task_id, seed=1).messages
+    opening = chat.reset(task_id=task_id, seed=out["tau_seed"][0]).messages
     assert prompt == tokenizer.apply_chat_template(
         opening, tools=chat.tools, add_generation_prompt=True, tokenize=True, return_dict=False
     )
@@ -141,3 +141,27 @@ def test_model_generate__samples_from_the_model_and_stops_at_eos(tokenizer):
     assert 1 <= len(new) <= 6 and len(logprobs) == len(new)
     assert all(p <= 0.0 for p in logprobs)
     assert tokenizer.eos_token_id not in new[:-1]
+
+
+def test_model_generate__a_batch_in_one_call_with_each_rows_own_logprobs(tokenizer):
+    """Left-padded rows of different lengths: each row's logprobs are those of its tokens after
+    its own ids (as an unpadded forward pass gives them)."""
+    import torch
+
+    from tau_env.integrations.trl.generation import ModelGenerate
+    from tau_env.testing.tiny_lm import tiny_model
+
+    class Trainer:
+        model = tiny_model(tokenizer)
+        processing_class = tokenizer
+        temperature = 1.0
+
+    batch = [tokenizer.encode(text, add_special_tokens=False) for text in ("hi", "a longer row")]
+    turns = ModelGenerate(5).many(Trainer(), batch)
+    assert len(turns) == 2
+    for ids, (new, logprobs) in zip(batch, turns, strict=True):
+        assert 1 <= len(new) <= 5 and len(logprobs) == len(new)
+        with torch.no_grad():
+            logits = Trainer.model(torch.tensor([ids + new])).logits[0, len(ids) - 1 : -1]
+        expected = torch.log_softmax(logits.float(), -1).gather(1, torch.tensor(new)[:, None])
+        assert torch.allclose(torch.tensor(logprobs), expected[:, 0], atol=1e-4)

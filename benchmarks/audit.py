@@ -1,0 +1,113 @@
+"""Auditing every task set: CPU time on one core, and the figures (`tau_env.audit`).
+
+Usage: ``python benchmarks/audit.py [--data-dir DIR] [--full-telecom] [--out DIR]``. Audits
+the built-in data of every domain and, with the official data (``--data-dir``, else
+``TAU2_DATA_DIR``, else ``../shared/tau2-data``), its default split of every domain, one after
+the other in this process (one core). Prints a table per set: tasks, episodes (tasks x 8
+players), CPU seconds including loading the data, and each player's pass rate; then the total.
+``--full-telecom`` adds the official telecom ``full`` split (2,285 tasks). ``--out`` writes
+``table.md`` and ``summary.json`` there. Issue 45's target: the whole official and built-in
+data of every domain in under a minute of CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from tau_env.audit import ORACLE, ORACLE_LABEL, audit
+from tau_env.baselines.probes import PROBE_NAMES
+from tau_env.domain import registered_domains
+
+DOMAINS = ("airline", "retail", "banking_knowledge", "telecom", "telecom-workflow", "mock")
+
+
+def _data_dir(given: str | None) -> Path | None:
+    for candidate in (given, os.environ.get("TAU2_DATA_DIR"), "../shared/tau2-data"):
+        if candidate and (Path(candidate) / "domains").is_dir():
+            return Path(candidate).resolve()
+    return None
+
+
+def _sets(data_dir: Path | None, full_telecom: bool) -> list[tuple[str, Path | None, str | None]]:
+    sets: list[tuple[str, Path | None, str | None]] = [(d, None, None) for d in DOMAINS]
+    if data_dir is not None:
+        sets += [(d, data_dir, None) for d in DOMAINS]
+        if full_telecom:
+            sets.append(("telecom", data_dir, "full"))
+    return [s for s in sets if s[0] in registered_domains()]
+
+
+def measure(domain: str, data_dir: Path | None, split: str | None) -> dict[str, Any]:
+    """Audit one set; CPU seconds include loading its data (first use in this process)."""
+    started = time.process_time()
+    report = audit(domain, data_dir=data_dir, split=split)
+    seconds = time.process_time() - started
+    rates = {r.player: r for r in report.rates()}
+    return {
+        "domain": domain,
+        "data": "official" if data_dir is not None else "built-in",
+        "split": split or "default",
+        "tasks": len(report.tasks),
+        "episodes": len(report.tasks) * len(report.players),
+        "cpu_seconds": round(seconds, 2),
+        "rates": {
+            player: {"rate": rate.rate, "passed": rate.passed, "judged": rate.judged}
+            for player, rate in rates.items()
+        },
+        "only_oracle": len(report.only_oracle()),
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The rows as a markdown table (rates with 3 decimals; not-judged tasks left out)."""
+    players = [*PROBE_NAMES, ORACLE]
+    head = ["set", "tasks", "CPU s", *[ORACLE_LABEL if p == ORACLE else p for p in players]]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = [f"{row['data']} {row['domain']} ({row['split']})", str(row["tasks"])]
+        cells.append(f"{row['cpu_seconds']:.1f}")
+        for player in players:
+            rate = row["rates"][player]
+            value = "n/a" if rate["rate"] is None else f"{rate['rate']:.3f}"
+            if rate["judged"] < row["tasks"]:
+                value += f" (of {rate['judged']})"
+            cells.append(value)
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Audit every set, print the table and the total CPU time."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--full-telecom", action="store_true")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    started = time.process_time()
+    rows = [measure(*spec) for spec in _sets(_data_dir(args.data_dir), args.full_telecom)]
+    total = time.process_time() - started
+    text = table(rows)
+    episodes = sum(row["episodes"] for row in rows)
+    summary = (
+        f"total: {len(rows)} sets, {sum(row['tasks'] for row in rows)} tasks, {episodes} "
+        f"episodes in {total:.1f} CPU s ({episodes / total:.0f} episodes per CPU second), "
+        f"Python {platform.python_version()} on {platform.machine()}, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(text)
+    print(summary)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "table.md").write_text(text + "\n\n" + summary + "\n")
+        payload = {"total_cpu_seconds": round(total, 2), "sets": rows}
+        (args.out / "summary.json").write_text(json.dumps(payload, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

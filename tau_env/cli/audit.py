@@ -1,0 +1,77 @@
+"""``tau-env audit``: which tasks of a set can be passed without doing the work.
+
+Plays every task with the probes of `tau_env.baselines.probes` (refuse, transfer at once,
+agree and end, read everything and end, three random agents) and with the oracle (the gold
+plan, an upper bound), against the scripted user, then prints each player's pass rate, the
+tasks a probe passes, and how many only the oracle passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from tau_env.cli.common import (
+    add_data_arguments,
+    add_grading_argument,
+    add_judge_arguments,
+    add_retrieval_arguments,
+    documented_parser,
+    judge_spec,
+)
+
+__all__ = ["add_parser"]
+
+_SUMMARY = "play every task with probes that do not solve it; report which pass"
+"""The subcommand's line in ``tau-env --help``."""
+
+
+def add_parser(commands: Any) -> None:
+    """Register the subcommand."""
+    parser = documented_parser(commands, "audit", _SUMMARY, __doc__)
+    add_data_arguments(parser)
+    add_retrieval_arguments(parser)
+    add_judge_arguments(parser)
+    add_grading_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print the audit as JSON")
+    parser.add_argument(
+        "--html", default=None, metavar="FILE", help="also write the audit as an HTML page"
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the audit and print it (text or JSON); exit 0."""
+    from tau_env.audit import audit, render_text
+
+    judge = None
+    spec = judge_spec(args)
+    if spec is not None:
+        from tau_env.grading.judge import LLMJudge
+
+        judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+        judge.client.check_access()  # a missing key: one line naming it, before any task
+    task_ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
+    report = audit(
+        args.domain,
+        data_dir=args.data_dir,
+        split=args.split,
+        task_ids=task_ids,
+        retrieval=args.retrieval,
+        retrieval_options=args.retrieval_options,
+        judge=judge,
+        grading=args.grading,
+    )
+    if args.json:
+        print(json.dumps(report.summary(), indent=2))
+    else:
+        print(render_text(report))
+    if args.html:
+        from tau_env.html_report.audit import write_audit_page
+
+        sys.stdout.flush()
+        written = write_audit_page([report], args.html)
+        print(f"tau-env: wrote {written}", file=sys.stderr)
+    return 0

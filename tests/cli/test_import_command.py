@@ -1,0 +1,71 @@
+"""``tau-env import`` end to end: the agreement table, refused files, then report and export."""
+
+from __future__ import annotations
+
+import json
+
+from tau_env.cli.main import main
+from tau_env.rollout import ParticipantSpec, RunConfig, create_run, export_run, run
+from tau_env.store import ResultStore
+
+
+def _exported(tmp_path):
+    """A file in the reference's layout: a tau_env run exported (random agent, mock)."""
+    config = RunConfig(
+        run_id="played",
+        domain="mock",
+        task_ids=("create_task", "complete_task", "reopen_task"),
+        trials=2,
+        agent=ParticipantSpec(kind="random"),
+        user=ParticipantSpec(kind="scripted"),
+    )
+    with ResultStore(tmp_path / "played.sqlite") as store:
+        create_run(store, config)
+        run(store, config)
+        results = export_run(store, "played")
+    path = tmp_path / "exported" / "results.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(results))
+    return path, results
+
+
+def test_import__prints_the_agreement_then_report_and_export_work(tmp_path, capsys):
+    path, results = _exported(tmp_path)
+    store = str(tmp_path / "s.sqlite")
+    assert main(["import", str(path), "--store", store]) == 0
+    out = capsys.readouterr().out
+    assert f"imported {path} as run exported: mock, agent random, user scripted" in out
+    assert "6 simulations: 6 re-graded, 0 left out" in out
+    assert "    reward              6        0               0" in out
+    assert "  task set: built-in (" in out
+    assert f"report: tau-env report --store {store} --run exported" in out
+    assert main(["report", "--store", store, "--run", "exported"]) == 0
+    report = capsys.readouterr().out
+    assert f"imported from {path} (re-graded by tau_env)" in report
+    assert main(["export", "--store", store, "--run", "exported"]) == 0
+    assert json.loads(capsys.readouterr().out) == results
+
+
+def test_import__a_refused_file_is_one_line_and_the_others_import(tmp_path, capsys):
+    path, _ = _exported(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    store = str(tmp_path / "s.sqlite")
+    assert main(["import", str(bad), str(path), "--store", store, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert (
+        captured.err
+        == f"tau-env: error: {bad}: not JSON: Expecting ',' delimiter at line 1 column 6\n"
+    )
+    summary = json.loads(captured.out)
+    assert (summary["run_id"], summary["regraded"]) == ("exported", 6)
+    assert summary["agreement"]["counts"]["reward"]["same"] == 6
+
+
+def test_import__run_names_one_file(tmp_path, capsys):
+    path, _ = _exported(tmp_path)
+    store = str(tmp_path / "s.sqlite")
+    assert main(["import", str(path), str(path), "--run", "x", "--store", store]) == 2
+    assert "--run names one run: give one FILE with it" in capsys.readouterr().err
+    assert main(["import", str(path), "--run", "mine", "--store", store, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["run_id"] == "mine"

@@ -1,0 +1,120 @@
+"""Every bad request gets a 4xx JSON answer (HTTP) or an error frame (WebSocket); nothing moves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+import tau_env
+from tests.extras import require
+
+require("openenv", "openenv")
+
+TEST_IDS = [t.id for t in tau_env.load_tasks("telecom", split="test")]
+
+
+def post(url: str, body: bytes | dict) -> tuple[int, object]:
+    """POST a body; the status and the JSON answer (errors included)."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"task_id": "no-such-task"}, 404, "no task 'no-such-task'"),
+        ({"split": "no-such-split", "index": 0}, 404, "unknown split 'no-such-split'"),
+        ({"split": "test", "index": len(TEST_IDS)}, 404, f"has {len(TEST_IDS)} tasks"),
+        ({"split": "test", "index": -1}, 404, "out of range"),
+        ({"split": "test", "index": "3"}, 422, "index must be an integer"),
+        ({"task_id": 7}, 422, "task_id must be a string"),
+        ({"task_id": TEST_IDS[0], "index": 0}, 422, "not both"),
+        ({"split": "test"}, 422, "needs an index"),
+        ({"seed": "seven"}, 422, "seed"),
+        (b"{not json", 422, "JSON decode error"),
+    ],
+)
+def test_http_reset__bad_request_is_a_4xx_json_error(server, body, status, words):
+    code, answer = post(server + "/reset", body)
+    assert code == status
+    assert words in json.dumps(answer)
+
+
+def test_http_reset__a_good_request_still_plays(server):
+    code, answer = post(server + "/reset", {"split": "test", "index": 1, "seed": 3})
+    assert code == 200
+    assert answer["observation"]["task_id"] == TEST_IDS[1]
+    assert answer["done"] is False
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"action": {"content": "Hello"}}, 409, "no episode in progress"),
+        ({"action": {"text": "Hello"}}, 422, "extra_forbidden"),
+        ({"actions": {}}, 422, "missing"),
+        (b"[1, 2", 422, "JSON decode error"),
+    ],
+)
+def test_http_step__bad_request_is_a_4xx_json_error(server, body, status, words):
+    code, answer = post(server + "/step", body)
+    assert code == status
+    assert words in json.dumps(answer)
+    if status == 409:  # the answer says where episodes are played
+        assert "/ws" in answer["detail"]
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "status", "words"),
+    [
+        ("num_tasks", {"split": "no-such-split"}, 404, "unknown split"),
+        ("tasks", {"split": "no-such-split"}, 404, "unknown split"),
+        ("task", {"split": "test", "index": 10_000}, 404, "out of range"),
+    ],
+)
+def test_task_routes__unknown_split_or_index_is_404(server, route, body, status, words):
+    code, answer = post(f"{server}/tau_env-telecom/{route}", body)
+    assert code == status
+    assert words in answer["detail"]
+
+
+def test_websocket__bad_requests_are_error_frames_and_the_session_goes_on(server):
+    import websockets
+
+    async def main():
+        async with websockets.connect(server.replace("http", "ws", 1) + "/ws") as ws:
+
+            async def ask(kind, data=None):
+                message = {"type": kind} if data is None else {"type": kind, "data": data}
+                await ws.send(json.dumps(message))
+                return json.loads(await ws.recv())
+
+            before_reset = await ask("step", {"content": "Hello"})
+            unknown = await ask("reset", {"task_id": "no-such-task"})
+            out_of_range = await ask("reset", {"split": "test", "index": 10_000})
+            malformed = await ask("step", {"content": 5})
+            started = await ask("reset", {"task_id": TEST_IDS[0], "seed": 0})
+            await ask("step", {"content": "###STOP###"})
+            ended = await ask("state")
+            after_end = await ask("step", {"content": "Hello"})
+            return before_reset, unknown, out_of_range, malformed, started, ended, after_end
+
+    before_reset, unknown, out_of_range, malformed, started, ended, after_end = asyncio.run(main())
+    assert before_reset["type"] == "error"
+    assert "no episode in progress" in before_reset["data"]["message"]
+    assert "no task 'no-such-task'" in unknown["data"]["message"]
+    assert "out of range" in out_of_range["data"]["message"]
+    assert malformed["data"]["code"] == "VALIDATION_ERROR"
+    assert started["type"] == "observation"  # the session survived every error
+    assert started["data"]["observation"]["task_id"] == TEST_IDS[0]
+    assert ended["data"]["done"] is True
+    assert "the episode has ended" in after_end["data"]["message"]

@@ -1,0 +1,74 @@
+"""``tau-env run --agent-tokens``: each agent turn's exact tokens, in the store and the export."""
+
+from __future__ import annotations
+
+import json
+
+from tau_env.cli.main import main
+from tau_env.store import ResultStore
+from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
+
+
+def test_run__stores_and_exports_each_turns_token_ids_and_logprobs(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    sent = []
+
+    def agent_model(request):
+        """The mock task's gold step, then goodbye; the prompt grows with the chat, as a
+        server's token ids would (each prompt extends the last prompt and completion)."""
+        turn = len(sent)
+        before = sent[-1]["prompt_ids"] + sent[-1]["completion_ids"] if sent else [100]
+        tokens = {
+            "prompt_ids": [*before, 200 + turn, 300 + turn],
+            "completion_ids": [400 + turn, 401 + turn],
+            "logprobs": [-0.25 * (turn + 1), -0.5],
+        }
+        sent.append(tokens)
+        reply = (
+            FakeReply.tool_call("update_task_status", {"task_id": "task_1", "status": "completed"})
+            if turn == 0
+            else FakeReply.text("Done. ###STOP###")
+        )
+        return FakeReply(
+            content=reply.content,
+            tool_calls=reply.tool_calls,
+            prompt_token_ids=tuple(tokens["prompt_ids"]),
+            token_ids=tuple(tokens["completion_ids"]),
+            logprobs=tuple(tokens["logprobs"]),
+        )
+
+    store = str(tmp_path / "runs.sqlite")
+    with FakeOpenAIServer(agent_model) as server:
+        arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
+        arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
+        arguments += [server.base_url, "--agent-tokens", "--store", store, "--run", "t"]
+        assert main([*arguments, "--no-progress"]) == 0
+        bodies = [request.body for request in server.requests]
+    assert len(sent) == 2
+    assert all(b["return_token_ids"] is True and b["logprobs"] is True for b in bodies)
+    with ResultStore(store) as results:
+        (episode,) = list(results.episodes("t"))
+    assert episode.reward == 1.0
+    assert episode.token_turns() == sent
+    # Stored compactly: the second prompt keeps only what the first turn had not.
+    assert [t.prefix for t in episode.agent_tokens] == [0, 5]
+    assert episode.agent_tokens[1].prompt_tail == [201, 301]
+    capsys.readouterr()
+    assert main(["export", "--store", store, "--run", "t"]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["simulations"][0]["info"]["agent_tokens"] == sent
+
+
+def test_run__without_agent_tokens_asks_for_none(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    replies = [FakeReply.text("Done. ###STOP###")]
+    store = str(tmp_path / "runs.sqlite")
+    with FakeOpenAIServer(replies) as server:
+        arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
+        arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
+        arguments += [server.base_url, "--store", store, "--no-progress"]
+        assert main(arguments) == 0
+        body = server.requests[0].body
+    assert "return_token_ids" not in body and "logprobs" not in body
+    with ResultStore(store) as results:
+        assert [e.agent_tokens for e in results.episodes(results.runs()[0].run_id)] == [[]]
