@@ -15,7 +15,6 @@ step itself (user steps with the user's tools) and calls ``done``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
@@ -126,8 +125,7 @@ _MAX_SCRIPTS = 10_000  # generated tasks come and go: the cache is emptied past 
 _SCRIPTED_BY = ("actions", "ask_user", "_closing")
 
 
-@functools.cache  # per class: classes are few and live as long
-def _words_as_this_module(cls: type[OracleAgent]) -> bool:
+def _words_as_this_module(cls: type) -> bool:
     """True when `cls` takes every method of `_SCRIPTED_BY` from this module."""
     return all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY)
 
