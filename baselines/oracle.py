@@ -44,44 +44,19 @@ class OracleAgent:
         task: The task whose gold plan to follow.
     """
 
-    # An episode's starting state, as class defaults: an agent only stores what it changes
-    # (an episode that replays a worked-out script never needs its plan as a list).
-    _plan: list[GoldAction] | None = None
-    _to_communicate: list[str] | None = None
-    _script: _Script = ()
-    _played = 0
-    _last_request: Action | None = None
-    _repeats = 0
-
     def __init__(self, task: Task) -> None:
         self._task = task
-
-    @property
-    def plan(self) -> list[GoldAction]:
-        """The steps to follow: the task's gold actions, unless set otherwise."""
-        plan = self._plan
-        if plan is None:
-            plan = self._plan = self._task.gold_actions
-        return plan
-
-    @plan.setter
-    def plan(self, steps: list[GoldAction]) -> None:
-        self._plan = steps
-
-    @property
-    def to_communicate(self) -> list[str]:
-        """What the closing message tells: the task's ``communicate_info``, unless set."""
-        told = self._to_communicate
-        if told is None:
-            criteria = self._task.evaluation_criteria
-            told = self._to_communicate = list(
-                (criteria.communicate_info if criteria else None) or []
-            )
-        return told
-
-    @to_communicate.setter
-    def to_communicate(self, items: list[str]) -> None:
-        self._to_communicate = items
+        self.plan: list[GoldAction] = task.gold_actions
+        """The steps to follow (the task's gold actions unless set before the first act)."""
+        criteria = task.evaluation_criteria
+        self.to_communicate: list[str] = list(
+            (criteria.communicate_info if criteria else None) or []
+        )
+        """What the closing message tells (the task's ``communicate_info`` unless set)."""
+        self._script: _Script = ()
+        self._played = 0
+        self._last_request: Action | None = None
+        self._repeats = 0
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """Next gold step, a user step's request (again if not followed), closing, stops."""
@@ -104,11 +79,6 @@ class OracleAgent:
         return _STOP
 
     def _prepare(self) -> _Script:
-        task = self._task
-        cached = _SCRIPTS.get((type(self), task.id))  # `_script_of`'s memo, looked up here:
-        if cached is not None and cached[0] is task:  # only this module's wording is in it
-            self._script = cached[1]
-            return self._script
         if _words_as_this_module(type(self)):
             self._script = _script_of(self, self._task)  # this module's rules: same every time
         else:  # a subclass words its messages its own way: work them out for this episode
@@ -155,20 +125,9 @@ _MAX_SCRIPTS = 10_000  # generated tasks come and go: the cache is emptied past 
 _SCRIPTED_BY = ("actions", "ask_user", "_closing")
 
 
-_WORDED_HERE: dict[type, bool] = {}  # per class: classes are few and live as long
-
-
-def _words_as_this_module(cls: type[OracleAgent]) -> bool:
-    """True when `cls` takes every method of `_SCRIPTED_BY` from this module.
-
-    Worked out once per class (when one of its agents first acts), as the scripts are.
-    """
-    here = _WORDED_HERE.get(cls)
-    if here is None:
-        here = _WORDED_HERE[cls] = all(
-            getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY
-        )
-    return here
+def _words_as_this_module(cls: type) -> bool:
+    """True when `cls` takes every method of `_SCRIPTED_BY` from this module."""
+    return all(getattr(cls, name).__module__ == __name__ for name in _SCRIPTED_BY)
 
 
 def _script_of(agent: OracleAgent, task: Task) -> _Script:

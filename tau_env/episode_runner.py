@@ -46,25 +46,8 @@ class EpisodeResult:
         trajectory: list[Message],
         steps: int,
     ) -> EpisodeResult:
-        """The result of an episode graded `grade` (`reward` is the grade's).
-
-        Equal to the dataclass constructor's, built without its per-field
-        ``object.__setattr__`` calls (a frozen dataclass sets each field through them; here
-        the instance's dict is filled at once).
-        """
-        result = _new(cls)
-        result.__dict__.update(
-            task_id=task_id,
-            seed=seed,
-            reward=grade.reward,
-            grade=grade,
-            trajectory=trajectory,
-            steps=steps,
-        )
-        return result
-
-
-_new = object.__new__
+        """The result of an episode graded `grade` (`reward` is the grade's)."""
+        return cls(task_id, seed, grade.reward, grade, trajectory, steps)
 
 
 def bare_env(env: Any) -> Any | None:

@@ -84,15 +84,6 @@ class _Record(BaseModel):
 
 R = TypeVar("R", bound=BaseModel)
 
-_new = object.__new__
-# pydantic's own __setattr__ validates; these values are known good. The slots' own setters,
-# taken once from `BaseModel`, skip the attribute look-up `object.__setattr__` makes per call.
-_SLOTS = BaseModel.__dict__
-_set_dict = _SLOTS["__dict__"].__set__
-_set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
-_set_extra = _SLOTS["__pydantic_extra__"].__set__
-_set_private = _SLOTS["__pydantic_private__"].__set__
-
 
 def trusted(cls: type[R], fields: dict[str, Any], given: Iterable[str]) -> R:
     """An instance of `cls` built from values already known to be valid, without validation.
@@ -112,11 +103,12 @@ def trusted(cls: type[R], fields: dict[str, Any], given: Iterable[str]) -> R:
             pass a module-level frozenset: copying one into the instance's own set costs a
             fraction of building a set from a tuple.
     """
-    record = _new(cls)
-    _set_dict(record, fields)
-    _set_fields_set(record, set(given))
-    _set_extra(record, None)
-    _set_private(record, None)
+    # What ``cls.model_construct`` does once it has the fields, without its per-field work.
+    record = object.__new__(cls)
+    object.__setattr__(record, "__dict__", fields)
+    object.__setattr__(record, "__pydantic_fields_set__", set(given))
+    object.__setattr__(record, "__pydantic_extra__", None)
+    object.__setattr__(record, "__pydantic_private__", None)
     return record
 
 

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import json.encoder
 import weakref
 from collections.abc import Callable
-from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import BaseModel
@@ -36,8 +34,6 @@ __all__ = ["KEPT_TYPES", "committed_json_str", "kept_entry", "to_json_str"]
 _NUMBERS = (bool, int, float)
 _SEQUENCES = (list, tuple)
 _DATES = (dt.date, dt.datetime)
-# The C encoder json.dumps builds (None on a Python without json's C accelerator).
-_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
 
 
 def _convert(value: Any) -> Any:
@@ -56,21 +52,6 @@ def _convert(value: Any) -> Any:
     return value
 
 
-def _dumps(value: Any) -> str:
-    """``json.dumps(value, default=str)``, without building a `json.JSONEncoder` per call.
-
-    The C encoder that ``json.dumps`` would build, with the same settings (circular check,
-    ``default=str``, ASCII escapes, ``", "`` and ``": "``, NaN allowed), made here directly:
-    the same text, without the encoder object's Python set-up around it (a tenth of a
-    result's serialization). A fresh encoder per call, as ``json.dumps`` makes, keeps its
-    circular-reference record private to the call.
-    """
-    if _MAKE_ENCODER is None or isinstance(value, str):  # pure-Python json; or a bare string
-        return json.dumps(value, default=str)
-    encoder = _MAKE_ENCODER({}, str, encode_basestring_ascii, None, ": ", ", ", False, False, True)
-    return "".join(encoder(value, 0))
-
-
 def to_json_str(value: Any) -> str:
     """Serialize a tool's return value to the string the calling side receives.
 
@@ -84,12 +65,12 @@ def to_json_str(value: Any) -> str:
         return value
     if isinstance(value, BaseModel):  # the usual result: one record
         text = plain_text(value)
-        return _dumps(value.model_dump()) if text is None else text
+        return json.dumps(value.model_dump(), default=str) if text is None else text
     if isinstance(value, _SEQUENCES) and value and all(isinstance(v, BaseModel) for v in value):
         text = plain_json(list(value))  # a list of records (search results)
         if text is not None:
             return text
-    return _dumps(_convert(value))
+    return json.dumps(_convert(value), default=str)
 
 
 def committed_json_str(value: Any) -> str:
@@ -158,8 +139,8 @@ def _record_text(record: BaseModel) -> str:
         try:
             dump = record.model_dump(warnings="error")
         except PydanticSerializationError:  # warns, as `to_json_str` does; not kept
-            return _dumps(record.model_dump())
-        text = _dumps(dump)
+            return json.dumps(record.model_dump(), default=str)
+        text = json.dumps(dump, default=str)
     try:
         kept = _KeptText(record, _forget)
     except TypeError:  # a model class without weak references: nothing kept

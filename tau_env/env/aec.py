@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from typing import Any, ClassVar
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from tau_env.actions import Action, CallTool, SendMessage, Stop, decode_action
+from tau_env.actions import decode_action
 from tau_env.domain import Domain
 from tau_env.env.conversation import DUAL_CONTROL, Conversation, Seating, SideView
 from tau_env.env.spaces import action_space, observation_space
@@ -48,35 +49,13 @@ class SideContext:
     task_id: str
 
 
-# Already actions (`decode_action` returns them as is, subclasses included): told apart by
-# exact class, as `isinstance` against a pydantic model class that does not match runs
-# ABCMeta's check.
-_ACTION_CLASSES = frozenset((SendMessage, CallTool, Stop))
 _RESET_FIRST = "call reset() before using the environment"
-_AGENT_ERROR = TerminationReason.AGENT_ERROR  # looked up once (EnumType's attribute hook)
-_MAX_STEPS = TerminationReason.MAX_STEPS
 
 
-def _blank_dicts_for(
-    agents: list[Side],
-) -> tuple[list[Side], dict[Side, float], dict[Side, bool]]:
-    """The agents (a copy), and their all-0.0 and all-False dicts, which `reset` copies."""
-    return list(agents), dict.fromkeys(agents, 0.0), dict.fromkeys(agents, False)
-
-
-_FIRST_DRAWS: dict[int, int] = {}
-_MAX_FIRST_DRAWS = 10_000  # emptied past this size (seeds drawn per episode come and go)
-
-
+@functools.lru_cache(maxsize=10_000)
 def _first_draw(seed: int) -> int:
     """``random.Random(seed).getrandbits(63)``, remembered per seed."""
-    drawn = _FIRST_DRAWS.get(seed)
-    if drawn is None:
-        drawn = random.Random(seed).getrandbits(63)
-        if len(_FIRST_DRAWS) >= _MAX_FIRST_DRAWS:
-            _FIRST_DRAWS.clear()
-        _FIRST_DRAWS[seed] = drawn
-    return drawn
+    return random.Random(seed).getrandbits(63)
 
 
 class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -181,8 +160,6 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self.max_text_length = max_text_length
         self.render_mode = render_mode
         self.possible_agents: list[Side] = list(SIDES)
-        # `reset`'s blank per-side dicts, for these agents (copied at each reset).
-        self._blank_dicts = _blank_dicts_for(self.possible_agents)
         self._tool_names = {side: domain.toolbox.tools(side).names for side in SIDES}
         obs_space = observation_space(max_text_length, max_steps)
         self._observation_spaces = {side: obs_space for side in SIDES}
@@ -239,22 +216,16 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             self._seeds.seed(seed)
             self._pending_seed = None
         task = self.domain.task(task_id) if type(task_id) is str else self._pick_task(task_id)
-        # `_draw_seed`'s usual answer, spelled out: the remembered first draw of a seed given
-        # to this reset (two calls fewer).
-        pending = self._pending_seed
-        drawn = None
-        if pending is not None and self._pending_draws == 0:
-            drawn = _FIRST_DRAWS.get(pending)
-        if drawn is None:
-            drawn = self._draw_seed()
-        else:
-            self._pending_draws = 1
-        self.episode_seed = drawn
-        world = self.domain.prepare(task).initial_world.fork(drawn)
+        self.episode_seed = self._draw_seed()
+        world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
-        # Positional: a class called with keywords packs them into a dict first.
         conversation = self._conversation = Conversation(
-            world, history, self.max_steps, self.max_errors, seating, self.max_text_length
+            world,
+            history,
+            max_steps=self.max_steps,
+            max_errors=self.max_errors,
+            seating=seating,
+            max_text_length=self.max_text_length,
         )
         self._task = task
         cached = self._context_cache.get(task.id)  # made once per task (`_remember_contexts`)
@@ -263,12 +234,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         )
         self.grade = None
         agents = self.agents = list(self.possible_agents)
-        blank = self._blank_dicts
-        if blank[0] != agents:  # `possible_agents` changed: new templates
-            blank = self._blank_dicts = _blank_dicts_for(agents)
-        _, zeros, falses = blank  # copies of templates cost a third of `dict.fromkeys`
-        self.rewards, self._cumulative_rewards = zeros.copy(), zeros.copy()
-        self.terminations, self.truncations = falses.copy(), falses.copy()
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
         self._final_info = None  # the `infos` setter, spelled out
         infos: dict[str, dict[str, Any]] = {}
         for side in agents:  # (a loop: a comprehension is one call more)
@@ -295,31 +264,23 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             return
         if action is None:
             raise InvalidAction(f"the {agent} is not done; None is only valid for a finished side")
-        if type(action) in _ACTION_CLASSES:
-            decoded: Action = action
-        else:
-            decoded = decode_action(action, self._tool_names[agent])
-        # PettingZoo clears the acting side's cumulative reward and every reward here. Until
-        # the episode ends both are 0 already (only `_finish` gives rewards, and only `reset`
-        # starts a live episode), so the dicts are left as they are rather than rebuilt.
+        decoded = decode_action(action, self._tool_names[agent])
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
         conversation.act(decoded)
         if conversation.termination is not None:
             task = self._task
             assert task is not None, "reset() set the task"
             self._finish(conversation, task)
-            cumulative = self._cumulative_rewards  # PettingZoo's `_accumulate_rewards`
-            for side, reward in self.rewards.items():
-                cumulative[side] += reward
-        else:  # every reward is 0 until the end: accumulating them would change nothing
+        else:
             self.agent_selection = conversation.turn
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: Side) -> dict[str, Any]:
         """What `agent` observes now (see `tau_env.env.spaces.observation_space`)."""
-        conversation = self._conversation  # (as in `conversation`: every turn)
-        if conversation is None:
-            raise ResetNeeded(_RESET_FIRST)
+        conversation = self.conversation
         return {
             "messages": tuple(conversation.views[agent].inbox_entries),
             "instructions": self._contexts[agent].instructions[: self.max_text_length],
@@ -359,21 +320,18 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
     @property
     def conversation(self) -> Conversation:
         """The current episode's protocol state (trajectory, counters, termination)."""
-        conversation = self._conversation  # no helper call: read each episode
+        conversation = self._conversation
         if conversation is None:
             raise ResetNeeded(_RESET_FIRST)
         return conversation
 
     def view(self, side: Side) -> SideView:
         """Everything `side` has seen: full history and what is new since it last acted."""
-        conversation = self._conversation  # (as in `conversation`)
-        if conversation is None:
-            raise ResetNeeded(_RESET_FIRST)
-        return conversation.views[side]
+        return self.conversation.views[side]
 
     def context(self, side: Side) -> SideContext:
         """`side`'s instructions and tool schemas for the current episode."""
-        if self._conversation is None:  # (as in `conversation`)
+        if self._conversation is None:
             raise ResetNeeded(_RESET_FIRST)
         return self._contexts[side]
 
@@ -423,7 +381,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
 
     def _finish(self, conversation: Conversation, task: Task) -> None:
         """Grade the ended episode and give every side its reward and ending."""
-        termination = conversation.termination or _AGENT_ERROR
+        termination = conversation.termination or TerminationReason.AGENT_ERROR
         # Gold plans that draw random ids replay with the episode's seed (same ids, no
         # spurious DB difference); an episode that drew nothing needs no per-seed replay.
         seed = self.episode_seed if conversation.world.seed_source.drawn else None
@@ -432,10 +390,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             conversation.trajectory,
             conversation.world,
             termination,
-            partial(self.domain.expected_world, task, seed),  # (a lambda is one frame more)
+            partial(self.domain.expected_world, task, seed),
         )
         grade = self.grade = self.grader.grade(episode)
-        truncated = termination is _MAX_STEPS  # `conversation.truncated`, spelled out
+        truncated = conversation.truncated
         reward = grade.reward
         if reward is None:  # not judged
             reward = 0.0

@@ -6,32 +6,29 @@ token in a message, ends the conversation. Tool errors accumulate towards ``max_
 (termination) and steps towards ``max_steps`` (truncation). Steps are counted as the reference
 counts them: each message one, each tool call two (the call and its result).
 
-Each side's view (`SideView`) grows by appending; nothing is rebuilt per step, and a message's
-observation entry is built when first read (a loop that reads messages pays nothing for it).
+Each side's view (`SideView`) grows by appending; nothing is rebuilt per step. Observation
+entries are built when read (a loop that reads the messages themselves pays nothing for them).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import is_
 from typing import Any
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop, parse_arguments
 from tau_env.env.spaces import ROLE_INDEX, TOOL_NAME_LENGTH
 from tau_env.grading.outcome import TerminationReason
 from tau_env.messages import (
-    STOP_MARK,
     STOP_TOKENS,
     AssistantMessage,
     Message,
-    Requestor,
     Side,
     ToolCall,
     ToolMessage,
     UserMessage,
     has_stop_token,
+    has_text,
     requestor_of,
     trusted,
 )
@@ -42,8 +39,6 @@ __all__ = ["GREETING", "Conversation", "Seating", "SideView"]
 
 GREETING = "Hi! How can I help you today?"
 """The agent's fixed first message (not an action)."""
-
-_NO_ENTRIES: tuple[()] = ()  # a view's observation entries before they are first read
 
 _OTHER: dict[Side, Side] = {"agent": "user", "user": "agent"}
 SIDES: tuple[Side, Side] = ("agent", "user")
@@ -84,29 +79,11 @@ class SideView:
     history: list[Message] = field(default_factory=list)
     inbox: list[Message] = field(default_factory=list)
     max_text_length: int = 1 << 20
-    # The entries of the inbox's first messages, built so far; `inbox_entries` adds the rest.
-    # `_NO_ENTRIES` until first read: a loop that never reads them makes no list per step.
-    _entries: list[dict[str, Any]] | tuple[()] = field(
-        default=_NO_ENTRIES, repr=False, compare=False
-    )
 
     @property
     def inbox_entries(self) -> list[dict[str, Any]]:
-        """`inbox` as observation-space entries (`observation_entry`), in the same order.
-
-        Each message's entry is built when first read, then kept: participants that read the
-        messages themselves (scripted users, oracles, LLM agents) never pay for entries, and
-        an observation per step builds one entry per new message. Do not modify the list.
-        """
-        entries = self._entries
-        if type(entries) is not list:  # `_NO_ENTRIES`: the first read since the side acted
-            entries = self._entries = []
-        unbuilt = self.inbox[len(entries) :]
-        if unbuilt:
-            bound = self.max_text_length
-            for message in unbuilt:  # (a loop: usually one message, no comprehension)
-                entries.append(observation_entry(message, bound))
-        return entries
+        """`inbox` as observation-space entries (`observation_entry`), in the same order."""
+        return [observation_entry(message, self.max_text_length) for message in self.inbox]
 
 
 def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[str, Any]:
@@ -116,9 +93,9 @@ def observation_entry(message: Message, max_text_length: int = 1 << 20) -> dict[
     name), so that a huge message or an invented tool name never puts an observation outside
     its space; the message itself (in the trajectory and the views) is kept whole.
     """
-    if message.role == "tool":  # (`isinstance` against a pydantic class costs more)
+    if message.role == "tool":
         return {
-            "role": _TOOL_ROLE,
+            "role": ROLE_INDEX["tool"],
             "content": (message.content or "")[:max_text_length],
             "tool_name": (message.name or "")[:TOOL_NAME_LENGTH],
             "error": int(message.error),
@@ -156,18 +133,9 @@ class Conversation:
         self.max_text_length = max_text_length
         self.max_steps = max_steps
         self.max_errors = max_errors
-        greeting = None if history or seating.greeting is None else seating.greeting
-        if greeting is None:
-            self.trajectory: list[Message] = []
-            agent_history, user_history, user_inbox = [], [], []
-        else:  # `_say` of the greeting, spelled out: each list starts with it
-            opening = _shared_text_message("agent", greeting)
-            self.trajectory = [opening]
-            agent_history, user_history, user_inbox = [opening], [opening], [opening]
+        self.trajectory: list[Message] = []
         self.views: dict[Side, SideView] = {
-            # positional: the defaults' factories cost more
-            "agent": SideView(agent_history, [], max_text_length, _NO_ENTRIES),
-            "user": SideView(user_history, user_inbox, max_text_length, _NO_ENTRIES),
+            side: SideView(max_text_length=max_text_length) for side in SIDES
         }
         self.step_count = 0
         self.num_errors = 0
@@ -175,11 +143,12 @@ class Conversation:
         self.error_note: str | None = None
         self._calls = 0
         self.seating = seating
-        self.turn: Side = "user"
+        self.turn: Side = "agent"
         if history:
             self._load_history(history)
-        elif greeting is None:
-            self.turn = "agent"
+        elif seating.greeting is not None:
+            self._say("agent", _text_message("agent", seating.greeting))
+            self.turn = "user"
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -190,7 +159,7 @@ class Conversation:
     @property
     def truncated(self) -> bool:
         """True when the step limit ended the episode."""
-        return self.termination is _MAX_STEPS
+        return self.termination is TerminationReason.MAX_STEPS
 
     # -- acting --------------------------------------------------------------------------------
     def act(self, action: Action) -> None:
@@ -205,31 +174,21 @@ class Conversation:
         view = self.views[side]
         if view.inbox:  # the side acts: what it had not yet seen is now seen
             view.inbox = []
-            view._entries = _NO_ENTRIES  # (they were the old inbox's)
-        # Told apart by exact class first: `isinstance` against a pydantic model class that
-        # does not match runs ABCMeta's check (~0.1 us); subclasses take `_act_as_base`.
-        if type(action) is SendMessage:
-            self._send(side, action)
-        elif type(action) is CallTool:
-            self._call_tool(side, view, action)
-        elif type(action) is Stop:
-            self._stop(side, action)
-        else:
-            self._act_as_base(side, view, action)
-        if self.termination is None:  # `_check_limits()`, spelled out
-            if self.num_errors >= self.max_errors:
-                self.termination = _TOO_MANY_ERRORS
-            elif self.step_count >= self.max_steps:
-                self.termination = _MAX_STEPS
-
-    def _act_as_base(self, side: Side, view: SideView, action: Action) -> None:
-        """`act` for an instance of a subclass of an action class: as its base class."""
         if isinstance(action, CallTool):
             self._call_tool(side, view, action)
         elif isinstance(action, SendMessage):
             self._send(side, action)
         else:
             self._stop(side, action)
+        self._check_limits()
+
+    def _check_limits(self) -> None:
+        """End the episode once the error or step limit is reached."""
+        if self.termination is None:
+            if self.num_errors >= self.max_errors:
+                self.termination = TerminationReason.TOO_MANY_ERRORS
+            elif self.step_count >= self.max_steps:
+                self.termination = TerminationReason.MAX_STEPS
 
     def _call_tool(self, side: Side, view: SideView, action: CallTool) -> None:
         """The call and its result: two records, both seen by the caller alone.
@@ -258,7 +217,7 @@ class Conversation:
         content, error = result.content, result.error
         if error and nests_deeper_than(recorded):  # (refused: only failed calls nest so deep)
             recorded = clipped(recorded)
-        requestor = _REQUESTOR[side]
+        requestor = requestor_of(side)
         call = trusted(
             ToolCall,
             # a copy, as validation made one: the record never shares the caller's dict
@@ -293,22 +252,22 @@ class Conversation:
 
     def _send(self, side: Side, action: SendMessage) -> None:
         content = action.content
-        # `has_text`, spelled out, and `has_stop_token` asked only of text holding a stop
-        # token's start: two Python calls fewer for the usual message.
-        if content is None or not content.strip():
-            self.termination = _AGENT_ERROR if side == "agent" else _USER_ERROR
+        if not has_text(content):
+            self.termination = (
+                TerminationReason.AGENT_ERROR if side == "agent" else TerminationReason.USER_ERROR
+            )
             self.error_note = f"the {side} sent a message without text"
             return
         self._say(side, _sent_message(side, action))
         self.step_count += 1
-        if STOP_MARK in content and has_stop_token(content):
+        if has_stop_token(content):
             self._end_by(side)
         else:
             self.turn = _OTHER[side]
 
     def _stop(self, side: Side, action: Stop) -> None:
         content = STOP_TOKENS[action.reason]
-        self._say(side, _shared_text_message(side, content))
+        self._say(side, _text_message(side, content))
         self.step_count += 1
         self._end_by(side)
 
@@ -333,11 +292,9 @@ class Conversation:
         """Give each side the history it could have seen, and the floor to the right side.
 
         Agent: its own messages, user text, and results of its own calls. User: its own
-        messages, agent text, and results of its own calls (spec §4, initialize step 6). The
-        split is worked out once per history (`_history_layout`); each episode gets its own
-        lists (and observation entries, built when read).
+        messages, agent text, and results of its own calls (spec §4, initialize step 6).
         """
-        layout = _history_layout(history)
+        layout = _layout_of(history)
         self.trajectory.extend(history)
         for side, (seen, unseen) in zip(SIDES, layout.sides, strict=True):
             view = self.views[side]
@@ -357,40 +314,15 @@ class _HistoryLayout:
     """What a task's message history gives each side at reset.
 
     Attributes:
-        messages: The history it was worked out from (the memo checks it is still that one).
         sides: Per side (in `SIDES` order): every message it saw, and the ones that arrived
             after its own last message (its inbox).
         turn: The side that has the floor after the history.
         stopped_by: The side whose stop token ends the history (None: it goes on).
     """
 
-    messages: tuple[Message, ...]
     sides: tuple[_SeenBy, ...]
     turn: Side
     stopped_by: Side | None
-
-
-_LAYOUTS: dict[int, tuple[Sequence[Message], _HistoryLayout]] = {}
-_MAX_LAYOUTS = 10_000  # generated tasks come and go: the memo is emptied past this size
-
-
-def _history_layout(history: Sequence[Message]) -> _HistoryLayout:
-    """`_layout_of` `history`, remembered per history (a task's) while its messages are the same.
-
-    Splitting a history costs several times a whole short episode, and a task's history is
-    the same at every reset.
-    """
-    key = id(history)
-    cached = _LAYOUTS.get(key)
-    if cached is not None and cached[0] is history:
-        layout = cached[1]
-        if len(layout.messages) == len(history) and all(map(is_, layout.messages, history)):
-            return layout
-    if len(_LAYOUTS) >= _MAX_LAYOUTS:
-        _LAYOUTS.clear()
-    layout = _layout_of(history)
-    _LAYOUTS[key] = (history, layout)
-    return layout
 
 
 def _layout_of(history: Sequence[Message]) -> _HistoryLayout:
@@ -411,7 +343,7 @@ def _layout_of(history: Sequence[Message]) -> _HistoryLayout:
         and has_stop_token(last.content)
     ):
         stopped_by = "agent" if isinstance(last, AssistantMessage) else "user"
-    return _HistoryLayout(tuple(history), sides, turn, stopped_by)
+    return _HistoryLayout(sides, turn, stopped_by)
 
 
 def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
@@ -427,17 +359,10 @@ def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
 _TOOL_CALL_GIVEN = frozenset(("id", "name", "arguments", "requestor"))
 _TOOL_MESSAGE_GIVEN = frozenset(("id", "content", "requestor", "error", "name"))
 _CALLS_GIVEN = frozenset(("tool_calls",))
-_TOOL_ROLE = ROLE_INDEX["tool"]
-# Enum members looked up once: `TerminationReason.X` goes through EnumType's attribute hook.
-_MAX_STEPS = TerminationReason.MAX_STEPS
-_TOO_MANY_ERRORS = TerminationReason.TOO_MANY_ERRORS
-_AGENT_ERROR = TerminationReason.AGENT_ERROR
-_USER_ERROR = TerminationReason.USER_ERROR
 _STOPPED_BY: dict[Side, TerminationReason] = {
     "agent": TerminationReason.AGENT_STOP,
     "user": TerminationReason.USER_STOP,
 }
-_REQUESTOR: dict[Side, Requestor] = {"agent": "assistant", "user": "user"}
 
 
 def _text_message(side: Side, content: str) -> Message:
@@ -461,18 +386,6 @@ def _sent_message(side: Side, action: SendMessage) -> Message:
         }
         return trusted(AssistantMessage, fields, _REQUEST_GIVEN)
     return _text_message(side, action.content)
-
-
-@functools.lru_cache(maxsize=128)  # greetings and stop tokens are few
-def _shared_text_message(side: Side, content: str) -> Message:
-    """`side`'s message saying `content`, one record per side and text, for fixed texts.
-
-    The greeting and the stop messages say the same in every episode, so every episode gets
-    the same record, as the episodes of a task share the records of its message history
-    (records in a trajectory are never changed). Building each afresh cost about 5 k
-    instructions, together some 2.5 % of a mock episode.
-    """
-    return _text_message(side, content)
 
 
 _TEXT_GIVEN = frozenset(("content",))

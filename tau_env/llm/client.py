@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -85,15 +86,10 @@ class LLMClient:
         given to this client is shared, one of its own is new. The route is copied rather
         than derived again (runners make a client per episode side).
         """
-        client = LLMClient.__new__(LLMClient)
-        client.config = self.config
-        client.retry = self.retry
-        client._given = self._given
+        client = copy.copy(self)
         client.limiter = self.limiter if self._given[0] else CallLimiter()
-        client.cache = self.cache
         client.usage = self.usage if self._given[1] else UsageLog()
         client._route = self._route.fresh()
-        client._access_checked = self._access_checked
         return client
 
     def __repr__(self) -> str:

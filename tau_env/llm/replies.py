@@ -74,28 +74,6 @@ def _reply(
     )
 
 
-_SCAN: Any = getattr(json.JSONDecoder(), "scan_once")  # noqa: B009 (untyped in typeshed)
-"""The parser `json.loads` runs (default settings), called without its Python layers."""
-
-
-def _load(raw: bytes) -> Any:
-    """``json.loads(raw)``; a UTF-8 object body (no BOM, no NUL) is parsed directly.
-
-    Any other body, and any text after the object, is left to `json.loads` itself.
-
-    Raises:
-        ValueError: The body is not JSON.
-    """
-    if raw[:1] != b"{" or raw[1:2] in (b"", b"\0"):
-        return json.loads(raw)
-    text = raw.decode("utf-8", "surrogatepass")  # as json.loads decodes such a body
-    try:
-        value, end = _SCAN(text, 0)
-    except StopIteration:  # cut short: json.loads raises its own error
-        return json.loads(text)
-    return value if end == len(text) else json.loads(text)
-
-
 def completion_reply(raw: bytes, model: str, price: Price | None) -> LLMResponse:
     """An `LLMResponse` from the body of a (non-streamed) chat completion.
 
@@ -103,7 +81,7 @@ def completion_reply(raw: bytes, model: str, price: Price | None) -> LLMResponse
         ProviderFailure: The body is not a completion, or has no choice (``transient``).
     """
     try:
-        data = _load(raw)
+        data = json.loads(raw)
     except (ValueError, RecursionError):  # (nested deeper than the parser goes)
         raise ProviderFailure("transient", f"reply is not JSON: {error_detail(raw, 120)}") from None
     if not isinstance(data, dict) or ("error" in data and "choices" not in data):

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 from tau_env.errors import DataError
 from tau_env.serialization import KEPT_TYPES, kept_entry
 from tau_env.state.journal import Journal
-from tau_env.state.table import ABSENT, DELETED, Slot, Table, added_keys
+from tau_env.state.table import ABSENT, Slot, Table, added_keys, record_of
 
 __all__ = ["Database", "SeedSource", "Snapshot", "deep_merge"]
 
@@ -242,11 +242,7 @@ class Database:
         Raises:
             RuntimeError: A transaction is open.
         """
-        clone = _new(type(self))
-        clone.snapshot = self.snapshot  # (one store each: no tuple to pack and unpack)
-        clone.journal = journal
-        clone.seed_source = seed_source
-        clone._tables = {}
+        clone = type(self)(self.snapshot, journal, seed_source)
         origins = self._origins.copy()
         for name, table in self._tables.items():
             if table.version:  # else untouched: as the base
@@ -264,7 +260,7 @@ class Database:
             if changes:
                 overlays[name] = changes
         for name, table in self._tables.items():
-            overlay = table._changes  # `Table.overlay()`, read without its call (per table)
+            overlay = table.overlay()
             if overlay:
                 overlays[name] = overlay
         return overlays
@@ -310,17 +306,11 @@ class Database:
         mine, theirs = self._overlays(), other._overlays()
         if not mine and not theirs:  # neither changed anything (a side whose tools went unused)
             return []
-        unshared = []  # (loops, not comprehensions: no function call each)
-        for name, left in mine.items():
-            if theirs.get(name) is not left:
-                unshared.append(name)
-        for name in theirs:
-            if name not in mine:
-                unshared.append(name)
+        unshared = [name for name, left in mine.items() if theirs.get(name) is not left]
+        unshared += [name for name in theirs if name not in mine]
         if not unshared:
             return []
-        if len(unshared) > 1:
-            unshared.sort(key=self.snapshot.position.__getitem__)
+        unshared.sort(key=self.snapshot.position.__getitem__)
         found: list[str] = []
         for name in unshared:
             found += self._table_differences(
@@ -343,16 +333,7 @@ class Database:
             mine, theirs = left.get(key, ABSENT), right.get(key, ABSENT)
             if mine is theirs:
                 continue
-            # `record_of` of each entry, spelled out (two calls per compared record)
-            if mine is ABSENT:
-                mine = base.get(key)
-            elif mine is DELETED:
-                mine = None
-            if theirs is ABSENT:
-                theirs = base.get(key)
-            elif theirs is DELETED:
-                theirs = None
-            if not _same(mine, theirs):  # type: ignore[arg-type]
+            if not _same(record_of(mine, base, key), record_of(theirs, base, key)):
                 found.append(f"{name}/{key}")
         # A list-shaped table is dumped in order, so the order of new records matters too.
         # With no key differing, both views delete the same base records, so only the order
@@ -410,7 +391,6 @@ class Database:
 
 
 _NO_CHANGES: Mapping[str, Any] = {}
-_new = object.__new__
 
 
 class _LazyField:

@@ -36,9 +36,6 @@ WHOLE = _Whole()
 Owned = dict[Any, "Owned | _Whole"]
 """What a table owns of a value copied one level: entry (field, key or index) -> owned part."""
 
-_new = object.__new__
-_set = object.__setattr__
-
 
 def shallow_copy(value: Any) -> tuple[Any, Owned | _Whole]:
     """`value` copied one level, and what of it is owned (nothing yet, or `WHOLE`).
@@ -50,12 +47,8 @@ def shallow_copy(value: Any) -> tuple[Any, Owned | _Whole]:
         cls = type(value)
         if copier_for(cls) is None:  # not copyable field by field: copied (and owned) whole
             return copy_record(value), WHOLE
-        clone = _new(cls)
-        _set(clone, "__dict__", value.__dict__.copy())
-        _set(clone, "__pydantic_fields_set__", set(cls.__pydantic_fields__))
-        _set(clone, "__pydantic_extra__", None)
-        _set(clone, "__pydantic_private__", None)
-        return clone, {}
+        # every field given: all set, as after validation (as `copy_record` copies)
+        return value.model_copy(update=value.__dict__), {}
     if isinstance(value, dict):
         return dict(value), {}
     if isinstance(value, list):

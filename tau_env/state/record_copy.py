@@ -112,15 +112,10 @@ def _model_copier(cls: type[BaseModel], schema: Mapping[str, Any]) -> Copier:
             copiers.append((name, copier))
     if set(fields_schema["fields"]) != set(cls.__pydantic_fields__):
         raise _Unsupported
-    return _make_model_copier(cls, tuple(copiers), frozenset(cls.__pydantic_fields__))
+    return _make_model_copier(cls, tuple(copiers))
 
 
-def _make_model_copier(
-    cls: type[BaseModel], copiers: tuple[tuple[str, Copier], ...], names: frozenset[str]
-) -> Copier:
-    new = object.__new__
-    set_attribute = object.__setattr__
-
+def _make_model_copier(cls: type[BaseModel], copiers: tuple[tuple[str, Copier], ...]) -> Copier:
     def copy(record: Any) -> Any:
         if type(record) is not cls:
             raise _TypeMismatch
@@ -129,12 +124,7 @@ def _make_model_copier(
             value = values[name]
             if value is not None:
                 values[name] = copier(value)
-        clone = new(cls)
-        set_attribute(clone, "__dict__", values)
-        set_attribute(clone, "__pydantic_fields_set__", set(names))  # as after validation
-        set_attribute(clone, "__pydantic_extra__", None)
-        set_attribute(clone, "__pydantic_private__", None)
-        return clone
+        return record.model_copy(update=values)  # every field given: all set, as validated
 
     return copy
 

@@ -99,14 +99,8 @@ class Table(Generic[R]):
 
     # -- reading -------------------------------------------------------------------------------
     def get(self, key: str) -> R | None:
-        """The record under `key` (shared: do not modify), or None.
-
-        `record_of` spelled out: this is every tool's read.
-        """
-        entry = self._changes.get(key, ABSENT)
-        if entry is ABSENT:
-            return self._base.get(key)
-        return None if entry is DELETED else entry  # type: ignore[return-value]
+        """The record under `key` (shared: do not modify), or None."""
+        return record_of(self._changes.get(key, ABSENT), self._base, key)
 
     def require(self, key: str, missing: str) -> R:
         """The record under `key` (shared: do not modify); `ToolError(missing)` when absent.

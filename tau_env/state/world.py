@@ -63,11 +63,6 @@ def _defect(name: str, error: Exception) -> ToolResult:
     return ToolResult(f"Error: tool '{name}' failed unexpectedly ({described})", error=True)
 
 
-# What ``ToolResult(content, error)`` does, without the Python frame of namedtuple's ``__new__``
-# (the success of every tool call is built this way).
-_new_tuple = tuple.__new__
-
-
 @dataclass(frozen=True)
 class Toolbox:
     """A domain's static set of callable functions, per side.
@@ -252,31 +247,24 @@ class World:
             kwargs = spec.call_arguments(parsed)
         except ValueError as error:
             return ToolResult(f"Error: Invalid arguments for tool '{name}': {error}", error=True)
-        journal = self.journal
-        try:  # one transaction (`Journal.transaction`, spelled out: this is the hot path)
-            value = spec.function(self.agent_db if side == "agent" else self.db(side), **kwargs)
-            # part of the call: a failing sync undoes it too
-            synced = toolbox.sync is not None and self._sync_if_changed()
+        try:
+            with self.journal.transaction():
+                value = spec.function(self.db(side), **kwargs)
+                # part of the call: a failing sync undoes it too
+                synced = toolbox.sync is not None and self._sync_if_changed()
         except ToolError as error:
-            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
         except _VALUE_ERRORS as error:
             # Python refusing a value the tool was given (an integer too large for a float, a
             # string that cannot be encoded, a model field refusing a value, JSON text nested
             # deeper than the parser goes): the reference
             # answers every exception with ``Error: <message>`` (spec §2.2), and so does this.
-            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
         except Exception as error:  # a defect of the tool: named, and the episode goes on
-            journal.rollback()
             return _defect(name, error)
-        except BaseException:
-            journal.rollback()
-            raise
-        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return _new_tuple(ToolResult, (committed_json_str(value), False))
+        return ToolResult(committed_json_str(value))
 
     def _call_as_sent(
         self, as_sent: ArgumentsAsSent, side: Side, name: str, arguments: dict[str, Any] | str
@@ -318,20 +306,15 @@ class World:
         problem = binding_error(f"{as_sent.owner(side, name)}.{name}", parameters, required, parsed)
         if problem is not None:
             return ToolResult(f"Error: {problem}", error=True)
-        journal = self.journal
         try:
-            value = function(db, **parsed)
-            synced = toolbox.sync is not None and self._sync_if_changed()
+            with self.journal.transaction():
+                value = function(db, **parsed)
+                synced = toolbox.sync is not None and self._sync_if_changed()
         except Exception as error:  # the reference's answer to any exception of a tool
-            journal.rollback()
             return ToolResult(f"Error: {error}", error=True)
-        except BaseException:
-            journal.rollback()
-            raise
-        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
-        return _new_tuple(ToolResult, (committed_json_str(value), False))
+        return ToolResult(committed_json_str(value))
 
     def tool_mutates_state(self, side: Side, name: str) -> bool:
         """Whether a call of the side's tool `name` can change state (False when unknown).
@@ -365,14 +348,9 @@ class World:
         if spec is None:
             raise KeyError(f"no {side} env function or tool named {name!r}")
         kwargs = spec.call_arguments(arguments)
-        journal = self.journal
-        try:  # one transaction, as in `call_tool`
+        with self.journal.transaction():
             value = spec.function(self.db(side), **kwargs)
             synced = self._sync_if_changed()
-        except BaseException:
-            journal.rollback()
-            raise
-        journal.commit()
         if synced:
             self._synced_at = self._sync_stamp()
         return value

@@ -69,24 +69,11 @@ class UserScenario(_Model):
     instructions: StructuredUserInstructions | str = Field(description="The situation.")
 
     def __str__(self) -> str:
-        known = _SCENARIO_TEXTS.get(id(self))
-        if known is not None and known[0] is self:
-            return known[1]
         lines = []
         if self.persona is not None:
             lines += ["Persona:", _indent(self.persona)]
         lines += ["Instructions:", _indent(str(self.instructions))]
-        text = "\n".join(lines)
-        if len(_SCENARIO_TEXTS) < _SCENARIO_TEXTS_KEPT:
-            _SCENARIO_TEXTS[id(self)] = (self, text)
-        return text
-
-
-_SCENARIO_TEXTS: dict[int, tuple[UserScenario, str]] = {}
-"""Scenario text per scenario object, made once (the users read it at every reset). The
-entry keeps its scenario alive, so its id is never reused while the entry exists; a
-scenario is frozen, so its text never changes."""
-_SCENARIO_TEXTS_KEPT = 16384
+        return "\n".join(lines)
 
 
 def _indent(text: str) -> str:

@@ -3,7 +3,6 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tau_env.llm import wire
 from tau_env.llm.cache import request_key
 from tau_env.llm.wire import RequestWriter
 
@@ -80,22 +79,6 @@ def test_request_writer__keys_equal_request_key_however_the_history_moves(
         call = writer.call(history, tools, None, seed, with_key=True)
         assert call.key == _key(history, tools, seed, params={"top_p": 0.5})
         assert json.loads(call.body)["messages"] == history
-
-
-def test_request_writer__serialises_each_message_once_per_conversation(monkeypatch):
-    written = []
-    original = wire.canonical_json
-    monkeypatch.setattr(wire, "canonical_json", lambda v: written.append(v) or original(v))
-    writer = _writer()
-    history = [SYSTEM, {"role": "user", "content": "one"}]
-    writer.call(history, TOOLS, None, 1, with_key=True)
-    written.clear()
-    history = [dict(m) for m in history] + [{"role": "assistant", "content": "two"}]
-    call = writer.call(history, TOOLS, None, 1, with_key=True)  # rebuilt dicts, same content
-    messages = [v for v in written if isinstance(v, dict) and "role" in v]
-    assert messages == [{"role": "assistant", "content": "two"}]
-    assert not any(isinstance(v, list) for v in written)  # the tools were not serialised again
-    assert call.key == _key(history, TOOLS, 1)
 
 
 def test_request_writer__a_message_edited_in_place_is_sent_as_edited():

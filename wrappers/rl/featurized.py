@@ -166,19 +166,12 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         info = self._last_info
         featurizer = self.featurizer
         if featurizer.action_masks()[index]:
-            # The lean step of the single-agent view: its observation is read here, and its
-            # info (a fresh dict per call) is built once per template, not once per move.
-            env, driven = self.env, self.env.driven
-            moves = featurizer.actions(index)
-            for move in moves:
+            for move in featurizer.actions(index):
                 self.moves += 1
-                terminated, truncated = env.advance(move)
-                featurizer.observe(driven.observe("agent"))
+                observation, reward, terminated, truncated, info = self.env.step(move)
+                featurizer.observe(observation)
                 if terminated or truncated:
-                    reward = float(driven.rewards["agent"])
                     break
-            if moves:
-                info = env.info()
         else:
             featurizer.skip(index)
         if not (terminated or truncated) and self.turn >= self.max_turns:
