@@ -30,6 +30,7 @@ _FREE_BAGS = {
 }
 """Free checked bags per passenger (the policy's table)."""
 _CERTIFICATE_PER_PASSENGER = 100
+_BAG_PRICE = 50
 _PAYMENT_ID = re.compile(r"\b(?:credit_card|gift_card|certificate)_\d+\b")
 _CABINS = ("basic_economy", "economy", "business")
 
@@ -87,6 +88,8 @@ def writes(b: AirlineBelief) -> list[CallTool | None]:
         ]
     if "bags" in b.intents:
         return [_bags(b)]
+    if "passenger_details" in b.intents:
+        return [_passengers(b)]
     if "compensation" in b.intents and b.user_id is not None and target is not None:
         amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
         return [
@@ -113,6 +116,37 @@ def _bags(b: AirlineBelief) -> CallTool | None:
     return CallTool(name="update_reservation_baggages", arguments=arguments)
 
 
+def _passengers(b: AirlineBelief) -> CallTool | None:
+    """The passenger update: the reservation's passengers with the one asked for changed."""
+    target, change = b.target, b.passenger
+    if target is None or change is None:
+        return None
+    (first, last), new = change
+    passengers = [
+        {key: str(p[key]) for key in ("first_name", "last_name", "dob")}
+        for p in target["passengers"]
+    ]
+    matches = [
+        i
+        for i, p in enumerate(passengers)
+        if (p["first_name"].lower(), p["last_name"].lower()) == (first.lower(), last.lower())
+    ]
+    if len(matches) != 1:
+        return None
+    passengers[matches[0]] = new
+    arguments = {"reservation_id": target["reservation_id"], "passengers": passengers}
+    return CallTool(name="update_reservation_passengers", arguments=arguments)
+
+
+def _bag_cost(b: AirlineBelief) -> int | None:
+    """What the bags to add cost (the non-free ones beyond those already paid), if known."""
+    call, target = _bags(b), b.target
+    if call is None or target is None or not isinstance(call.arguments, dict):
+        return None
+    paid = int(target.get("nonfree_baggages", 0))
+    return _BAG_PRICE * max(0, int(call.arguments["nonfree_baggages"]) - paid)
+
+
 def allowed(b: AirlineBelief) -> bool:
     """Whether the policy lets the agent make the changes still to make."""
     left = [c for c in writes(b) if c is None or c.name not in b.done]
@@ -134,6 +168,9 @@ def figures(b: AirlineBelief) -> list[str]:
     free = _free_bags(b)
     if free is not None and b.intents & {"allowance", "bags"}:
         said.append(f"{free} checked bags are free on this reservation.")
+    cost = _bag_cost(b) if "update_reservation_baggages" not in b.done else None
+    if cost is not None and "bags" in b.intents:
+        said.append(f"The added bags cost ${cost}.")
     if "compensation" in b.intents and target is not None:
         amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
         said.append(f"The certificate is worth ${amount}.")
@@ -144,7 +181,7 @@ def refusal_reasons(b: AirlineBelief) -> list[str]:
     """Why the policy forbids what the customer asks, as the belief shows it (for a refusal)."""
     target, request = b.target or {}, b.request
     if "book" in b.intents:
-        group = re.search(r"group of (\d+)", request)
+        group = re.search(r"(?:group of|party of|for) (\d+)\b", request)
         if group and int(group.group(1)) > 5:
             return ["A reservation holds at most five passengers."]
         if "new card" in request:
@@ -184,6 +221,7 @@ _NEEDS = {
     "insurance": ("reservation_id",),
     "change": ("reservation_id",),
     "passengers": ("reservation_id",),
+    "passenger_details": ("reservation_id",),
 }
 
 
@@ -217,6 +255,7 @@ _PLANS = {
     "cancel_reservation": "cancel reservation {reservation_id}",
     "update_reservation_baggages": "set {total_baggages} checked bags on {reservation_id}",
     "send_certificate": "send you a certificate of ${amount}",
+    "update_reservation_passengers": "update the passengers of {reservation_id}",
 }
 
 
