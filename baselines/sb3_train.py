@@ -1,23 +1,25 @@
 """Train MaskablePPO (sb3-contrib) on a built-in domain through its featurized view.
 
 The domain is telecom unless ``--domain`` names another with a featurized view (airline,
-retail). The agent plays the ``train`` split against the scripted user (each task's persona style by
-default: plain or paraphrasing; the structured channel off). Training stops after
+retail). The agent plays the ``train`` split against the scripted user (each task's persona
+style by default: plain or paraphrasing; the structured channel off). Training stops after
 ``timesteps`` environment steps or ``cpu_budget_s`` CPU-seconds of this process, whichever
 comes first. Every ``eval_every`` steps the greedy policy plays each ``test`` task once with
 paraphrasing users (the scripted user is deterministic for a seed, so one trial gives pass^1
 exactly) for the learning curve. At the end it plays every split and user style of
-`EVAL_GRID` that the domain has (built-in airline and retail have no ``test_ood``). Written to ``--out``: ``model.zip``, ``learning_curve.png`` and ``summary.json``
-(figures, CPU and wall times, configuration). CPU only; seeds fixed; torch uses one thread, so
-CPU time tracks the work done.
+`EVAL_GRID` that the domain has (built-in airline and retail have no ``test_ood``). Written
+to ``--out``: ``model.zip``, ``learning_curve.png`` and ``summary.json`` (figures, CPU and
+wall times, configuration). CPU only; seeds fixed; torch uses one thread, so CPU time tracks
+the work done.
 
 Usage::
 
     python -m tau_env.baselines.sb3_train --out runs/telecom-s0 --seed 0 --cpu-budget 600
     python -m tau_env.baselines.sb3_train --domain airline --out runs/airline-s0 --seed 0
 
-``benchmarks/rl_telecom.py`` (and ``benchmarks/rl_desk.py`` for airline and retail) runs several seeds and reports them with the baselines. Needs the
-``rl`` extra (``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
+``benchmarks/rl_telecom.py`` (and ``benchmarks/rl_desk.py`` for airline and retail) runs
+several seeds and reports them with the baselines. Needs the ``rl`` extra
+(``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
 """
 
 from __future__ import annotations

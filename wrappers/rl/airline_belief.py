@@ -63,8 +63,8 @@ def passenger_change(text: str) -> tuple[tuple[str, str], dict[str, str]] | None
     """The passenger a customer's message asks to change, and the new details.
 
     ``((first, last), {"first_name": ..., "last_name": ..., "dob": ...})`` for "the date of
-    birth of A B should be D" (or "is actually D"...; the name stays) or "A B is replaced by C D (born D)"; None
-    when the message asks neither.
+    birth of A B should be D" (or "is actually D"...; the name stays) or "A B is replaced by
+    C D (born D)"; None when the message asks neither.
     """
     if found := _NEW_BIRTH_DATE.search(text):
         first, last, dob = found.groups()
