@@ -1,0 +1,229 @@
+"""RL benchmark: MaskablePPO on built-in airline or retail through the featurized view.
+
+``python benchmarks/rl_desk.py --domain airline [--seeds 0 1 2] [--cpu-budget 600] [--out DIR]
+[--runs DIR ...] [--baselines-only]``
+
+The same benchmark as ``rl_telecom.py`` (shared code in ``rl_benchmark.py``), for the service
+desks, with the task audit's probes beside the trained policy:
+
+1. Speed of the featurized view alone (the manual policy over every built-in task, per style).
+2. One training per seed (``python -m tau_env.baselines.sb3_train --domain D --seed S``: train
+   split, each task's persona style, CPU budget per seed), or the runs given with ``--runs``.
+3. Baselines on every split (built-in airline and retail have ``train`` and ``test``; no
+   ``test_ood``) and user style: the random template agent (one per seed), the view's trivial
+   heuristics (`tau_env.baselines.rl.desk_heuristics`: transfer at once; look everything up,
+   then refuse, tell or transfer) and the manual policy (`DeskPolicy`, features only).
+4. The audit's probes on each split (`tau_env.audit.audit`: refuse, transfer, agree, read_all,
+   random x3, against the scripted user with seed 0 and each task's persona style) and the
+   oracle, which follows the gold plan (an upper bound, named so; not a baseline).
+5. The target: the trained policy's mean test pass^1 is above the best probe by >= 0.3, where
+   the best probe is the best of the audit's probes and the view's trivial heuristics on the
+   test split (in any style), within 600 CPU-seconds per seed.
+6. ``summary.json``, ``table.md`` and ``learning_curve.png`` in ``--out``
+   (default ``benchmarks/results/rl_<domain>/``).
+
+On a machine with several free cores, the trainings and ``--baselines-only`` can run as
+parallel processes; the report then reads their folders (``--runs``) and ``baselines.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from rl_benchmark import STYLES, ViewSetup, score_baselines, summarise_runs, table, train_seeds
+
+from tau_env.audit import audit
+from tau_env.audit.report import ORACLE
+from tau_env.baselines.rl.curve import plot_seed_band
+from tau_env.baselines.rl.desk_heuristics import desk_trivial_policies
+from tau_env.baselines.rl.desk_manual import DeskPolicy
+
+REPO = Path(__file__).resolve().parents[1]
+TARGETS = {"margin_over_best_probe": 0.3, "cpu_s": 600.0, "audit_probe_max": 0.05}
+HEURISTICS = (
+    "transfer_at_once",
+    "look_up_then_refuse",
+    "look_up_then_tell",
+    "look_up_then_transfer",
+)
+
+
+def desk_setup(domain: str) -> ViewSetup:
+    """Built-in airline's or retail's featurized view, manual policy and trivial heuristics."""
+    return ViewSetup(
+        domain=domain,
+        splits=("train", "test"),
+        manual=lambda env: DeskPolicy(env.feature_names, env.template_names),
+        trivial={
+            name: lambda env, n=name: desk_trivial_policies(env.feature_names, env.template_names)[
+                n
+            ]
+            for name in HEURISTICS
+        },
+    )
+
+
+def score_probes(domain: str, splits: tuple[str, ...]) -> dict[str, Any]:
+    """The audit's probes and the oracle on each split: pass rate per player."""
+    found: dict[str, Any] = {}
+    for split in splits:
+        start = time.process_time()
+        report = audit(domain, split=split)
+        found[split] = {
+            "rates": {rate.player: rate.rate for rate in report.rates()},
+            "tasks": len(report.tasks),
+            "user": report.user,
+            "cpu_s": round(time.process_time() - start, 1),
+        }
+    return found
+
+
+def best_probe(summary: dict[str, Any], split: str) -> dict[str, Any]:
+    """The best audit probe and the best of probes and trivial heuristics on a split."""
+    rates = summary["probes"][split]["rates"]
+    audit_best = max((r, p) for p, r in rates.items() if p != ORACLE and r is not None)
+    heuristic_best = max(
+        (cells[f"{split}/{style}"], f"{name} ({style})")
+        for name, cells in summary["trivial"].items()
+        for style in STYLES
+    )
+    overall = max(audit_best, heuristic_best)
+    return {
+        "audit_probe": {"name": audit_best[1], "value": audit_best[0]},
+        "trivial_heuristic": {"name": heuristic_best[1], "value": heuristic_best[0]},
+        "best": {"name": overall[1], "value": overall[0]},
+    }
+
+
+def targets(summary: dict[str, Any]) -> dict[str, Any]:
+    """Whether the trained policy beats the best probe on test by the margin, per style."""
+    best = summary["best_probe"]["test"]["best"]["value"]
+    audit_best = summary["best_probe"]["test"]["audit_probe"]["value"]
+    need = best + TARGETS["margin_over_best_probe"]
+    budgets = [run["train_cpu_s"] for run in summary["trained_runs"]]
+    within = max(budgets) <= TARGETS["cpu_s"] * 1.02
+    per_style = {
+        style: summary["trained"][f"test/{style}"]["mean"]
+        for style in STYLES
+        if f"test/{style}" in summary["trained"]
+    }
+    return {
+        "trained_test_above_best_probe": {
+            "value": per_style,
+            "best_probe_or_heuristic": best,
+            "target": need,
+            "met": within and min(per_style.values()) >= need,
+        },
+        "trained_test_above_best_audit_probe": {
+            "value": per_style,
+            "best_audit_probe": audit_best,
+            "target": audit_best + TARGETS["margin_over_best_probe"],
+            "met": within
+            and min(per_style.values()) >= audit_best + TARGETS["margin_over_best_probe"],
+        },
+        "cpu_budget": {"value": max(budgets), "target": TARGETS["cpu_s"], "met": within},
+        "audit_probes_max": {
+            split: {
+                "value": summary["best_probe"][split]["audit_probe"]["value"],
+                "target": TARGETS["audit_probe_max"],
+                "met": summary["best_probe"][split]["audit_probe"]["value"]
+                <= TARGETS["audit_probe_max"],
+            }
+            for split in summary["probes"]
+        },
+    }
+
+
+def probe_table(summary: dict[str, Any]) -> str:
+    """The audit's probes, the oracle and the best probe per split as a markdown table."""
+    splits = list(summary["probes"])
+    lines = ["| audit player | " + " | ".join(splits) + " |", "|---" * (len(splits) + 1) + "|"]
+    players = list(summary["probes"][splits[0]]["rates"])
+    for player in players:
+        name = "oracle (follows the gold plan; upper bound)" if player == ORACLE else player
+        shown = [summary["probes"][split]["rates"][player] for split in splits]
+        lines.append(f"| {name} | " + " | ".join(f"{v:.3f}" for v in shown) + " |")
+    for kind, label in (
+        ("audit_probe", "best audit probe"),
+        ("trivial_heuristic", "best trivial heuristic of the view"),
+        ("best", "best probe (either)"),
+    ):
+        shown = [summary["best_probe"][split][kind] for split in splits]
+        lines.append(
+            f"| {label} | " + " | ".join(f"{b['value']:.3f} ({b['name']})" for b in shown) + " |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domain", choices=("airline", "retail"), required=True)
+    parser.add_argument("--out", type=Path, help="default: benchmarks/results/rl_<domain>")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--cpu-budget", type=float, default=600.0)
+    parser.add_argument("--runs", type=Path, nargs="*", help="existing sb3_train output folders")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument(
+        "--baselines-only",
+        action="store_true",
+        help="measure the view's speed, score the baselines and the probes into "
+        "baselines.json, then stop (the report reads that file when it exists)",
+    )
+    args = parser.parse_args()
+    setup = desk_setup(args.domain)
+    out = args.out or REPO / f"benchmarks/results/rl_{args.domain}"
+    wall0 = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {
+        "domain": args.domain,
+        "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()},
+    }
+    cached = out / "baselines.json"
+    if cached.exists() and not args.baselines_only:
+        found = json.loads(cached.read_text())
+        summary.update({key: value for key, value in found.items() if key != "machine"})
+    else:
+        summary.update(score_baselines(setup, args.seeds, speed=not args.skip_speed))
+        summary["probes"] = score_probes(args.domain, setup.splits)
+        if args.baselines_only:
+            cached.write_text(json.dumps(summary, indent=2) + "\n")
+            return
+    for style, figures in summary.get("speed", {}).items():
+        print(
+            f"view speed ({style}): {figures['agent_steps_per_cpu_s']:,.0f} agent steps, "
+            f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
+        )
+
+    runs = list(args.runs or []) or train_seeds(setup, args.seeds, args.cpu_budget, out)
+    trained = [json.loads((run / "summary.json").read_text()) for run in runs]
+    summary.update(summarise_runs(trained))
+    summary["best_probe"] = {split: best_probe(summary, split) for split in setup.splits}
+    summary["targets"] = targets(summary)
+    summary["wall_s"] = round(time.perf_counter() - wall0, 1)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    report = table(summary, setup.cells) + "\n\n" + probe_table(summary)
+    (out / "table.md").write_text(report + "\n")
+    best = summary["best_probe"]["test"]
+    plot_seed_band(
+        [run["curve"] for run in trained],
+        out / "learning_curve.png",
+        baselines={
+            "manual policy": summary["manual"]["test/paraphrase"],
+            f"best probe: {best['best']['name']}": best["best"]["value"],
+            f"best audit probe: {best['audit_probe']['name']}": best["audit_probe"]["value"],
+            "random": summary["random"]["test/paraphrase"]["mean"],
+        },
+        title=f"MaskablePPO on built-in {args.domain}: test split, paraphrasing users "
+        f"({len(trained)} seeds)",
+    )
+    print(report)
+    print(json.dumps(summary["targets"], indent=2))
+
+
+if __name__ == "__main__":
+    main()
