@@ -35,7 +35,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rl_benchmark import STYLES, ViewSetup, score_baselines, summarise_runs, table, train_seeds
+from rl_benchmark import (
+    STYLES,
+    ViewSetup,
+    score_baselines,
+    summarise_runs,
+    table,
+    train_seeds,
+    view_speed,
+)
 
 from tau_env.audit import audit
 from tau_env.audit.report import ORACLE
@@ -196,6 +204,11 @@ def main() -> None:
     if cached.exists() and not args.baselines_only:
         found = json.loads(cached.read_text())
         summary.update({key: value for key, value in found.items() if key != "machine"})
+        if "speed" not in found and not args.skip_speed:
+            # Baselines scored next to the trainings (--baselines-only --skip-speed): measure
+            # the view's speed now, after them, on a quieter machine.
+            summary["speed"] = {style: view_speed(setup, style) for style in STYLES}
+            summary["machine"]["load_at_speed"] = os.getloadavg()
     else:
         summary.update(score_baselines(setup, args.seeds, speed=not args.skip_speed))
         summary["probes"] = score_probes(args.domain, setup.splits)
