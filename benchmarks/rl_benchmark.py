@@ -42,9 +42,9 @@ class ViewSetup:
     manual: PolicyFor
     trivial: Mapping[str, PolicyFor]
 
-    def view(self, split: str | None, style: str | None) -> FeaturizedEnv:
+    def view(self, split: str | None, style: str | None, user_seed: int = 0) -> FeaturizedEnv:
         """The domain's featurized view on a split with users in a style."""
-        return make_featurized_env(self.domain, split=split, style=style)
+        return make_featurized_env(self.domain, split=split, style=style, user_seed=user_seed)
 
     @property
     def cells(self) -> list[str]:

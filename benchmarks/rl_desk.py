@@ -38,9 +38,11 @@ from typing import Any
 from rl_benchmark import (
     STYLES,
     ViewSetup,
+    mean_std,
     score_baselines,
     summarise_runs,
     table,
+    task_ids,
     train_seeds,
     view_speed,
 )
@@ -50,6 +52,7 @@ from tau_env.audit.report import ORACLE
 from tau_env.baselines.rl.curve import plot_seed_band
 from tau_env.baselines.rl.desk_heuristics import desk_trivial_policies
 from tau_env.baselines.rl.desk_manual import DeskPolicy
+from tau_env.baselines.rl.evaluate import evaluate
 
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = {"margin_over_best_probe": 0.3, "cpu_s": 600.0, "audit_probe_max": 0.05}
@@ -89,6 +92,70 @@ def score_probes(domain: str, splits: tuple[str, ...]) -> dict[str, Any]:
             "cpu_s": round(time.process_time() - start, 1),
         }
     return found
+
+
+def family(task_id: str) -> str:
+    """A built-in desk task's family: its id without the number (``cancel_refused_02``)."""
+    return task_id.rsplit("_", 1)[0]
+
+
+def by_family(
+    setup: ViewSetup, runs: list[Path], split: str = "test", style: str = "paraphrase"
+) -> dict[str, Any]:
+    """pass^1 per task family of the manual policy and of each saved model (``model.zip``).
+
+    Each model plays with the users its own grid used (user seed = its training seed).
+    """
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from tau_env.baselines.sb3_train import greedy_policy
+
+    torch.set_num_threads(1)
+    env = setup.view(split, style)
+    ids = task_ids(env)
+    manual = evaluate(setup.manual(env), env, ids).rewards
+    trained = []
+    for run in runs:
+        if not (run / "model.zip").exists():
+            continue
+        seed = json.loads((run / "summary.json").read_text())["config"]["seed"]
+        seeded = setup.view(split, style, user_seed=seed)
+        model = MaskablePPO.load(run / "model.zip", device="cpu")
+        trained.append(evaluate(greedy_policy(model), seeded, ids).rewards)
+    families: dict[str, list[str]] = {}
+    for task_id in ids:
+        families.setdefault(family(task_id), []).append(task_id)
+
+    def rate(rewards: Any, members: list[str]) -> float:
+        return sum(rewards[t][0] >= 1.0 for t in members) / len(members)
+
+    return {
+        "cell": f"{split}/{style}",
+        "seeds": len(trained),
+        "families": {
+            name: {
+                "tasks": len(members),
+                "manual": rate(manual, members),
+                "trained": mean_std([rate(r, members) for r in trained]) if trained else None,
+            }
+            for name, members in families.items()
+        },
+    }
+
+
+def family_table(found: dict[str, Any]) -> str:
+    """Per family: tasks, manual policy, trained policy (mean +/- std over seeds)."""
+    lines = [
+        f"| family ({found['cell']}) | tasks | manual policy "
+        f"| MaskablePPO ({found['seeds']} seeds) |",
+        "|---|---|---|---|",
+    ]
+    for name, row in found["families"].items():
+        trained = row["trained"]
+        shown = f"{trained['mean']:.3f} ± {trained['std']:.3f}" if trained else "not scored"
+        lines.append(f"| {name} | {row['tasks']} | {row['manual']:.3f} | {shown} |")
+    return "\n".join(lines)
 
 
 def best_probe(summary: dict[str, Any], split: str) -> dict[str, Any]:
@@ -226,9 +293,12 @@ def main() -> None:
     summary.update(summarise_runs(trained))
     summary["best_probe"] = {split: best_probe(summary, split) for split in setup.splits}
     summary["targets"] = targets(summary)
+    summary["by_family"] = by_family(setup, runs)
     summary["wall_s"] = round(time.perf_counter() - wall0, 1)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    report = table(summary, setup.cells) + "\n\n" + probe_table(summary)
+    report = "\n\n".join(
+        (table(summary, setup.cells), probe_table(summary), family_table(summary["by_family"]))
+    )
     (out / "table.md").write_text(report + "\n")
     best = summary["best_probe"]["test"]
     plot_seed_band(
