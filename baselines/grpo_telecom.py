@@ -32,7 +32,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
+
+from tau_env.utils.extras import MissingExtra, require_extra
 
 
 def tiny_model_and_tokenizer() -> tuple[Any, Any]:
@@ -79,6 +82,18 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Build the model, the dataset of telecom task ids and the trainer, then train."""
     args = parse_arguments(argv)
+    try:
+        require_extra(
+            "trl",
+            "torch",
+            "trl",
+            "transformers",
+            "datasets",
+            feature="tau_env.baselines.grpo_telecom",
+        )
+    except MissingExtra as missing:
+        print(f"error: {missing}", file=sys.stderr)
+        raise SystemExit(2) from None
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
     import torch

@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -38,22 +39,27 @@ import numpy as np
 
 from tau_env.baselines.rl.curve import plot_learning_curve
 from tau_env.baselines.rl.evaluate import Evaluation, evaluate
+from tau_env.utils.extras import MissingExtra, require_extra
 from tau_env.wrappers.rl import FeaturizedEnv, make_featurized_env
 
 try:
-    import stable_baselines3
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv
-except ImportError as error:  # pragma: no cover - depends on the installed extras
-    raise ImportError(
-        "tau_env.baselines.sb3_train needs the rl extra: "
-        "pip install torch==2.13.0 && pip install 'tau-env[rl]'"
-    ) from error
+    require_extra(
+        "rl", "torch", "stable_baselines3", "sb3_contrib", feature="tau_env.baselines.sb3_train"
+    )
+except MissingExtra as missing:  # pragma: no cover - depends on the installed extras
+    if __name__ == "__main__":  # run as a command: one line, no traceback
+        print(f"error: {missing}", file=sys.stderr)
+        raise SystemExit(2) from None
+    raise
 
-__all__ = ["EVAL_GRID", "TrainConfig", "greedy_policy", "main", "scores", "train"]
+import stable_baselines3
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+__all__ = ["EVAL_GRID", "TrainConfig", "greedy_policy", "json_text", "main", "scores", "train"]
 
 EVAL_GRID: tuple[tuple[str, str], ...] = tuple(
     (split, style)
@@ -207,7 +213,25 @@ class _Curve(BaseCallback):  # type: ignore[misc]  # SB3 is not type-checked her
             "test_pass1": self.score() if test_pass1 is None else test_pass1,
         }
         self.points.append(point)
-        print(json.dumps(point), flush=True)  # progress, for runs left in the background
+        print(json_text(point), flush=True)  # progress, for runs left in the background
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """Strict JSON of `value`, a figure that is not a number written as null.
+
+    NaN (no episode ended between two curve points) is not JSON: readers refuse it.
+    """
+    return json.dumps(_finite(value), indent=indent, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _view(config: TrainConfig, split: str, style: str | None, tasks: Any = None) -> FeaturizedEnv:
@@ -327,7 +351,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
         "curve": curve.points,
         "files": {"model": "model.zip", "figure": figure.name},
     }
-    (config.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (config.out / "summary.json").write_text(json_text(summary, indent=2) + "\n")
     venv.close()
     return summary
 

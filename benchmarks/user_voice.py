@@ -23,33 +23,11 @@ import time
 from pathlib import Path
 
 import tau_env
-from tau_env.actions import SendMessage
 from tau_env.baselines.oracle import PlainTextOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.errors import DataError, NoBuiltinData
 from tau_env.wrappers.users import ScriptedUser
-from tau_env.wrappers.users.voice_measures import copied_messages, opening_diversity
-
-PROBES = (
-    "Could you give me your user id, email, name, zip code and phone number?",
-    "I can do that now. It will cost $12.50. Do you confirm?",
-    "Would you like me to add 2 GB of data or change your plan?",
-    "Could you restart your phone and turn airplane mode off?",
-    "It has been cancelled and updated; everything is done now.",
-    "I'm sorry, I cannot do that.",
-    "Let me check.",
-)
-"""What tends to trigger a user's reactions (the honesty tests' prober says the same)."""
-
-
-class Prober:
-    """Says `PROBES` in order, then the last one again."""
-
-    def __init__(self, task: object) -> None:
-        self.lines = list(PROBES)
-
-    def act(self, view: object, context: object) -> SendMessage:
-        return SendMessage(content=self.lines.pop(0) if len(self.lines) > 1 else self.lines[0])
+from tau_env.wrappers.users.voice_measures import Prober, copied_messages, opening_diversity
 
 
 def official_dir() -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 from tau_env.domain import DomainData
 from tau_env.errors import DataError
 from tau_env.state.database import Database
-from tau_env.tasks.loading import parse_tasks, read_json, read_splits
+from tau_env.tasks.loading import parse_tasks, read_json, read_splits, read_text
 
 BUILTIN_FILES = {
     "db": "builtin_db.json",
@@ -35,6 +35,7 @@ __all__ = [
     "builtin_text",
     "load_builtin_data",
     "load_official_data",
+    "load_official_folder",
     "official_folder",
     "official_guidelines",
     "read_data_file",
@@ -55,22 +56,6 @@ def official_folder(data_dir: Path, domain: str) -> Path:
             f"{folder}: domain folder not found (expected <data_dir>/domains/{domain}/)"
         )
     return folder
-
-
-def read_text(path: Path) -> str:
-    """A text file's content.
-
-    Raises:
-        DataError: The file is missing, unreadable or not UTF-8 text.
-    """
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: file not found") from None
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: not UTF-8 text: {error}") from None
-    except OSError as error:
-        raise DataError(f"{path}: cannot read: {error}") from None
 
 
 def read_optional_text(path: Path) -> str | None:
@@ -149,6 +134,33 @@ def load_official_data(
         solo_policy=solo_policy,
         tasks_file=str(tasks_path),
         splits_file=str(split_path) if split_path.exists() else None,
+    )
+
+
+def load_official_folder(
+    data_dir: Path,
+    domain: str,
+    agent_db: type[Database],
+    user_db: type[Database] | None = None,
+    *,
+    solo_policy: bool = False,
+) -> DomainData:
+    """The reference's usual domain folder ``<data_dir>/domains/<domain>/``.
+
+    ``db.json`` (and ``user_db.json`` when there is a `user_db`), ``policy.md`` (and
+    ``policy_solo.md`` if present, with `solo_policy`), the tasks and splits, and the data
+    folder's user-simulation guidelines.
+    """
+    folder = official_folder(data_dir, domain)
+    return load_official_data(
+        folder,
+        agent_db=agent_db,
+        agent_db_file="db.json",
+        user_db=user_db,
+        user_db_file="user_db.json" if user_db is not None else None,
+        policy=read_text(folder / "policy.md"),
+        guidelines=official_guidelines(data_dir),
+        solo_policy=read_optional_text(folder / "policy_solo.md") if solo_policy else None,
     )
 
 

@@ -307,6 +307,15 @@ def _definition(name: str) -> DomainDefinition:
     return definition
 
 
+def default_retrieval(name: str) -> str | None:
+    """The retrieval variant `load_domain` uses for `name` when none is named.
+
+    None for a domain without a knowledge base. Reads the domain's definition, no data.
+    """
+    support = _definition(name).retrieval
+    return support.default if support is not None else None
+
+
 def load_domain(
     name: str,
     data_dir: str | Path | None = None,

@@ -5,6 +5,12 @@ litellm) and in `tau_env.llm.ModelConfig.api_key`. Neither is ever recorded on p
 provider may quote the key it received in an error message ("Incorrect API key provided:
 sk-..."), and error messages are stored with failed attempts. `redact` replaces every known key
 in a text before it is written.
+
+A third way is a URL: an endpoint such as ``https://proxy/v1?api_key=...`` or
+``https://user:password@host/v1`` given as ``--agent-api-base``. `redact` also replaces the
+password of a URL and the value of every query parameter whose name says it holds a secret
+(``key``, ``token``, ``secret``, ``password``, ``sig``, ``auth``...), wherever such a URL
+appears; `url_secrets` lists those values so the raw value is redacted too.
 """
 
 from __future__ import annotations
@@ -15,13 +21,40 @@ from collections.abc import Iterable
 
 from tau_env.utils.environ import environ_cached
 
-__all__ = ["REDACTED", "redact", "secrets_in_environment"]
+__all__ = ["REDACTED", "redact", "secrets_in_environment", "url_secrets"]
 
 REDACTED = "[REDACTED]"
 """What a key is replaced with."""
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL", re.IGNORECASE)
 _MIN_LENGTH = 8  # shorter values (flags like "true") are not keys, and would redact words
+
+_SECRET_PARAMETER = re.compile(
+    r"(?i)([?&;][\w.~-]*(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential|"
+    r"session)[\w.~-]*=)([^&#;]+)"
+)
+"""``name=value`` of a URL query parameter whose name says it holds a secret."""
+_PASSWORD = re.compile(r"^([^/@:]*:)([^/@]+)(?=@)")
+"""``user:`` and the password after it, at the start of a URL's authority."""
+_URL_END = re.compile(r"[\s\"'\\<>]")
+
+
+def _urls(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the part after ``://`` of every URL in `text`."""
+    spans = []
+    start = text.find("://")
+    while start >= 0:
+        end_match = _URL_END.search(text, start + 3)
+        end = end_match.start() if end_match else len(text)
+        spans.append((start + 3, end))
+        start = text.find("://", end)
+    return spans
+
+
+def _redact_url_rest(rest: str) -> str:
+    """The part of a URL after ``://`` with its password and secret query values replaced."""
+    rest = _PASSWORD.sub(rf"\1{REDACTED}", rest)
+    return _SECRET_PARAMETER.sub(rf"\1{REDACTED}", rest) if "=" in rest else rest
 
 
 def secrets_in_environment() -> list[str]:
@@ -58,4 +91,22 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
     for secret in secrets:  # longest first: no partial leftovers
         if secret in text:
             text = text.replace(secret, REDACTED)
+    if "://" in text:
+        parts, done = [], 0
+        for start, end in _urls(text):
+            parts += [text[done:start], _redact_url_rest(text[start:end])]
+            done = end
+        text = "".join([*parts, text[done:]])
     return text
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The secrets a URL carries: its password and its secret-named query values."""
+    if not url:
+        return []
+    found = []
+    for start, end in _urls(url):
+        rest = url[start:end]
+        found += [match.group(2) for match in _PASSWORD.finditer(rest)]
+        found += [match.group(2) for match in _SECRET_PARAMETER.finditer(rest)]
+    return [value for value in found if value != REDACTED]

@@ -3,6 +3,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from tests.fresh_imports import loaded_after
+
 REPO = Path(__file__).resolve().parents[1]
 ROOTS = {
     "tau_env": "tau_env",
@@ -25,13 +27,9 @@ def test_pyproject__lists_every_package_folder():
 
 
 def test_import__loads_neither_litellm_nor_torch_nor_domains():
-    code = (
-        "import sys, tau_env; tau_env.make_env; "
-        "print(','.join(m for m in ('litellm', 'torch', 'tau_env.domains.mock', 'pettingzoo') "
-        "if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "", f"imported at import time: {out.stdout.strip()}"
+    heavy = ("litellm", "torch", "tau_env.domains.mock", "pettingzoo")
+    found = loaded_after("import tau_env; tau_env.make_env", heavy)
+    assert found == [], f"imported at import time: {found}"
 
 
 # The training stacks behind the trl, openenv and skyrl extras (installed under CI=true).
@@ -48,21 +46,14 @@ TRAINING_STACKS = (
 
 
 def test_import__loads_no_training_stack_even_through_chat_and_integrations():
-    code = (
-        "import sys, tau_env, tau_env.chat, tau_env.integrations; tau_env.make_env; "
-        f"print(','.join(m for m in {TRAINING_STACKS!r} if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "", f"imported at import time: {out.stdout.strip()}"
+    statements = "import tau_env, tau_env.chat, tau_env.integrations; tau_env.make_env"
+    found = loaded_after(statements, TRAINING_STACKS)
+    assert found == [], f"imported at import time: {found}"
 
 
 def test_make_env__does_not_import_litellm_or_torch():
-    code = (
-        "import sys, tau_env; env = tau_env.make_env('mock'); env.reset(seed=0); "
-        "print(','.join(m for m in ('litellm', 'torch') if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    statements = "import tau_env; env = tau_env.make_env('mock'); env.reset(seed=0)"
+    assert loaded_after(statements, ("litellm", "torch")) == []
 
 
 def test_import__registers_the_gymnasium_ids_and_lists_the_public_names():

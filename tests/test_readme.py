@@ -68,3 +68,20 @@ def test_readme__view_returns_the_side_view_it_describes():
         for message in view.history
     )
     assert view.inbox == view.history  # the greeting arrived; the user has not acted yet
+
+
+def test_readme__gymnasium_snippet_runs_offline_without_any_key(monkeypatch):
+    # Issue 42: the snippet ended on the LLM-user env, so running it needed an API key.
+    (snippet,) = [
+        block
+        for block in re.findall(r"```python\n(.*?)```", README, re.S)
+        if 'gymnasium.make("tau_env/Mock-v0")' in block
+    ]
+    for name in list(os.environ):
+        if name.endswith(("_API_KEY", "_API_BASE", "_BASE_URL")):
+            monkeypatch.delenv(name)
+    namespace: dict[str, object] = {}
+    exec(compile(snippet, "README.md", "exec"), namespace)
+    env = namespace["env"]
+    assert env.spec.id == "tau_env/Mock-v0"
+    assert "messages" in namespace["observation"]

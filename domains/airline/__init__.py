@@ -17,28 +17,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_env.data_files import (
-    load_builtin_data,
-    load_official_data,
-    official_folder,
-    official_guidelines,
-    read_text,
-)
+from tau_env.data_files import load_builtin_data, load_official_folder
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.airline.data_model import AirlineDB
 from tau_env.domains.airline.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.airline.user_script import USER_VOCABULARY
 from tau_env.state import Toolbox
-from tau_env.tools import ToolSet
 
 __all__ = ["DEFINITION"]
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", ()),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", ()),
-)
+TOOLBOX = Toolbox.of(AGENT_TOOLS, agent_env_functions=AGENT_ENV_FUNCTIONS)
 
 
 def load_builtin() -> DomainData:
@@ -48,14 +36,7 @@ def load_builtin() -> DomainData:
 
 def load_official(data_dir: Path) -> DomainData:
     """The reference's airline data from ``<data_dir>/domains/airline/``."""
-    folder = official_folder(data_dir, "airline")
-    return load_official_data(
-        folder,
-        agent_db=AirlineDB,
-        agent_db_file="db.json",
-        policy=read_text(folder / "policy.md"),
-        guidelines=official_guidelines(data_dir),
-    )
+    return load_official_folder(data_dir, "airline", AirlineDB)
 
 
 DEFINITION = DomainDefinition(

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from tau_env.domains.airline.constants import CabinClass, FlightType, Insurance, MembershipLevel
+from tau_env.domains.records import ArgumentRecord, CreditCard, Record
+from tau_env.domains.records import PersonName as Name
 from tau_env.state import Database, Table
 
 __all__ = [
@@ -44,25 +46,8 @@ __all__ = [
 ]
 
 
-class _Record(BaseModel):
-    # Infinities and NaN written as json.dumps writes them, so that tool results can be
-    # written straight from the model (`tau_env.plain_json`); dumps are unchanged.
-    model_config = ConfigDict(extra="forbid", ser_json_inf_nan="constants")
-
-
-class _Argument(BaseModel):
-    model_config = ConfigDict(extra="ignore", ser_json_inf_nan="constants")  # as `_Record`
-
-
 # -- people and money --------------------------------------------------------------------------
-class Name(_Record):
-    """A user's name."""
-
-    first_name: str = Field(description="First name.")
-    last_name: str = Field(description="Last name.")
-
-
-class Address(_Record):
+class Address(Record):
     """A user's postal address."""
 
     address1: str = Field(description="Street line.")
@@ -73,7 +58,7 @@ class Address(_Record):
     zip: str = Field(description="Postal code.")
 
 
-class Passenger(_Argument):
+class Passenger(ArgumentRecord):
     """A traveller on a reservation, or one saved in a user's profile."""
 
     first_name: str = Field(description="The passenger's first name.")
@@ -81,23 +66,14 @@ class Passenger(_Argument):
     dob: str = Field(description="Date of birth, YYYY-MM-DD.")
 
 
-class Payment(_Argument):
+class Payment(ArgumentRecord):
     """One movement of money on a reservation (negative for a refund)."""
 
     payment_id: str = Field(description="Id of a payment method in the user's profile.")
     amount: int = Field(description="Amount in dollars.")
 
 
-class CreditCard(_Record):
-    """A credit card kept in a user's profile."""
-
-    source: Literal["credit_card"] = Field(description="Kind of payment method.")
-    id: str = Field(description="Payment method id, e.g. credit_card_4421486.")
-    brand: str = Field(description="Card brand, e.g. visa.")
-    last_four: str = Field(description="Last four digits.")
-
-
-class GiftCard(_Record):
+class GiftCard(Record):
     """A gift card with a remaining balance."""
 
     source: Literal["gift_card"] = Field(description="Kind of payment method.")
@@ -105,7 +81,7 @@ class GiftCard(_Record):
     amount: float = Field(description="Remaining balance in dollars.")
 
 
-class Certificate(_Record):
+class Certificate(Record):
     """A travel certificate; used whole on one booking (the rest is lost)."""
 
     source: Literal["certificate"] = Field(description="Kind of payment method.")
@@ -116,7 +92,7 @@ class Certificate(_Record):
 PaymentMethod = Annotated[CreditCard | GiftCard | Certificate, Field(discriminator="source")]
 
 
-class User(_Record):
+class User(Record):
     """A customer profile."""
 
     user_id: str = Field(description="Unique id, e.g. sara_doe_496.")
@@ -131,7 +107,7 @@ class User(_Record):
 
 
 # -- flights -----------------------------------------------------------------------------------
-class StatusAvailable(_Record):
+class StatusAvailable(Record):
     """The flight has not left on that date and can be booked."""
 
     status: Literal["available"] = Field(description="Discriminator.")
@@ -139,7 +115,7 @@ class StatusAvailable(_Record):
     prices: dict[CabinClass, int] = Field(description="Price per seat per cabin, dollars.")
 
 
-class StatusOnTime(_Record):
+class StatusOnTime(Record):
     """The flight has not left yet and is expected on time; it can no longer be booked."""
 
     status: Literal["on time"] = Field(description="Discriminator.")
@@ -147,7 +123,7 @@ class StatusOnTime(_Record):
     estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
 
 
-class StatusDelayed(_Record):
+class StatusDelayed(Record):
     """The flight has not left yet and will leave late."""
 
     status: Literal["delayed"] = Field(description="Discriminator.")
@@ -155,7 +131,7 @@ class StatusDelayed(_Record):
     estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
 
 
-class StatusFlying(_Record):
+class StatusFlying(Record):
     """The flight is in the air."""
 
     status: Literal["flying"] = Field(description="Discriminator.")
@@ -163,7 +139,7 @@ class StatusFlying(_Record):
     estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
 
 
-class StatusLanded(_Record):
+class StatusLanded(Record):
     """The flight has flown."""
 
     status: Literal["landed"] = Field(description="Discriminator.")
@@ -171,7 +147,7 @@ class StatusLanded(_Record):
     actual_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
 
 
-class StatusCancelled(_Record):
+class StatusCancelled(Record):
     """The airline cancelled the flight on that date."""
 
     status: Literal["cancelled"] = Field(description="Discriminator.")
@@ -183,7 +159,7 @@ FlightDateStatus = Annotated[
 ]
 
 
-class Flight(_Record):
+class Flight(Record):
     """A scheduled flight and its status on each date it operates."""
 
     flight_number: str = Field(description="Unique id, e.g. HAT001.")
@@ -194,7 +170,7 @@ class Flight(_Record):
     dates: dict[str, FlightDateStatus] = Field(description="Status by date, YYYY-MM-DD.")
 
 
-class DirectFlight(_Record):
+class DirectFlight(Record):
     """A bookable flight as the search tools show it."""
 
     flight_number: str = Field(description="Flight number.")
@@ -208,14 +184,14 @@ class DirectFlight(_Record):
     prices: dict[CabinClass, int] = Field(description="Price per seat per cabin, dollars.")
 
 
-class FlightInfo(_Argument):
+class FlightInfo(ArgumentRecord):
     """A flight on a date, as the agent names it when booking or changing flights."""
 
     flight_number: str = Field(description="Flight number, such as 'HAT001'.")
     date: str = Field(description="Date of the flight, YYYY-MM-DD, such as '2024-05-01'.")
 
 
-class AirportCode(_Record):
+class AirportCode(Record):
     """An airport the airline serves."""
 
     iata: str = Field(description="IATA code.")
@@ -223,7 +199,7 @@ class AirportCode(_Record):
 
 
 # -- reservations ------------------------------------------------------------------------------
-class ReservationFlight(_Record):
+class ReservationFlight(Record):
     """One flight of a reservation, with the price per passenger paid for it."""
 
     flight_number: str = Field(description="Flight number.")
@@ -233,7 +209,7 @@ class ReservationFlight(_Record):
     price: int = Field(description="Price per passenger, dollars.")
 
 
-class Reservation(_Record):
+class Reservation(Record):
     """A booking: flights, passengers, payments, bags and insurance."""
 
     reservation_id: str = Field(description="Unique id, e.g. ZFA04Y.")
@@ -253,7 +229,7 @@ class Reservation(_Record):
 
 
 # -- the database ------------------------------------------------------------------------------
-class AirlineData(_Record):
+class AirlineData(Record):
     """Layout of the airline ``db.json`` file."""
 
     flights: dict[str, Flight] = Field(description="Flights by flight number.")

@@ -35,16 +35,11 @@ from tau_env.domains.banking_knowledge.tools import AGENT_ENV_FUNCTIONS, AGENT_T
 from tau_env.domains.banking_knowledge.user_script import USER_VOCABULARY
 from tau_env.domains.banking_knowledge.user_tools import USER_TOOLS
 from tau_env.state import Toolbox
-from tau_env.tools import ToolSet
 
 __all__ = ["DEFINITION", "TOOLBOX", "load_builtin", "load_official"]
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", USER_TOOLS),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", []),
-    arguments_as_sent=AS_SENT,
+TOOLBOX = Toolbox.of(
+    AGENT_TOOLS, USER_TOOLS, agent_env_functions=AGENT_ENV_FUNCTIONS, arguments_as_sent=AS_SENT
 )
 """The base tools; each retrieval variant puts its search tools before the agent's."""
 

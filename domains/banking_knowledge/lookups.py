@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Container, Iterator
 from typing import Any
 
-from tau_env.domains.banking_knowledge.constants import QUERYABLE_TABLES
+from tau_env.domains.banking_knowledge.constants import QUERYABLE_TABLES, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.messages import trusted
 from tau_env.state import Table
@@ -21,6 +21,7 @@ from tau_env.state import Table
 __all__ = [
     "account_balance",
     "add",
+    "add_referral",
     "edit",
     "exists",
     "is_empty_result",
@@ -96,6 +97,18 @@ def add(table: Table[Row], key: str, record: dict[str, Any]) -> bool:
 
 
 _ROOT_GIVEN = frozenset(("root",))
+
+
+def add_referral(db: BankingDB, referral_id: str, referrer_id: str, account_type: str) -> bool:
+    """`add` a referral in the reference's layout (no progress yet, dated today)."""
+    record = {
+        "referral_id": referral_id,
+        "referrer_id": referrer_id,
+        "referred_account_type": account_type,
+        "referral_status": "NO_PROGRESS",
+        "date": TODAY_TEXT,
+    }
+    return add(db.referrals, referral_id, record)
 
 
 def parse_balance(value: Any) -> float:

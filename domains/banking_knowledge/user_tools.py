@@ -18,7 +18,12 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable import USER_BEHAVIOURS, invoke
 from tau_env.domains.banking_knowledge.ids import application_id, referral_id, transaction_id
 from tau_env.domains.banking_knowledge.json_text import loads_numbers_as_floats
-from tau_env.domains.banking_knowledge.lookups import add, is_empty_result, query_text
+from tau_env.domains.banking_knowledge.lookups import (
+    add,
+    add_referral,
+    is_empty_result,
+    query_text,
+)
 from tau_env.tools import tool
 
 __all__ = [
@@ -95,14 +100,7 @@ def submit_referral(db: BankingDB, user_id: str, account_type: str) -> str:
         account_type: The type of account you are referring someone to open
     """
     record_id = referral_id(user_id, account_type)
-    record = {
-        "referral_id": record_id,
-        "referrer_id": user_id,
-        "referred_account_type": account_type,
-        "referral_status": "NO_PROGRESS",
-        "date": TODAY_TEXT,
-    }
-    if not add(db.referrals, record_id, record):
+    if not add_referral(db, record_id, user_id, account_type):
         return f"Failed to submit referral: Record ID '{record_id}' may already exist."
     return (
         "Referral request submitted successfully!\n"

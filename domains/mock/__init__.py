@@ -16,29 +16,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_env.data_files import (
-    load_builtin_data,
-    load_official_data,
-    official_folder,
-    official_guidelines,
-    read_optional_text,
-    read_text,
-)
+from tau_env.data_files import load_builtin_data, load_official_folder
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.mock.data_model import MockDB
 from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.mock.user_data_model import MockUserDB
 from tau_env.domains.mock.user_tools import USER_ENV_FUNCTIONS, USER_TOOLS
 from tau_env.state import Toolbox
-from tau_env.tools import ToolSet
 
 __all__ = ["DEFINITION"]
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", USER_TOOLS),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", USER_ENV_FUNCTIONS),
+TOOLBOX = Toolbox.of(
+    AGENT_TOOLS,
+    USER_TOOLS,
+    agent_env_functions=AGENT_ENV_FUNCTIONS,
+    user_env_functions=USER_ENV_FUNCTIONS,
 )
 
 
@@ -49,17 +41,7 @@ def load_builtin() -> DomainData:
 
 def load_official(data_dir: Path) -> DomainData:
     """The reference's mock data from ``<data_dir>/domains/mock/``."""
-    folder = official_folder(data_dir, "mock")
-    return load_official_data(
-        folder,
-        agent_db=MockDB,
-        agent_db_file="db.json",
-        user_db=MockUserDB,
-        user_db_file="user_db.json",
-        policy=read_text(folder / "policy.md"),
-        guidelines=official_guidelines(data_dir),
-        solo_policy=read_optional_text(folder / "policy_solo.md"),
-    )
+    return load_official_folder(data_dir, "mock", MockDB, MockUserDB, solo_policy=True)
 
 
 DEFINITION = DomainDefinition(

@@ -19,12 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_env.data_files import (
-    load_official_data,
-    official_folder,
-    official_guidelines,
-    read_text,
-)
+from tau_env.data_files import load_official_folder
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.tools import TOOLBOX
@@ -42,14 +37,7 @@ def load_builtin() -> DomainData:
 
 def load_official(data_dir: Path) -> DomainData:
     """The reference's retail data from ``<data_dir>/domains/retail/``."""
-    folder = official_folder(data_dir, "retail")
-    return load_official_data(
-        folder,
-        agent_db=RetailDB,
-        agent_db_file="db.json",
-        policy=read_text(folder / "policy.md"),
-        guidelines=official_guidelines(data_dir),
-    )
+    return load_official_folder(data_dir, "retail", RetailDB)
 
 
 DEFINITION = DomainDefinition(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 __all__ = [
     "BUILTIN_SEED",
@@ -27,20 +27,13 @@ OrderStatus = Literal[
 ]
 """Every status an order can have (the reference's values)."""
 
-ORDER_STATUSES: Final[tuple[OrderStatus, ...]] = (
-    "processed",
-    "pending",
-    "pending (item modified)",
-    "delivered",
-    "cancelled",
-    "exchange requested",
-    "return requested",
-)
+ORDER_STATUSES: Final[tuple[OrderStatus, ...]] = get_args(OrderStatus)
+"""The statuses in `OrderStatus`'s order."""
 
 CancelReason = Literal["no longer needed", "ordered by mistake"]
 """The two reasons a pending order may be cancelled for."""
 
-CANCEL_REASONS: Final[tuple[CancelReason, ...]] = ("no longer needed", "ordered by mistake")
+CANCEL_REASONS: Final[tuple[CancelReason, ...]] = get_args(CancelReason)
 
 TransactionType = Literal["payment", "refund"]
 """Kinds of entries in an order's payment history."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from tau_env.domains.records import CreditCard, Record
+from tau_env.domains.records import PersonName as UserName
 from tau_env.domains.retail.constants import (
     CancelReason,
     OrderStatus,
@@ -40,13 +42,7 @@ __all__ = [
 ]
 
 
-class _Record(BaseModel):
-    # Infinities and NaN written as json.dumps writes them, so that tool results can be
-    # written straight from the model (`tau_env.plain_json`); dumps are unchanged.
-    model_config = ConfigDict(extra="forbid", ser_json_inf_nan="constants")
-
-
-class Variant(_Record):
+class Variant(Record):
     """One purchasable version of a product (the agent calls it an item)."""
 
     item_id: str = Field(description="Unique item id, e.g. '1008292230'; unrelated to product ids.")
@@ -55,7 +51,7 @@ class Variant(_Record):
     price: float = Field(description="Current price in dollars.")
 
 
-class Product(_Record):
+class Product(Record):
     """A product type and its variants."""
 
     name: str = Field(description="Product type name, e.g. 'Desk Lamp'.")
@@ -63,14 +59,7 @@ class Product(_Record):
     variants: dict[str, Variant] = Field(description="Item id -> variant.")
 
 
-class UserName(_Record):
-    """A customer's name."""
-
-    first_name: str = Field(description="Given name.")
-    last_name: str = Field(description="Family name.")
-
-
-class UserAddress(_Record):
+class UserAddress(Record):
     """A postal address (a user's default address or an order's shipping address)."""
 
     address1: str = Field(description="Street line.")
@@ -81,23 +70,14 @@ class UserAddress(_Record):
     zip: str = Field(description="Zip code.")
 
 
-class CreditCard(_Record):
-    """A credit card on file."""
-
-    source: Literal["credit_card"] = Field(description="Always 'credit_card'.")
-    id: str = Field(description="Payment method id, e.g. 'credit_card_1234567'.")
-    brand: str = Field(description="Card brand, e.g. 'visa'.")
-    last_four: str = Field(description="Last four digits.")
-
-
-class Paypal(_Record):
+class Paypal(Record):
     """A PayPal account on file."""
 
     source: Literal["paypal"] = Field(description="Always 'paypal'.")
     id: str = Field(description="Payment method id, e.g. 'paypal_1234567'.")
 
 
-class GiftCard(_Record):
+class GiftCard(Record):
     """A store gift card with a balance; refunds to it are credited at once."""
 
     source: Literal["gift_card"] = Field(description="Always 'gift_card'.")
@@ -109,7 +89,7 @@ PaymentMethod = Annotated[CreditCard | GiftCard | Paypal, Field(discriminator="s
 """Any payment method; the ``source`` field tells which."""
 
 
-class User(_Record):
+class User(Record):
     """A customer: identity, default address, payment methods and order ids."""
 
     user_id: str = Field(description="Unique id, e.g. 'sara_doe_496'.")
@@ -130,14 +110,14 @@ def name_zip_key(user: User) -> Hashable:
     return (user.name.first_name.lower(), user.name.last_name.lower(), user.address.zip)
 
 
-class OrderFulfillment(_Record):
+class OrderFulfillment(Record):
     """A shipment: tracking numbers and the items it carries."""
 
     tracking_id: list[str] = Field(description="Tracking numbers.")
     item_ids: list[str] = Field(description="Items in this shipment.")
 
 
-class OrderItem(_Record):
+class OrderItem(Record):
     """One item of an order, with the price paid for it."""
 
     name: str = Field(description="Product type name.")
@@ -147,7 +127,7 @@ class OrderItem(_Record):
     options: dict[str, str] = Field(description="The variant's options.")
 
 
-class OrderPayment(_Record):
+class OrderPayment(Record):
     """A payment or refund on an order."""
 
     transaction_type: TransactionType = Field(description="'payment' or 'refund'.")
@@ -155,7 +135,7 @@ class OrderPayment(_Record):
     payment_method_id: str = Field(description="The payment method charged or credited.")
 
 
-class Order(_Record):
+class Order(Record):
     """An order; the optional fields record a cancellation, exchange or return request."""
 
     order_id: str = Field(description="Unique id, e.g. '#W1234567' (with the '#').")
@@ -180,7 +160,7 @@ class Order(_Record):
     )
 
 
-class RetailData(_Record):
+class RetailData(Record):
     """Layout of the retail ``db.json`` file."""
 
     products: dict[str, Product] = Field(description="Product id -> product.")

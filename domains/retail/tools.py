@@ -34,7 +34,7 @@ from tau_env.domains.retail.order_tools import (
 )
 from tau_env.errors import ToolError
 from tau_env.state import Toolbox
-from tau_env.tools import ToolSet, tool
+from tau_env.tools import tool
 from tau_env.tools.calculator import evaluate_expression
 
 __all__ = [
@@ -182,11 +182,6 @@ AGENT_TOOLS = (
 AGENT_ENV_FUNCTIONS: tuple[()] = ()
 """Retail task files call no setup or assertion helpers."""
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", ()),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", ()),
-)
+TOOLBOX = Toolbox.of(AGENT_TOOLS, agent_env_functions=AGENT_ENV_FUNCTIONS)
 """Both sides' tools and env functions (the user has none). Defined here, beside the tools,
 so the generator can use it without importing the package that imports the generator."""

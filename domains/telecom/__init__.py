@@ -45,7 +45,6 @@ from tau_env.domains.telecom.user_script import USER_VOCABULARY
 from tau_env.domains.telecom.user_tools import USER_TOOLS
 from tau_env.state import Database, Snapshot, Toolbox
 from tau_env.tasks.loading import parse_tasks
-from tau_env.tools import ToolSet
 
 __all__ = [
     "DEFINITION",
@@ -57,11 +56,11 @@ __all__ = [
 
 Variant = Literal["manual", "workflow"]
 
-TOOLBOX = Toolbox(
-    agent_tools=ToolSet("agent", AGENT_TOOLS),
-    user_tools=ToolSet("user", USER_TOOLS),
-    agent_env_functions=ToolSet("agent", AGENT_ENV_FUNCTIONS),
-    user_env_functions=ToolSet("user", USER_ENV_FUNCTIONS),
+TOOLBOX = Toolbox.of(
+    AGENT_TOOLS,
+    USER_TOOLS,
+    agent_env_functions=AGENT_ENV_FUNCTIONS,
+    user_env_functions=USER_ENV_FUNCTIONS,
     sync=sync_phone_with_line,
     sync_inputs=SYNC_INPUTS,
 )

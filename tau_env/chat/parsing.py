@@ -42,11 +42,7 @@ def parse_assistant_text(text: str) -> dict[str, Any]:
     fenced = _FENCE.match(stripped)
     candidate = fenced.group(1) if fenced else stripped
     if candidate[:1] in ("{", "["):
-        try:
-            parsed = json.loads(candidate)
-        except (ValueError, RecursionError):  # (nested deeper than the parser goes)
-            parsed = None
-        found = _json_calls(parsed)
+        found = _json_calls(_json_or_none(candidate))
         if found is not None:
             content, calls = found
             return _message(content, calls)
@@ -56,6 +52,14 @@ def parse_assistant_text(text: str) -> dict[str, Any]:
 def render_tool_call(name: str, arguments: dict[str, Any]) -> str:
     """A call in the Hermes / Qwen format (how scripted policies and tests write one)."""
     return f"<tool_call>\n{json.dumps({'name': name, 'arguments': arguments})}\n</tool_call>"
+
+
+def _json_or_none(text: str) -> Any:
+    """`text` parsed as JSON; None when it is not JSON (or nested deeper than the parser goes)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _message(content: str | None, calls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -75,11 +79,7 @@ def _call(name: str, arguments: object) -> dict[str, Any]:
 
 def _block_call(block: str) -> dict[str, Any]:
     body = block.strip()
-    try:
-        parsed = json.loads(body)
-    except (ValueError, RecursionError):  # (nested deeper than the parser goes)
-        parsed = None
-    call = _one_call(parsed)
+    call = _one_call(_json_or_none(body))
     if call is not None:
         return call
     match = _NAME.search(body)

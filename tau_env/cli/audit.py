@@ -18,21 +18,19 @@ from tau_env.cli.common import (
     add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
+    documented_parser,
     judge_spec,
 )
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "play every task with probes that do not solve it; report which pass"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "audit",
-        help="play every task with probes that do not solve it; report which pass",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "audit", _SUMMARY, __doc__)
     add_data_arguments(parser)
     add_retrieval_arguments(parser)
     add_judge_arguments(parser)
@@ -54,6 +52,7 @@ def handle(args: argparse.Namespace) -> int:
         from tau_env.grading.judge import LLMJudge
 
         judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+        judge.client.check_access()  # a missing key: one line naming it, before any task
     task_ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
     report = audit(
         args.domain,

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from tau_env.errors import TauEnvError
 from tau_env.grading.strict import GRADINGS
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.wording import plain_help
 
 __all__ = [
     "DEFAULT_DOMAIN",
@@ -20,6 +22,7 @@ __all__ = [
     "add_judge_arguments",
     "add_retrieval_arguments",
     "add_store_arguments",
+    "documented_parser",
     "judge_spec",
     "open_existing_store",
 ]
@@ -90,18 +93,23 @@ def add_store_arguments(parser: argparse.ArgumentParser, *, run_help: str) -> No
     parser.add_argument("--run", default=None, help=run_help)
 
 
-def open_existing_store(path: str) -> ResultStore:
+def open_existing_store(path: str, *, read_only: bool = False) -> ResultStore:
     """A result store that must already exist (for resume, report, export).
 
+    Args:
+        path: The store's file.
+        read_only: Only read it (report, export): the file is never changed, and may be in a
+            read-only folder.
+
     Raises:
-        TauEnvError: There is no file at `path`.
+        TauEnvError: There is no file at `path`, or it is not a tau_env store (left as it is).
     """
     if Path(path).expanduser().is_dir():
         raise TauEnvError(f"--store {path} is a folder; name the result store file in it")
     if path != ":memory:" and not Path(path).expanduser().is_file():
         create = tau_env_command("run", ("--store", path))
         raise TauEnvError(f"no result store at {path}; `{create}` creates one")
-    return ResultStore(path)
+    return ResultStore(path, read_only=read_only)
 
 
 def add_judge_arguments(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:
@@ -142,3 +150,21 @@ def add_grading_argument(parser: argparse.ArgumentParser) -> None:
         "(ACTION, COMMUNICATE; NL with --judge-model), reported beside the official score "
         "(default: %(default)s)",
     )
+
+
+def documented_parser(commands: Any, name: str, summary: str, doc: str | None) -> Any:
+    """Add subcommand `name`, its ``--help`` the module docstring `doc` as written.
+
+    Args:
+        commands: The subparsers action of the ``tau-env`` parser.
+        name: The subcommand.
+        summary: Its line in the command list.
+        doc: The subcommand module's ``__doc__`` (its line breaks kept; backtick quotes gone).
+    """
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=plain_help(doc),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser

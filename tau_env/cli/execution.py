@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tau_env.cli.main import Interrupted, ignore_sigint
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
@@ -14,7 +15,7 @@ from tau_env.rollout.runner import Backend, LocalBackend, run
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import resume_command, tau_env_command
 
-__all__ = ["add_execution_arguments", "execute"]
+__all__ = ["add_execution_arguments", "backend_of", "execute"]
 
 
 def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +58,12 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-def _backend(args: argparse.Namespace) -> Backend:
+def backend_of(args: argparse.Namespace) -> Backend:
+    """The backend the execution arguments name.
+
+    Raises:
+        TauEnvError: An execution setting is out of range or does not fit the backend.
+    """
     if args.concurrency < 1:
         raise TauEnvError(f"--concurrency must be >= 1, actually: {args.concurrency}")
     if args.llm_concurrency is not None and args.llm_concurrency < 1:
@@ -82,19 +88,28 @@ def _backend(args: argparse.Namespace) -> Backend:
 
 
 def execute(
-    args: argparse.Namespace, store: ResultStore, config: RunConfig, *, play: bool = True
+    args: argparse.Namespace,
+    store: ResultStore,
+    config: RunConfig,
+    backend: Backend | None = None,
+    *,
+    play: bool = True,
 ) -> int:
     """Play what the run lacks, then print its report.
 
-    With ``play=False`` (a run imported from a results file) nothing is played: episodes that
+    `backend` is `backend_of(args)` when not given (callers check it before writing). With
+    ``play=False`` (a run imported from a results file) nothing is played: episodes that
     wait for a judge are judged, then the report is printed.
 
     Returns:
         0 when the run is complete, 1 when attempts failed or its judge could not rule on
-        every episode (the message says how to resume), 130 when interrupted (Ctrl-C;
-        everything finished is stored).
+        every episode (the message says how to resume).
+
+    Raises:
+        Interrupted: Ctrl-C; everything finished is stored, and the message (which
+            `tau_env.cli.main.main` prints, exit code 130) says how much and how to resume.
     """
-    backend = _backend(args)
+    backend = backend or backend_of(args)
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         summary = run(
@@ -106,14 +121,14 @@ def execute(
             play=play,
         )
     except KeyboardInterrupt:
+        handler = ignore_sigint()  # until `main` has printed the line: see `Interrupted`
         progress.close()
         done = store.episode_count(config.run_id)
-        print(
-            f"tau-env: interrupted; {done} of {config.episodes} episodes are stored. Continue "
+        raise Interrupted(
+            f"interrupted; {done} of {config.episodes} episodes are stored. Continue "
             f"with: {resume_command(store.path, config.run_id)}",
-            file=sys.stderr,
-        )
-        return 130
+            sigint_handler=handler,
+        ) from None
     progress.close()
     try:
         report = run_report(store, config.run_id)

@@ -17,23 +17,20 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.errors import TauEnvError
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "write a run as the reference's results.json, or runs as a leaderboard submission"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "export",
-        help="write a run as the reference's results.json, or runs as a leaderboard submission",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "export", _SUMMARY, __doc__)
     add_store_arguments(
         parser,
         run_help="the run to export (default: the latest in the store); submission: "
@@ -68,7 +65,7 @@ def add_parser(commands: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Write the export; say where when writing a file."""
-    with open_existing_store(args.store) as store:
+    with open_existing_store(args.store, read_only=True) as store:
         if args.format == "submission":
             run_ids = (
                 [run.run_id for run in store.runs()]

@@ -14,9 +14,9 @@ import argparse
 import threading
 from typing import Any
 
+from tau_env.cli.common import documented_parser
 from tau_env.errors import TauEnvError
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser", "canned_reply"]
 
@@ -39,14 +39,13 @@ def canned_reply(request: FakeRequest) -> FakeReply:
     return FakeReply.text(AGENT_LINE)
 
 
+_SUMMARY = "serve an offline OpenAI-compatible model (canned replies) to try the LLM path"
+"""The subcommand's line in ``tau-env --help``."""
+
+
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "fake-server",
-        help="serve an offline OpenAI-compatible model (canned replies) to try the LLM path",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "fake-server", _SUMMARY, __doc__)
     parser.add_argument(
         "--port", type=int, default=8765, help="port on 127.0.0.1 (default: %(default)s; 0: any)"
     )

@@ -23,6 +23,7 @@ from typing import Any
 from tau_env.cli.common import (
     add_judge_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
 )
 from tau_env.errors import TauEnvError
@@ -31,22 +32,20 @@ from tau_env.rollout.provenance import run_task_set
 from tau_env.secrets import redact
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
-from tau_env.utils.wording import counted, plain_help
+from tau_env.utils.wording import counted
 
 __all__ = ["add_parser", "print_import"]
 
 _SHOWN = 8
 """Differing tasks listed per check (the rest are counted)."""
 
+_SUMMARY = "import τ²-bench results files as runs, re-graded by tau_env"
+"""The subcommand's line in ``tau-env --help``."""
+
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "import",
-        help="import τ²-bench results files as runs, re-graded by tau_env",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "import", _SUMMARY, __doc__)
     parser.add_argument("files", nargs="+", metavar="FILE", help="results.json or its folder")
     add_store_arguments(parser, run_help="id of the new run (one FILE only; default: its name)")
     parser.add_argument(

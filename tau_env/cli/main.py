@@ -14,10 +14,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sqlite3
 import sys
 import textwrap
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -26,7 +29,9 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "SUBCOMMANDS",
+    "Interrupted",
     "build_parser",
+    "ignore_sigint",
     "main",
 ]
 
@@ -36,6 +41,7 @@ SUBCOMMANDS = (
     "report",
     "export",
     "import",
+    "runs",
     "tasks",
     "validate",
     "audit",
@@ -64,8 +70,8 @@ EXIT_CODES = (
     (
         1,
         "done, with something to look at: run and resume left failed attempts or episodes the "
-        "judge could not rule on (the output says how to resume); validate: a task below 1.0 "
-        "or not judged",
+        "judge could not rule on (the output says how to resume); report --all left out "
+        "incomplete runs (named on stderr); validate: a task below 1.0 or not judged",
     ),
     (
         2,
@@ -83,6 +89,33 @@ DOMAIN_NOTE = (
     "a mistyped domain, task or split is answered with the closest known name."
 )
 """The ``--help`` note on naming a domain (`tau_env.cli.common.DEFAULT_DOMAIN`)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what the user should know (how much is stored, how to continue).
+
+    A handler raises it after cleaning up, with Ctrl-C still ignored (`ignore_sigint`) until
+    `main` has printed it: the one place that prints the "interrupted" line, so a second
+    Ctrl-C during the cleanup or the way out adds no line (nor a traceback).
+
+    Args:
+        message: The line to print (after ``tau-env: ``).
+        sigint_handler: The Ctrl-C handler to restore once the line is printed.
+    """
+
+    def __init__(self, message: str, sigint_handler: Any = None) -> None:
+        super().__init__(message)
+        self.sigint_handler = sigint_handler
+
+
+def ignore_sigint() -> Any:
+    """Ignore Ctrl-C from now on; returns the handler it replaced.
+
+    None off the main thread, where signals cannot be set.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,13 +137,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
+    """Run the command line; returns the process exit code.
+
+    Args:
+        argv: The arguments; None: the program's own (``sys.argv``), as the ``tau-env`` command
+            calls it. Then, after Ctrl-C, Ctrl-C stays ignored until the process exits (another
+            one during the interpreter's shutdown would print a traceback from an exit hook);
+            called with arguments (in-process), the previous handler is restored.
+    """
     try:
         args = build_parser().parse_args(argv)
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
-    except KeyboardInterrupt:
-        _error("interrupted", kind="")
+    except KeyboardInterrupt as interrupt:
+        previous = ignore_sigint()  # another Ctrl-C now would add a second line or a traceback
+        # `Interrupted` says more; matched by its message, not its class: run as
+        # `python -m tau_env.cli.main`, this module is also imported under its own name.
+        _error(str(interrupt) or "interrupted", kind="")
+        if argv is not None:
+            # the handler before the interrupt (`Interrupted` ignored Ctrl-C since it was raised)
+            handler = getattr(interrupt, "sigint_handler", None) or previous
+            if handler is not None:
+                signal.signal(signal.SIGINT, handler)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _detach_stdout()

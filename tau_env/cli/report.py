@@ -1,37 +1,39 @@
 """``tau-env report``: pass^k of stored runs, per task and per domain.
 
 Refuses a run whose tasks do not all have every planned trial (pass^k is undefined then) and
-says how to resume it. ``--html FILE`` also writes the runs' self-contained HTML report (pass^k
-charts, failure breakdown, conversation viewer; needs the ``report`` extra).
+says how to resume it; with --all, such runs are named on stderr (with the commands that finish
+or remove them), the others reported, and the exit code is 1. ``--html FILE`` also writes the
+runs' self-contained HTML report (pass^k charts, failure breakdown, conversation viewer; needs
+the ``report`` extra).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections import Counter
 from typing import Any
 
-from tau_env.cli.common import add_store_arguments, open_existing_store
+from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.html_report import write_html_report
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.participants import ORACLE_KINDS
-from tau_env.rollout.report import RunReport, run_report
+from tau_env.rollout.report import IncompleteRun, RunReport, run_report
+from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
-from tau_env.utils.wording import counted, plain_help
+from tau_env.utils.wording import counted
 
 __all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
+
+_SUMMARY = "pass^k of stored runs, per task and per domain"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "report",
-        help="pass^k of stored runs, per task and per domain",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "report", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="comma-separated runs (default: the latest)")
     parser.add_argument("--all", action="store_true", help="report every run in the store")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
@@ -48,28 +50,62 @@ def add_parser(commands: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Print one report per run, then a per-domain summary when there are several."""
-    with open_existing_store(args.store) as store:
+    with open_existing_store(args.store, read_only=True) as store:
         if args.all:
             run_ids: list[str | None] = [run.run_id for run in store.runs()]
         elif args.run:
             run_ids = [run_id.strip() for run_id in args.run.split(",") if run_id.strip()]
         else:
             run_ids = [None]
-        reports = [
-            run_report(store, run_id, without_user_faults=args.without_user_faults)
-            for run_id in run_ids
-        ]
+        reports, incomplete = _reports(
+            store,
+            run_ids,
+            skip_incomplete=args.all,
+            without_user_faults=args.without_user_faults,
+        )
+        if incomplete and not reports:
+            return 1
         if args.html:
             written = write_html_report(store, reports, args.html)
             print(f"wrote the HTML report to {written}", file=sys.stderr)
         if args.json:
             print(json.dumps([report.to_json() for report in reports], indent=2))
-            return 0
+            return 1 if incomplete else 0
         for report in reports:
             print_report(report, as_json=False, store=store.path, tasks=not args.quiet)
         if len(reports) > 1:
             print_domains(reports)
-    return 0
+    return 1 if incomplete else 0
+
+
+def _reports(
+    store: ResultStore,
+    run_ids: list[str | None],
+    *,
+    skip_incomplete: bool,
+    without_user_faults: bool = False,
+) -> tuple[list[RunReport], int]:
+    """The runs' reports, and how many runs were left out as incomplete.
+
+    With `skip_incomplete` (``--all``), a run that lacks episodes (a killed or failed run, or
+    an empty one an older tau_env stored when a run could not start) is named on stderr with
+    the commands that finish or remove it, and the other runs are reported.
+
+    Raises:
+        IncompleteRun: A named run lacks episodes (without `skip_incomplete`).
+    """
+    reports, skipped = [], 0
+    for run_id in run_ids:
+        try:
+            reports.append(run_report(store, run_id, without_user_faults=without_user_faults))
+        except IncompleteRun as error:
+            if not skip_incomplete:
+                raise
+            skipped += 1
+            command = tau_env_command("runs", ("--store", store.path))
+            remove = f"{command} delete {shlex.quote(str(run_id))}"
+            print(f"tau-env: left out: {error}; or remove it: {remove}", file=sys.stderr)
+    return reports, skipped
 
 
 def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = True) -> None:
@@ -80,9 +116,11 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
     config = report.config
     ks = list(report.pass_hat_k)
     user = config.user.describe() if has_user(config.mode) else "none"
+    mode = f", mode {config.mode}" if config.mode != "default" else ""
+    retrieval = f", retrieval {report.retrieval}" if report.retrieval else ""
     print(
         f"run {report.run_id}: {report.domain}, agent {config.agent.describe()}, "
-        f"user {user}, mode {config.mode} (store {store})"
+        f"user {user}{mode}, {report.data} data{retrieval} (store {store})"
     )
     if report.task_set is not None:
         print(f"task set: {report.task_set.describe()}")
@@ -191,9 +229,10 @@ def summary_line(report: RunReport) -> str:
 
 
 def print_domains(reports: list[RunReport]) -> None:
-    """One line per run: its domain, mode, participants and pass^k (the per-domain view).
+    """One line per run: its domain, mode, participants, pass^k, data and retrieval variant.
 
-    The mode is shown because it changes what a score means (No-User, Oracle-Plan).
+    The data source, retrieval variant and mode are shown because each changes what a score
+    means (official or built-in tasks, what the agent can search, No-User, Oracle-Plan).
     """
     rows = [
         (
@@ -202,13 +241,17 @@ def print_domains(reports: list[RunReport]) -> None:
             report.config.agent.describe(),
             report.config.user.describe() if has_user(report.config.mode) else "none",
             "  ".join(f"pass^{k}={v:.3f}" for k, v in report.pass_hat_k.items()),
+            report.data,
+            report.retrieval or "-",
             f"({report.run_id}"
             + (f", {report.not_judged} not judged" if report.not_judged else "")
             + ")",
         )
-        for report in sorted(reports, key=lambda r: (r.domain, r.config.mode, r.run_id))
+        for report in sorted(
+            reports, key=lambda r: (r.domain, r.data, r.retrieval or "", r.config.mode, r.run_id)
+        )
     ]
-    header = ("domain", "mode", "agent", "user", "pass^k", "run")
+    header = ("domain", "mode", "agent", "user", "pass^k", "data", "retrieval", "run")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     print("per domain:")
     for row in [header, *rows]:

@@ -17,43 +17,59 @@ from typing import Any
 from tau_env.cli.common import (
     add_judge_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
     open_existing_store,
 )
-from tau_env.cli.execution import add_execution_arguments, execute
+from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.rollout.judging import judge_for_resume
+from tau_env.rollout.preflight import check_judge, check_run, restore_endpoints, stored_config
 from tau_env.rollout.runner import load_run
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "continue a killed or failed run"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "resume",
-        help="continue a killed or failed run",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "resume", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")
+    for side in ("agent", "user"):
+        parser.add_argument(
+            f"--{side}-api-base",
+            default=None,
+            help=f"the run's --{side}-api-base, when it carried a secret (stored redacted)",
+        )
     add_judge_arguments(parser, resume=True)
     add_execution_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Play what the run lacks, then print its report."""
+    """Play what the run lacks, then print its report.
+
+    The judge a resume brings, and every key the run needs, are checked before the run's
+    stored configuration changes.
+    """
     with open_existing_store(args.store) as store:
         config = load_run(store, args.run)
         judged = judge_for_resume(config, judge_spec(args))
-        if judged != config:
-            store.update_run_config(config.run_id, judged.model_dump(mode="json"))
+        given = {"agent": args.agent_api_base, "user": args.user_api_base}
+        live = restore_endpoints(judged, given)
         imported = store.import_of(config.run_id)
+        if imported is None:
+            check_run(live)
+        else:  # nothing is played: only the judge must be able to work
+            check_judge(live)
+        backend = backend_of(args)
+        if judged != config:
+            store.update_run_config(config.run_id, stored_config(judged).model_dump(mode="json"))
         if imported is not None:
             print(
                 f"run {config.run_id!r} was imported from {imported.source}: its participants "
                 "are not replayed; only episodes that wait for a judge are judged",
                 file=sys.stderr,
             )
-        return execute(args, store, judged, play=imported is None)
+        return execute(args, store, live, backend, play=imported is None)

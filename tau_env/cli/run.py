@@ -21,31 +21,32 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
+    documented_parser,
     judge_spec,
 )
-from tau_env.cli.execution import add_execution_arguments, execute
+from tau_env.cli.execution import add_execution_arguments, backend_of, execute
+from tau_env.domain import default_retrieval
 from tau_env.errors import TauEnvError, did_you_mean
 from tau_env.llm.response import EXACT_TOKENS
 from tau_env.loader import load_tasks
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
 from tau_env.rollout.participants import AGENT_KINDS, USER_KINDS
+from tau_env.rollout.preflight import check_run, refuse_secret_options
+from tau_env.rollout.provenance import domain_name
 from tau_env.rollout.runner import create_run
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import id_part, tau_env_command
-from tau_env.utils.wording import plain_help
 
 __all__ = ["add_parser"]
+
+_SUMMARY = "play tasks x trials, store every episode, print pass^k"
+"""The subcommand's line in ``tau-env --help``."""
 
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
-    parser = commands.add_parser(
-        "run",
-        help="play tasks x trials, store every episode, print pass^k",
-        description=plain_help(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(commands, "run", _SUMMARY, __doc__)
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
     # The kinds come from the tables that build them, so the help cannot leave one out.
@@ -130,13 +131,19 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     ):
         if value < 1:
             raise TauEnvError(f"{flag} must be >= 1, actually: {value}")
+    refuse_secret_options(args.retrieval_options)  # before the variant loads with them
     task_ids = select_tasks(args)
     agent, user = _spec(args, "agent"), _spec(args, "user")
     if args.run is not None:
         check_run_id(args.run)
+    # Recorded explicitly (None only for a domain without a knowledge base), and named in
+    # the run id with the data source: runs of two variants or sources never look alike.
+    retrieval = args.retrieval or default_retrieval(domain_name(args.domain))
     run_id = args.run or "-".join(
         [
             id_part(args.domain),
+            *([id_part(retrieval)] if retrieval else []),
+            *(["official"] if args.data_dir else []),
             id_part(agent.describe()),
             *([id_part(user.describe())] if has_user(args.mode) else []),
             *([args.mode] if args.mode != "default" else []),
@@ -149,7 +156,7 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         # Absolute, so `resume` finds the data from any working directory.
         data_dir=str(Path(args.data_dir).expanduser().resolve()) if args.data_dir else None,
         split=args.split,
-        retrieval=args.retrieval,
+        retrieval=retrieval,
         retrieval_options=args.retrieval_options,
         task_ids=tuple(task_ids),
         trials=args.trials,
@@ -224,8 +231,15 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Create the run, play it, print the report; exit 1 if attempts failed."""
+    """Create the run, play it, print the report; exit 1 if attempts failed.
+
+    Everything that can fail before the first episode (arguments, tasks, participants, keys,
+    execution settings) is checked before the store is opened: a run that cannot start
+    writes nothing.
+    """
     config = build_config(args)
+    check_run(config)
+    backend = backend_of(args)
     with ResultStore(args.store) as store:
-        create_run(store, config)
-        return execute(args, store, config)
+        create_run(store, config, check=False)
+        return execute(args, store, config, backend)

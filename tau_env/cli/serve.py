@@ -117,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as error:
         raise TauEnvError(str(error)) from None
+    judge = _judge_config(args)
+    if judge is not None:
+        from tau_env.grading.judge import LLMJudge
+
+        # A missing key: one line naming it now, not a failed grade in every session.
+        LLMJudge.from_model(judge).client.check_access()
     options = {
         "data_dir": args.data_dir,
         "user": args.user,
@@ -125,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         "user_model": args.user_model,
         "user_api_base": args.user_api_base,
         "reward": args.reward,
-        "judge": _judge_config(args),
+        "judge": judge,
     }
     domain = served_domain(args)
     spec = ServerSpec(domain, options, limits)

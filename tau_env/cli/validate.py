@@ -1,4 +1,10 @@
-"""``tau-env validate``: replay every task's gold actions through the env and grade them."""
+"""``tau-env validate``: replay every task's gold actions through the env and grade them.
+
+Exit codes (`EXIT_CODES`): 0 when every task reaches reward 1.0; 1 when one does not, or is
+not judged (its NL assertions need ``--judge-model``); 2 for bad input. Exit 1 is an expected
+outcome on some data: the official mock tasks give 8/10, as in the reference, and official
+retail without a judge leaves its NL-assertion tasks not judged.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +27,15 @@ from tau_env.grading.outcome import Grade
 from tau_env.loader import make_env
 from tau_env.wrappers.users import GoldUser
 
-__all__ = ["add_parser", "describe_failure"]
+__all__ = ["EXIT_CODES", "add_parser", "describe_failure"]
+
+EXIT_CODES = (
+    "exit codes: 0 every task reaches reward 1.0; 1 a task does not (a FAIL line says which "
+    "check), or is not judged (NL assertions without --judge-model): expected on some data, "
+    "such as the official mock tasks (8/10, as in the reference) or official retail without "
+    "a judge; 2 bad input (unknown domain, task or data folder)"
+)
+"""What `handle` returns, as the help text says it."""
 
 
 def add_parser(commands: Any) -> None:
@@ -34,6 +48,7 @@ def add_parser(commands: Any) -> None:
             "(gold user actions, then a stop). NL assertions need a judge (--judge-model); "
             "without one, tasks graded on them are reported as not judged, never as passed."
         ),
+        epilog=EXIT_CODES,
     )
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
@@ -70,13 +85,14 @@ def _describe_detail(detail: dict[str, Any]) -> str:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the subcommand; exit code 0 when every task reaches 1.0, else 1."""
+    """Run the subcommand; exit code 0 when every task reaches 1.0, else 1 (`EXIT_CODES`)."""
     judge = None
     spec = judge_spec(args)
     if spec is not None:
         from tau_env.grading.judge import LLMJudge
 
         judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+        judge.client.check_access()  # a missing key: one line naming it, before any task
     env = make_env(
         args.domain,
         data_dir=args.data_dir,

@@ -96,19 +96,9 @@ class LLMJudge:
             JudgeError: No usable ruling after `max_attempts` replies.
             InfrastructureError: The provider failed (after `tau_env.llm`'s retries).
         """
-        request = judge_request(trajectory, assertions)
-        cached = self._cached(request, assertions)
-        if cached is not None:
-            return cached
-        messages = request
-        problem = ""
-        for _ in range(self.max_attempts):
-            reply = self.client.complete_sync(messages, seed=self.seed)
-            verdicts, problem = self._read(reply, request, assertions)
-            if verdicts is not None:
-                return verdicts
-            messages = retry_request(messages, reply.content, problem, len(assertions))
-        raise self._give_up(problem)
+        from tau_env.llm.pool import run_sync
+
+        return run_sync(self.ajudge(trajectory, assertions))
 
     async def ajudge(
         self, trajectory: Sequence[Message], assertions: Sequence[str]

@@ -30,8 +30,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
-from skyrl_gym.envs.registration import register
+from tau_env.utils.extras import missing_extra
+
+try:
+    from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
+    from skyrl_gym.envs.registration import register
+except ImportError as error:  # a one-line message naming the extra to install
+    raise missing_extra("skyrl", error, feature="tau_env.integrations.skyrl") from error
 
 from tau_env.chat import make_chat_env, parse_assistant_text
 from tau_env.chat.tokens import system_with_tools

@@ -8,6 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from tau_env.llm.failures import ProviderFailure, failure_for_status, is_context_window_message
+from tau_env.utils.extras import INSTALL, MissingExtra
 
 __all__ = ["classify_failure", "completion_cost", "litellm"]
 
@@ -24,13 +25,13 @@ def litellm() -> ModuleType:
     unless the caller set it). Its banners on errors are silenced: tau_env reports errors.
 
     Raises:
-        ImportError: litellm is not installed; the message names the extra to install.
+        MissingExtra: litellm is not installed; the message names the extra to install.
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
         import litellm as module
     except ImportError as error:  # pragma: no cover - depends on the installation
-        raise ImportError("model calls need litellm: pip install 'tau-env[llm]'") from error
+        raise MissingExtra(f"model calls need litellm: {INSTALL['llm']}") from error
     module.suppress_debug_info = True
     return module
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from tau_env.llm.response import LLMResponse
 from tau_env.llm.sqlite_file import SharedSQLiteFile
+from tau_env.utils.surrogates import escape_surrogates, json_utf8
 
 __all__ = ["ResponseCache", "request_key"]
 
@@ -52,7 +53,7 @@ def request_key(
         "params": dict(params),
     }
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(json_utf8(text)).hexdigest()
 
 
 class ResponseCache(SharedSQLiteFile):
@@ -75,7 +76,8 @@ class ResponseCache(SharedSQLiteFile):
 
     def put(self, key: str, response: LLMResponse) -> None:
         """Store a reply (the first one stored for a key wins)."""
-        record = json.dumps(response.to_record(), ensure_ascii=False)
+        # SQLite takes UTF-8 text: a reply's lone surrogate is kept as its JSON escape.
+        record = escape_surrogates(json.dumps(response.to_record(), ensure_ascii=False))
         with self._connect() as db:
             db.execute(
                 "INSERT OR IGNORE INTO responses (key, model, response, created) "

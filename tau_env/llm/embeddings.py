@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import threading
 import time
@@ -30,10 +31,17 @@ from numpy.typing import NDArray
 from tau_env.errors import InfrastructureError, ModelAccessError
 from tau_env.llm._backend import classify_failure, litellm
 from tau_env.llm.config import RetryPolicy
+from tau_env.llm.failures import Provider, api_key_variable, missing_key_message
+from tau_env.llm.litellm_route import NO_KEY
+from tau_env.llm.prices import listed_provider
 from tau_env.llm.sqlite_file import SharedSQLiteFile
 from tau_env.secrets import redact
 
 __all__ = ["EmbeddingCache", "EmbeddingClient", "EmbeddingConfig"]
+
+_ONE_KEY_PROVIDERS = frozenset({"openai", "openrouter", "mistral", "cohere", "voyage", "gemini"})
+"""Providers whose calls need exactly one environment variable, the one `api_key_variable`
+names (others, such as Bedrock or Vertex, are asked of litellm)."""
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
 
@@ -136,9 +144,48 @@ class EmbeddingClient:
         self._memory: dict[str, NDArray[np.float64]] = {}
         self._lock = threading.Lock()
         self._jitter = random.Random()
+        self._key: str | None = None  # a placeholder for a local server (`check_access`)
 
     def __repr__(self) -> str:
         return f"EmbeddingClient({self.config.model!r})"
+
+    def check_access(self) -> None:
+        """Fail now, not after retries, when no call can succeed for want of an API key.
+
+        An OpenAI-compatible ``api_base`` (a local server) needs no key: a placeholder is
+        sent, as for completions (`tau_env.llm.litellm_route.NO_KEY`).
+
+        Raises:
+            ModelAccessError: No key is set for the model's provider; the message names the
+                environment variable to set.
+        """
+        config = self.config
+        if config.api_key is not None or self._key is not None:
+            return
+        prefix, slash, _ = config.model.partition("/")
+        provider = prefix if slash else (listed_provider(config.model) or "")
+        if provider in _ONE_KEY_PROVIDERS:  # decided without importing litellm (seconds)
+            variable = api_key_variable(provider)
+            if os.environ.get(variable):
+                return
+            if config.api_base is not None and provider == "openai":
+                self._key = NO_KEY
+                return
+            raise ModelAccessError(missing_key_message(Provider(provider, variable), config.model))
+        lib = litellm()
+        try:
+            found = lib.validate_environment(model=config.model, api_base=config.api_base)
+            provider = str(lib.get_llm_provider(config.model)[1])
+        except Exception:  # an unknown provider: litellm's own call will say what is wrong
+            return
+        if found.get("keys_in_environment", True):
+            return
+        if config.api_base is not None and provider == "openai":
+            self._key = NO_KEY
+            return
+        missing = [str(name) for name in found.get("missing_keys") or ()]
+        variable = missing[0] if missing else api_key_variable(provider)
+        raise ModelAccessError(missing_key_message(Provider(provider, variable), config.model))
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float64]:
         """One vector per text, in order: an array of shape ``(len(texts), dimensions)``."""
@@ -176,7 +223,7 @@ class EmbeddingClient:
         }
         for name, value in (
             ("api_base", config.api_base),
-            ("api_key", config.api_key),
+            ("api_key", config.api_key or self._key),
             ("timeout", config.timeout),
         ):
             if value is not None:

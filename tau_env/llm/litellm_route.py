@@ -10,6 +10,7 @@ classified by `tau_env.llm._backend.classify_failure` into the kinds of
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,8 +18,10 @@ from tau_env.errors import ModelAccessError
 from tau_env.llm._backend import classify_failure, completion_cost, litellm
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
+from tau_env.llm.prices import local_endpoint
 from tau_env.llm.response import LLMResponse, LLMToolCall, TurnTokens, Usage, turn_tokens
 from tau_env.llm.wire import ChatCall, RequestWriter
+from tau_env.utils.surrogates import replace_surrogates
 
 __all__ = ["LitellmRoute", "parse_model_response"]
 
@@ -61,6 +64,10 @@ class LitellmRoute:
             kwargs["stream_options"] = {"include_usage": True}
         self.kwargs = kwargs
         self._checked = False
+        # A local server's model has no list price unless the config gives one.
+        self._unpriced = local_endpoint(config.api_base) and not (
+            {"input_cost_per_token", "output_cost_per_token"} & set(config.params)
+        )
         # Only for cache keys: the same keys as the lean route's.
         self.writer = RequestWriter(
             model=config.model,
@@ -132,7 +139,10 @@ class LitellmRoute:
             ProviderFailure: The call failed (classified).
         """
         self.check_access()
-        request = {**self.kwargs, "messages": [dict(m) for m in call.messages]}
+        # litellm encodes the request as UTF-8, which has no form for a lone surrogate (half
+        # an emoji from an earlier reply): the provider gets U+FFFD there instead.
+        messages = replace_surrogates([dict(m) for m in call.messages])
+        request = {**self.kwargs, "messages": messages}
         if call.tools is not None:
             request["tools"] = [dict(t) for t in call.tools]
             request["tool_choice"] = call.tool_choice
@@ -152,7 +162,10 @@ class LitellmRoute:
             raise failure from error
         if raw is None:
             raise ProviderFailure("transient", "the stream carried no chunk")
-        return parse_model_response(raw, self.config.model, chunks)
+        reply = parse_model_response(raw, self.config.model, chunks)
+        if self._unpriced and reply.cost is not None:  # litellm prices by the name alone
+            reply = dataclasses.replace(reply, cost=None)
+        return reply
 
     def describe(self) -> dict[str, Any]:
         """Where calls go (for debugging and reports; no key)."""

@@ -20,12 +20,13 @@ import copy
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from tau_env.errors import ModelAccessError
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, failure_for_status, missing_key_message
 from tau_env.llm.pool import env_settings, shared_session
-from tau_env.llm.prices import price_of
+from tau_env.llm.prices import local_endpoint, price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
 from tau_env.llm.wire import ChatCall, RequestWriter
@@ -44,6 +45,12 @@ def _base_url(config: ModelConfig) -> str:
     return (base or OPENAI_BASE).rstrip("/")
 
 
+def _endpoint_url(base: str, path: str) -> str:
+    """`base` with `path` appended to its path; a query string (``?api-version=...``) kept after."""
+    parts = urlsplit(base)
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{path}"))
+
+
 class OpenAIRoute:
     """Sends one client's calls to an OpenAI-compatible endpoint.
 
@@ -57,13 +64,13 @@ class OpenAIRoute:
     def __init__(self, config: ModelConfig) -> None:
         self.config = config
         self.base = _base_url(config)
-        self.url = f"{self.base}/chat/completions"
+        self.url = _endpoint_url(self.base, "chat/completions")
         self.wire_model = config.model.removeprefix("openai/")
         self.official = self.base == OPENAI_BASE
         self.key = config.api_key or os.environ.get("OPENAI_API_KEY") or None
         where = "OpenAI" if self.official else f"the OpenAI-compatible server at {self.base}"
         self.provider = Provider(where, "OPENAI_API_KEY")
-        self.price = price_of(self.wire_model)
+        self.price = None if local_endpoint(self.base) else price_of(self.wire_model)
         params = dict(config.params)
         extra_headers = params.pop("extra_headers", None) or {}
         extra_body = params.pop("extra_body", None) or {}

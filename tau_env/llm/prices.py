@@ -6,18 +6,23 @@ few multiplications. Same table, same figures as litellm's for plain completions
 tokens at the input price (prompt tokens served from the provider's prompt cache at the
 cache-read price, when the table has one), completion tokens at the output price. Models the
 table does not list (a local server's) have no price: the cost is None, as on the litellm
-route.
+route. Neither has a model served by a local endpoint (an ``api_base`` on this machine or a
+private network, `local_endpoint`), whatever its name: a local server named ``gpt-4.1`` is not
+OpenAI's gpt-4.1. A price given with the model (litellm's ``input_cost_per_token`` and
+``output_cost_per_token``) still applies.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import ipaddress
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
-__all__ = ["Price", "listed_provider", "price_of"]
+__all__ = ["Price", "listed_provider", "local_endpoint", "price_of"]
 
 _TABLE = "model_prices_and_context_window_backup.json"
 
@@ -81,3 +86,24 @@ def listed_provider(name: str) -> str | None:
     entry = _table().get(name)
     provider = entry.get("litellm_provider") if isinstance(entry, dict) else None
     return provider if isinstance(provider, str) else None
+
+
+def local_endpoint(api_base: str | None) -> bool:
+    """True when `api_base` is on this machine or a private network (a server of one's own).
+
+    ``localhost``, 127.0.0.1, ``::1``, 10.x, 192.168.x and the like: its replies have no list
+    price, whatever the model is called.
+    """
+    if not api_base:
+        return False
+    try:
+        host = urlsplit(api_base).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_unspecified

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tau_env.utils.surrogates import json_utf8
+
 __all__ = ["ChatCall", "RequestWriter", "canonical_json"]
 
 _SHARED_TOOLS: dict[int, tuple[Any, int, bytes, bytes]] = {}
@@ -40,16 +42,19 @@ _C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
 def canonical_json(value: Any) -> bytes:
     """The cache key's JSON of a value (sorted keys, non-ASCII kept), in UTF-8.
 
+    A lone surrogate in a string (half an emoji from an earlier reply) is written as its JSON
+    escape (`tau_env.utils.surrogates`): the server reads the same text back.
+
     The text of ``json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)``: the
     C encoder that call builds, called directly (its Python layers cost more than encoding a
     message).
     """
     if _C_ENCODER is None:
-        return _CANONICAL.encode(value).encode("utf-8")
+        return json_utf8(_CANONICAL.encode(value))
     encoder = _C_ENCODER(
         {}, str, json.encoder.encode_basestring, None, ": ", ", ", True, False, True
     )
-    return "".join(encoder(value, 0)).encode("utf-8")
+    return json_utf8("".join(encoder(value, 0)))
 
 
 def _field(name: str, value: Any) -> bytes:

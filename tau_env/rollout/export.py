@@ -40,7 +40,12 @@ import tau_env
 from tau_env.domain import Domain
 from tau_env.messages import side_of
 from tau_env.rollout.config import ParticipantSpec, RunConfig
-from tau_env.rollout.provenance import domain_of, recorded_task_set
+from tau_env.rollout.provenance import (
+    data_source,
+    domain_of,
+    recorded_task_set,
+    retrieval_variant,
+)
 from tau_env.store.records import (
     EpisodeRecord,
     FailureRecord,
@@ -91,6 +96,9 @@ def export_run(store: ResultStore, run_id: str | None = None) -> dict[str, Any]:
             "environment_info": {"domain_name": domain.name, "policy": domain.policy},
             "seed": config.base_seed,
             "nl_assertions_judge": _judge_info(config),
+            # tau_env's additions: what the run played (absent from the reference's layout)
+            "data_source": data_source(config),
+            "retrieval_variant": retrieval_variant(config),
             "not_judged_simulations": sum(
                 1 for sim in simulations if (sim["info"] or {}).get("not_judged")
             ),

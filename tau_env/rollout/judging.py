@@ -33,7 +33,13 @@ if TYPE_CHECKING:
     from tau_env.grading.judge import LLMJudge
     from tau_env.store.sqlite import ResultStore
 
-__all__ = ["build_judge", "judge_episode", "judge_for_resume", "stored_trajectory"]
+__all__ = [
+    "build_judge",
+    "judge_episode",
+    "judge_failure",
+    "judge_for_resume",
+    "stored_trajectory",
+]
 
 _TRAJECTORY: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
 
@@ -87,6 +93,23 @@ def stored_trajectory(record: EpisodeRecord) -> Sequence[Message]:
     return _TRAJECTORY.validate_python(record.trajectory)
 
 
+def judge_failure(record: EpisodeRecord, error: str, started: float) -> FailureRecord:
+    """The infrastructure failure logged for `record` when a judge call begun at `started` failed.
+
+    The episode keeps its grade (it stays waiting for a judge); the failure says why.
+    """
+    return FailureRecord(
+        run_id=record.run_id,
+        task_id=record.task_id,
+        trial=record.trial,
+        seed=record.seed,
+        kind="infrastructure",
+        error=error,
+        at=time.time(),
+        duration=time.time() - started,
+    )
+
+
 async def judge_episode(
     store: ResultStore, record: EpisodeRecord, domain: Domain, judge: Judge
 ) -> bool:
@@ -102,18 +125,7 @@ async def judge_episode(
     started = time.time()
     judged = await arejudge(grade, stored_trajectory(record), domain.task(record.task_id), judge)
     if judged.reward is None:
-        store.add_failure(
-            FailureRecord(
-                run_id=record.run_id,
-                task_id=record.task_id,
-                trial=record.trial,
-                seed=record.seed,
-                kind="infrastructure",
-                error=f"judge: {judged.note}",
-                at=time.time(),
-                duration=time.time() - started,
-            )
-        )
+        store.add_failure(judge_failure(record, f"judge: {judged.note}", started))
         return False
     update = {"reward": judged.reward, "grade": judged.model_dump(mode="json")}
     store.set_judged_grade(record.model_copy(update=update))

@@ -28,9 +28,8 @@ from tau_env.errors import ModelAccessError, TauEnvError
 from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
-from tau_env.rollout.runner import Sink
-from tau_env.rollout.worker import EpisodeWorker
-from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.rollout.runner import Sink, check_counts
+from tau_env.rollout.worker import EpisodeWorker, decode_outcome, encode_outcome
 
 __all__ = ["ProcessBackend"]
 
@@ -48,12 +47,7 @@ class ProcessBackend:
     def __init__(
         self, workers: int = 2, concurrency: int = 8, llm_concurrency: int | None = None
     ) -> None:
-        if workers < 1:
-            raise ValueError(f"workers must be >= 1, actually: {workers}")
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
-        if llm_concurrency is not None and llm_concurrency < 1:
-            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
+        check_counts(workers=workers, concurrency=concurrency, llm_concurrency=llm_concurrency)
         self.workers = workers
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency
@@ -172,10 +166,8 @@ async def _dispatch(
         while any(in_flight):
             index, message = await inbox.get()
             kind = message[0]
-            if kind == "episode":
-                sink(EpisodeRecord.model_validate_json(message[1]))
-            elif kind == "failure":
-                sink(FailureRecord.model_validate_json(message[1]))
+            if kind in ("episode", "failure"):
+                sink(decode_outcome(kind, message[1]))
             elif kind == "access":
                 raise ModelAccessError(message[1])
             elif kind == "crash":
@@ -232,8 +224,7 @@ async def _serve(
         except ModelAccessError as error:
             _send(connection, ("access", str(error)))
             return
-        kind = "episode" if isinstance(outcome, EpisodeRecord) else "failure"
-        _send(connection, (kind, outcome.model_dump_json()))
+        _send(connection, encode_outcome(outcome))
 
     loop.add_reader(connection.fileno(), readable)
     playing: set[asyncio.Task[None]] = set()

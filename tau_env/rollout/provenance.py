@@ -8,26 +8,49 @@ import platform
 from typing import Any
 
 import tau_env
-from tau_env.domain import Domain, load_domain
+from tau_env.domain import Domain, default_retrieval, load_domain
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.task_set import TaskSet, task_set_of
 from tau_env.store.records import RunRecord
 
-__all__ = ["domain_of", "recorded_task_set", "run_fingerprint", "run_task_set", "run_versions"]
+__all__ = [
+    "data_source",
+    "domain_name",
+    "domain_of",
+    "recorded_task_set",
+    "retrieval_variant",
+    "run_fingerprint",
+    "run_task_set",
+    "run_versions",
+]
 
 
 def domain_of(config: RunConfig) -> Domain:
     """The loaded domain of a run (cached per process)."""
     return load_domain(
-        _domain_name(config.domain),
+        domain_name(config.domain),
         config.data_dir,
         retrieval=config.retrieval,
         retrieval_options=config.retrieval_options,
     )
 
 
-def _domain_name(name: str) -> str:
+def retrieval_variant(config: RunConfig) -> str | None:
+    """The run's retrieval variant: as configured, else the domain's default.
+
+    None for a domain without a knowledge base. Loads no data (reports call it per run).
+    """
+    return config.retrieval or default_retrieval(domain_name(config.domain))
+
+
+def data_source(config: RunConfig) -> str:
+    """``"official"`` (a reference data folder) or ``"built-in"``: what the run played."""
+    return "official" if config.data_dir else "built-in"
+
+
+def domain_name(name: str) -> str:
+    """A registered domain name from a name or a versioned id (``tau/telecom-v1``)."""
     if name.startswith("tau/"):
         return name.removeprefix("tau/").rsplit("-v", 1)[0]
     return name

@@ -25,9 +25,8 @@ import ray as _ray
 from tau_env.errors import ModelAccessError
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.plan import Unit
-from tau_env.rollout.runner import Sink
-from tau_env.rollout.worker import EpisodeWorker
-from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.rollout.runner import Sink, check_counts
+from tau_env.rollout.worker import EpisodeWorker, decode_outcome, encode_outcome
 
 __all__ = ["RayBackend"]
 
@@ -91,8 +90,7 @@ class RolloutActor:
             outcome = await self._worker.play(Unit(task_id, trial, seed))
         except ModelAccessError as error:
             return "access", str(error)
-        kind = "episode" if isinstance(outcome, EpisodeRecord) else "failure"
-        return kind, outcome.model_dump_json()
+        return encode_outcome(outcome)
 
 
 class RayBackend:
@@ -117,12 +115,7 @@ class RayBackend:
         address: str | None = None,
         init_kwargs: dict[str, Any] | None = None,
     ) -> None:
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
-        if llm_concurrency is not None and llm_concurrency < 1:
-            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
-        if actors is not None and actors < 1:
-            raise ValueError(f"actors must be >= 1, actually: {actors}")
+        check_counts(concurrency=concurrency, llm_concurrency=llm_concurrency, actors=actors)
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency
         self.actors = actors
@@ -196,8 +189,5 @@ class RayBackend:
                 kind, body = future.result()
                 if kind == "access":
                     raise ModelAccessError(body)
-                if kind == "episode":
-                    sink(EpisodeRecord.model_validate_json(body))
-                else:
-                    sink(FailureRecord.model_validate_json(body))
+                sink(decode_outcome(kind, body))
                 submit()

@@ -40,7 +40,12 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
-from tau_env.rollout.provenance import domain_of, recorded_task_set
+from tau_env.rollout.provenance import (
+    data_source,
+    domain_of,
+    recorded_task_set,
+    retrieval_variant,
+)
 from tau_env.rollout.task_set import TaskSet
 from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
@@ -166,6 +171,16 @@ class RunReport:
     without_user_faults: bool = False
 
     @property
+    def retrieval(self) -> str | None:
+        """The run's retrieval variant (None: the domain has no knowledge base)."""
+        return retrieval_variant(self.config)
+
+    @property
+    def data(self) -> str:
+        """``"official"`` or ``"built-in"``: the data the run played."""
+        return data_source(self.config)
+
+    @property
     def average_reward(self) -> float | None:
         """Mean reward over the graded episodes (None when none is graded)."""
         rewards = [r for task in self.tasks for r in task.rewards if r is not None]
@@ -179,6 +194,10 @@ class RunReport:
             "agent": self.config.agent.model_dump(mode="json"),
             "user": self.config.user.model_dump(mode="json"),
             "mode": self.config.mode,
+            "retrieval": self.retrieval,
+            "retrieval_options": self.config.retrieval_options,
+            "data": self.data,
+            "data_dir": self.config.data_dir,
             "trials": self.config.trials,
             "episodes": sum(len(task.rewards) for task in self.tasks),
             "average_reward": self.average_reward,
@@ -248,13 +267,7 @@ def run_report(
     spoiled = [s for s in summaries if s.user_faults.any] if without_user_faults else []
     for summary in spoiled:
         by_task[summary.task_id][summary.trial] = None
-    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
-    if not_judged or left_out or spoiled:
-        curve = pass_hat_k_excluding(rewards)
-    else:
-        curve = pass_hat_k_curve(
-            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
-        )
+    curve = _curve(by_task, partial=bool(not_judged or left_out or spoiled))
     tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
     strict = None
     if config.grading == "strict":
@@ -309,15 +322,23 @@ def _strict_results(
         not_judged += reading.reward is None
         left = (record.task_id, record.trial) in skipped
         by_task.setdefault(record.task_id, {})[record.trial] = None if left else reading.reward
-    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
-    if not_judged or partial or skipped:
-        curve = pass_hat_k_excluding(rewards)
-    else:
-        curve = pass_hat_k_curve(
-            {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
-        )
+    curve = _curve(by_task, partial=bool(not_judged or partial or skipped))
     tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
     return StrictResults(tasks=tasks, pass_hat_k=curve, not_judged=not_judged)
+
+
+def _curve(by_task: dict[str, dict[int, float | None]], *, partial: bool) -> dict[int, float]:
+    """pass^k over the rewards by task and trial.
+
+    `partial`: some episodes are left out (None: not judged, not imported, or set aside), so
+    each task's estimate uses only the rewards it has (`pass_hat_k_excluding`).
+    """
+    rewards = {task: [trials[k] for k in sorted(trials)] for task, trials in by_task.items()}
+    if partial:
+        return pass_hat_k_excluding(rewards)
+    return pass_hat_k_curve(
+        {task: [r for r in trials if r is not None] for task, trials in rewards.items()}
+    )
 
 
 def _task_result(task_id: str, by_trial: dict[int, float | None]) -> TaskResult:

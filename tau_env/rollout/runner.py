@@ -2,13 +2,14 @@
 
 The driver owns the store. Episodes are handed to a backend (`LocalBackend` on this machine's
 event loop, or `tau_env.rollout.ray_backend.RayBackend` on a Ray cluster), and every outcome is
-written as it arrives (the episodes that finish in one turn of the event loop share one
-transaction, committed early in the next turn): a killed run loses nothing written but the
-episodes of the turn it died in, which resume plays again, and, because episodes are keyed by
-(run, task, trial), a resume never duplicates one. Resume plays exactly the (task, trial)
-pairs without an episode, which includes those whose earlier attempts hit infrastructure
-errors or crashes. When the run has a judge, the driver also judges every stored episode whose
-NL assertions wait for one (`tau_env.rollout.judging`), new or old, without replaying it.
+written as it arrives, each episode in its own transaction: a killed run loses only the
+episodes still in play, which resume plays again, and, because episodes are keyed by
+(run, task, trial), a resume never duplicates one. An episode that cannot be stored (a value
+with no JSON form) is logged as a failed attempt with the reason, and the run goes on. Resume
+plays exactly the (task, trial) pairs without an episode, which includes those whose earlier
+attempts hit infrastructure errors or crashes. When the run has a judge, the driver also judges
+every stored episode whose NL assertions wait for one (`tau_env.rollout.judging`), new or old,
+without replaying it.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.judging import build_judge, judge_episode
 from tau_env.rollout.plan import Unit, pending_units
+from tau_env.rollout.preflight import check_run, stored_config
 from tau_env.rollout.provenance import domain_of, run_fingerprint, run_versions
 from tau_env.rollout.strict_judging import judge_strictly, needs_strict_judge
 from tau_env.rollout.worker import EpisodeWorker, Outcome
-from tau_env.store.records import EpisodeRecord, RunRecord
+from tau_env.store.codec import UnstorableRecord, unstorable_failure
+from tau_env.store.records import EpisodeRecord, FailureRecord, RunRecord
 from tau_env.store.sqlite import ResultStore
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "LocalBackend",
     "RunSummary",
     "arun",
+    "check_counts",
     "create_run",
     "load_run",
     "run",
@@ -54,6 +58,17 @@ class Backend(Protocol):
         ...
 
 
+def check_counts(**counts: int | None) -> None:
+    """Refuse a count below 1 (None, where allowed, means no limit).
+
+    Raises:
+        ValueError: Naming the first such count and its value.
+    """
+    for name, value in counts.items():
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be >= 1, actually: {value}")
+
+
 class LocalBackend:
     """Plays episodes concurrently on this process's event loop.
 
@@ -64,10 +79,7 @@ class LocalBackend:
     """
 
     def __init__(self, concurrency: int = 8, llm_concurrency: int | None = None) -> None:
-        if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, actually: {concurrency}")
-        if llm_concurrency is not None and llm_concurrency < 1:
-            raise ValueError(f"llm_concurrency must be >= 1, actually: {llm_concurrency}")
+        check_counts(concurrency=concurrency, llm_concurrency=llm_concurrency)
         self.concurrency = concurrency
         self.llm_concurrency = llm_concurrency
 
@@ -137,18 +149,30 @@ class RunSummary:
         return self.skipped + self.finished == self.planned
 
 
-def create_run(store: ResultStore, config: RunConfig) -> RunRecord:
-    """Record a new run in the store.
+def create_run(store: ResultStore, config: RunConfig, *, check: bool = True) -> RunRecord:
+    """Record a new run in the store, once it is known to be able to start.
+
+    The store keeps the configuration with the secrets of its URLs redacted
+    (`tau_env.rollout.preflight.stored_config`).
+
+    Args:
+        store: Receives the run.
+        config: The run.
+        check: Run `tau_env.rollout.preflight.check_run` first (False: the caller did).
 
     Raises:
+        TauEnvError: The run cannot start (nothing is written).
         RunExists: The run id is taken.
     """
+    if check:
+        check_run(config)
+    stored = stored_config(config)
     record = RunRecord(
         run_id=config.run_id,
         created_at=time.time(),
         domain=config.domain,
-        config=config.model_dump(mode="json"),
-        fingerprint=run_fingerprint(config),
+        config=stored.model_dump(mode="json"),
+        fingerprint=run_fingerprint(stored),
         versions=run_versions(config),
     )
     store.create_run(record)
@@ -232,52 +256,27 @@ async def arun(
             waiting = [r for r in store.episodes(config.run_id) if needs_strict(r)]
             judging += [asyncio.create_task(judge_strict(r)) for r in waiting]
 
-    loop = asyncio.get_running_loop()
-    finished: list[EpisodeRecord] = []  # written at the end of this turn of the event loop
-
-    def write_finished() -> None:
-        if not finished:
-            return
-        batch = finished[:]
-        finished.clear()
-        for outcome, written in zip(batch, store.add_episodes(batch), strict=True):
-            counts["finished"] += int(written)
-            if written and judge is not None and outcome.reward is None:
-                judging.append(asyncio.create_task(judge_one(outcome)))
-            elif written and judge is not None and needs_strict(outcome):
-                judging.append(asyncio.create_task(judge_strict(outcome)))
-            if on_outcome is not None:
-                on_outcome(outcome)
-
-    write_errors: list[Exception] = []
-
-    def write_soon() -> None:
-        try:
-            write_finished()
-        except Exception as error:  # raised by the next sink call, or after the backend
-            write_errors.append(error)
-
     def sink(outcome: Outcome) -> None:
-        if write_errors:
-            raise write_errors[0]
         if isinstance(outcome, EpisodeRecord):
-            if not finished:
-                loop.call_soon(write_soon)
-            finished.append(outcome)
-            return
-        store.add_failure(outcome)
-        counts["failed"] += 1
+            try:
+                written = store.add_episode(outcome)  # its own transaction
+            except UnstorableRecord as error:  # this episode only; the run goes on
+                outcome = unstorable_failure(outcome, error)
+            else:
+                counts["finished"] += int(written)
+                if written and judge is not None and outcome.reward is None:
+                    judging.append(asyncio.create_task(judge_one(outcome)))
+                elif written and judge is not None and needs_strict(outcome):
+                    judging.append(asyncio.create_task(judge_strict(outcome)))
+        if isinstance(outcome, FailureRecord):
+            store.add_failure(outcome)
+            counts["failed"] += 1
         if on_outcome is not None:
             on_outcome(outcome)
 
     if units:
         versions = run_versions(config)
-        try:
-            await (backend or LocalBackend()).execute(config, versions, units, sink)
-        finally:
-            write_finished()  # what finished before the end (or a fatal error) is kept
-        if write_errors:
-            raise write_errors[0]
+        await (backend or LocalBackend()).execute(config, versions, units, sink)
     await asyncio.gather(*judging)
     return RunSummary(
         run_id=config.run_id,

@@ -23,8 +23,8 @@ from tau_env.grading.nl_assertions import Judge, Verdict, assertions_of, ruled_c
 from tau_env.grading.strict import read_strictly
 from tau_env.messages import Message
 from tau_env.rollout.config import RunConfig
-from tau_env.rollout.judging import stored_trajectory
-from tau_env.store.records import EpisodeRecord, FailureRecord
+from tau_env.rollout.judging import judge_failure, stored_trajectory
+from tau_env.store.records import EpisodeRecord
 
 if TYPE_CHECKING:
     from tau_env.store.sqlite import ResultStore
@@ -55,18 +55,8 @@ async def judge_strictly(
     try:
         verdicts = await _verdicts(judge, stored_trajectory(record), assertions)
     except LLMError as error:
-        store.add_failure(
-            FailureRecord(
-                run_id=record.run_id,
-                task_id=record.task_id,
-                trial=record.trial,
-                seed=record.seed,
-                kind="infrastructure",
-                error=f"judge (strict reading): {type(error).__name__}: {error}",
-                at=time.time(),
-                duration=time.time() - started,
-            )
-        )
+        message = f"judge (strict reading): {type(error).__name__}: {error}"
+        store.add_failure(judge_failure(record, message, started))
         return False
     grade = dict(record.grade)
     checks = dict(grade.get("checks") or {})

@@ -24,6 +24,7 @@ from tau_env.rollout.modes import apply_mode, has_user
 from tau_env.rollout.participants import build_factory, participant_info
 from tau_env.rollout.plan import Unit
 from tau_env.rollout.provenance import domain_of
+from tau_env.store.codec import UnstorableRecord, read_record, record_json, unstorable_failure
 from tau_env.store.records import (
     EpisodeRecord,
     FailureRecord,
@@ -32,10 +33,31 @@ from tau_env.store.records import (
     token_turns,
 )
 
-__all__ = ["EpisodeWorker", "Outcome"]
+__all__ = ["EpisodeWorker", "Outcome", "decode_outcome", "encode_outcome"]
 
 Outcome = EpisodeRecord | FailureRecord
 """What one attempt at a unit yields: a finished episode, or a logged failure."""
+
+
+def encode_outcome(outcome: Outcome) -> tuple[str, str]:
+    """(``"episode"`` or ``"failure"``, the record's JSON), for a worker in another process.
+
+    An episode that has no JSON form becomes the failed attempt that says why
+    (`tau_env.store.codec.unstorable_failure`), so one bad episode never stops a worker.
+    """
+    if isinstance(outcome, EpisodeRecord):
+        try:
+            return "episode", record_json(outcome)
+        except UnstorableRecord as error:
+            outcome = unstorable_failure(outcome, error)
+    return "failure", record_json(outcome)
+
+
+def decode_outcome(kind: str, body: str) -> Outcome:
+    """The outcome `encode_outcome` encoded."""
+    if kind == "episode":
+        return read_record(EpisodeRecord, body)
+    return read_record(FailureRecord, body)
 
 
 class EpisodeWorker:
@@ -101,7 +123,10 @@ class EpisodeWorker:
             return self._failure(unit, aborted, started)
         finally:
             self._free.append(env)
-        return self._episode(unit, played, started)
+        try:
+            return self._episode(unit, played, started)
+        except Exception as error:  # a value in the trajectory that no record can hold
+            return self._failure(unit, EpisodeAborted(Fault.CRASH, error), started)
 
     def _episode(self, unit: Unit, played: PlayedEpisode, started: float) -> EpisodeRecord:
         config = self.config

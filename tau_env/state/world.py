@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 import warnings
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -94,6 +94,29 @@ class Toolbox:
     sync: Callable[[World], None] | None = None
     sync_inputs: Mapping[Side, frozenset[str]] | None = None
     arguments_as_sent: ArgumentsAsSent | None = None
+
+    @classmethod
+    def of(
+        cls,
+        agent_tools: Iterable[Callable[..., Any]],
+        user_tools: Iterable[Callable[..., Any]] = (),
+        *,
+        agent_env_functions: Iterable[Callable[..., Any]] = (),
+        user_env_functions: Iterable[Callable[..., Any]] = (),
+        sync: Callable[[World], None] | None = None,
+        sync_inputs: Mapping[Side, frozenset[str]] | None = None,
+        arguments_as_sent: ArgumentsAsSent | None = None,
+    ) -> Toolbox:
+        """The toolbox of these functions, each side's made a `ToolSet` (none: an empty one)."""
+        return cls(
+            ToolSet("agent", agent_tools),
+            ToolSet("user", user_tools),
+            ToolSet("agent", agent_env_functions),
+            ToolSet("user", user_env_functions),
+            sync,
+            sync_inputs,
+            arguments_as_sent,
+        )
 
     def tools(self, side: Side) -> ToolSet:
         """The tools a side may call during an episode."""

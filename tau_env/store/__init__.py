@@ -1,5 +1,6 @@
 """The result store: every run, finished episode and failed attempt, in one SQLite file."""
 
+from tau_env.store.opening import NotAStore
 from tau_env.store.records import (
     EpisodeRecord,
     EpisodeSummary,
@@ -20,6 +21,7 @@ __all__ = [
     "FailureRecord",
     "ImportRecord",
     "ImportedSimulation",
+    "NotAStore",
     "ParticipantInfo",
     "ResultStore",
     "RunExists",

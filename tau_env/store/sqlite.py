@@ -12,7 +12,11 @@ environment are redacted from everything written (`tau_env.secrets.redact`).
 An episode whose grade waits for a judge (NL assertions not judged) is stored with no reward
 (NULL); its grade is completed once, when a judge rules (`set_judged_grade`), and never
 replaced after that. Stores written by schema 1 (where such episodes carried the product of
-their other checks as reward) are migrated when opened: those episodes lose that reward.
+their other checks as reward) are migrated when opened (opened read-only: in a private copy in
+memory): those episodes lose that reward.
+
+A file is checked to be a tau_env store before anything is written to it, and commands that
+only read open it read-only (`tau_env.store.opening`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.secrets import redact
+from tau_env.store.codec import read_record, record_json
+from tau_env.store.opening import check_store, connect, in_memory_copy
 from tau_env.store.records import (
     EpisodeRecord,
     EpisodeSummary,
@@ -55,6 +61,16 @@ CREATE TABLE IF NOT EXISTS episodes (
 )
 """
 
+_IMPORT_TABLES = {
+    "imports": "run_id TEXT PRIMARY KEY REFERENCES runs(run_id), sha256 TEXT NOT NULL, "
+    "body TEXT NOT NULL",
+    "imported_simulations": "run_id TEXT NOT NULL REFERENCES runs(run_id), "
+    "task_id TEXT NOT NULL, trial INTEGER NOT NULL, status TEXT NOT NULL, body TEXT NOT NULL, "
+    "PRIMARY KEY (run_id, task_id, trial)",
+}
+"""Tables of imported runs' provenance, added without a schema change: a store of an older
+tau_env gains them when opened for writing; opened read-only, empty temporary ones stand in."""
+
 _SCHEMA = (
     """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,21 +94,12 @@ CREATE TABLE IF NOT EXISTS failures (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS failures_by_run ON failures (run_id, task_id, trial);
-CREATE TABLE IF NOT EXISTS imports (
-    run_id TEXT PRIMARY KEY REFERENCES runs(run_id),
-    sha256 TEXT NOT NULL,
-    body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS imports_by_file ON imports (sha256);
-CREATE TABLE IF NOT EXISTS imported_simulations (
-    run_id TEXT NOT NULL REFERENCES runs(run_id),
-    task_id TEXT NOT NULL,
-    trial INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (run_id, task_id, trial)
-);
 """
+    + "".join(
+        f"CREATE TABLE IF NOT EXISTS {name} ({columns});\n"
+        for name, columns in _IMPORT_TABLES.items()
+    )
+    + "CREATE INDEX IF NOT EXISTS imports_by_file ON imports (sha256);\n"
 )
 
 
@@ -109,18 +116,29 @@ class ResultStore:
 
     Args:
         path: The database file (created with its folder when missing), or ``":memory:"``.
+        read_only: Open an existing store only to read it (``report``, ``export``): the file
+            is never changed, and may be in a read-only folder or file system.
+
+    Raises:
+        NotAStore: The file is another SQLite database; it is left unchanged.
+        TauEnvError: The file cannot be opened, is not a database, or has a newer schema.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = str(path)
-        self._db = self._connect()
+        self.read_only = read_only
+        self._db = connect(self.path, read_only=read_only)
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL is durable against a killed process (not against power loss), and fast.
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            check_store(self._db, self.path, allow_empty=not read_only)
             self._db.execute("PRAGMA busy_timeout=10000")
-            self._db.executescript(_SCHEMA)
+            if not read_only:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                # NORMAL is durable against a killed process (not against power loss), and fast.
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.executescript(_SCHEMA)  # an older store gains the newer tables
             self._check_schema_version()
+            if read_only:
+                self._stand_in_tables()
         except sqlite3.DatabaseError as error:
             self._db.close()
             raise TauEnvError(f"{self.path}: not a usable result store: {error}") from None
@@ -128,34 +146,22 @@ class ResultStore:
             self._db.close()
             raise
 
-    def _connect(self) -> sqlite3.Connection:
-        """Open the database file, creating its folder.
-
-        Raises:
-            TauEnvError: The path is a folder, or cannot be created or opened; the message
-                names the path (never a bare ``sqlite3.OperationalError``).
-        """
-        if self.path != ":memory:":
-            file = Path(self.path).expanduser()
-            if file.is_dir():
-                raise TauEnvError(
-                    f"{self.path}: is a folder; a result store is a file, such as "
-                    f"{file / 'tau_env_runs.sqlite'}"
-                )
-            try:
-                file.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise TauEnvError(f"{self.path}: cannot create its folder: {error}") from None
-        try:
-            return sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise TauEnvError(f"{self.path}: cannot open the result store: {error}") from None
+    def _stand_in_tables(self) -> None:
+        """Empty temporary tables for the optional ones an older store lacks (read-only)."""
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        present = {name for (name,) in rows}
+        for name, columns in _IMPORT_TABLES.items():
+            if name not in present:
+                self._db.execute(f"CREATE TEMP TABLE {name} ({columns})")
 
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) == 1:
+            if self.read_only:  # migrated in a private copy: the file is left as it is
+                self._db, on_disk = in_memory_copy(self._db), self._db
+                on_disk.close()
             with self._transaction():
                 _migrate_from_1(self._db)
         elif int(row[0]) != SCHEMA_VERSION:
@@ -226,12 +232,12 @@ class ResultStore:
                 self._insert_run(run)
                 self._db.execute(
                     "INSERT INTO imports VALUES (?, ?, ?)",
-                    (run.run_id, source.sha256, redact(source.model_dump_json())),
+                    (run.run_id, source.sha256, redact(record_json(source))),
                 )
                 self._db.executemany(
                     "INSERT INTO imported_simulations VALUES (?, ?, ?, ?, ?)",
                     [
-                        (s.run_id, s.task_id, s.trial, s.status, redact(s.model_dump_json()))
+                        (s.run_id, s.task_id, s.trial, s.status, redact(record_json(s)))
                         for s in simulations
                     ],
                 )
@@ -247,7 +253,7 @@ class ResultStore:
     def import_of(self, run_id: str) -> ImportRecord | None:
         """Where an imported run came from; None for a run tau_env played."""
         row = self._db.execute("SELECT body FROM imports WHERE run_id = ?", (run_id,)).fetchone()
-        return None if row is None else ImportRecord.model_validate_json(row[0])
+        return None if row is None else read_record(ImportRecord, row[0])
 
     def imports_of_file(self, sha256: str) -> list[str]:
         """The runs imported from a file with these bytes (by its SHA-256)."""
@@ -260,7 +266,7 @@ class ResultStore:
             "SELECT body FROM imported_simulations WHERE run_id = ? ORDER BY task_id, trial",
             (run_id,),
         )
-        return [ImportedSimulation.model_validate_json(body) for (body,) in rows]
+        return [read_record(ImportedSimulation, body) for (body,) in rows]
 
     def update_run_config(self, run_id: str, config: dict[str, Any]) -> None:
         """Replace a run's stored configuration (used to record the judge a resume brings).
@@ -276,6 +282,24 @@ class ResultStore:
             )
         if cursor.rowcount != 1:
             self.run(run_id)  # raises UnknownRun with the known runs
+
+    def delete_run(self, run_id: str) -> tuple[int, int]:
+        """Remove a run with its episodes, failed attempts and import record, in one transaction.
+
+        Returns:
+            How many episodes and failed attempts were removed.
+
+        Raises:
+            UnknownRun: No such run (nothing is removed).
+        """
+        self.run(run_id)  # raises UnknownRun with the known runs
+        with self._transaction():
+            episodes = self._db.execute("DELETE FROM episodes WHERE run_id = ?", (run_id,))
+            failures = self._db.execute("DELETE FROM failures WHERE run_id = ?", (run_id,))
+            for table in _IMPORT_TABLES:  # an imported run's provenance goes with it
+                self._db.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
+            self._db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+        return episodes.rowcount, failures.rowcount
 
     def run(self, run_id: str | None = None) -> RunRecord:
         """A run by id; None: the most recently created run.
@@ -302,29 +326,34 @@ class ResultStore:
 
     # -- episodes ------------------------------------------------------------------------------
     def add_episode(self, record: EpisodeRecord) -> bool:
-        """Write a finished episode in one transaction.
+        """Write a finished episode in its own transaction.
+
+        Text without a UTF-8 form (a lone surrogate) is stored escaped, losslessly.
 
         Returns:
             False when the (run, task, trial) already had an episode (nothing is written).
+
+        Raises:
+            UnstorableRecord: The episode holds a value JSON cannot represent (nothing is
+                written; the caller records the attempt as failed).
         """
-        return self.add_episodes([record])[0]
+        row = _episode_row(record)  # before the transaction: an unstorable one writes nothing
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row
+            )
+        return cursor.rowcount == 1
 
     def add_episodes(self, records: Sequence[EpisodeRecord]) -> list[bool]:
-        """Write finished episodes in one transaction (a commit per episode costs more).
+        """Write finished episodes, each in its own transaction (see `add_episode`).
+
+        One episode's failure never takes the others with it: those before it are committed.
 
         Returns:
             Per record, False when its (run, task, trial) already had an episode (that record
             is not written; the others are).
         """
-        written = []
-        with self._transaction():
-            for record in records:
-                cursor = self._db.execute(
-                    "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    _episode_row(record),
-                )
-                written.append(cursor.rowcount == 1)
-        return written
+        return [self.add_episode(record) for record in records]
 
     def set_judged_grade(self, record: EpisodeRecord) -> bool:
         """Complete the grade of an episode that waited for a judge (its reward was NULL).
@@ -343,7 +372,7 @@ class ResultStore:
                 (
                     record.reward,
                     json.dumps(_stats_of(record)),
-                    redact(record.model_dump_json()),
+                    redact(record_json(record)),
                     record.run_id,
                     record.task_id,
                     record.trial,
@@ -370,7 +399,7 @@ class ResultStore:
                 "UPDATE episodes SET body = ? WHERE run_id = ? AND task_id = ? AND trial = ? "
                 "AND reward IS NOT NULL AND reward = ?",
                 (
-                    redact(record.model_dump_json()),
+                    redact(record_json(record)),
                     record.run_id,
                     record.task_id,
                     record.trial,
@@ -386,7 +415,7 @@ class ResultStore:
             (run_id,),
         ).fetchall()  # fetched at once: callers write judged grades while iterating
         for (body,) in rows:
-            yield EpisodeRecord.model_validate_json(body)
+            yield read_record(EpisodeRecord, body)
 
     def unjudged_count(self, run_id: str) -> int:
         """How many of a run's episodes wait for a judge."""
@@ -435,7 +464,7 @@ class ResultStore:
             "SELECT body FROM episodes WHERE run_id = ? ORDER BY task_id, trial", (run_id,)
         )
         for (body,) in rows:
-            yield EpisodeRecord.model_validate_json(body)
+            yield read_record(EpisodeRecord, body)
 
     def episode_count(self, run_id: str) -> int:
         """How many episodes a run has."""
@@ -456,7 +485,7 @@ class ResultStore:
                     record.trial,
                     record.kind,
                     record.at,
-                    redact(record.model_dump_json()),
+                    redact(record_json(record)),
                 ),
             )
 
@@ -474,7 +503,7 @@ class ResultStore:
                 " AND e.task_id = f.task_id AND e.trial = f.trial)"
             )
         rows = self._db.execute(query + " ORDER BY id", (run_id,))
-        return [FailureRecord.model_validate_json(body) for (body,) in rows]
+        return [read_record(FailureRecord, body) for (body,) in rows]
 
     # -- internals -----------------------------------------------------------------------------
     def _transaction(self) -> _Transaction:
@@ -505,7 +534,7 @@ def _episode_row(record: EpisodeRecord) -> tuple[Any, ...]:
         record.termination,
         record.started_at + record.duration,
         json.dumps(_stats_of(record)),
-        redact(record.model_dump_json()),
+        redact(record_json(record)),
     )
 
 

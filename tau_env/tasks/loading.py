@@ -12,7 +12,23 @@ from pydantic import ValidationError
 from tau_env.errors import DataError, did_you_mean
 from tau_env.tasks.model import Task
 
-__all__ = ["parse_tasks", "read_json", "read_splits", "select_split"]
+__all__ = ["parse_tasks", "read_json", "read_splits", "read_text", "select_split"]
+
+
+def read_text(path: Path) -> str:
+    """A text file's content.
+
+    Raises:
+        DataError: The file is missing, unreadable or not UTF-8 text.
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{path}: file not found") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 text: {error}") from None
+    except OSError as error:
+        raise DataError(f"{path}: cannot read: {error}") from None
 
 
 def read_json(path: Path) -> Any:
@@ -23,14 +39,7 @@ def read_json(path: Path) -> Any:
             nesting too deep to parse and integers too long to convert); the message names
             the file.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: file not found") from None
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: not UTF-8 text: {error}") from None
-    except OSError as error:
-        raise DataError(f"{path}: cannot read: {error}") from None
+    text = read_text(path)
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError

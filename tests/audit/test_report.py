@@ -3,6 +3,7 @@
 import pytest
 
 from tau_env.audit import ORACLE, AuditReport, TaskAudit, render_text
+from tests.audit.reports import airline_report
 
 
 def _report(grading="official") -> AuditReport:
@@ -14,15 +15,10 @@ def _report(grading="official") -> AuditReport:
         )
 
     strict = grading == "strict"
-    return AuditReport(
-        domain="airline",
-        env_id="tau/airline-v0",
-        data="built-in",
-        split=None,
-        grading=grading,
-        user="scripted user (seed 0)",
-        players=["refuse", "agree", ORACLE],
-        tasks=[
+    return airline_report(
+        grading,
+        ["refuse", "agree", ORACLE],
+        [
             task("a", True, True, True, {"refuse": False, "agree": False, ORACLE: True}),
             task("b", False, True, True, {"refuse": False, "agree": True, ORACLE: True}),
             task("c", False, False, True, {"refuse": False, "agree": False, ORACLE: True}),

@@ -84,7 +84,14 @@ def test_training__beats_the_untrained_policy_on_a_narrow_family(tmp_path):
     assert model.observation_space.shape == (len(make_telecom_featurized_env().feature_names),)
 
 
-def test_training__stops_at_the_cpu_budget(tmp_path):
+def _strict(text):
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_training__stops_at_the_cpu_budget(tmp_path, capsys):
     require("sb3_contrib")
     from tau_env.baselines.sb3_train import TrainConfig, train
 
@@ -102,6 +109,9 @@ def test_training__stops_at_the_cpu_budget(tmp_path):
     summary = train(config)
     assert summary["timesteps"] < 1_000_000  # stopped long before the step limit
     assert summary["curve"][-1]["cpu_s"] >= 3.0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert printed and all(_strict(line) for line in printed)  # no NaN (issue 42)
+    _strict((tmp_path / "summary.json").read_text())
 
 
 def test_train__rejects_an_empty_family(tmp_path):
@@ -165,3 +175,14 @@ def test_training__on_another_domain_scores_the_splits_it_has(tmp_path):
     assert model.observation_space.shape == (len(airline.feature_names),)
     with pytest.raises(ValueError, match="no featurized view for domain 'mock'"):
         main(["--domain", "mock", "--out", str(tmp_path / "mock"), "--timesteps", "1"])
+
+
+def test_progress_and_summary__are_strict_json_without_nan():
+    # Issue 42: a curve point printed {"train_reward": NaN}, which JSON readers refuse.
+    require("sb3_contrib")
+    from tau_env.baselines.sb3_train import json_text
+
+    point = {"steps": 64.0, "train_reward": float("nan"), "grid": [float("inf"), 0.5]}
+    text = json_text(point)
+    assert json.loads(text) == {"steps": 64.0, "train_reward": None, "grid": [None, 0.5]}
+    assert "NaN" not in text and "Infinity" not in text

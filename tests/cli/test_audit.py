@@ -3,6 +3,7 @@
 import json
 import re
 
+from tau_env.baselines.probes import PROBE_NAMES
 from tau_env.cli.main import main
 
 
@@ -13,16 +14,7 @@ def test_audit__builtin_mock_text(capsys):
     assert lines[0].startswith("audit of mock (built-in, split default, 10 tasks)")
     assert "official grading" in lines[0]
     players = [line.split()[0] for line in lines[2:10]]
-    assert players == [
-        "refuse",
-        "transfer",
-        "agree",
-        "read_all",
-        "random_s0",
-        "random_s1",
-        "random_s2",
-        "oracle",
-    ]
+    assert players == [*PROBE_NAMES, "oracle"]  # PROBE_NAMES: tests/baselines/test_probes.py
     assert "oracle (gold plan)  1.000 (10/10)" in out
     assert "tasks only the oracle passes" in out
 
@@ -76,3 +68,24 @@ def test_audit__errors_are_one_line(capsys):
     assert "no task 'nope'" in capsys.readouterr().err
     assert main(["audit", "--domain", "airline", "--judge-api-base", "http://x"]) == 2
     assert "--judge-api-base needs --judge-model" in capsys.readouterr().err
+
+
+def test_audit__a_judge_without_its_key__one_line_before_any_task(monkeypatch, capsys):
+    # Issue 42's rule for every command: a key the judge will need is checked at the start.
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["audit", "--domain", "mock", "--judge-model", "gpt-4.1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no task was played
+    assert captured.err.startswith("tau-env: error: no API key for OpenAI")
+    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1
+
+
+def test_audit__an_embedding_variant_without_its_key__one_line_before_any_task(monkeypatch, capsys):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    argv = ["audit", "--domain", "banking_knowledge", "--retrieval", "openai_embeddings"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1

@@ -139,3 +139,62 @@ def test_main__every_subcommand_is_registered_in_one_place():
     commands = next(a for a in parser._actions if a.dest == "command")
     # Module tau_env.cli.<name> registers the command <name> ('_' written '-' on the line).
     assert [name.replace("-", "_") for name in commands.choices] == list(cli_main.SUBCOMMANDS)
+
+
+def test_ctrl_c__a_second_one_during_the_cleanup_still_gives_one_line(
+    tmp_path, monkeypatch, capsys
+):
+    # Issue 42: one Ctrl-C printed two "interrupted" lines (1 of 5 tries). Now one place prints
+    # it, and Ctrl-C is ignored while the interrupted run is counted and the line printed.
+    import os
+    import signal
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    def close_with_another_ctrl_c(self):
+        os.kill(os.getpid(), signal.SIGINT)  # a real signal, delivered during the cleanup
+
+    monkeypatch.setattr("tau_env.cli.execution.run", interrupted)
+    monkeypatch.setattr("tau_env.rollout.progress.ProgressBar.close", close_with_another_ctrl_c)
+    store = str(tmp_path / "runs.sqlite")
+    argv = ["run", "--domain", "mock", "--tasks", "create_task", "--store", store, "--run", "r"]
+    assert main(argv) == EXIT_INTERRUPTED
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith("tau-env: interrupted; 0 of 1 episodes are stored. Continue with:")
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN  # restored afterwards
+
+
+def test_console__two_quick_ctrl_c_during_a_run_print_one_line(tmp_path):
+    import signal
+    import sqlite3
+    import time
+
+    store = tmp_path / "runs.sqlite"
+    argv = ["run", "--domain", "mock", "--trials", "400", "--store", str(store), "--no-progress"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tau_env.cli.main", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 240
+    stored = 0
+    while not stored and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)  # until episodes are being stored: the run is under way
+        try:
+            db = sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True)
+            stored = db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
+            db.close()
+        except sqlite3.Error:
+            continue
+    assert stored, "the run never started storing episodes"
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.02)
+    process.send_signal(signal.SIGINT)  # a second Ctrl-C while the first is handled
+    _, err = process.communicate(timeout=120)
+    assert err.count("interrupted") == 1, err
+    assert "episodes are stored. Continue with: tau-env resume" in err
+    assert "Traceback" not in err
+    # 130, or killed by the second Ctrl-C itself when it lands after the line was printed
+    assert process.returncode in (EXIT_INTERRUPTED, -signal.SIGINT), err

@@ -2,22 +2,18 @@
 
 import pytest
 
-from tau_env.audit import ORACLE, AuditReport, TaskAudit
+from tau_env.audit import ORACLE, TaskAudit
 from tau_env.errors import TauEnvError
 from tau_env.html_report.audit import audit_page, audit_section, write_audit_page
+from tests.audit.reports import airline_report
 
 
 def _report(grading="official", task_id="t<1>"):
     outcomes = {"refuse": True, ORACLE: True}
-    return AuditReport(
-        domain="airline",
-        env_id="tau/airline-v0",
-        data="built-in",
-        split=None,
-        grading=grading,
-        user="scripted user (seed 0)",
-        players=["refuse", ORACLE],
-        tasks=[
+    return airline_report(
+        grading,
+        ["refuse", ORACLE],
+        [
             TaskAudit(
                 task_id=task_id,
                 passed=outcomes,

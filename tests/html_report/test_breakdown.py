@@ -6,27 +6,13 @@ from tau_env.episode_runner import run_episode
 from tau_env.html_report.breakdown import NOT_GRADED, UNATTRIBUTED, failure_breakdown
 from tau_env.html_report.views import episode_payload, seen_by
 from tau_env.loader import load_tasks
-from tau_env.store import EpisodeRecord, ParticipantInfo
 from tau_env.wrappers.users import GoldUser
 from tests.html_report.conftest import both_act
+from tests.store.records import episode_record
 
 
 def _record(task_id, trial, reward, termination, grade):
-    return EpisodeRecord(
-        run_id="r",
-        task_id=task_id,
-        trial=trial,
-        seed=trial,
-        reward=reward,
-        termination=termination,
-        grade=grade,
-        trajectory=[],
-        steps=1,
-        agent=ParticipantInfo(implementation="oracle"),
-        user=ParticipantInfo(implementation="scripted"),
-        started_at=0.0,
-        duration=1.0,
-    )
+    return episode_record(task_id, trial, reward, termination=termination, grade=grade)
 
 
 def _graded(reward, breakdown, termination="user_stop"):

@@ -40,7 +40,11 @@ def test_complete__async_call_sends_tools_seed_and_temperature(server, route, st
     assert reply.tool_calls[0].arguments == {"q": "x"}
 
 
-def test_complete__prices_known_models_alike_on_both_routes():
+def test_complete__prices_known_models_alike_on_both_routes(monkeypatch):
+    # The fake server stands for a remote OpenAI-compatible endpoint here (a local one's
+    # replies have no price: the next test).
+    for module in ("openai_http", "litellm_route"):
+        monkeypatch.setattr(f"tau_env.llm.{module}.local_endpoint", lambda api_base: False)
     reply = FakeReply(content="ok", prompt_tokens=1000, completion_tokens=1000)
     costs = {}
     with FakeOpenAIServer([reply, reply]) as s:
@@ -49,6 +53,25 @@ def test_complete__prices_known_models_alike_on_both_routes():
             costs[route] = LLMClient(config, retry=FAST).complete_sync(HELLO).cost
     assert costs["lean"] is not None and costs["lean"] > 0
     assert costs["lean"] == pytest.approx(costs["litellm"], rel=1e-9)
+
+
+def test_complete__a_local_server_is_unpriced_unless_a_price_is_given():
+    # Issue 42: a fake-server run of a model named like OpenAI's cost $0.1576.
+    reply = FakeReply(content="ok", prompt_tokens=1000, completion_tokens=1000)
+    given = {"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6}
+    costs = {}
+    with FakeOpenAIServer([reply, reply, reply]) as s:
+        for name, route, params in (
+            ("lean", "lean", {}),
+            ("litellm", "litellm", {}),
+            ("given", "auto", given),  # litellm-only parameters: the litellm route
+        ):
+            config = ModelConfig(
+                "openai/gpt-4o", api_base=s.base_url, api_key="k", route=route, params=params
+            )
+            costs[name] = LLMClient(config, retry=FAST).complete_sync(HELLO).cost
+    assert costs["lean"] is None and costs["litellm"] is None
+    assert costs["given"] == pytest.approx(1000 * 1e-6 + 1000 * 2e-6)
 
 
 @pytest.mark.parametrize(
@@ -377,3 +400,13 @@ def test_fresh__a_client_for_another_conversation_with_its_own_usage_and_limiter
     assert first.usage.by_model()["openai/fake"].calls == 1
     assert second.usage.by_model()["openai/fake"].calls == 1
     assert [len(r.messages) for r in server.requests] == [1, 2]  # no history shared
+
+
+def test_cache__keeps_a_reply_with_half_an_emoji(server, tmp_path, route):
+    server.push(FakeReply.text("Goodbye \ud83d ###STOP###"))
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    client = LLMClient(server.config(seed=1, route=route), retry=FAST, cache=cache)
+    first = client.complete_sync(HELLO)
+    assert first.content == "Goodbye \ud83d ###STOP###"
+    again = client.complete_sync(HELLO)
+    assert again.cached and again.content == first.content and len(server.requests) == 1

@@ -27,3 +27,19 @@ def test_listed_provider__reads_litellms_table_without_importing_litellm():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["openai", "None", "False"]
     assert listed_provider("gpt-4.1") == "openai"
+
+
+def test_local_endpoint__is_this_machine_or_a_private_network():
+    from tau_env.llm.prices import local_endpoint
+
+    for url in (
+        "http://127.0.0.1:8000/v1",
+        "http://localhost:11434/v1",
+        "http://[::1]:8000/v1",
+        "http://10.1.2.3/v1",
+        "http://192.168.0.5:8080/v1",
+        "http://gpu-box.local/v1",
+    ):
+        assert local_endpoint(url), url
+    for url in (None, "", "https://api.openai.com/v1", "https://proxy.example.com/v1", "x"):
+        assert not local_endpoint(url), url

@@ -127,3 +127,12 @@ def test_request_writer__system_prompts_shared_by_conversations_are_written_exac
         assert call.key == _key(messages, TOOLS, seed=3)
     other = [{"role": "system", "content": "Policy: é " * 40, "name": "x"}]
     assert json.loads(_writer().call(other, None, None, None).body)["messages"] == other
+
+
+def test_request_writer__a_lone_surrogate_is_sent_as_its_json_escape():
+    # Half an emoji from an earlier reply ("\ud83d") has no UTF-8 form; JSON's escape keeps it.
+    history = [SYSTEM, {"role": "assistant", "content": "Goodbye \ud83d"}]
+    call = _writer().call(history, None, None, None, with_key=True)
+    assert b"Goodbye \\ud83d" in call.body
+    assert json.loads(call.body)["messages"] == history
+    assert call.key == _key(history)

@@ -12,6 +12,9 @@ import contextlib
 import importlib
 import pkgutil
 
+import pytest
+
+from tests.reliability.hostile_data import LAYOUTS, copy_domain, forget_loaded_data
 from tests.reliability.tally import lines
 
 
@@ -25,6 +28,19 @@ def _import_package() -> None:
 
 
 _import_package()
+
+
+@pytest.fixture(params=sorted(LAYOUTS), ids=str)
+def layout(request):
+    """Each official domain's folder layout (the hostile data and task file tests)."""
+    return LAYOUTS[request.param]
+
+
+@pytest.fixture
+def folder(data_dir, layout, tmp_path):
+    """A writable copy of the domain's official folder."""
+    yield copy_domain(data_dir, layout, tmp_path / "data")
+    forget_loaded_data()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -10,9 +10,15 @@ from __future__ import annotations
 import importlib
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
+
+from tau_env.errors import DataError
+from tests.reliability.tally import count
 
 KEEP_TASKS = 12
 
@@ -147,3 +153,15 @@ def forget_loaded_data() -> None:
 
     tau_env.domain.clear_domain_cache()
     telecom._official_common.cache_clear()
+
+
+def refused(load: Callable[..., object], layout: Layout, folder: Path, *fragments: str) -> str:
+    """``load(domain, data_dir=folder)`` must fail with a DataError naming every fragment."""
+    forget_loaded_data()
+    with pytest.raises(DataError) as raised:
+        load(layout.domain, data_dir=folder)
+    text = str(raised.value)
+    for fragment in fragments:
+        assert fragment in text, f"{fragment!r} missing from: {text}"
+    count("hostile data cases refused", layout.domain)
+    return text

@@ -16,35 +16,14 @@ import pytest
 import tau_env
 from tau_env.errors import DataError
 from tests.reliability.hostile_data import (
-    LAYOUTS,
-    copy_domain,
     domain_folder,
     forget_loaded_data,
+    refused,
 )
-from tests.reliability.tally import count
-
-
-@pytest.fixture(params=sorted(LAYOUTS), ids=str)
-def layout(request):
-    return LAYOUTS[request.param]
-
-
-@pytest.fixture
-def folder(data_dir, layout, tmp_path):
-    """A writable copy of the domain's official folder."""
-    yield copy_domain(data_dir, layout, tmp_path / "data")
-    forget_loaded_data()
 
 
 def _refused(layout, folder, *fragments: str) -> str:
-    forget_loaded_data()
-    with pytest.raises(DataError) as raised:
-        tau_env.make_env(layout.domain, data_dir=folder)
-    text = str(raised.value)
-    for fragment in fragments:
-        assert fragment in text, f"{fragment!r} missing from: {text}"
-    count("hostile data cases refused", layout.domain)
-    return text
+    return refused(tau_env.make_env, layout, folder, *fragments)
 
 
 def test_missing_files__each_is_named(layout, folder):

@@ -18,10 +18,9 @@ import pytest
 import tau_env
 from tau_env.errors import DataError
 from tests.reliability.hostile_data import (
-    LAYOUTS,
-    copy_domain,
     forget_loaded_data,
     read_tasks,
+    refused,
     task_with_actions,
     unregistered_helpers,
     write_tasks,
@@ -29,28 +28,8 @@ from tests.reliability.hostile_data import (
 from tests.reliability.tally import count
 
 
-@pytest.fixture(params=sorted(LAYOUTS), ids=str)
-def layout(request):
-    return LAYOUTS[request.param]
-
-
-@pytest.fixture
-def folder(data_dir, layout, tmp_path):
-    """A writable copy of the domain's official folder."""
-    yield copy_domain(data_dir, layout, tmp_path / "data")
-    forget_loaded_data()
-
-
 def _refused(layout, folder, *fragments: str) -> str:
-    """Load the domain from `folder`; it must fail with a DataError naming every fragment."""
-    forget_loaded_data()
-    with pytest.raises(DataError) as raised:
-        tau_env.load_tasks(layout.domain, data_dir=folder)
-    text = str(raised.value)
-    for fragment in fragments:
-        assert fragment in text, f"{fragment!r} missing from: {text}"
-    count("hostile data cases refused", layout.domain)
-    return text
+    return refused(tau_env.load_tasks, layout, folder, *fragments)
 
 
 def _plant(layout, folder, change) -> dict:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
+from tau_env.actions import SendMessage
 from tau_env.baselines.oracle import OracleAgent
 
 OUTAGE = {"active": True}
@@ -68,6 +70,26 @@ class NonsenseAgent:
 
     def act(self, view, context):
         return 42
+
+
+SURROGATE_TASK = "TAU_ENV_TEST_SURROGATE_TASK"
+"""The environment variable naming the task on which `SurrogateOracle` appends half an emoji
+(an environment variable, so worker processes see it too)."""
+
+
+class SurrogateOracle(OracleAgent):
+    """The oracle, whose messages on one task end with text that has no UTF-8 form."""
+
+    def __init__(self, task):
+        super().__init__(task)
+        self.task_id = task.id
+
+    def act(self, view, context):
+        action = super().act(view, context)
+        if self.task_id == os.environ.get(SURROGATE_TASK) and isinstance(action, SendMessage):
+            # a lone surrogate: what a JSON "\ud83d" escape in a model reply decodes to
+            return action.model_copy(update={"content": action.content + " \ud83d"})
+        return action
 
 
 class QuittingUser:

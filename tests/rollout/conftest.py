@@ -19,7 +19,9 @@ def _reset_test_agents():
     agents.IN_FLIGHT.update(now=0, max=0)
 
 
-def mock_config(run_id="r", *, agent="oracle", user="scripted", trials=2, tasks=MOCK_TASKS):
+def mock_config(
+    run_id="r", *, agent="oracle", user="scripted", trials=2, tasks=MOCK_TASKS, **settings
+):
     return RunConfig(
         run_id=run_id,
         domain="mock",
@@ -27,4 +29,5 @@ def mock_config(run_id="r", *, agent="oracle", user="scripted", trials=2, tasks=
         trials=trials,
         agent=ParticipantSpec(kind=agent),
         user=ParticipantSpec(kind=user),
+        **settings,
     )

@@ -56,9 +56,9 @@ def test_run_without_an_api_key__stops_at_once_with_one_line_and_stores_nothing(
     assert len(err.splitlines()) == 1 and err.startswith("tau-env: error: no API key for")
     assert "OPENAI_API_KEY" in err and "openai" in err.lower()
     assert CountingRetry.waits == []  # not one retry (before: 4 per episode, 40 episodes)
-    with ResultStore(store) as opened:
-        run_id = opened.runs()[0].run_id
-        assert opened.episode_count(run_id) == 0 and opened.failures(run_id) == []
+    # Issue 42: a run that cannot start writes nothing (it stored an empty run before, which
+    # then blocked `report --all`); the store is not even created.
+    assert not (tmp_path / "runs.sqlite").exists()
 
 
 def _main_with_route(arguments, route):
@@ -89,10 +89,10 @@ def test_litellm_route__names_the_providers_variable(tmp_path):
         user=ParticipantSpec(kind="scripted"),
     )
     with ResultStore(tmp_path / "runs.sqlite") as store:
-        create_run(store, config)
         with pytest.raises(ModelAccessError, match="set ANTHROPIC_API_KEY"):
+            create_run(store, config)  # checked before the run is recorded (issue 42)
             run(store, config)
-        assert store.episode_count("claude") == 0
+        assert store.episode_count("claude") == 0 and store.runs() == []
     assert CountingRetry.waits == []
 
 

@@ -4,24 +4,12 @@ import hashlib
 import json
 
 from tau_env.domain import load_domain
-from tau_env.rollout.config import ParticipantSpec, RunConfig
 from tau_env.rollout.provenance import run_fingerprint
-
-
-def _config(**extra) -> RunConfig:
-    return RunConfig(
-        run_id="r",
-        domain="mock",
-        task_ids=("create_task",),
-        trials=1,
-        agent=ParticipantSpec(kind="oracle"),
-        user=ParticipantSpec(kind="scripted"),
-        **extra,
-    )
+from tests.rollout.conftest import mock_config
 
 
 def test_fingerprint__unset_retrieval_leaves_the_earlier_payload_unchanged():
-    config = _config()
+    config = mock_config(trials=1, tasks=("create_task",))
     domain = load_domain("mock")
     payload = {
         "env_id": domain.env_id,
@@ -38,6 +26,6 @@ def test_fingerprint__unset_retrieval_leaves_the_earlier_payload_unchanged():
 
 def test_fingerprint__the_grading_is_not_part_of_it():
     """The strict reading changes how grades are read, not what an episode is."""
-    config = _config()
+    config = mock_config(trials=1, tasks=("create_task",))
     strict = config.model_copy(update={"grading": "strict"})
     assert run_fingerprint(strict) == run_fingerprint(config)

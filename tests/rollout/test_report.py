@@ -5,8 +5,9 @@ import pytest
 from tau_env.metrics import CoverageError
 from tau_env.rollout import create_run, run_report
 from tau_env.rollout.report import IncompleteRun
-from tau_env.store import EpisodeRecord, FailureRecord, ParticipantInfo, Usage
+from tau_env.store import FailureRecord, ParticipantInfo, Usage
 from tests.rollout.conftest import mock_config
+from tests.store.records import episode_record
 
 OUTCOMES = {  # hand-made: task -> rewards of trials 0..3
     "create_task": [1.0, 1.0, 1.0, 1.0],
@@ -18,18 +19,13 @@ OUTCOMES = {  # hand-made: task -> rewards of trials 0..3
 
 def _episode(task_id, trial, reward, *, calls=0, cost=None, not_judged=()):
     usage = Usage(calls=calls, prompt_tokens=10 * calls, completion_tokens=calls, cost=cost)
-    return EpisodeRecord(
-        run_id="r",
-        task_id=task_id,
-        trial=trial,
-        seed=trial,
-        reward=reward,
-        termination="user_stop",
+    return episode_record(
+        task_id,
+        trial,
+        reward,
         grade={"reward": reward, "termination": "user_stop", "not_judged": list(not_judged)},
-        trajectory=[],
         steps=3,
         agent=ParticipantInfo(implementation="llm", model="m", usage=usage),
-        user=ParticipantInfo(implementation="scripted"),
         started_at=1000.0,
         duration=2.0,
     )

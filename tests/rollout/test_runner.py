@@ -133,15 +133,24 @@ def test_participant_faults__end_the_episode_graded_zero(store):
 
 
 def test_unknown_participants__fail_before_any_episode(store):
+    # Recorded without the check (as a run stored by an older tau_env): `run` still refuses.
     config = mock_config(agent="psychic")
-    create_run(store, config)
+    create_run(store, config, check=False)
     with pytest.raises(TauEnvError, match="unknown agent 'psychic'"):
         run(store, config)
     config = mock_config("r2", user="tests.rollout.agents:Nobody")
-    create_run(store, config)
+    create_run(store, config, check=False)
     with pytest.raises(TauEnvError, match="has no 'Nobody'"):
         run(store, config)
     assert store.episode_count("r") == store.episode_count("r2") == 0
+
+
+def test_unknown_participants__are_refused_before_the_run_is_recorded(store):
+    with pytest.raises(TauEnvError, match="unknown agent 'psychic'"):
+        create_run(store, mock_config(agent="psychic"))
+    with pytest.raises(TauEnvError, match="has no 'Nobody'"):
+        create_run(store, mock_config("r2", user="tests.rollout.agents:Nobody"))
+    assert store.runs() == []
 
 
 def test_load_run__refuses_a_run_whose_tasks_changed(store):
@@ -189,28 +198,29 @@ def test_modes__wrap_the_env_and_record_who_played(store, mode, user_side):
         assert {e.termination for e in episodes} == {"agent_stop"}
 
 
-def test_run__episodes_finishing_together_share_a_transaction_and_all_are_counted(store):
-    batches = []
-    add_episodes = store.add_episodes
+def test_run__every_episode_is_written_as_it_finishes_and_all_are_counted(store):
+    # Episodes were once batched per turn of the event loop (one transaction for several);
+    # each now has its own (tests/rollout/test_unencodable_text.py counts the commits).
+    written = []
+    add_episode = store.add_episode
 
-    def recording(records):
-        batches.append(len(records))
-        return add_episodes(records)
+    def recording(record):
+        written.append(record)
+        return add_episode(record)
 
-    store.add_episodes = recording
+    store.add_episode = recording
     config = mock_config(trials=4)
     create_run(store, config)
     seen = []
     summary = run(store, config, backend=LocalBackend(concurrency=8), on_outcome=seen.append)
-    assert summary.finished == 16 == len(seen) == sum(batches) == store.episode_count("r")
-    assert max(batches) > 1  # the oracle's episodes finish in step: some share a commit
+    assert summary.finished == 16 == len(seen) == len(written) == store.episode_count("r")
 
 
 def test_run__a_failing_store_write_stops_the_run_with_its_error(store):
-    def broken(records):
+    def broken(record):
         raise OSError("disk full")
 
-    store.add_episodes = broken
+    store.add_episode = broken
     config = mock_config(trials=4)
     create_run(store, config)
     with pytest.raises(OSError, match="disk full"):

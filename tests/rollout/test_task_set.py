@@ -7,9 +7,10 @@ import shutil
 from pathlib import Path
 
 from tau_env.domain import clear_domain_cache, load_domain
-from tau_env.rollout import ParticipantSpec, RunConfig, create_run, export_run, run, run_report
+from tau_env.rollout import create_run, export_run, run, run_report
 from tau_env.rollout.task_set import data_folder_name, task_set_of
 from tau_env.store import ResultStore
+from tests.rollout.conftest import mock_config
 
 
 def test_data_folder_name__the_clone_names_a_reference_layout(tmp_path):
@@ -29,14 +30,7 @@ def test_task_set__depends_on_the_tasks_not_on_their_order():
 
 
 def test_task_set__is_recorded_with_the_run_and_shown_by_report_and_export(tmp_path):
-    config = RunConfig(
-        run_id="r",
-        domain="mock",
-        task_ids=("create_task",),
-        trials=1,
-        agent=ParticipantSpec(kind="oracle"),
-        user=ParticipantSpec(kind="scripted"),
-    )
+    config = mock_config(trials=1, tasks=("create_task",))
     expected = task_set_of(load_domain("mock"), config.task_ids, None)
     with ResultStore(tmp_path / "s.sqlite") as store:
         create_run(store, config)

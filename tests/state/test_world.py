@@ -73,6 +73,18 @@ def test_call_tool__bad_calls_give_an_error_result_and_change_nothing(
     assert _hashes(world) == before
 
 
+def test_toolbox_of__makes_each_side_a_tool_set_and_leaves_the_rest_empty():
+    toolbox = Toolbox.of([half_done])
+    assert [spec.name for spec in toolbox.agent_tools] == ["half_done"]
+    assert (toolbox.agent_tools.side, toolbox.user_tools.side) == ("agent", "user")
+    assert len(toolbox.user_tools) == len(toolbox.agent_env_functions) == 0
+    assert len(toolbox.user_env_functions) == 0
+    assert (toolbox.sync, toolbox.sync_inputs, toolbox.arguments_as_sent) == (None, None, None)
+    assert [spec.name for spec in TOOLBOX.user_tools] == [
+        spec.name for spec in Toolbox.of((), [s.function for s in TOOLBOX.user_tools]).user_tools
+    ]
+
+
 def test_call_tool__a_write_that_fails_midway_leaves_no_partial_change(world):
     toolbox = Toolbox(
         ToolSet("agent", [*[s.function for s in TOOLBOX.agent_tools], half_done]),

@@ -4,7 +4,6 @@ import pytest
 
 from tau_env.errors import TauEnvError
 from tau_env.store import (
-    EpisodeRecord,
     FailureRecord,
     ParticipantInfo,
     ResultStore,
@@ -12,6 +11,7 @@ from tau_env.store import (
     RunRecord,
     UnknownRun,
 )
+from tests.store.records import episode_record
 
 
 def _run(run_id, created_at=1.0):
@@ -26,20 +26,15 @@ def _run(run_id, created_at=1.0):
 
 
 def _episode(task_id="t", trial=0, reward=1.0):
-    return EpisodeRecord(
+    return episode_record(
+        task_id,
+        trial,
+        reward,
         run_id="a",
-        task_id=task_id,
-        trial=trial,
         seed=7,
-        reward=reward,
-        termination="user_stop",
-        grade={},
         trajectory=[{"role": "assistant", "content": "hi"}],
-        steps=1,
-        agent=ParticipantInfo(implementation="oracle"),
         user=ParticipantInfo(implementation="gold"),
         started_at=5.0,
-        duration=1.0,
     )
 
 
@@ -174,7 +169,8 @@ _SCHEMA_1_EPISODES = """CREATE TABLE episodes (
     body TEXT NOT NULL, PRIMARY KEY (run_id, task_id, trial))"""
 
 
-def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path):
+def _schema_1_store(tmp_path):
+    """A store file laid out as schema 1 wrote it, with an unjudged pass (trial 0)."""
     import json
 
     path = tmp_path / "old.sqlite"
@@ -195,6 +191,11 @@ def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path
         )
     db.commit()
     db.close()
+    return path
+
+
+def test_store__migrates_schema_1_and_unjudged_passes_lose_their_reward(tmp_path):
+    path = _schema_1_store(tmp_path)
     with ResultStore(path) as migrated:
         assert migrated.rewards("a") == {"t": {0: None, 1: 1.0}}
         (waiting,) = migrated.unjudged("a")

@@ -1,8 +1,5 @@
 """The featurized telecom view: features come only from what the agent saw; masks; templates."""
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
@@ -11,6 +8,7 @@ from tau_env.actions import CallTool, SendMessage, Stop
 from tau_env.messages import AssistantMessage, RequestedToolCall, UserRequest
 from tau_env.transfer import TRANSFER_ANNOUNCEMENT
 from tau_env.wrappers.rl import FeaturizedEnv, make_telecom_featurized_env
+from tests.fresh_imports import loaded_after
 
 # One task per situation the tests need (built-in data, split "base").
 AIRPLANE_ONLY = (
@@ -273,12 +271,7 @@ def test_bad_limits__are_clear_errors(env):
 
 
 def test_import__needs_neither_torch_nor_sb3():
-    code = (
-        "import sys, tau_env.wrappers.rl; "
-        "print(','.join(m for m in ('torch', 'stable_baselines3') if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert loaded_after("import tau_env.wrappers.rl", ("torch", "stable_baselines3")) == []
 
 
 def test_name_lookup__finds_the_customer_from_the_name_and_birth_date(env):

@@ -1,6 +1,8 @@
 import re
 from pathlib import Path
 
+from tests.fresh_imports import loaded_after
+
 WRAPPERS = Path(__file__).resolve().parents[2] / "wrappers"
 PRIVATE_ACCESS = re.compile(r"\b(env|unwrapped|aec|raw|inner|conversation|world|domain)\._[a-z]\w*")
 
@@ -15,12 +17,5 @@ def test_wrappers__touch_no_private_attribute_of_the_env():
 
 
 def test_importing_the_wrappers__loads_no_litellm():
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, tau_env.wrappers, tau_env.wrappers.users, tau_env.wrappers.single_agent; "
-        "print('litellm' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    statements = "import tau_env.wrappers, tau_env.wrappers.users, tau_env.wrappers.single_agent"
+    assert loaded_after(statements, ("litellm",)) == []

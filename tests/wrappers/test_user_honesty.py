@@ -21,6 +21,7 @@ from tau_env.tasks.model import EvaluationCriteria
 from tau_env.tasks.scenario_text import first_person
 from tau_env.wrappers.users import ScriptedUser, read_brief
 from tau_env.wrappers.users.register import REGISTERS
+from tau_env.wrappers.users.voice_measures import Prober
 from tests.conftest import domain_sources, source_id
 
 SOURCES = pytest.mark.parametrize(
@@ -71,26 +72,6 @@ def test_brief__every_element_is_read_from_the_scenario_text(domain_name, data_d
         # The opening is the excerpt in the user's voice, or the user's own quoted line as is.
         opening = brief.evidence["opening"]
         assert script.opening in {squashed(first_person(opening)), squashed(opening)}, task.id
-
-
-class Prober:
-    """Says what tends to trigger a user's reactions: questions, offers, claims, refusals."""
-
-    LINES = (
-        "Could you give me your user id, email, name, zip code and phone number?",
-        "I can do that now. It will cost $12.50. Do you confirm?",
-        "Would you like me to add 2 GB of data or change your plan?",
-        "Could you restart your phone and turn airplane mode off?",
-        "It has been cancelled and updated; everything is done now.",
-        "I'm sorry, I cannot do that.",
-        "Let me check.",
-    )
-
-    def __init__(self, task):
-        self.lines = list(self.LINES)
-
-    def act(self, view, context):
-        return SendMessage(content=self.lines.pop(0) if len(self.lines) > 1 else self.lines[0])
 
 
 def _other_criteria(task, tasks):

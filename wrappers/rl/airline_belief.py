@@ -100,7 +100,6 @@ class AirlineBelief(DeskBelief):
         passenger: The passenger to change and the new details (`passenger_change`).
     """
 
-    intents: set[str] = field(default_factory=set)
     request: str = ""
     user: dict[str, Any] | None = None
     reservations: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -13,12 +13,18 @@ agent can only refuse or transfer them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from tau_env.actions import Action, CallTool, SendMessage
+from tau_env.actions import Action, CallTool
 from tau_env.wrappers.rl.airline_belief import INTENTS, AirlineBelief, reason_kind
-from tau_env.wrappers.rl.desk import DeskFeaturizer, Template, ask, ending_templates
+from tau_env.wrappers.rl.desk import (
+    DeskFeaturizer,
+    Template,
+    ask,
+    desk_state_names,
+    ending_templates,
+    read_template,
+)
 
 __all__ = ["TEMPLATES", "AirlineFeaturizer", "allowed", "refusal_reasons", "writes"]
 
@@ -231,16 +237,6 @@ def needed(b: AirlineBelief) -> set[str]:
     return {key for key in keys if key not in b.facts and key not in b.unknown}
 
 
-def _read(
-    name: str, tool: str, arguments: Callable[[AirlineBelief], dict[str, Any] | None]
-) -> Template[AirlineBelief]:
-    return Template(
-        name,
-        lambda b, counts: arguments(b) is not None,
-        lambda b: [CallTool(name=tool, arguments=arguments(b) or {})],
-    )
-
-
 def _status_query(b: AirlineBelief) -> list[Action]:
     flight = b.unknown_statuses()[0]
     b.asked_flight = flight
@@ -259,19 +255,6 @@ _PLANS = {
 }
 
 
-def _propose(b: AirlineBelief) -> list[Action]:
-    calls = [c for c in writes(b) if c is not None]
-    # Templates build their calls with keyword arguments (never a raw JSON string).
-    plan = " and ".join(
-        _PLANS[c.name].format_map(c.arguments) for c in calls if isinstance(c.arguments, dict)
-    )
-    return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
-
-
-def _left(b: AirlineBelief) -> list[CallTool]:
-    return [c for c in writes(b) if c is not None and c.name not in b.done]
-
-
 TEMPLATES: tuple[Template[AirlineBelief], ...] = (
     ask("ask_user_id", ("user_id",), "Could you tell me your user id?", needed),
     ask("ask_reservation_id", ("reservation_id",), "What is the reservation id?", needed),
@@ -282,14 +265,14 @@ TEMPLATES: tuple[Template[AirlineBelief], ...] = (
         "How many bags to add, and which payment?",
         needed,
     ),
-    _read(
+    read_template(
         "find_user",
         "get_user_details",
         lambda b: (
             {"user_id": b.facts["user_id"]} if "user_id" in b.facts and b.user is None else None
         ),
     ),
-    _read(
+    read_template(
         "get_reservation_details",
         "get_reservation_details",
         lambda b: (
@@ -300,11 +283,10 @@ TEMPLATES: tuple[Template[AirlineBelief], ...] = (
     ),
     Template("get_flight_status", lambda b, c: bool(b.unknown_statuses()), _status_query),
     *ending_templates(
-        propose=_propose,
-        act=lambda b: [_left(b)[0]],
-        can_propose=lambda b: allowed(b) and bool(_left(b)),
-        can_act=lambda b: allowed(b) and bool(_left(b)),
-        figures=figures,
+        writes,
+        _PLANS,
+        figures,
+        allowed=allowed,
         can_refuse=lambda b: b.user is not None,
         reasons=refusal_reasons,
     ),
@@ -312,43 +294,31 @@ TEMPLATES: tuple[Template[AirlineBelief], ...] = (
 """Every airline template, in the order of the Discrete action index."""
 
 _FACT_KEYS = ("user_id", "reservation_id", "reason", "bags_to_add", "payment")
-_STATE_NAMES = (
-    *(f"intent={intent}" for intent in INTENTS),
-    *(f"said:{key}" for key in _FACT_KEYS),
-    "user_found",
-    "reservation_found",
-    "statuses_known",
-    "flown",
-    "airline_cancelled",
-    "booked_recently",
-    *(f"cabin={cabin}" for cabin in _CABINS),
-    "insured",
-    "member_silver_or_gold",
-    *(f"reason={kind}" for kind in ("health", "weather", "airline", "change")),
-    "changes_resolved",
-    "changes_allowed",
-    "changes_needed",
-    "proposed",
-    "confirmed",
-    "changes_made",
-    "all_changes_made",
+_REASON_KINDS = ("health", "weather", "airline", "change")
+_STATE_NAMES = desk_state_names(
+    INTENTS,
+    _FACT_KEYS,
+    (
+        "user_found",
+        "reservation_found",
+        "statuses_known",
+        "flown",
+        "airline_cancelled",
+        "booked_recently",
+        *(f"cabin={cabin}" for cabin in _CABINS),
+        "insured",
+        "member_silver_or_gold",
+        *(f"reason={kind}" for kind in _REASON_KINDS),
+    ),
 )
 
 
 class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
-    """Belief and templates of one airline episode (a new one per episode).
-
-    Args:
-        max_turns: The episode's template budget.
-        max_steps: The episode's step budget (both sides' steps, as the env counts them).
-    """
+    """Belief and templates of one airline episode (a new one per episode)."""
 
     templates = TEMPLATES
     state_names = _STATE_NAMES
-
-    def new_belief(self) -> AirlineBelief:
-        """A fresh airline belief."""
-        return AirlineBelief()
+    belief_type = AirlineBelief
 
     def state_features(self) -> list[float]:
         """The airline features (`state_names`)."""
@@ -357,8 +327,7 @@ class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
         calls = writes(b)
         reason = reason_kind(b.facts["reason"]) if "reason" in b.facts else None
         all_made = bool(calls) and all(c is not None and c.name in b.done for c in calls)
-        values: list[float] = [float(i in b.intents) for i in INTENTS]
-        values += [float(k in b.facts) for k in _FACT_KEYS]
+        values = self.said_features(INTENTS, _FACT_KEYS)
         values += [
             b.user is not None,
             bool(target),
@@ -372,14 +341,7 @@ class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
             target.get("insurance") == "yes",
             (b.user or {}).get("membership") in ("silver", "gold"),
         ]
-        values += [float(reason == kind) for kind in ("health", "weather", "airline", "change")]
-        values += [
-            bool(calls) and all(c is not None for c in calls),
-            allowed(b),
-            bool(calls),
-            b.proposed,
-            b.confirmed,
-            bool(b.done),
-            all_made,
-        ]
-        return values
+        values += [float(reason == kind) for kind in _REASON_KINDS]
+        return values + self.progress_features(
+            calls, allowed=allowed(b), needed=bool(calls), all_made=all_made
+        )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,7 +21,16 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.env.spaces import ROLE_INDEX
 from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 
-__all__ = ["DeskBelief", "DeskFeaturizer", "Template", "ask", "ending_templates"]
+__all__ = [
+    "PROGRESS_NAMES",
+    "DeskBelief",
+    "DeskFeaturizer",
+    "Template",
+    "ask",
+    "desk_state_names",
+    "ending_templates",
+    "read_template",
+]
 
 _USER, _TOOL = ROLE_INDEX["user"], ROLE_INDEX["tool"]
 _FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) is (.+?)\.(?=\s+My |\s*$)")
@@ -34,6 +43,7 @@ class DeskBelief:
 
     Attributes:
         opened: Whether the customer's opening was read (the domain reads its wishes).
+        intents: What the customer asked for (the domain reads them from the opening).
         facts: What the customer said (``My <fact> is <value>.``), by key.
         unknown: Facts the customer said it does not know.
         asking: The facts the agent asked for last (a "don't know" marks them unknown).
@@ -45,6 +55,7 @@ class DeskBelief:
     """
 
     opened: bool = False
+    intents: set[str] = field(default_factory=set)
     facts: dict[str, str] = field(default_factory=dict)
     unknown: set[str] = field(default_factory=set)
     asking: tuple[str, ...] = ()
@@ -108,32 +119,66 @@ def ask(
     return Template(name, applies, build)
 
 
+def read_template(
+    name: str, tool: str, arguments: Callable[[B], dict[str, Any] | None]
+) -> Template[B]:
+    """A call of the read tool `tool`, applicable while `arguments` finds its arguments."""
+    return Template(
+        name,
+        lambda b, counts: arguments(b) is not None,
+        lambda b: [CallTool(name=tool, arguments=arguments(b) or {})],
+    )
+
+
 def ending_templates(
-    propose: Callable[[B], list[Action]],
-    act: Callable[[B], list[Action]],
-    can_propose: Callable[[B], bool],
-    can_act: Callable[[B], bool],
+    writes: Callable[[B], Sequence[CallTool | None]],
+    plans: Mapping[str, str],
     figures: Callable[[B], list[str]],
+    *,
+    allowed: Callable[[B], bool],
     can_refuse: Callable[[B], bool],
+    ready: Callable[[B], bool] = lambda b: True,
     reasons: Callable[[B], list[str]] = lambda b: [],
 ) -> tuple[Template[B], ...]:
     """propose, act, tell, refuse, transfer, end: the moves every desk ends with.
 
-    A refusal says why, as the policies ask: `reasons` gives the rule that forbids the wish,
-    as the agent's belief shows it (the cabin, the order's owner...), before the figures.
+    Args:
+        writes: The write calls the customer's wishes need (None: arguments unresolved).
+        plans: Tool name -> how a proposal names its change (``format_map`` of the call's
+            arguments).
+        figures: What the customer needs to hear (refunds, prices...).
+        allowed: Whether the policy lets the agent make the changes still to make.
+        can_refuse: When refusing applies.
+        ready: A further condition for proposing (retail: the customer was found).
+        reasons: Why the policy forbids the wish, as the belief shows it (the cabin, the
+            order's owner...): a refusal says them before the figures, as the policies ask.
     """
+
+    def left(b: B) -> list[CallTool]:
+        return [c for c in writes(b) if c is not None and c.name not in b.done]
 
     def proposing(b: B) -> list[Action]:
         b.quoted = figures(b)
         b.proposed = True
-        return propose(b)
+        calls = [c for c in writes(b) if c is not None]
+        # Templates build their calls with keyword arguments (never a raw JSON string).
+        plan = " and ".join(
+            plans[c.name].format_map(c.arguments) for c in calls if isinstance(c.arguments, dict)
+        )
+        return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
 
     def told(b: B) -> list[str]:
         return list(dict.fromkeys(b.quoted + figures(b)))
 
     return (
-        Template("propose", lambda b, c: can_propose(b) and not b.confirmed, proposing),
-        Template("act", lambda b, c: b.confirmed and can_act(b), act),
+        Template(
+            "propose",
+            lambda b, c: ready(b) and allowed(b) and bool(left(b)) and not b.confirmed,
+            proposing,
+        ),
+        Template(
+            "act", lambda b, c: b.confirmed and allowed(b) and bool(left(b)), lambda b: [left(b)[0]]
+        ),
         Template(
             "tell",
             lambda b, c: bool(told(b)),
@@ -161,10 +206,34 @@ def ending_templates(
     )
 
 
+PROGRESS_NAMES = (
+    "changes_resolved",
+    "changes_allowed",
+    "changes_needed",
+    "proposed",
+    "confirmed",
+    "changes_made",
+    "all_changes_made",
+)
+"""The last state features of every desk: how far the wish's changes got."""
+
+
+def desk_state_names(
+    intents: Sequence[str], fact_keys: Sequence[str], domain_names: Sequence[str]
+) -> tuple[str, ...]:
+    """A desk's state feature names: intents, facts said, the domain's own, then progress."""
+    return (
+        *(f"intent={intent}" for intent in intents),
+        *(f"said:{key}" for key in fact_keys),
+        *domain_names,
+        *PROGRESS_NAMES,
+    )
+
+
 class DeskFeaturizer(Generic[B]):
     """Belief, move counts and templates of one desk episode (a new one per episode).
 
-    Subclasses set `templates`, `state_names` and `new_belief`, and implement
+    Subclasses set `templates`, `state_names` and `belief_type`, and implement
     `state_features` (the domain's features, before the move counts and the turn).
 
     Args:
@@ -173,6 +242,7 @@ class DeskFeaturizer(Generic[B]):
     """
 
     templates: ClassVar[Sequence[Template[Any]]] = ()
+    belief_type: ClassVar[type[DeskBelief]] = DeskBelief
     state_names: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, max_turns: int, max_steps: int) -> None:
@@ -186,12 +256,25 @@ class DeskFeaturizer(Generic[B]):
         self.turn = self.step = 0
 
     def new_belief(self) -> B:
-        """A fresh belief for the domain."""
-        raise NotImplementedError
+        """A fresh belief of the domain's `belief_type`."""
+        return cast(B, self.belief_type())
 
     def state_features(self) -> list[float]:
         """The domain's features (`state_names` says what each one is)."""
         raise NotImplementedError
+
+    def said_features(self, intents: Sequence[str], fact_keys: Sequence[str]) -> list[float]:
+        """The first state features of every desk: the intents asked, the facts said."""
+        b = self.belief
+        return [float(i in b.intents) for i in intents] + [float(k in b.facts) for k in fact_keys]
+
+    def progress_features(
+        self, calls: Sequence[CallTool | None], *, allowed: bool, needed: bool, all_made: bool
+    ) -> list[float]:
+        """The last state features of every desk (`PROGRESS_NAMES`)."""
+        b = self.belief
+        resolved = bool(calls) and all(c is not None for c in calls)
+        return [resolved, allowed, needed, b.proposed, b.confirmed, bool(b.done), all_made]
 
     @property
     def feature_names(self) -> tuple[str, ...]:

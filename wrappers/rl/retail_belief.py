@@ -97,7 +97,6 @@ class RetailBelief(DeskBelief):
         product_types: Product name -> id (``list_all_product_types``).
     """
 
-    intents: set[str] = field(default_factory=set)
     user_id: str | None = None
     lookup_failed: int = 0
     user: dict[str, Any] | None = None

@@ -12,11 +12,18 @@ covers the order, and the progress of the proposal.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from tau_env.actions import Action, CallTool, SendMessage
-from tau_env.wrappers.rl.desk import DeskFeaturizer, Template, ask, ending_templates
+from tau_env.actions import CallTool
+from tau_env.wrappers.rl.desk import (
+    DeskFeaturizer,
+    Template,
+    ask,
+    desk_state_names,
+    ending_templates,
+    read_template,
+)
 from tau_env.wrappers.rl.retail_belief import INTENTS, RetailBelief, parse_address, parse_items
 
 __all__ = [
@@ -310,16 +317,6 @@ def needed(b: RetailBelief) -> set[str]:
     return {key for key in keys if key not in b.facts and key not in b.unknown}
 
 
-def _read(
-    name: str, tool: str, arguments: Callable[[RetailBelief], dict[str, Any] | None]
-) -> Template[RetailBelief]:
-    return Template(
-        name,
-        lambda b, counts: arguments(b) is not None,
-        lambda b: [CallTool(name=tool, arguments=arguments(b) or {})],
-    )
-
-
 def _next_product(b: RetailBelief) -> dict[str, Any] | None:
     order = b.target
     if order is None:
@@ -351,19 +348,6 @@ _PLANS = {
 """How a proposal names each change (words that ask for no fact, so the customer decides)."""
 
 
-def _propose(b: RetailBelief) -> list[Action]:
-    calls = [call for call in writes(b) if call is not None]
-    # Templates build their calls with keyword arguments (never a raw JSON string).
-    plan = " and ".join(
-        _PLANS[c.name].format_map(c.arguments) for c in calls if isinstance(c.arguments, dict)
-    )
-    return [SendMessage(content=f"I can {plan} now. Do you confirm?")]
-
-
-def _left(b: RetailBelief) -> list[CallTool]:
-    return [c for c in writes(b) if c is not None and c.name not in b.done]
-
-
 TEMPLATES: tuple[Template[RetailBelief], ...] = (
     ask("ask_email", ("email",), "Could you tell me your email address?", needed),
     ask(
@@ -383,7 +367,7 @@ TEMPLATES: tuple[Template[RetailBelief], ...] = (
     ask("ask_items", ("items",), "Which items do you mean, with their options?", needed),
     ask("ask_payment_method", ("payment_method",), "Which payment method should I use?", needed),
     ask("ask_new_address", ("new_address",), "What is the new address?", needed),
-    _read(
+    read_template(
         "find_user_by_email",
         "find_user_id_by_email",
         lambda b: (
@@ -392,7 +376,7 @@ TEMPLATES: tuple[Template[RetailBelief], ...] = (
             else None
         ),
     ),
-    _read(
+    read_template(
         "find_user_by_name_zip",
         "find_user_id_by_name_zip",
         lambda b: (
@@ -401,30 +385,30 @@ TEMPLATES: tuple[Template[RetailBelief], ...] = (
             else None
         ),
     ),
-    _read(
+    read_template(
         "get_user_details",
         "get_user_details",
         lambda b: {"user_id": b.user_id} if b.user_id and b.user is None else None,
     ),
-    _read(
+    read_template(
         "get_order_details",
         "get_order_details",
         lambda b: {"order_id": b.next_order()} if b.user_id and b.next_order() else None,
     ),
-    _read("get_product_details", "get_product_details", _next_product),
-    _read(
+    read_template("get_product_details", "get_product_details", _next_product),
+    read_template(
         "list_product_types",
         "list_all_product_types",
         lambda b: {} if "price" in b.intents and not b.product_types else None,
     ),
-    _read("get_priced_product", "get_product_details", _priced_product),
+    read_template("get_priced_product", "get_product_details", _priced_product),
     *ending_templates(
-        propose=_propose,
-        act=lambda b: [_left(b)[0]],
-        can_propose=lambda b: b.user_id is not None and allowed(b) and bool(_left(b)),
-        can_act=lambda b: allowed(b) and bool(_left(b)),
-        figures=figures,
+        writes,
+        _PLANS,
+        figures,
+        allowed=allowed,
         can_refuse=lambda b: b.user_id is not None,
+        ready=lambda b: b.user_id is not None,
         reasons=refusal_reasons,
     ),
 )
@@ -440,47 +424,34 @@ _FACT_KEYS = (
     "payment_method",
     "new_address",
 )
-_STATE_NAMES = (
-    *(f"intent={intent}" for intent in INTENTS),
-    *(f"said:{key}" for key in _FACT_KEYS),
-    "unknown:email",
-    "unknown:order_id",
-    "user_found",
-    "lookup_failed",
-    "user_loaded",
-    "order_found",
-    "owner_is_caller",
-    *(f"status={status}" for status in _STATUSES),
-    "reason_valid",
-    "items_found",
-    "new_items_found",
-    "payment_found",
-    "address_parsed",
-    "gift_card_covers",
-    "changes_resolved",
-    "changes_allowed",
-    "changes_needed",
-    "proposed",
-    "confirmed",
-    "changes_made",
-    "all_changes_made",
+_STATE_NAMES = desk_state_names(
+    INTENTS,
+    _FACT_KEYS,
+    (
+        "unknown:email",
+        "unknown:order_id",
+        "user_found",
+        "lookup_failed",
+        "user_loaded",
+        "order_found",
+        "owner_is_caller",
+        *(f"status={status}" for status in _STATUSES),
+        "reason_valid",
+        "items_found",
+        "new_items_found",
+        "payment_found",
+        "address_parsed",
+        "gift_card_covers",
+    ),
 )
 
 
 class RetailFeaturizer(DeskFeaturizer[RetailBelief]):
-    """Belief and templates of one retail episode (a new one per episode).
-
-    Args:
-        max_turns: The episode's template budget.
-        max_steps: The episode's step budget (both sides' steps, as the env counts them).
-    """
+    """Belief and templates of one retail episode (a new one per episode)."""
 
     templates = TEMPLATES
     state_names = _STATE_NAMES
-
-    def new_belief(self) -> RetailBelief:
-        """A fresh retail belief."""
-        return RetailBelief()
+    belief_type = RetailBelief
 
     def state_features(self) -> list[float]:
         """The retail features (`state_names`)."""
@@ -488,8 +459,7 @@ class RetailFeaturizer(DeskFeaturizer[RetailBelief]):
         order = b.target
         calls = writes(b)
         needs_changes, all_made = changes(b)
-        values: list[float] = [float(i in b.intents) for i in INTENTS]
-        values += [float(k in b.facts) for k in _FACT_KEYS]
+        values = self.said_features(INTENTS, _FACT_KEYS)
         values += [float("email" in b.unknown), float("order_id" in b.unknown)]
         values += [
             b.user_id is not None,
@@ -506,12 +476,7 @@ class RetailFeaturizer(DeskFeaturizer[RetailBelief]):
             _payment(b, original=True) is not None,
             _address(b) is not None,
             _covers(b),
-            bool(calls) and all(c is not None for c in calls),
-            allowed(b) and bool(calls),
-            needs_changes,
-            b.proposed,
-            b.confirmed,
-            bool(b.done),
-            all_made,
         ]
-        return values
+        return values + self.progress_features(
+            calls, allowed=allowed(b) and bool(calls), needed=needs_changes, all_made=all_made
+        )

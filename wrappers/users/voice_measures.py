@@ -8,6 +8,7 @@ Used by the tests (tests/wrappers/users/test_voice_measures.py) and by
   many tasks sound different under another seed.
 - `copied_messages`: the messages of a conversation that repeat a run of `parroting.RUN` words
   of the scenario (see `parroting` for what counts).
+- `Prober`: an agent that says what tends to trigger a user's reactions, to play against.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tau_env.actions import SendMessage
 from tau_env.domain import Domain
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.parroting import ScenarioWords
 from tau_env.wrappers.users.scripted import ScriptedUser
 
-__all__ = ["OpeningDiversity", "copied_messages", "opening_diversity", "openings"]
+__all__ = ["OpeningDiversity", "Prober", "copied_messages", "opening_diversity", "openings"]
 
 
 @dataclass(frozen=True)
@@ -88,3 +90,27 @@ def copied_messages(messages: Iterable[str], scenario_text: str) -> list[tuple[s
     """(message, copied runs) for each of `messages` that repeats a run of the scenario."""
     words = ScenarioWords.of(scenario_text)
     return [(message, runs) for message in messages if (runs := words.copied(message))]
+
+
+class Prober:
+    """An agent that says what tends to trigger a user's reactions.
+
+    Questions, offers, claims and refusals: `LINES` in order, then the last one again.
+    """
+
+    LINES = (
+        "Could you give me your user id, email, name, zip code and phone number?",
+        "I can do that now. It will cost $12.50. Do you confirm?",
+        "Would you like me to add 2 GB of data or change your plan?",
+        "Could you restart your phone and turn airplane mode off?",
+        "It has been cancelled and updated; everything is done now.",
+        "I'm sorry, I cannot do that.",
+        "Let me check.",
+    )
+
+    def __init__(self, task: object) -> None:
+        self.lines = list(self.LINES)
+
+    def act(self, view: object, context: object) -> SendMessage:
+        """The next line (the last one once the others are said)."""
+        return SendMessage(content=self.lines.pop(0) if len(self.lines) > 1 else self.lines[0])

@@ -11,9 +11,9 @@ from tau_env.domains.airline.data_model import Passenger
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.changes import (
     CHANGE_RULES,
-    amount_note,
     known_info,
     lookups,
+    paid_change,
     refusal,
 )
 from tau_env.domains.airline.generator.context import Context, describe_method
@@ -47,28 +47,21 @@ def add_bags(ctx: Context) -> Draft | None:
         "nonfree_baggages": nonfree,
         "payment_id": method.id,
     }
-    if ctx.call("update_reservation_baggages", **update) is None:
-        return None
-    outcome, communicate = amount_note(fee)
     bags = f"{added} checked bag{'s' * (added > 1)}"
-    wants = f"Add {bags} to reservation {rid}; pay with your {describe_method(method)}."
-    return Draft(
+    return paid_change(
+        ctx,
+        user,
+        reservation,
+        ("update_reservation_baggages", update),
+        amount=fee,
         family="add_bags",
         purpose="Add checked bags, counting the free allowance of membership and cabin.",
         policies=CHANGE_RULES + "; free bags by membership and cabin, then $50 each",
         reason=f"You need to bring {added} more suitcase{'s' * (added > 1)} on reservation {rid}.",
-        known=known_info(user, reservation),
-        instructions=wants + " Ask what it costs, and agree once the agent summarises it.",
-        ticket=f"User {user.user_id}: {wants}",
-        facts={
-            "user_id": user.user_id,
-            "reservation_id": rid,
-            "bags_to_add": str(added),
-            "payment": describe_method(method),
-        },
-        actions=[*lookups(user, reservation), ("update_reservation_baggages", update)],
-        communicate=communicate,
-        notes=[f"The agent adds the bags; {outcome}."],
+        wants=f"Add {bags} to reservation {rid}; pay with your {describe_method(method)}.",
+        ask="Ask what it costs, and agree once the agent summarises it.",
+        facts={"bags_to_add": str(added), "payment": describe_method(method)},
+        done="adds the bags",
     )
 
 

@@ -52,6 +52,49 @@ def amount_note(amount: int) -> tuple[str, list[str]]:
     return "the price does not change", []
 
 
+def paid_change(
+    ctx: Context,
+    user: User,
+    reservation: Reservation,
+    call: tuple[str, dict[str, Any]],
+    *,
+    amount: int,
+    family: str,
+    purpose: str,
+    reason: str,
+    wants: str,
+    ask: str,
+    facts: dict[str, str],
+    done: str,
+    policies: str = CHANGE_RULES,
+    searches: tuple[tuple[str, dict[str, Any]], ...] = (),
+) -> Draft | None:
+    """A change of `reservation` that costs or refunds `amount`, made by the write `call`.
+
+    The call runs on the context's world (None: it failed there, so no task). The user wants
+    `wants` (also the No-User ticket) and behaves as `ask` says; the facts start with the user
+    and the reservation; the gold plan looks both up, runs `searches`, then `call`. The agent
+    must say the amount paid or refunded, and the note says it `done` the change.
+    """
+    tool, arguments = call
+    if ctx.call(tool, **arguments) is None:
+        return None
+    outcome, communicate = amount_note(amount)
+    return Draft(
+        family=family,
+        purpose=purpose,
+        policies=policies,
+        reason=reason,
+        known=known_info(user, reservation),
+        instructions=f"{wants} {ask}",
+        ticket=f"User {user.user_id}: {wants}",
+        facts={"user_id": user.user_id, "reservation_id": reservation.reservation_id, **facts},
+        actions=[*lookups(user, reservation), *searches, call],
+        communicate=communicate,
+        notes=[f"The agent {done}; {outcome}."],
+    )
+
+
 def _later_day(ctx: Context, date: str, low: int, high: int) -> str | None:
     day = int(date[-2:]) + ctx.rng.randint(low, high)
     return f"2024-05-{day:02d}" if day <= 28 else None
@@ -95,42 +138,37 @@ def change_flight(ctx: Context) -> Draft | None:
         "flights": legs,
         "payment_id": method.id,
     }
-    if ctx.call("update_reservation_flights", **update) is None:
-        return None
-    outcome, communicate = amount_note(difference)
     which = "outbound" if index == 0 else "return"
     wants = (
         f"Move your {which} flight ({old.flight_number}, {CITY[old.origin]} to "
         f"{CITY[old.destination]} on {old.date}) to {new_date}, on the cheapest nonstop flight "
         f"in the same cabin. Pay or get refunded with your {describe_method(method)}."
     )
-    return Draft(
+    return paid_change(
+        ctx,
+        user,
+        reservation,
+        ("update_reservation_flights", update),
+        amount=difference,
         family="change_flight",
         purpose="Change one flight of a reservation to another date; kept flights keep their "
         "price.",
-        policies=CHANGE_RULES,
         reason=f"You need to travel on another day for reservation {reservation.reservation_id}.",
-        known=known_info(user, reservation),
-        instructions=wants + " Ask what the change costs, and agree once the agent summarises it.",
-        ticket=f"User {user.user_id}: {wants}",
+        wants=wants,
+        ask="Ask what the change costs, and agree once the agent summarises it.",
         facts={
-            "user_id": user.user_id,
-            "reservation_id": reservation.reservation_id,
             "flight_to_change": f"{old.flight_number} on {old.date}",
             "new_date": new_date,
             "flight_choice": "the cheapest nonstop flight in the same cabin",
             "payment": describe_method(method),
         },
-        actions=[
-            *lookups(user, reservation),
+        done="changes the flight",
+        searches=(
             (
                 "search_direct_flight",
                 {"origin": old.origin, "destination": old.destination, "date": new_date},
             ),
-            ("update_reservation_flights", update),
-        ],
-        communicate=communicate,
-        notes=[f"The agent changes the flight; {outcome}."],
+        ),
     )
 
 
@@ -233,31 +271,24 @@ def cabin_change(ctx: Context) -> Draft | None:
         "flights": _legs(reservation),
         "payment_id": method.id,
     }
-    if ctx.call("update_reservation_flights", **update) is None:
-        return None
-    outcome, communicate = amount_note(difference)
     wants = (
         f"Move all flights of reservation {rid} from {cabin_name(reservation.cabin)} to "
         f"{cabin_name(cabin)}, keeping the same flights. Use your {describe_method(method)} "
         "for the difference."
     )
-    return Draft(
+    return paid_change(
+        ctx,
+        user,
+        reservation,
+        ("update_reservation_flights", update),
+        amount=difference,
         family="cabin_change",
         purpose="Change the cabin of a whole reservation at current prices.",
-        policies=CHANGE_RULES,
         reason=f"You want to travel in {cabin_name(cabin)} on reservation {rid}.",
-        known=known_info(user, reservation),
-        instructions=wants + " Ask how much it costs or refunds, and agree once summarised.",
-        ticket=f"User {user.user_id}: {wants}",
-        facts={
-            "user_id": user.user_id,
-            "reservation_id": rid,
-            "new_cabin": cabin_name(cabin),
-            "payment": describe_method(method),
-        },
-        actions=[*lookups(user, reservation), ("update_reservation_flights", update)],
-        communicate=communicate,
-        notes=[f"The agent changes the cabin; {outcome}."],
+        wants=wants,
+        ask="Ask how much it costs or refunds, and agree once summarised.",
+        facts={"new_cabin": cabin_name(cabin), "payment": describe_method(method)},
+        done="changes the cabin",
     )
 
 

@@ -9,13 +9,13 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.card_accounts import dollars, owned_card
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
     edit,
     exists,
-    parse_balance,
     render_rows,
     row,
     rows_where,
@@ -240,18 +240,10 @@ def pay_credit_card_from_checking(
             "Error: Insufficient funds in checking account. "
             f"Available balance: ${available:.2f}, requested payment: ${amount:.2f}."
         )
-    card = row(db.credit_card_accounts, credit_card_account_id)
-    if card is None:
-        return f"Error: Credit card account '{credit_card_account_id}' not found."
-    if card.get("user_id") != user_id:
-        return (
-            f"Error: Credit card account '{credit_card_account_id}' does not belong to user "
-            f"'{user_id}'."
-        )
-    try:
-        owed = parse_balance(str(card.get("current_balance", "$0.00")))
-    except (ValueError, TypeError):
-        owed = 0.0
+    card = owned_card(db, credit_card_account_id, user_id)
+    if isinstance(card, str):
+        return card
+    owed = dollars(card.get("current_balance", "$0.00"))
     if amount > owed:
         return (
             f"Error: Payment amount (${amount:.2f}) exceeds credit card balance "

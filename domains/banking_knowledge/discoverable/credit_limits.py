@@ -9,7 +9,7 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     dollars,
-    not_owned,
+    owned_card,
 )
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -22,7 +22,6 @@ from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
     exists,
-    row,
     rows,
 )
 
@@ -45,11 +44,9 @@ def submit_credit_limit_request(
     whole = int(amount)
     if whole <= 0:
         return "Error: Requested increase amount must be positive."
-    card = row(db.credit_card_accounts, credit_card_account_id)
-    if card is None:
-        return f"Error: Credit card account '{credit_card_account_id}' not found."
-    if card.get("user_id") != user_id:
-        return not_owned(credit_card_account_id, user_id)
+    card = owned_card(db, credit_card_account_id, user_id)
+    if isinstance(card, str):
+        return card
     request_id = credit_limit_request_id(credit_card_account_id, user_id, whole)
     record = {
         "request_id": request_id,
@@ -160,11 +157,9 @@ def approve_credit_limit_increase(
     """Set a card's new limit when nothing blocks it, and record the decision."""
     if not credit_card_account_id or not user_id or new_credit_limit is None:
         return "Error: Missing required parameters."
-    card = row(db.credit_card_accounts, credit_card_account_id)
-    if card is None:
-        return f"Error: Credit card account '{credit_card_account_id}' not found."
-    if card.get("user_id") != user_id:
-        return not_owned(credit_card_account_id, user_id)
+    card = owned_card(db, credit_card_account_id, user_id)
+    if isinstance(card, str):
+        return card
     if _blocks_limit_increase(db, credit_card_account_id, user_id, card):
         return "Error: Credit limit increase request cannot be approved at this time."
     current = dollars(card.get("credit_limit", "$0.00"))

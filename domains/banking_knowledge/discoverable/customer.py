@@ -20,6 +20,7 @@ from tau_env.domains.banking_knowledge.ids import (
 from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import (
     add,
+    add_referral,
     edit,
     is_empty_result,
     parse_balance,
@@ -112,19 +113,12 @@ def get_referral_link(db: BankingDB, user_id: str, card_name: str) -> str:
     if refusal:
         return refusal
     link_id = referral_link_id(user_id, card_name)
-    record = {
-        "referral_id": link_id,
-        "referrer_id": user_id,
-        "referred_account_type": card_name,
-        "referral_status": "NO_PROGRESS",
-        "date": TODAY_TEXT,
-    }
     text = _echo(
         "Referral link generated successfully. Share this link with the person you want to refer.",
         name,
         arguments,
     )
-    if add(db.referrals, link_id, record):
+    if add_referral(db, link_id, user_id, card_name):
         return f"{text}Referral ID: {link_id}\nReferral link: https://rhobank.com/refer/{link_id}"
     return f"{text}Note: A referral link for this card may have already been generated."
 

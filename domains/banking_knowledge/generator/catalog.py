@@ -17,13 +17,26 @@ __all__ = ["TOOLS", "catalog"]
 _P = tuple[str, str, bool, str]
 """(name, type, required, description) of one documented parameter."""
 
+_USER: _P = ("user_id", "string", True, "The customer's user id")
+_CARD_ACCOUNT: _P = ("credit_card_account_id", "string", True, "The credit card account")
+_CARD: _P = ("card_id", "string", True, "The card")
+_CHECKING: _P = ("account_id", "string", True, "The checking account")
+_ACTIVATION: tuple[_P, ...] = (
+    ("card_id", "string", True, "The pending card"),
+    ("last_4_digits", "string", True, "Last four digits printed on the card"),
+    ("expiration_date", "string", True, "Expiry printed on the card, MM/YY"),
+    ("cvv", "string", True, "Three-digit security code"),
+    ("pin", "string", True, "The four-digit PIN the customer chose"),
+)
+"""The details every debit card activation asks for (one tool per issue reason)."""
+
 _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     # (behaviour, side, public name, description, parameters)
     (
         "get_user_accounts", "agent", "list_customer_accounts_4410",
         "List every deposit account and credit card account a customer holds, with product, "
         "status and balance.",
-        (("user_id", "string", True, "The customer's user id"),),
+        (_USER,),
     ),
     (
         "get_account_transactions", "agent", "get_account_activity_2087",
@@ -43,7 +56,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "apply_checking_credit", "agent", "post_checking_credit_3391",
         "Credit money to a personal checking account and record it in the account's activity.",
         (
-            ("account_id", "string", True, "The checking account"),
+            _CHECKING,
             ("amount", "number", True, "Dollars to credit"),
             ("credit_type", "string", True, "One of 'fee_refund' or 'rebate_credit'"),
         ),
@@ -64,7 +77,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "open_bank_account", "agent", "open_deposit_account_7025",
         "Open a new deposit account for an existing customer, with a zero balance.",
         (
-            ("user_id", "string", True, "The customer's user id"),
+            _USER,
             ("account_type", "string", True, "'checking' or 'savings'"),
             ("account_class", "string", True, "The exact product name, e.g. 'Finch Checking'"),
         ),
@@ -87,7 +100,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "wrong rate.",
         (
             ("account_id", "string", True, "The savings account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _USER,
             ("expected_apy", "number", True, "The product's APY, in percent"),
             ("actual_apy", "number", True, "The APY the interest was paid at, in percent"),
             ("amount_difference", "number", True, "Interest owed to the customer, in dollars"),
@@ -97,7 +110,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "pay_credit_card_from_checking", "agent", "pay_card_from_checking_1948",
         "Pay a credit card balance from the same customer's personal checking account.",
         (
-            ("user_id", "string", True, "The customer's user id"),
+            _USER,
             ("checking_account_id", "string", True, "The checking account paying"),
             ("credit_card_account_id", "string", True, "The credit card account paid"),
             ("amount", "number", True, "Dollars to pay"),
@@ -107,8 +120,8 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "order_replacement_credit_card", "agent", "reissue_credit_card_5503",
         "Order a replacement credit card. The current card stops working at once.",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CARD_ACCOUNT,
+            _USER,
             ("shipping_address", "string", True, "Where to send the card"),
             (
                 "reason", "string", True,
@@ -120,36 +133,33 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "get_replacement_card_orders", "agent", "list_card_reissue_orders_5504",
         "List the replacement orders of a credit card account.",
-        (("credit_card_account_id", "string", True, "The credit card account"),),
+        (_CARD_ACCOUNT,),
     ),
     (
         "log_credit_card_closure_reason", "agent", "record_card_closure_reason_8136",
         "Record why a customer wants to close a credit card.",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CARD_ACCOUNT,
+            _USER,
             ("closure_reason", "string", True, "A reason code from the card closing procedure"),
         ),
     ),
     (
         "get_closure_reasons", "agent", "list_card_closure_reasons_8137",
         "List closure reasons recorded for a credit card account.",
-        (("credit_card_account_id", "string", True, "The credit card account"),),
+        (_CARD_ACCOUNT,),
     ),
     (
         "close_credit_card_account", "agent", "close_credit_card_8138",
         "Close a credit card account permanently.",
-        (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
-        ),
+        (_CARD_ACCOUNT, _USER),
     ),
     (
         "apply_credit_card_flag", "agent", "set_card_account_flag_2719",
         "Put a benefit flag on a credit card account, such as an annual fee waiver.",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CARD_ACCOUNT,
+            _USER,
             (
                 "flag_type", "string", True,
                 "One of 'annual_fee_waived', 'promotional_apr', 'rewards_bonus', 'other'",
@@ -166,8 +176,8 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "apply_statement_credit", "agent", "post_statement_credit_4062",
         "Post a credit to a credit card statement, for example to reverse a fee.",
         (
-            ("user_id", "string", True, "The customer's user id"),
-            ("credit_card_account_id", "string", True, "The credit card account"),
+            _USER,
+            _CARD_ACCOUNT,
             ("amount", "number", True, "Dollars to credit"),
             (
                 "reason", "string", True,
@@ -181,8 +191,8 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "Send a credit limit request to the credit team for review (for amounts an agent may "
         "not grant).",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CARD_ACCOUNT,
+            _USER,
             (
                 "requested_increase_amount", "integer", True,
                 "Whole dollars above the current limit",
@@ -192,13 +202,13 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "get_credit_limit_requests", "agent", "list_limit_decisions_9202",
         "List credit limit requests and decisions of a credit card account.",
-        (("credit_card_account_id", "string", True, "The credit card account"),),
+        (_CARD_ACCOUNT,),
     ),
     (
         "get_payment_history", "agent", "review_card_payments_6318",
         "Show the latest payments of a credit card account and how many in a row were on time.",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
+            _CARD_ACCOUNT,
             ("months", "integer", True, "How many of the latest payments to show"),
         ),
     ),
@@ -206,8 +216,8 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "approve_credit_limit_increase", "agent", "approve_limit_increase_9203",
         "Raise a credit card's limit after the eligibility review.",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CARD_ACCOUNT,
+            _USER,
             ("new_credit_limit", "integer", True, "The new limit in whole dollars"),
         ),
     ),
@@ -215,8 +225,8 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "deny_credit_limit_increase", "agent", "decline_limit_increase_9204",
         "Record that a credit limit increase was declined, with the reason.",
         (
-            ("credit_card_account_id", "string", True, "The credit card account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CARD_ACCOUNT,
+            _USER,
             ("denial_reason", "string", True, "A reason code from the limit increase procedure"),
         ),
     ),
@@ -236,7 +246,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
             ("card_action", "string", True, "'keep_active' or 'cancel_and_reissue'"),
             ("card_last_4_digits", "string", True, "Last four digits of the card"),
             ("full_name", "string", True, "The customer's full name"),
-            ("user_id", "string", True, "The customer's user id"),
+            _USER,
             ("phone", "string", True, "Phone number on file"),
             ("email", "string", True, "Email on file"),
             ("address", "string", True, "Address on file"),
@@ -255,14 +265,14 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "get_credit_card_disputes", "agent", "list_card_purchase_disputes_3841",
         "List the credit card disputes a customer has filed.",
-        (("user_id", "string", True, "The customer's user id"),),
+        (_USER,),
     ),
     (
         "order_debit_card", "agent", "order_debit_card_2264",
         "Order a debit card for a personal checking account; fees are taken from the account.",
         (
-            ("account_id", "string", True, "The checking account"),
-            ("user_id", "string", True, "The customer's user id"),
+            _CHECKING,
+            _USER,
             ("delivery_option", "string", True, "'STANDARD', 'EXPEDITED' or 'RUSH'"),
             ("delivery_fee", "number", True, "The product's fee for that delivery option"),
             ("card_design", "string", True, "'CLASSIC', 'PREMIUM' or 'CUSTOM'"),
@@ -277,46 +287,28 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "get_debit_cards", "agent", "list_debit_cards_2265",
         "List the debit cards of a checking account with status, issue reason and limits.",
-        (("account_id", "string", True, "The checking account"),),
+        (_CHECKING,),
     ),
     (
         "activate_new_debit_card", "agent", "activate_first_debit_card_5731",
         "Activate a card issued for a new account or as an account's first card.",
-        (
-            ("card_id", "string", True, "The pending card"),
-            ("last_4_digits", "string", True, "Last four digits printed on the card"),
-            ("expiration_date", "string", True, "Expiry printed on the card, MM/YY"),
-            ("cvv", "string", True, "Three-digit security code"),
-            ("pin", "string", True, "The four-digit PIN the customer chose"),
-        ),
+        _ACTIVATION,
     ),
     (
         "activate_replacement_debit_card", "agent", "activate_replacement_debit_card_5732",
         "Activate a card that replaces a lost, stolen or compromised card.",
-        (
-            ("card_id", "string", True, "The pending card"),
-            ("last_4_digits", "string", True, "Last four digits printed on the card"),
-            ("expiration_date", "string", True, "Expiry printed on the card, MM/YY"),
-            ("cvv", "string", True, "Three-digit security code"),
-            ("pin", "string", True, "The four-digit PIN the customer chose"),
-        ),
+        _ACTIVATION,
     ),
     (
         "activate_reissued_debit_card", "agent", "activate_reissued_debit_card_5733",
         "Activate a card reissued because the old one expired, was damaged or was upgraded.",
-        (
-            ("card_id", "string", True, "The pending card"),
-            ("last_4_digits", "string", True, "Last four digits printed on the card"),
-            ("expiration_date", "string", True, "Expiry printed on the card, MM/YY"),
-            ("cvv", "string", True, "Three-digit security code"),
-            ("pin", "string", True, "The four-digit PIN the customer chose"),
-        ),
+        _ACTIVATION,
     ),
     (
         "close_debit_card", "agent", "cancel_debit_card_1306",
         "Cancel a debit card for good.",
         (
-            ("card_id", "string", True, "The card"),
+            _CARD,
             (
                 "reason", "string", True,
                 "One of 'lost', 'stolen', 'fraud_suspected', 'damaged', 'no_longer_needed', "
@@ -327,18 +319,18 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "freeze_debit_card", "agent", "pause_debit_card_1307",
         "Pause an active debit card so it declines every payment until resumed.",
-        (("card_id", "string", True, "The card"),),
+        (_CARD,),
     ),
     (
         "unfreeze_debit_card", "agent", "resume_debit_card_1308",
         "Resume a paused debit card.",
-        (("card_id", "string", True, "The card"),),
+        (_CARD,),
     ),
     (
         "clear_debit_card_alert", "agent", "clear_card_alert_6959",
         "Clear a fraud alert or a velocity block on a debit card.",
         (
-            ("card_id", "string", True, "The card"),
+            _CARD,
             ("reason", "string", True, "'customer_verified' or 'velocity_clear'"),
         ),
     ),
@@ -346,7 +338,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "reset_debit_card_pin", "agent", "reset_debit_pin_8802",
         "Set a new PIN on an active debit card when the customer forgot the old one.",
         (
-            ("card_id", "string", True, "The card"),
+            _CARD,
             ("last_4_digits", "string", True, "Last four digits of the card"),
             ("new_pin", "string", True, "The new four-digit PIN"),
         ),
@@ -355,7 +347,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "change_debit_card_pin", "agent", "change_debit_pin_8803",
         "Change the PIN of an active debit card when the customer knows the current one.",
         (
-            ("card_id", "string", True, "The card"),
+            _CARD,
             ("current_pin", "string", True, "The current PIN"),
             ("new_pin", "string", True, "The new four-digit PIN"),
         ),
@@ -364,7 +356,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "raise_debit_card_limit", "agent", "raise_daily_card_limit_6957",
         "Raise a debit card's daily ATM or purchase limit for the next 24 hours.",
         (
-            ("card_id", "string", True, "The card"),
+            _CARD,
             ("limit_type", "string", True, "'atm' or 'purchase'"),
             ("new_limit", "integer", True, "The temporary limit in whole dollars"),
         ),
@@ -373,7 +365,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "set_debit_card_recurring_block", "agent", "block_recurring_charges_6958",
         "Block or allow recurring merchant charges on an active debit card.",
         (
-            ("card_id", "string", True, "The card"),
+            _CARD,
             ("block_recurring", "boolean", True, "True to block, false to allow"),
         ),
     ),
@@ -382,9 +374,9 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
         "Open a dispute on a debit card transaction.",
         (
             ("transaction_id", "string", True, "The disputed account transaction"),
-            ("account_id", "string", True, "The checking account"),
+            _CHECKING,
             ("card_id", "string", True, "The debit card used"),
-            ("user_id", "string", True, "The customer's user id"),
+            _USER,
             ("dispute_category", "string", True, "A category code from the dispute procedure"),
             ("transaction_date", "string", True, "MM/DD/YYYY"),
             ("discovery_date", "string", True, "When the customer noticed, MM/DD/YYYY"),
@@ -406,7 +398,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "get_debit_card_disputes", "agent", "list_debit_purchase_disputes_3843",
         "List the debit card disputes a customer has filed.",
-        (("user_id", "string", True, "The customer's user id"),),
+        (_USER,),
     ),
     (
         "submit_cash_back_dispute", "user", "claim_missing_rewards_0614",
@@ -427,7 +419,7 @@ _ENTRIES: tuple[tuple[str, str, str, str, tuple[_P, ...]], ...] = (
     (
         "get_card_last_4_digits", "user", "show_card_ending_0616",
         "Lets the customer see the last four digits of one of their credit cards in the app.",
-        (("credit_card_account_id", "string", True, "The credit card account"),),
+        (_CARD_ACCOUNT,),
     ),
     (
         "get_referral_link", "user", "create_referral_link_0617",

@@ -41,6 +41,18 @@ def _fee(value: float) -> str:
     return "free" if value == 0 else _dollars(value)
 
 
+def _referral(product: CheckingProduct | SavingsProduct, offer: str) -> str:
+    """The overview's referral sentence: `offer` (``{name}``, ``{bonus}``) if a bonus is paid."""
+    if not product.referral_bonus:
+        return f"{product.name} is not part of the referral program."
+    return offer.format(name=product.name, bonus=_dollars(product.referral_bonus))
+
+
+def _overview(library: Library, product: CheckingProduct | SavingsProduct, content: str) -> None:
+    """Add a deposit product's overview document (``<name>: account overview``)."""
+    library.add(product_doc(product, "overview"), f"{product.name}: account overview", content)
+
+
 def _checking(library: Library, product: CheckingProduct) -> None:
     name, debit = product.name, product.debit
     family = FAMILY_LABELS[product.family]
@@ -57,15 +69,13 @@ def _checking(library: Library, product: CheckingProduct) -> None:
         f"and savings) hold at least {_dollars(product.opening_balance)} combined on the day "
         "of opening."
     )
-    referral = (
-        f"Customers who refer a friend who opens a {name} receive a "
-        f"{_dollars(product.referral_bonus)} bonus."
-        if product.referral_bonus
-        else f"{name} is not part of the referral program."
+    referral = _referral(
+        product,
+        "Customers who refer a friend who opens a {name} receive a {bonus} bonus.",
     )
-    library.add(
-        product_doc(product, "overview"),
-        f"{name}: account overview",
+    _overview(
+        library,
+        product,
         f"""
 # {name}
 
@@ -172,14 +182,13 @@ def _savings(library: Library, product: SavingsProduct) -> None:
         else f"Interest is paid only for months that end with a balance of at least "
         f"{_dollars(product.min_balance)}."
     )
-    referral = (
-        f"Referring a friend who opens a {name} earns a {_dollars(product.referral_bonus)} bonus."
-        if product.referral_bonus
-        else f"{name} is not part of the referral program."
+    referral = _referral(
+        product,
+        "Referring a friend who opens a {name} earns a {bonus} bonus.",
     )
-    library.add(
-        product_doc(product, "overview"),
-        f"{name}: account overview",
+    _overview(
+        library,
+        product,
         f"""
 # {name}
 

@@ -19,6 +19,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
+from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CardOffer
 from tau_env.domains.banking_knowledge.generator.world import day
@@ -199,6 +200,46 @@ def dispute_purchase(ctx: Context, family: str, index: int) -> Draft:
     )
 
 
+def _fee_reversal(
+    card: CardOffer,
+    family: str,
+    person: Person,
+    account: str,
+    plan: Plan,
+    *,
+    kind: str,
+    amount: float,
+    granted: bool,
+    purpose: str,
+    notes: str,
+    scenario: Scenario,
+    document: str,
+) -> Draft:
+    """A fee the customer wants reversed: credited back (reason `kind`) when `granted`.
+
+    The kind is `kind` or ``<kind>_refused``; the documents are the fee-reversal procedure and
+    the card's `document`.
+    """
+    if granted:
+        plan.call(
+            T["apply_statement_credit"],
+            user_id=person.user_id,
+            credit_card_account_id=account,
+            amount=amount,
+            reason=kind,
+        )
+    return draft(
+        card,
+        family,
+        kind if granted else f"{kind}_refused",
+        purpose=purpose,
+        notes=notes,
+        scenario=scenario,
+        plan=plan,
+        documents=[P.FEE_REVERSAL, document],
+    )
+
+
 def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
     """An annual fee charged in the free first year is reversed; a due one stands."""
     fee_cards = [c for c in _cards(ctx, family) if c.annual_fee]
@@ -223,25 +264,20 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
         opening=f"Hello, why was I charged an annual fee on my {card.name}? I'd like it removed.",
         facts=facts,
     )
-    plan = verified_plan(person)
-    if wrong:
-        plan.call(
-            T["apply_statement_credit"],
-            user_id=person.user_id,
-            credit_card_account_id=account,
-            amount=float(card.annual_fee),
-            reason="annual_fee_reversal",
-        )
-    return draft(
+    return _fee_reversal(
         card,
         family,
-        "annual_fee_reversal" if wrong else "annual_fee_reversal_refused",
+        person,
+        account,
+        verified_plan(person),
+        kind="annual_fee_reversal",
+        amount=float(card.annual_fee),
+        granted=wrong,
         purpose="Reverse an annual fee charged during a free first year.",
         notes=f"Account {age} months old, first year free: {card.first_year_free}: "
         + ("reverse." if wrong else "the fee stands."),
         scenario=scenario,
-        plan=plan,
-        documents=[P.FEE_REVERSAL, product_doc(card, "overview")],
+        document=product_doc(card, "overview"),
     )
 
 
@@ -271,24 +307,20 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
     plan = verified_plan(person).call(
         T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months + 1
     )
-    if allowed:
-        plan.call(
-            T["apply_statement_credit"],
-            user_id=person.user_id,
-            credit_card_account_id=account,
-            amount=float(card.late_fee),
-            reason="late_fee_reversal",
-        )
-    return draft(
+    return _fee_reversal(
         card,
         family,
-        "late_fee_reversal" if allowed else "late_fee_reversal_refused",
+        person,
+        account,
+        plan,
+        kind="late_fee_reversal",
+        amount=float(card.late_fee),
+        granted=allowed,
         purpose="Courtesy late fee reversal when the earlier payments were on time.",
         notes=f"Needs {rules.on_time_months} on-time payments before the late one: "
         + ("met, reverse." if allowed else "another late payment, refuse."),
         scenario=scenario,
-        plan=plan,
-        documents=[P.FEE_REVERSAL, product_doc(card, "services")],
+        document=product_doc(card, "services"),
     )
 
 

@@ -17,6 +17,7 @@ from tau_env.domains.banking_knowledge.generator.documents_products import (
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    accounts_plan,
     draft,
     pick,
     verified_plan,
@@ -367,16 +368,12 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hi, I'd like to pay my {card.name} from my checking account.",
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(
-            T["pay_credit_card_from_checking"],
-            user_id=person.user_id,
-            checking_account_id=checking,
-            credit_card_account_id=account,
-            amount=amount,
-        )
+    plan = accounts_plan(person).call(
+        T["pay_credit_card_from_checking"],
+        user_id=person.user_id,
+        checking_account_id=checking,
+        credit_card_account_id=account,
+        amount=amount,
     )
     return draft(
         card,

@@ -13,9 +13,11 @@ from tau_env.domains.banking_knowledge.generator.context import Context, novembe
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    account_opening,
+    accounts_plan,
+    debit_cards_plan,
     draft,
     pick,
-    verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
@@ -65,8 +67,7 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
         facts=facts,
     )
     plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
+        accounts_plan(person)
         .call(T["get_account_transactions"], account_id=account)
         .call(
             T["apply_checking_credit"], account_id=account, amount=refund, credit_type="fee_refund"
@@ -110,7 +111,7 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         opening="Hello, can you refund the ATM fees I was charged this month?",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     return draft(
         product,
         family,
@@ -155,16 +156,11 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
         facts=facts,
         accepts=["confirm", "limit"],
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(
-            T["raise_debit_card_limit"],
-            card_id=card["card_id"],
-            limit_type=limit_type,
-            new_limit=granted,
-        )
+    plan = debit_cards_plan(person, account).call(
+        T["raise_debit_card_limit"],
+        card_id=card["card_id"],
+        limit_type=limit_type,
+        new_limit=granted,
     )
     return draft(
         product,
@@ -200,7 +196,7 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
         opening="Hello, can you raise my daily ATM limit for tomorrow?",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     why = "account younger than 60 days" if young else "product without temporary increases"
     return draft(
         product,
@@ -240,8 +236,7 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hi, I'd like to close my {product.name}.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
-    plan.call(T["get_debit_cards"], account_id=account)
+    plan = debit_cards_plan(person, account)
     if card is not None:
         plan.call(T["close_debit_card"], card_id=card["card_id"], reason="account_closing")
     plan.call(
@@ -286,27 +281,18 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hello, I'd like to open a {product.name}.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
-    if eligible:
-        plan.call(
-            T["open_bank_account"],
-            user_id=person.user_id,
-            account_type="checking",
-            account_class=product.name,
-        )
-    return draft(
+    return account_opening(
         product,
         family,
-        "open_checking" if eligible else "open_checking_refused",
+        person,
+        scenario,
+        eligible=eligible,
         purpose="Open a checking account if the customer meets the product's requirement.",
         notes=(
             f"Requirement ${required}: eligible, open it."
             if eligible
             else f"Balances below the ${required} requirement: open nothing."
         ),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.OPEN_DEPOSIT, product_doc(product, "overview")],
     )
 
 

@@ -18,7 +18,17 @@ from tau_env.domains.banking_knowledge.generator.products import (
     SavingsProduct,
 )
 
-__all__ = ["Product", "T", "draft", "pick", "transfer_third_party", "verified_plan"]
+__all__ = [
+    "Product",
+    "T",
+    "account_opening",
+    "accounts_plan",
+    "debit_cards_plan",
+    "draft",
+    "pick",
+    "transfer_third_party",
+    "verified_plan",
+]
 
 T = TOOLS
 P = TypeVar("P")
@@ -33,6 +43,16 @@ def pick(options: Sequence[P], index: int) -> P:
 def verified_plan(person: Person) -> Plan:
     """A plan that starts by logging the customer's verification."""
     return Plan().verify(person)
+
+
+def accounts_plan(person: Person) -> Plan:
+    """A verified plan that looks up the customer's accounts."""
+    return verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+
+
+def debit_cards_plan(person: Person, account: str) -> Plan:
+    """A verified plan that looks up the customer's accounts, then the debit cards of `account`."""
+    return accounts_plan(person).call(T["get_debit_cards"], account_id=account)
 
 
 def draft(
@@ -130,4 +150,40 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
         plan=plan,
         documents=[PROCEDURES.SPECIALISTS, product_doc(product, "overview")],
         basis=("DB", "ACTION"),
+    )
+
+
+def account_opening(
+    product: CheckingProduct | SavingsProduct,
+    family: str,
+    person: Person,
+    scenario: Scenario,
+    *,
+    eligible: bool,
+    purpose: str,
+    notes: str,
+) -> Draft:
+    """Opening a deposit product (kind ``open_<type>``), or refusing it (``..._refused``).
+
+    The agent looks the customer's accounts up and, when the customer qualifies, opens the
+    product; the documents are the account and deposit-opening procedures and its overview.
+    """
+    account_type = "checking" if isinstance(product, CheckingProduct) else "savings"
+    plan = accounts_plan(person)
+    if eligible:
+        plan.call(
+            T["open_bank_account"],
+            user_id=person.user_id,
+            account_type=account_type,
+            account_class=product.name,
+        )
+    return draft(
+        product,
+        family,
+        f"open_{account_type}" if eligible else f"open_{account_type}_refused",
+        purpose=purpose,
+        notes=notes,
+        scenario=scenario,
+        plan=plan,
+        documents=[PROCEDURES.ACCOUNTS, PROCEDURES.OPEN_DEPOSIT, product_doc(product, "overview")],
     )

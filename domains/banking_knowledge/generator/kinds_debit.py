@@ -10,9 +10,9 @@ from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    debit_cards_plan,
     draft,
     pick,
-    verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
@@ -53,20 +53,15 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
         opening="Hi, I'd like to order a debit card for my checking account.",
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(
-            T["order_debit_card"],
-            account_id=account,
-            user_id=person.user_id,
-            delivery_option=option,
-            delivery_fee=delivery_fee,
-            card_design=design,
-            design_fee=design_fee,
-            shipping_address=person.address,
-        )
+    plan = debit_cards_plan(person, account).call(
+        T["order_debit_card"],
+        account_id=account,
+        user_id=person.user_id,
+        delivery_option=option,
+        delivery_fee=delivery_fee,
+        card_design=design,
+        design_fee=design_fee,
+        shipping_address=person.address,
     )
     return draft(
         product,
@@ -118,9 +113,7 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
     if debit.replacement_fee:
         order["excess_replacement_fee"] = debit.replacement_fee
     plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
+        debit_cards_plan(person, account)
         .call(T["close_debit_card"], card_id=card["card_id"], reason=reason)
         .call(T["order_debit_card"], **order)
     )
@@ -179,18 +172,13 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
         opening="Hello, I received my new debit card and need to activate it.",
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(
-            T[behaviour],
-            card_id=card["card_id"],
-            last_4_digits=card["last_4_digits"],
-            expiration_date=expiry,
-            cvv=card["cvv"],
-            pin=pin,
-        )
+    plan = debit_cards_plan(person, account).call(
+        T[behaviour],
+        card_id=card["card_id"],
+        last_4_digits=card["last_4_digits"],
+        expiration_date=expiry,
+        cvv=card["cvv"],
+        pin=pin,
     )
     return draft(
         product,
@@ -232,12 +220,7 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
         opening=opening,
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(T[behaviour], card_id=card["card_id"])
-    )
+    plan = debit_cards_plan(person, account).call(T[behaviour], card_id=card["card_id"])
     return draft(
         product,
         family,
@@ -266,16 +249,11 @@ def reset_pin(ctx: Context, family: str, index: int) -> Draft:
         opening="Hi, I forgot my debit card PIN. Can I set a new one?",
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(
-            T["reset_debit_card_pin"],
-            card_id=card["card_id"],
-            last_4_digits=card["last_4_digits"],
-            new_pin=pin,
-        )
+    plan = debit_cards_plan(person, account).call(
+        T["reset_debit_card_pin"],
+        card_id=card["card_id"],
+        last_4_digits=card["last_4_digits"],
+        new_pin=pin,
     )
     return draft(
         product,

@@ -8,9 +8,10 @@ from tau_env.domains.banking_knowledge.generator.context import Context, novembe
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    accounts_plan,
+    debit_cards_plan,
     draft,
     pick,
-    verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.world import day
@@ -50,13 +51,8 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
         opening=opening,
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-        .call(
-            T["set_debit_card_recurring_block"], card_id=card["card_id"], block_recurring=not allow
-        )
+    plan = debit_cards_plan(person, account).call(
+        T["set_debit_card_recurring_block"], card_id=card["card_id"], block_recurring=not allow
     )
     return draft(
         product,
@@ -104,11 +100,7 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
         accepts=["confirm", "transfer"],
         asks_for_transfer=True,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_debit_cards"], account_id=account)
-    )
+    plan = debit_cards_plan(person, account)
     basis: tuple[str, ...] = ("DB",)
     if variant == 2:
         plan.agent(
@@ -215,8 +207,7 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
         "card_action": "keep_active",
     }
     plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
+        accounts_plan(person)
         .call(T["get_account_transactions"], account_id=account)
         .call(T["get_debit_cards"], account_id=account)
         .call(T["file_debit_card_dispute"], **fields)

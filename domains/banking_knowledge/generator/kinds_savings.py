@@ -13,6 +13,8 @@ from tau_env.domains.banking_knowledge.generator.context import Context, novembe
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    account_opening,
+    accounts_plan,
     draft,
     pick,
     transfer_third_party,
@@ -69,7 +71,7 @@ def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
         opening="Hi, can I deposit a check from my phone?",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     if allowed:
         plan.give(T["deposit_check"], account_id=account, check_amount=amount)
     return draft(
@@ -167,11 +169,7 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
         opening="Hi, I was charged withdrawal fees on my savings this month. Can you check them?",
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_account_transactions"], account_id=account)
-    )
+    plan = accounts_plan(person).call(T["get_account_transactions"], account_id=account)
     if refund:
         plan.call(
             T["apply_savings_credit"], account_id=account, amount=refund, credit_type="fee_refund"
@@ -237,11 +235,7 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         opening="Hello, my savings interest this month seems too low. Could you check it?",
         facts=facts,
     )
-    plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
-        .call(T["get_account_transactions"], account_id=account)
-    )
+    plan = accounts_plan(person).call(T["get_account_transactions"], account_id=account)
     if not right:
         plan.call(
             T["submit_interest_discrepancy_report"],
@@ -286,23 +280,14 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hi, I'd like to open a {product.name} account.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
-    if eligible:
-        plan.call(
-            T["open_bank_account"],
-            user_id=person.user_id,
-            account_type="savings",
-            account_class=product.name,
-        )
-    return draft(
+    return account_opening(
         product,
         family,
-        "open_savings" if eligible else "open_savings_refused",
+        person,
+        scenario,
+        eligible=eligible,
         purpose="Open a savings account when the customer has checking at least 14 days old.",
         notes=f"Checking is {age} days old: " + ("open it." if eligible else "too new, refuse."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.OPEN_DEPOSIT, product_doc(product, "overview")],
     )
 
 
@@ -331,7 +316,7 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
         opening=f"Hi, please move ${amount:,.2f} from my checking into my savings.",
         facts=facts,
     )
-    plan = verified_plan(person).call(T["get_user_accounts"], user_id=person.user_id)
+    plan = accounts_plan(person)
     if possible:
         plan.call(
             T["transfer_funds"],
@@ -380,8 +365,7 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
         facts=facts,
     )
     plan = (
-        verified_plan(person)
-        .call(T["get_user_accounts"], user_id=person.user_id)
+        accounts_plan(person)
         .call(
             T["transfer_funds"],
             source_account_id=savings,

@@ -243,4 +243,6 @@ def _dense_index(
     params = {"encoding_format": "float"} if model.startswith("openrouter/") else {}
     config = EmbeddingConfig(model, api_base=api_base, api_key=api_key, params=params)
     store = EmbeddingCache(cache_path) if cache_path else None
-    return DenseIndex.build(knowledge, EmbeddingClient(config, cache=store), instruction)
+    client = EmbeddingClient(config, cache=store)
+    client.check_access()  # a missing key: one line naming its variable, before any call
+    return DenseIndex.build(knowledge, client, instruction)

@@ -7,18 +7,15 @@ from __future__ import annotations
 
 from tau_env.domains.retail.data_model import GiftCard, RetailDB
 from tau_env.domains.retail.generator.store import (
-    ADDRESS_ARGUMENTS,
     Draft,
     GoldStep,
+    NewAddress,
     Store,
-    address_facts,
-    address_text,
     describe_item,
     describe_options,
     money,
 )
 from tau_env.domains.retail.generator.tasks import locate
-from tau_env.domains.retail.generator.world import random_address
 
 __all__ = [
     "cancel_and_move",
@@ -35,28 +32,19 @@ def user_address(store: Store) -> Draft | None:
     """Change the customer's default address."""
     for user in store.users():
         store.serve(user)
-        fields = random_address(store.rng).model_dump()
-        arguments = {"user_id": user.user_id, **{k: fields[k] for k in ADDRESS_ARGUMENTS}}
-        user_id = user.user_id
-
-        def moved(db: RetailDB, user_id: str = user_id, fields: dict[str, str] = fields) -> bool:
-            return db.users[user_id].address.model_dump() == fields
-
+        address = store.new_address("user_id", user.user_id)
         return Draft(
             family="user_address",
             purpose="Change the customer's default address.",
             user=user,
             auth=store.auth_mode(),
-            steps=[
-                GoldStep("get_user_details", {"user_id": user_id}),
-                GoldStep("modify_user_address", arguments),
-            ],
+            steps=[GoldStep("get_user_details", {"user_id": user.user_id}), address.step],
             communicate=[],
-            reason=f"You moved to {address_text(fields)} and want it as your default address.",
+            reason=f"You moved to {address.text} and want it as your default address.",
             behaviour="Give the full new address when asked, confirm, and end the call.",
-            ticket_request=f"has moved; new default address: {address_text(fields)}.",
-            facts=address_facts(fields),
-            outcome=moved,
+            ticket_request=f"has moved; new default address: {address.text}.",
+            facts=address.facts,
+            outcome=address.written,
         )
     return None
 
@@ -200,31 +188,20 @@ def cancel_and_move(store: Store) -> Draft | None:
         store.take(order)
         user = store.user(order.user_id)
         store.serve(user)
-        fields = random_address(store.rng).model_dump()
+        address = store.new_address("user_id", user.user_id)
         steps, facts, ref = locate(store, user, order)
         steps.append(
             GoldStep(
                 "cancel_pending_order", {"order_id": order.order_id, "reason": "no longer needed"}
             )
         )
-        steps.append(
-            GoldStep(
-                "modify_user_address",
-                {"user_id": user.user_id, **{k: fields[k] for k in ADDRESS_ARGUMENTS}},
-            )
-        )
+        steps.append(address.step)
         refund = sum(payment.amount for payment in order.payment_history)
-        order_id, user_id = order.order_id, user.user_id
+        order_id = order.order_id
         items = " and ".join(describe_item(item) for item in order.items)
 
-        def done(
-            db: RetailDB,
-            order_id: str = order_id,
-            user_id: str = user_id,
-            fields: dict[str, str] = fields,
-        ) -> bool:
-            moved = db.users[user_id].address.model_dump() == fields
-            return moved and db.orders[order_id].status == "cancelled"
+        def done(db: RetailDB, order_id: str = order_id, address: NewAddress = address) -> bool:
+            return address.written(db) and db.orders[order_id].status == "cancelled"
 
         return Draft(
             family="cancel_and_move",
@@ -234,7 +211,7 @@ def cancel_and_move(store: Store) -> Draft | None:
             steps=steps,
             communicate=[money(refund)],
             reason=(
-                f"You are moving to {address_text(fields)}. You want to cancel {ref} ({items}), "
+                f"You are moving to {address.text}. You want to cancel {ref} ({items}), "
                 "which you no longer need, and make the new address your default."
             ),
             behaviour=(
@@ -243,9 +220,9 @@ def cancel_and_move(store: Store) -> Draft | None:
             ),
             ticket_request=(
                 f"wants {order_id} cancelled (no longer needed) and the default address set "
-                f"to {address_text(fields)}."
+                f"to {address.text}."
             ),
-            facts={**facts, "reason": "no longer needed", **address_facts(fields)},
+            facts={**facts, "reason": "no longer needed", **address.facts},
             outcome=done,
         )
     return None

@@ -5,12 +5,9 @@ from __future__ import annotations
 from tau_env.domains.retail.constants import CANCEL_REASONS
 from tau_env.domains.retail.data_model import GiftCard, RetailDB
 from tau_env.domains.retail.generator.store import (
-    ADDRESS_ARGUMENTS,
     Draft,
     GoldStep,
     Store,
-    address_facts,
-    address_text,
     describe_item,
     describe_method,
     describe_options,
@@ -18,7 +15,6 @@ from tau_env.domains.retail.generator.store import (
 )
 from tau_env.domains.retail.generator.swaps import plan_variant_swap
 from tau_env.domains.retail.generator.tasks import locate
-from tau_env.domains.retail.generator.world import random_address
 
 __all__ = [
     "cancel",
@@ -163,21 +159,9 @@ def modify_address(store: Store) -> Draft | None:
     for order in store.orders("pending", "pending (item modified)"):
         store.take(order)
         user = store.user(order.user_id)
-        address = random_address(store.rng)
+        address = store.new_address("order_id", order.order_id)
         steps, facts, ref = locate(store, user, order)
-        fields = address.model_dump()
-        steps.append(
-            GoldStep(
-                "modify_pending_order_address",
-                {"order_id": order.order_id, **{k: fields[k] for k in ADDRESS_ARGUMENTS}},
-            )
-        )
-        text = address_text(fields)
-        order_id = order.order_id
-
-        def moved(db: RetailDB, order_id: str = order_id, fields: dict[str, str] = fields) -> bool:
-            return db.orders[order_id].address.model_dump() == fields
-
+        steps.append(address.step)
         return Draft(
             family="modify_address",
             purpose="Change the shipping address of a pending order.",
@@ -185,11 +169,11 @@ def modify_address(store: Store) -> Draft | None:
             auth=store.auth_mode(),
             steps=steps,
             communicate=[],
-            reason=f"You want {ref} shipped to {text} instead.",
+            reason=f"You want {ref} shipped to {address.text} instead.",
             behaviour="Give the full new address when asked, confirm, and end the call.",
-            ticket_request=f"wants pending order {order_id} shipped to {text}.",
-            facts={**facts, **address_facts(fields)},
-            outcome=moved,
+            ticket_request=f"wants pending order {order.order_id} shipped to {address.text}.",
+            facts={**facts, **address.facts},
+            outcome=address.written,
         )
     return None
 

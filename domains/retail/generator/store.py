@@ -24,14 +24,15 @@ from tau_env.domains.retail.data_model import (
     User,
     Variant,
 )
+from tau_env.domains.retail.generator.world import random_address
 
 __all__ = [
     "ADDRESS_ARGUMENTS",
     "AuthMode",
     "Draft",
     "GoldStep",
+    "NewAddress",
     "Store",
-    "address_facts",
     "address_text",
     "describe_item",
     "describe_method",
@@ -106,6 +107,46 @@ class Draft:
     outcome: Callable[[RetailDB], bool] | None = None
 
 
+@dataclass(frozen=True)
+class NewAddress:
+    """A new address a task asks for: of a customer or of a pending order.
+
+    Attributes:
+        owner: Whose address changes: ``user_id`` (the default address) or ``order_id``.
+        key: The customer's or the order's id.
+        fields: The address, field by field (``ADDRESS_ARGUMENTS``).
+    """
+
+    owner: Literal["user_id", "order_id"]
+    key: str
+    fields: dict[str, str]
+
+    @property
+    def step(self) -> GoldStep:
+        """The gold call that writes the address."""
+        tool = "modify_user_address" if self.owner == "user_id" else "modify_pending_order_address"
+        return GoldStep(
+            tool, {self.owner: self.key, **{k: self.fields[k] for k in ADDRESS_ARGUMENTS}}
+        )
+
+    @property
+    def text(self) -> str:
+        """The address on one line."""
+        return address_text(self.fields)
+
+    @property
+    def facts(self) -> dict[str, str]:
+        """The customer's facts about the address: each part, and the whole as one line."""
+        facts = {f"new_{key}": self.fields[key] for key in ADDRESS_ARGUMENTS}
+        facts["new_address"] = self.text
+        return facts
+
+    def written(self, db: RetailDB) -> bool:
+        """Whether `db` holds the new address (a draft's outcome check)."""
+        records = db.users if self.owner == "user_id" else db.orders
+        return bool(records[self.key].address.model_dump() == self.fields)
+
+
 class Store:
     """Read-only helpers over the generated data, plus the family's random source.
 
@@ -149,6 +190,10 @@ class Store:
         return self.rng.choices(_AUTH_MODES, (5, 4, 1))[0]
 
     # -- reading ---------------------------------------------------------------------------
+    def new_address(self, owner: Literal["user_id", "order_id"], key: str) -> NewAddress:
+        """A random new address for the customer or order `key`."""
+        return NewAddress(owner, key, random_address(self.rng).model_dump())
+
     def user(self, user_id: str) -> User:
         """The customer with this id."""
         return self.data.users[user_id]
@@ -215,10 +260,3 @@ def address_text(fields: dict[str, str]) -> str:
     second = f", {fields['address2']}" if fields["address2"] else ""
     place = f"{fields['city']}, {fields['state']} {fields['zip']}, {fields['country']}"
     return f"{fields['address1']}{second}, {place}"
-
-
-def address_facts(fields: dict[str, str]) -> dict[str, str]:
-    """The customer's facts about a new address: each part, and the whole as one line."""
-    facts = {f"new_{key}": fields[key] for key in ADDRESS_ARGUMENTS}
-    facts["new_address"] = address_text(fields)
-    return facts

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from tau_env.domains.retail.data_model import Order, RetailData, User
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
+from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.errors import DataError
 from tau_env.state import World
 from tau_env.tasks import (
@@ -24,17 +25,7 @@ __all__ = ["Family", "build_task", "generate_tasks", "locate", "split_tasks", "v
 Family = Callable[[Store], Draft | None]
 """Draws one draft from the store, or None when no suitable customer or order is left."""
 
-_WRITES = frozenset(
-    {
-        "cancel_pending_order",
-        "exchange_delivered_order_items",
-        "modify_pending_order_address",
-        "modify_pending_order_items",
-        "modify_pending_order_payment",
-        "modify_user_address",
-        "return_delivered_order_items",
-    }
-)
+_WRITES = frozenset(spec.name for spec in TOOLBOX.agent_tools if spec.kind == "write")
 
 
 def locate(store: Store, user: User, order: Order) -> tuple[list[GoldStep], dict[str, str], str]:

@@ -8,9 +8,14 @@ verifiers' ``OpenEnvTaskset(base_url=...)`` (its model replies with the action a
 
 from __future__ import annotations
 
-from tau_env.integrations.openenv.client import TauEnvClient
-from tau_env.integrations.openenv.models import TauAction, TauObservation, TauState
-from tau_env.integrations.openenv.server import TauOpenEnv, create_server_app, env_name
+from tau_env.utils.extras import missing_extra
+
+try:
+    from tau_env.integrations.openenv.client import TauEnvClient
+    from tau_env.integrations.openenv.models import TauAction, TauObservation, TauState
+    from tau_env.integrations.openenv.server import TauOpenEnv, create_server_app, env_name
+except ImportError as error:  # a one-line message naming the extra to install
+    raise missing_extra("openenv", error, feature="tau_env.integrations.openenv") from error
 
 __all__ = [
     "TauAction",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.chat import SystemPrompt, make_chat_env
+from tau_env.utils.extras import require_extra
 
 __all__ = ["environment_dataset", "rollout_dataset", "task_ids"]
 
@@ -87,6 +88,7 @@ def environment_dataset(
         only: Keep only these task ids (in the split's order).
         judged: Keep tasks scored by NL assertions (the environment must get a ``judge=``).
     """
+    require_extra("trl", "datasets", feature="tau_env.integrations.trl")
     from datasets import Dataset
 
     from tau_env.integrations.trl.environment import message_tool_prompt
@@ -125,6 +127,7 @@ def rollout_dataset(
     `split`, `mode`, `data_dir`, `limit`, `only` and `judged` choose the tasks as in
     `environment_dataset`.
     """
+    require_extra("trl", "datasets", feature="tau_env.integrations.trl")
     from datasets import Dataset
 
     from tau_env.integrations.trl.rollout import ROLLOUT_KEY

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tau_env.utils.extras import require_extra
+
 __all__ = ["ModelGenerate"]
 
 
@@ -32,6 +34,7 @@ class ModelGenerate:
 
     def many(self, trainer: Any, batch: Sequence[list[int]]) -> list[tuple[list[int], list[float]]]:
         """One turn after each sequence of `batch`, in one ``generate`` call."""
+        require_extra("trl", "torch", feature="tau_env.integrations.trl")
         import torch
 
         model = trainer.model

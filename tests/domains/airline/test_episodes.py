@@ -3,11 +3,11 @@
 import pytest
 
 import tau_env
-from tau_env.actions import SendMessage, Stop
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.main import main
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers.users import GoldUser
+from tests.domains.idle import IdleAgent
 
 
 @pytest.fixture(params=["built-in", "official"])
@@ -48,25 +48,12 @@ def test_gold_replay__is_deterministic_for_a_seed(domain_source):
         assert first.grade == second.grade
 
 
-class Idle:
-    """An agent that acts on nothing: it says it cannot help and stops."""
-
-    def __init__(self, task):
-        self.spoke = False
-
-    def act(self, view, context):
-        if self.spoke:
-            return Stop()
-        self.spoke = True
-        return SendMessage(content="Sorry, I cannot help with that.")
-
-
 def test_idle_agent__passes_exactly_the_tasks_whose_right_outcome_is_doing_nothing():
     env = tau_env.make_env("airline")
     domain = env.unwrapped.domain
     passed, nothing_to_do = set(), set()
     for task in env.unwrapped.tasks:
-        if run_episode(env, Idle, GoldUser, task_id=task.id, seed=0).reward == 1.0:
+        if run_episode(env, IdleAgent, GoldUser, task_id=task.id, seed=0).reward == 1.0:
             passed.add(task.id)
         expected = domain.expected_world(task)
         unchanged = not expected.differences(domain.prepare(task).initial_world)

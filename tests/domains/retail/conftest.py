@@ -11,6 +11,16 @@ from tau_env.domains.retail.data_model import RetailDB
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 
+OPTIONAL_ORDER_FIELDS = (  # the reference's order fields a record may leave out (dumped as null)
+    "cancel_reason",
+    "exchange_items",
+    "exchange_new_items",
+    "exchange_payment_method_id",
+    "exchange_price_difference",
+    "return_items",
+    "return_payment_method_id",
+)
+
 
 def _address(street: str, zip_code: str) -> dict:
     return {

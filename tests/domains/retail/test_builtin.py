@@ -10,7 +10,6 @@ from collections import Counter
 import pytest
 
 import tau_env
-from tau_env.actions import SendMessage, Stop
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.cli.main import main
 from tau_env.domains.retail.generator import FAMILIES, generate
@@ -19,6 +18,7 @@ from tau_env.domains.retail.generator.tasks import build_task, verify_draft
 from tau_env.episode_runner import run_episode
 from tau_env.errors import DataError
 from tau_env.wrappers.users import GoldUser
+from tests.domains.idle import IdleAgent
 
 FAMILY_NAMES = {
     "cancel",
@@ -149,19 +149,6 @@ def test_builtin_episodes__never_modify_the_shared_base(tasks):
     assert domain.data.agent_snapshot.fingerprint() == before
 
 
-class _Idle:
-    """An agent that answers once without doing anything, then stops."""
-
-    def __init__(self, task):
-        self.spoke = False
-
-    def act(self, view, context):
-        if self.spoke:
-            return Stop()
-        self.spoke = True
-        return SendMessage(content="Sorry, I cannot help with that.")
-
-
 def test_an_idle_agent__passes_no_task(tasks):
     """Refusals need their look-ups and their reason said (issue 45), so refusing idly fails.
 
@@ -171,7 +158,7 @@ def test_an_idle_agent__passes_no_task(tasks):
     passed = {
         task.id
         for task in tasks
-        if run_episode(env, _Idle, GoldUser, task_id=task.id, seed=0).reward == 1.0
+        if run_episode(env, IdleAgent, GoldUser, task_id=task.id, seed=0).reward == 1.0
     }
     assert passed == set()
 

@@ -13,16 +13,7 @@ from tau_env.grading import LLMJudge, TaskGrader, Verdict
 from tau_env.testing.fake_judge import judge_script
 from tau_env.testing.fake_openai import FakeOpenAIServer
 from tau_env.wrappers.users import GoldUser
-
-OPTIONAL_ORDER_FIELDS = (
-    "cancel_reason",
-    "exchange_items",
-    "exchange_new_items",
-    "exchange_payment_method_id",
-    "exchange_price_difference",
-    "return_items",
-    "return_payment_method_id",
-)
+from tests.domains.retail.conftest import OPTIONAL_ORDER_FIELDS
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tau_env.domains.retail.data_model import Order
-from tests.domains.retail.conftest import STORE, call
+from tests.domains.retail.conftest import OPTIONAL_ORDER_FIELDS, STORE, call
 
 
 @pytest.mark.parametrize(
@@ -51,15 +51,7 @@ def test_get_order_details__includes_the_unset_optional_fields_as_null(world):
     optional = dict.fromkeys(
         [name for name in Order.model_fields if name not in STORE["orders"]["#W0000004"]]
     )
-    assert list(optional) == [
-        "cancel_reason",
-        "exchange_items",
-        "exchange_new_items",
-        "exchange_payment_method_id",
-        "exchange_price_difference",
-        "return_items",
-        "return_payment_method_id",
-    ]
+    assert list(optional) == list(OPTIONAL_ORDER_FIELDS)
     assert result.content == json.dumps({**STORE["orders"]["#W0000004"], **optional})
     missing = call(world, "get_order_details", order_id="W0000004")
     assert missing.content == "Error: Order not found"

@@ -49,3 +49,16 @@ def test_serve__without_a_judge_refuses_the_nl_task(nl_mock_dir):
     arguments = ["mock", "--data-dir", str(nl_mock_dir), "--reward", "partial"]
     with served(arguments) as url, pytest.raises(Exception, match="NL assertions"):
         asyncio.run(play(url, nl_mock_dir))
+
+
+def test_serve__a_judge_without_its_key__one_line_before_serving(monkeypatch, capsys):
+    # Issue 42's rule: a key the judge will need is checked at the start, not in each session.
+    from tau_env.cli.main import main
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["serve", "--domain", "mock", "--port", "0", "--judge-model", "gpt-4.1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("tau-env: error: no API key for OpenAI")
+    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1

@@ -12,8 +12,7 @@ import tau_env
 from tau_env.baselines.oracle import PlainTextOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers.users import ScriptedUser
-from tau_env.wrappers.users.voice_measures import copied_messages, opening_diversity
-from tests.wrappers.test_user_honesty import Prober
+from tau_env.wrappers.users.voice_measures import Prober, copied_messages, opening_diversity
 
 SEEDS = range(5)
 DOMAINS = ["airline", "retail", "telecom", "banking_knowledge", "mock"]

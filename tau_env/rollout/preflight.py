@@ -1,0 +1,170 @@
+"""Checking a run before anything of it is stored, and what of its configuration is stored.
+
+`check_run` builds, once and without playing, everything the run's episodes will need: the
+domain with its retrieval variant (an embedding variant checks its key), both participants (an
+LLM side needs a model, and an API key unless it talks to its own ``api_base``) and the judge.
+It refuses API keys given as settings (``llm_args``, retrieval options), which would be
+stored with the run. Whatever is wrong is one `TauEnvError` raised before the store is opened:
+a run that cannot start leaves nothing behind, and no episode starts without every key it
+will need.
+
+`stored_config` is the configuration the store keeps: secrets a URL carries (``?api_key=``,
+``user:password@``) are redacted. The run itself uses the configuration it was given; a
+resume gets the URL again from the command line (`restore_endpoints`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tau_env.errors import TauEnvError
+from tau_env.rollout.config import JudgeSpec, ParticipantSpec, RunConfig
+from tau_env.rollout.modes import has_user
+from tau_env.rollout.participants import build_factory
+from tau_env.rollout.provenance import domain_of
+from tau_env.secrets import REDACTED, redact
+
+__all__ = [
+    "check_judge",
+    "check_run",
+    "refuse_secret_options",
+    "restore_endpoints",
+    "stored_config",
+]
+
+_SECRET_NAMES = frozenset(
+    {
+        "api_key",
+        "key",
+        "token",
+        "secret",
+        "password",
+        "credentials",
+        "authorization",
+        "api-key",
+        "x-api-key",
+    }
+)
+_SECRET_ENDINGS = ("_api_key", "_key", "_secret", "_password", "_token", "_credentials")
+
+
+def _secret_setting(settings: Mapping[str, Any]) -> str | None:
+    """The first setting (nested ones too, e.g. a header) whose name says it is a secret."""
+    for name, value in settings.items():
+        lowered = str(name).lower()
+        if lowered in _SECRET_NAMES or lowered.endswith(_SECRET_ENDINGS):
+            return str(name)
+        if isinstance(value, Mapping):
+            nested = _secret_setting(value)
+            if nested is not None:
+                return f"{name}.{nested}"
+    return None
+
+
+def _refuse_secrets(config: RunConfig) -> None:
+    specs: list[tuple[str, ParticipantSpec | JudgeSpec]] = [
+        ("agent", config.agent),
+        ("user", config.user),
+    ]
+    if config.judge is not None:
+        specs.append(("judge", config.judge))
+    for side, spec in specs:
+        name = _secret_setting(spec.llm_args)
+        if name is not None:
+            raise TauEnvError(
+                f"{side} llm_args: {name!r} would store a secret with the run; set the "
+                "provider's environment variable (such as OPENAI_API_KEY) instead"
+            )
+    refuse_secret_options(config.retrieval_options)
+
+
+def refuse_secret_options(retrieval_options: Mapping[str, Any] | None) -> None:
+    """Refuse retrieval options that would store a key with the run (``embedding_api_key``).
+
+    Raises:
+        TauEnvError: Names the option and the way to give the key instead.
+    """
+    name = _secret_setting(retrieval_options or {})
+    if name is not None:
+        raise TauEnvError(
+            f"--retrieval-options: {name!r} would store a secret with the run; set the "
+            "provider's environment variable (such as OPENAI_API_KEY) instead"
+        )
+
+
+def check_run(config: RunConfig) -> None:
+    """Check that the run can start: every part builds and every key it needs is set.
+
+    Raises:
+        TauEnvError: One line saying what is wrong (a `tau_env.errors.ModelAccessError` names
+            the environment variable to set); nothing was written anywhere.
+    """
+    _refuse_secrets(config)
+    domain = domain_of(config)
+    with_user = has_user(config.mode)
+    build_factory("agent", config.agent, domain, with_user=with_user)
+    if with_user:
+        build_factory("user", config.user, domain)
+    check_judge(config)
+
+
+def check_judge(config: RunConfig) -> None:
+    """Check that the run's judge, if it has one, builds and has the key it needs.
+
+    Raises:
+        TauEnvError: One line saying what is wrong (the variable to set, for a missing key).
+    """
+    if config.judge is None:
+        return
+    from tau_env.rollout.judging import build_judge
+
+    try:
+        judge = build_judge(config.judge)
+    except ValueError as error:
+        raise TauEnvError(f"--judge-model {config.judge.model}: {error}") from None
+    judge.client.check_access()
+
+
+def stored_config(config: RunConfig) -> RunConfig:
+    """The configuration as the store keeps it: URL secrets and known keys redacted."""
+    return RunConfig.model_validate_json(redact(config.model_dump_json()))
+
+
+def restore_endpoints(config: RunConfig, given: Mapping[str, str | None]) -> RunConfig:
+    """A stored configuration with the participants' URLs whose secrets were redacted given back.
+
+    Args:
+        config: The stored configuration (its judge as the resume sets it).
+        given: ``--agent-api-base`` and ``--user-api-base``, by side (None: not given).
+
+    Raises:
+        TauEnvError: A redacted URL was not given again, or a given one is not the run's
+            (redacted, it must equal the stored one).
+    """
+    update: dict[str, Any] = {}
+    for side in ("agent", "user"):
+        spec: ParticipantSpec = getattr(config, side)
+        url = given.get(side)
+        if url is None:
+            if REDACTED in (spec.api_base or ""):
+                raise TauEnvError(
+                    f"run {config.run_id!r}: its --{side}-api-base carried a secret, which the "
+                    f"store keeps redacted ({spec.api_base}); give it again with "
+                    f"--{side}-api-base URL"
+                )
+            continue
+        if redact(url) != (spec.api_base or ""):
+            raise TauEnvError(
+                f"--{side}-api-base {redact(url)} is not the endpoint of run {config.run_id!r} "
+                f"({spec.api_base or 'the provider default'}); a run keeps its endpoints"
+            )
+        update[side] = spec.model_copy(update={"api_base": url})
+    judge = config.judge
+    if judge is not None and REDACTED in (judge.api_base or ""):
+        raise TauEnvError(
+            f"run {config.run_id!r}: its judge's --judge-api-base carried a secret, which the "
+            f"store keeps redacted ({judge.api_base}); give it again with --judge-model "
+            f"{judge.model} --judge-api-base URL"
+        )
+    return config.model_copy(update=update) if update else config

@@ -1,0 +1,51 @@
+r"""JSON text holding lone surrogates, written as UTF-8 without losing them.
+
+A lone surrogate (``"\ud83d"``, half of an emoji) is what a JSON ``\ud83d`` escape in a model's
+reply decodes to. Python strings may hold one; UTF-8 cannot, so ``.encode("utf-8")`` of JSON
+text that quotes such a string fails. JSON itself can: the same escape, ``\ud83d``, stands for
+it, so JSON text stays exact when its lone surrogates are written as escapes (in JSON text they
+only ever occur inside strings).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["escape_surrogates", "json_utf8", "replace_surrogates"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(json_text: str) -> str:
+    r"""`json_text` with every surrogate code point written as JSON's ``\uXXXX`` escape."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", json_text)
+
+
+def json_utf8(json_text: str) -> bytes:
+    """JSON text as UTF-8 bytes; lone surrogates (rare) become escapes meaning the same."""
+    try:
+        return json_text.encode("utf-8")
+    except UnicodeEncodeError:
+        return escape_surrogates(json_text).encode("utf-8")
+
+
+def replace_surrogates(value: Any) -> Any:
+    """`value` (JSON-like data) with every surrogate in its strings replaced by U+FFFD.
+
+    For a request that a library serialises as UTF-8 itself (litellm's), where no escape can
+    be slipped in: the provider gets the replacement character where half an emoji was. Returns
+    `value` itself when it holds no surrogate (the usual case: nothing is copied).
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
+    if isinstance(value, Mapping):
+        items = {key: replace_surrogates(item) for key, item in value.items()}
+        changed = any(items[key] is not item for key, item in value.items())
+        return items if changed else value
+    if isinstance(value, list | tuple):
+        parts = [replace_surrogates(item) for item in value]
+        changed = any(new is not old for new, old in zip(parts, value, strict=True))
+        return type(value)(parts) if changed else value
+    return value
