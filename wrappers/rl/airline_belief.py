@@ -1,8 +1,9 @@
 """What an airline agent knows so far, read from the messages it really receives.
 
 `AirlineBelief` holds what the customer asked for (read from the opening: cancel, free bags,
-more bags, compensation, or something the featurized agent can only refuse or transfer), the
-facts the customer gave (user id, reservation code, reason, bags, payment), and the records
+more bags, compensation, a passenger's new details, or something the featurized agent can
+only refuse or transfer), the facts the customer gave (user id, reservation code, reason, bags,
+payment, the passenger to change), and the records
 the agent's tools returned (the user, reservations, flight statuses). Nothing is read from the
 task or the gold plan.
 """

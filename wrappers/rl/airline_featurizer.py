@@ -3,11 +3,11 @@
 Templates ask for the user id, the reservation code, the reason, the bags and the payment;
 look up the user, the reservation and each flight's status; propose and (after a yes) make the
 change the customer's wish needs (cancel the reservation, add checked bags, send the
-compensation certificate); tell the figures (refund, free bags, certificate); refuse; transfer;
-end. Features state the facts the policy's rules need: whether a flight flew or was cancelled
-by the airline, whether the booking is recent, the cabin, insurance, membership, the reason's
-kind. Bookings, flight changes and passenger updates have no change template: the featurized
-agent can only refuse or transfer them.
+compensation certificate, update one passenger's details); tell the figures (refund, free
+bags, the added bags' price, certificate); refuse; transfer; end. Features state the facts the
+policy's rules need: whether a flight flew or was cancelled by the airline, whether the
+booking is recent, the cabin, insurance, membership, the reason's kind. Bookings, flight and
+cabin changes have no change template: the featurized agent can only refuse or transfer them.
 """
 
 from __future__ import annotations
