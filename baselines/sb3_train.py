@@ -1,21 +1,25 @@
-"""Train MaskablePPO (sb3-contrib) on built-in telecom through the featurized view.
+"""Train MaskablePPO (sb3-contrib) on a built-in domain through its featurized view.
 
-The agent plays the ``train`` split against the scripted user (each task's persona style by
-default: plain or paraphrasing; the structured channel off). Training stops after
+The domain is telecom unless ``--domain`` names another with a featurized view (airline,
+retail). The agent plays the ``train`` split against the scripted user (each task's persona
+style by default: plain or paraphrasing; the structured channel off). Training stops after
 ``timesteps`` environment steps or ``cpu_budget_s`` CPU-seconds of this process, whichever
 comes first. Every ``eval_every`` steps the greedy policy plays each ``test`` task once with
 paraphrasing users (the scripted user is deterministic for a seed, so one trial gives pass^1
 exactly) for the learning curve. At the end it plays every split and user style of
-`EVAL_GRID`. Written to ``--out``: ``model.zip``, ``learning_curve.png`` and ``summary.json``
-(figures, CPU and wall times, configuration). CPU only; seeds fixed; torch uses one thread, so
-CPU time tracks the work done.
+`EVAL_GRID` that the domain has (built-in airline and retail have no ``test_ood``). Written
+to ``--out``: ``model.zip``, ``learning_curve.png`` and ``summary.json`` (figures, CPU and
+wall times, configuration). CPU only; seeds fixed; torch uses one thread, so CPU time tracks
+the work done.
 
 Usage::
 
     python -m tau_env.baselines.sb3_train --out runs/telecom-s0 --seed 0 --cpu-budget 600
+    python -m tau_env.baselines.sb3_train --domain airline --out runs/airline-s0 --seed 0
 
-``benchmarks/rl_telecom.py`` runs several seeds and reports them with the baselines. Needs the
-``rl`` extra (``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
+``benchmarks/rl_telecom.py`` (and ``benchmarks/rl_desk.py`` for airline and retail) runs
+several seeds and reports them with the baselines. Needs the ``rl`` extra
+(``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
 """
 
 from __future__ import annotations
@@ -71,23 +75,26 @@ class TrainConfig:
 
     Attributes:
         out: Folder for the model, the figure and the summary.
+        domain: The built-in domain (one with a featurized view: telecom, airline, retail).
         timesteps: Environment steps (templates played) to train for at most.
         cpu_budget_s: CPU-seconds of training (learning and curve evaluations) at most; None:
             no limit.
         seed: Seed of the policy, the training envs and the users' styles.
-        train_split, test_split: Built-in telecom splits to train on and to draw the curve on.
+        train_split, test_split: The domain's built-in splits to train on and to draw the curve on.
         train_style: The users' style in training (None: each task's persona).
         test_style: The users' style on the curve's test split.
         task_filter: Keep only tasks whose id contains this text, in both splits.
         train_tasks, test_tasks: Explicit task ids of the splits (instead of the filter).
         eval_every: Steps between curve points (0: only before and after training).
-        grid: (split, style) pairs scored at the end (empty: the curve's split only).
+        grid: (split, style) pairs scored at the end (empty: the curve's split only); pairs
+            whose split the domain lacks are left out.
         n_envs, n_steps, batch_size, n_epochs, learning_rate, gamma, ent_coef, net_arch:
             MaskablePPO's settings.
         max_turns: Templates per episode before truncation.
     """
 
     out: Path
+    domain: str = "telecom"
     timesteps: int = 1_000_000
     cpu_budget_s: float | None = 600.0
     seed: int = 0
@@ -136,6 +143,7 @@ class TrainConfig:
 
 
 _CLI_OPTIONS = {
+    "--domain": "domain",
     "--timesteps": "timesteps",
     "--cpu-budget": "cpu_budget_s",
     "--seed": "seed",
@@ -228,7 +236,7 @@ def _finite(value: Any) -> Any:
 
 def _view(config: TrainConfig, split: str, style: str | None, tasks: Any = None) -> FeaturizedEnv:
     return make_featurized_env(
-        "telecom",
+        config.domain,
         split=split,
         task_ids=tasks,
         style=style,
@@ -304,7 +312,10 @@ def train(config: TrainConfig) -> dict[str, Any]:
         curve.record(final)
     model.save(config.out / "model.zip")
     grid = {}
+    splits = probe.env.aec.domain.data.splits
     for split, style in config.grid or ((config.test_split, config.test_style),):
+        if split not in splits:
+            continue
         env = _view(config, split, style)
         ids = test_ids if split == config.test_split and config.test_tasks else None
         grid[f"{split}/{style}"] = scores(
@@ -313,7 +324,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     figure = plot_learning_curve(
         curve.points,
         config.out / "learning_curve.png",
-        title=f"MaskablePPO on telecom, seed {config.seed} ({config.train_split} -> "
+        title=f"MaskablePPO on {config.domain}, seed {config.seed} ({config.train_split} -> "
         f"{config.test_split}, {config.test_style} users)",
     )
     summary: dict[str, Any] = {
@@ -351,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tau_env.baselines.sb3_train", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--domain", default=TrainConfig.domain, help="telecom, airline or retail")
     parser.add_argument("--timesteps", type=int, default=TrainConfig.timesteps)
     parser.add_argument("--cpu-budget", type=float, default=TrainConfig.cpu_budget_s)
     parser.add_argument("--seed", type=int, default=TrainConfig.seed)
@@ -369,6 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = train(
         TrainConfig(
             out=args.out,
+            domain=args.domain,
             timesteps=args.timesteps,
             cpu_budget_s=args.cpu_budget,
             seed=args.seed,

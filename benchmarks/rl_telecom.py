@@ -27,78 +27,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+from rl_benchmark import (
+    STYLES,
+    ViewSetup,
+    score_baselines,
+    summarise_runs,
+    table,
+    train_seeds,
+    view_speed,
+)
+
 from tau_env.baselines.rl.curve import plot_seed_band
-from tau_env.baselines.rl.evaluate import evaluate, random_policy
 from tau_env.baselines.rl.heuristics import trivial_policies
 from tau_env.baselines.rl.manual_policy import ManualPolicy
-from tau_env.wrappers.rl import make_featurized_env
 
 REPO = Path(__file__).resolve().parents[1]
-SPLITS = ("train", "test", "test_ood")
-STYLES = ("structured", "plain", "paraphrase", "novice")
 TARGETS = {"trained_test_paraphrase": 0.85, "trivial_max": 0.3, "cpu_s": 600.0, "speed": 5000}
 
-
-def view_speed(style: str) -> dict[str, float]:
-    """Agent steps and template steps per CPU-second of the manual policy over every task."""
-    env = make_featurized_env("telecom", split="base", style=style)
-    ids = [task.id for task in env.env.aec.tasks]
-    policy = ManualPolicy(env.feature_names, env.template_names)
-    # One pass first: each scenario text is read once per process (cached), as in a training,
-    # which plays every task many times; the measured pass is the steady state.
-    evaluate(policy, env, ids)
-    moves, start = env.agent_steps, time.process_time()
-    evaluation = evaluate(policy, env, ids)
-    elapsed = time.process_time() - start
-    return {
-        "agent_steps_per_cpu_s": (env.agent_steps - moves) / elapsed,
-        "template_steps_per_cpu_s": evaluation.turns * len(ids) / elapsed,
-        "cpu_s": elapsed,
-        "episodes": len(ids),
-        "manual_pass1": evaluation.pass_hat(1),
-    }
-
-
-def score_grid(policy_for: Any) -> dict[str, float]:
-    """pass^1 of a policy on every split and style (``policy_for(env)`` builds it)."""
-    cells = {}
-    for split in SPLITS:
-        for style in STYLES:
-            env = make_featurized_env("telecom", split=split, style=style)
-            ids = [task.id for task in env.env.aec.tasks]
-            cells[f"{split}/{style}"] = evaluate(policy_for(env), env, ids).pass_hat(1)
-    return cells
-
-
-def mean_std(values: list[float]) -> dict[str, float]:
-    """Mean and (population) standard deviation."""
-    return {
-        "mean": statistics.fmean(values),
-        "std": statistics.pstdev(values) if len(values) > 1 else 0.0,
-        "n": len(values),
-    }
-
-
-def score_baselines(seeds: list[int], speed: bool = True) -> dict[str, Any]:
-    """The view's speed per style and every baseline's grid (nothing here depends on training)."""
-    found: dict[str, Any] = {}
-    if speed:
-        found["speed"] = {style: view_speed(style) for style in STYLES}
-    randoms = [score_grid(lambda env, s=seed: random_policy(s)) for seed in seeds]
-    found["random"] = {cell: mean_std([r[cell] for r in randoms]) for cell in randoms[0]}
-    found["manual"] = score_grid(lambda env: ManualPolicy(env.feature_names, env.template_names))
-    found["trivial"] = {
-        name: score_grid(
-            lambda env, n=name: trivial_policies(env.feature_names, env.template_names)[n]
-        )
+TELECOM = ViewSetup(
+    domain="telecom",
+    splits=("train", "test", "test_ood"),
+    manual=lambda env: ManualPolicy(env.feature_names, env.template_names),
+    trivial={
+        name: lambda env, n=name: trivial_policies(env.feature_names, env.template_names)[n]
         for name in ("transfer_at_once", "fix_all_then_transfer", "fix_all_then_end")
-    }
-    return found
+    },
+)
+"""Built-in telecom's featurized view, its manual policy and trivial heuristics."""
 
 
 def main() -> None:
@@ -126,10 +85,10 @@ def main() -> None:
         if "speed" not in found and not args.skip_speed:
             # Baselines scored next to the trainings (--baselines-only --skip-speed): measure
             # the view's speed now, after them, on a quieter machine.
-            summary["speed"] = {style: view_speed(style) for style in STYLES}
+            summary["speed"] = {style: view_speed(TELECOM, style) for style in STYLES}
             summary["machine"]["load_at_speed"] = os.getloadavg()
     else:
-        summary.update(score_baselines(args.seeds, speed=not args.skip_speed))
+        summary.update(score_baselines(TELECOM, args.seeds, speed=not args.skip_speed))
         if args.baselines_only:
             cached.write_text(json.dumps(summary, indent=2) + "\n")
             return
@@ -139,31 +98,9 @@ def main() -> None:
             f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
         )
 
-    runs = list(args.runs or [])
-    if not runs:
-        from tau_env.baselines.sb3_train import TrainConfig, train
-
-        for seed in args.seeds:
-            out = args.out / f"seed_{seed}"
-            train(TrainConfig(out=out, seed=seed, cpu_budget_s=args.cpu_budget))
-            runs.append(out)
+    runs = list(args.runs or []) or train_seeds(TELECOM, args.seeds, args.cpu_budget, args.out)
     trained = [json.loads((run / "summary.json").read_text()) for run in runs]
-    # Runs scored on part of the grid only (benchmarks/rl_telecom_cells.py) leave cells out.
-    cells = sorted(set.intersection(*(set(run["grid"]) for run in trained)))
-    summary["trained"] = {
-        cell: mean_std([run["grid"][cell]["pass1"] for run in trained]) for cell in cells
-    }
-    summary["trained_runs"] = [
-        {
-            "seed": run["config"]["seed"],
-            "timesteps": run["timesteps"],
-            "train_cpu_s": run["time"]["train_cpu_s"],
-            "train_wall_s": run["time"]["train_wall_s"],
-            "test_pass1": run["test_pass1"],
-            "command": run["command"],
-        }
-        for run in trained
-    ]
+    summary.update(summarise_runs(trained))
 
     best_trivial = max(cells_["test/paraphrase"] for cells_ in summary["trivial"].values())
     headline = summary["trained"]["test/paraphrase"]
@@ -195,7 +132,7 @@ def main() -> None:
         }
     summary["wall_s"] = round(time.perf_counter() - wall0, 1)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    (args.out / "table.md").write_text(table(summary) + "\n")
+    (args.out / "table.md").write_text(table(summary, TELECOM.cells) + "\n")
     baselines = {
         "manual": summary["manual"]["test/paraphrase"],
         "best trivial": best_trivial,
@@ -208,37 +145,7 @@ def main() -> None:
         title="MaskablePPO on built-in telecom: test split, paraphrasing users "
         f"({len(trained)} seeds)",
     )
-    print(table(summary))
-
-
-def table(summary: dict[str, Any]) -> str:
-    """The figures as a markdown table: one row per policy, one column per split and style."""
-    cells = [f"{split}/{style}" for split in SPLITS for style in STYLES]
-    lines = [
-        "| policy | " + " | ".join(cells) + " |",
-        "|---" * (len(cells) + 1) + "|",
-    ]
-
-    def row(name: str, values: dict[str, Any]) -> str:
-        shown = []
-        for cell in cells:
-            value = values.get(cell)
-            if value is None:
-                shown.append("not scored")
-            elif isinstance(value, dict):
-                shown.append(f"{value['mean']:.3f} ± {value['std']:.3f}")
-            else:
-                shown.append(f"{value:.3f}")
-        return f"| {name} | " + " | ".join(shown) + " |"
-
-    lines.append(
-        row(f"MaskablePPO (mean ± std, {len(summary['trained_runs'])} seeds)", summary["trained"])
-    )
-    lines.append(row("random (mean ± std over seeds)", summary["random"]))
-    for name, values in summary["trivial"].items():
-        lines.append(row(name, values))
-    lines.append(row("manual policy", summary["manual"]))
-    return "\n".join(lines)
+    print(table(summary, TELECOM.cells))
 
 
 if __name__ == "__main__":

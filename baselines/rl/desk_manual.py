@@ -70,7 +70,7 @@ class DeskPolicy:
         if on("intent=other") or (on("flown") and on("intent=cancel")):
             step = first(("get_reservation_details", "get_flight_status"))
             return _or(step, self.template["transfer"])
-        step = first((*_IDENTIFY, *_LOOK_UP, *_ASK_MORE))
+        step = self.next_look_up(features, mask)
         if step is not None:
             return step
         if on("changes_needed") and not on("all_changes_made"):
@@ -82,6 +82,22 @@ class DeskPolicy:
         if can("tell") and (on("customer_asked") or not on("taken:tell")):
             return self.template["tell"]
         return end
+
+    def next_look_up(self, features: NDArray[np.float32], mask: NDArray[np.bool_]) -> int | None:
+        """The next identification, look-up or question that applies (None: nothing left).
+
+        What the manual does before it decides; the trivial heuristics
+        (`tau_env.baselines.rl.desk_heuristics`) do the same, then decide without the rules.
+        """
+        index = self.feature["user_found"]
+        if features[index] > 0:
+            names: tuple[str, ...] = (*_IDENTIFY, *_LOOK_UP, *_ASK_MORE)
+        else:
+            names = (*_IDENTIFY, *_ASK_FIRST)
+        return next(
+            (self.template[n] for n in names if n in self.template and mask[self.template[n]]),
+            None,
+        )
 
 
 def _or(step: int | None, otherwise: int) -> int:

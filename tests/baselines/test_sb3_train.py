@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tau_env.wrappers.rl import make_telecom_featurized_env
+from tau_env.wrappers.rl import make_featurized_env, make_telecom_featurized_env
 
 
 def require(module):
@@ -144,6 +144,37 @@ def test_greedy_policy__picks_what_masked_predict_picks():
         assert pick == reference(features, mask)
         picks.add(pick)
     assert len(picks) > 3  # the features decide, not a fixed template
+
+
+def test_training__on_another_domain_scores_the_splits_it_has(tmp_path):
+    """``domain="airline"``: the airline view is trained and scored; built-in airline has no
+    test_ood split, so the grid holds train and test cells only; the command names the domain."""
+    require("sb3_contrib")
+    from tau_env.baselines.sb3_train import EVAL_GRID, TrainConfig, main, train
+
+    config = TrainConfig(
+        out=tmp_path,
+        domain="airline",
+        timesteps=512,
+        cpu_budget_s=None,
+        eval_every=0,
+        n_envs=2,
+        n_steps=128,
+        batch_size=128,
+        n_epochs=1,
+    )
+    summary = train(config)
+    assert summary["config"]["domain"] == "airline"
+    assert "--domain airline" in summary["command"]
+    assert set(summary["grid"]) == {f"{s}/{t}" for s, t in EVAL_GRID if s != "test_ood"}
+    assert summary["test_tasks"] == len(make_featurized_env("airline", split="test").env.aec.tasks)
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(tmp_path / "model.zip", device="cpu")
+    airline = make_featurized_env("airline")
+    assert model.observation_space.shape == (len(airline.feature_names),)
+    with pytest.raises(ValueError, match="no featurized view for domain 'mock'"):
+        main(["--domain", "mock", "--out", str(tmp_path / "mock"), "--timesteps", "1"])
 
 
 def test_progress_and_summary__are_strict_json_without_nan():

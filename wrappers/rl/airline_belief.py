@@ -1,8 +1,9 @@
 """What an airline agent knows so far, read from the messages it really receives.
 
 `AirlineBelief` holds what the customer asked for (read from the opening: cancel, free bags,
-more bags, compensation, or something the featurized agent can only refuse or transfer), the
-facts the customer gave (user id, reservation code, reason, bags, payment), and the records
+more bags, compensation, a passenger's new details, or something the featurized agent can
+only refuse or transfer), the facts the customer gave (user id, reservation code, reason, bags,
+payment, the passenger to change), and the records
 the agent's tools returned (the user, reservations, flight statuses). Nothing is read from the
 task or the gold plan.
 """
@@ -27,6 +28,7 @@ INTENTS: tuple[str, ...] = (
     "book",
     "change",
     "passengers",
+    "passenger_details",
     "other",
 )
 """What an airline customer can call about."""
@@ -38,6 +40,7 @@ _INTENT_WORDS = (
     ("bags", r"more (?:suitcases?|bags?|checked bags?)|add (?:\w+ )?(?:checked )?bags"),
     ("cancel", r"\bcancel\b"),
     ("book", r"\bbook\b"),
+    ("passenger_details", r"passenger's (?:details|info)"),
     ("passengers", r"passenger"),
     (
         "change",
@@ -47,6 +50,30 @@ _INTENT_WORDS = (
 )
 _RESERVATION = re.compile(r"\b(?!HAT\d{3}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b")
 _USER_ID = re.compile(r"\b[a-z]+_[a-z]+_\d+\b")
+_DATE = r"(\d{4}-\d{2}-\d{2})"
+_NEW_BIRTH_DATE = re.compile(
+    rf"date of birth of ([A-Za-z]+) ([A-Za-z]+) (?:[a-z]+ ){{1,3}}?{_DATE}"
+)
+_REPLACED = re.compile(
+    rf"([A-Za-z]+) ([A-Za-z]+) (?:is|should be|must be) replaced by ([A-Za-z]+) ([A-Za-z]+) "
+    rf"\(born {_DATE}\)"
+)
+
+
+def passenger_change(text: str) -> tuple[tuple[str, str], dict[str, str]] | None:
+    """The passenger a customer's message asks to change, and the new details.
+
+    ``((first, last), {"first_name": ..., "last_name": ..., "dob": ...})`` for "the date of
+    birth of A B should be D" (or "is actually D"...; the name stays) or "A B is replaced by
+    C D (born D)"; None when the message asks neither.
+    """
+    if found := _NEW_BIRTH_DATE.search(text):
+        first, last, dob = found.groups()
+        return (first, last), {"first_name": first, "last_name": last, "dob": dob}
+    if found := _REPLACED.search(text):
+        first, last, new_first, new_last, dob = found.groups()
+        return (first, last), {"first_name": new_first, "last_name": new_last, "dob": dob}
+    return None
 
 
 def reason_kind(text: str) -> str:
@@ -70,6 +97,8 @@ class AirlineBelief(DeskBelief):
         request: The customer's opening, lowercased (what exactly it asks for).
         user: The user's record; ``reservations`` reservation records by code.
         statuses: (flight number, date) -> status (``available``, ``cancelled``, ``landed``...).
+        certificates: Certificates sent.
+        passenger: The passenger to change and the new details (`passenger_change`).
     """
 
     request: str = ""
@@ -77,6 +106,7 @@ class AirlineBelief(DeskBelief):
     reservations: dict[str, dict[str, Any]] = field(default_factory=dict)
     statuses: dict[tuple[str, str], str] = field(default_factory=dict)
     certificates: list[int] = field(default_factory=list)
+    passenger: tuple[tuple[str, str], dict[str, str]] | None = None
 
     def read_customer(self, text: str, *, opening: bool) -> None:
         """The opening's wishes; user ids and reservation codes anywhere."""
@@ -88,6 +118,8 @@ class AirlineBelief(DeskBelief):
             self.facts.setdefault("user_id", user.group())
         if code := _RESERVATION.search(text):
             self.facts.setdefault("reservation_id", code.group())
+        if self.passenger is None:
+            self.passenger = passenger_change(text)
 
     def read_tool_result(self, tool: str, content: str, error: bool) -> None:
         """Update from the result of one of the agent's own tool calls."""

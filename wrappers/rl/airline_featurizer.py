@@ -3,11 +3,11 @@
 Templates ask for the user id, the reservation code, the reason, the bags and the payment;
 look up the user, the reservation and each flight's status; propose and (after a yes) make the
 change the customer's wish needs (cancel the reservation, add checked bags, send the
-compensation certificate); tell the figures (refund, free bags, certificate); refuse; transfer;
-end. Features state the facts the policy's rules need: whether a flight flew or was cancelled
-by the airline, whether the booking is recent, the cabin, insurance, membership, the reason's
-kind. Bookings, flight changes and passenger updates have no change template: the featurized
-agent can only refuse or transfer them.
+compensation certificate, update one passenger's details); tell the figures (refund, free
+bags, the added bags' price, certificate); refuse; transfer; end. Features state the facts the
+policy's rules need: whether a flight flew or was cancelled by the airline, whether the
+booking is recent, the cabin, insurance, membership, the reason's kind. Bookings, flight and
+cabin changes have no change template: the featurized agent can only refuse or transfer them.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ _FREE_BAGS = {
 }
 """Free checked bags per passenger (the policy's table)."""
 _CERTIFICATE_PER_PASSENGER = 100
+_BAG_PRICE = 50
 _PAYMENT_ID = re.compile(r"\b(?:credit_card|gift_card|certificate)_\d+\b")
 _CABINS = ("basic_economy", "economy", "business")
 
@@ -93,6 +94,8 @@ def writes(b: AirlineBelief) -> list[CallTool | None]:
         ]
     if "bags" in b.intents:
         return [_bags(b)]
+    if "passenger_details" in b.intents:
+        return [_passengers(b)]
     if "compensation" in b.intents and b.user_id is not None and target is not None:
         amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
         return [
@@ -119,6 +122,37 @@ def _bags(b: AirlineBelief) -> CallTool | None:
     return CallTool(name="update_reservation_baggages", arguments=arguments)
 
 
+def _passengers(b: AirlineBelief) -> CallTool | None:
+    """The passenger update: the reservation's passengers with the one asked for changed."""
+    target, change = b.target, b.passenger
+    if target is None or change is None:
+        return None
+    (first, last), new = change
+    passengers = [
+        {key: str(p[key]) for key in ("first_name", "last_name", "dob")}
+        for p in target["passengers"]
+    ]
+    matches = [
+        i
+        for i, p in enumerate(passengers)
+        if (p["first_name"].lower(), p["last_name"].lower()) == (first.lower(), last.lower())
+    ]
+    if len(matches) != 1:
+        return None
+    passengers[matches[0]] = new
+    arguments = {"reservation_id": target["reservation_id"], "passengers": passengers}
+    return CallTool(name="update_reservation_passengers", arguments=arguments)
+
+
+def _bag_cost(b: AirlineBelief) -> int | None:
+    """What the bags to add cost (the non-free ones beyond those already paid), if known."""
+    call, target = _bags(b), b.target
+    if call is None or target is None or not isinstance(call.arguments, dict):
+        return None
+    paid = int(target.get("nonfree_baggages", 0))
+    return _BAG_PRICE * max(0, int(call.arguments["nonfree_baggages"]) - paid)
+
+
 def allowed(b: AirlineBelief) -> bool:
     """Whether the policy lets the agent make the changes still to make."""
     left = [c for c in writes(b) if c is None or c.name not in b.done]
@@ -140,6 +174,9 @@ def figures(b: AirlineBelief) -> list[str]:
     free = _free_bags(b)
     if free is not None and b.intents & {"allowance", "bags"}:
         said.append(f"{free} checked bags are free on this reservation.")
+    cost = _bag_cost(b) if "update_reservation_baggages" not in b.done else None
+    if cost is not None and "bags" in b.intents:
+        said.append(f"The added bags cost ${cost}.")
     if "compensation" in b.intents and target is not None:
         amount = _CERTIFICATE_PER_PASSENGER * len(target["passengers"])
         said.append(f"The certificate is worth ${amount}.")
@@ -150,7 +187,7 @@ def refusal_reasons(b: AirlineBelief) -> list[str]:
     """Why the policy forbids what the customer asks, as the belief shows it (for a refusal)."""
     target, request = b.target or {}, b.request
     if "book" in b.intents:
-        group = re.search(r"group of (\d+)", request)
+        group = re.search(r"(?:group of|party of|for) (\d+)\b", request)
         if group and int(group.group(1)) > 5:
             return ["A reservation holds at most five passengers."]
         if "new card" in request:
@@ -190,6 +227,7 @@ _NEEDS = {
     "insurance": ("reservation_id",),
     "change": ("reservation_id",),
     "passengers": ("reservation_id",),
+    "passenger_details": ("reservation_id",),
 }
 
 
@@ -213,6 +251,7 @@ _PLANS = {
     "cancel_reservation": "cancel reservation {reservation_id}",
     "update_reservation_baggages": "set {total_baggages} checked bags on {reservation_id}",
     "send_certificate": "send you a certificate of ${amount}",
+    "update_reservation_passengers": "update the passengers of {reservation_id}",
 }
 
 

@@ -126,7 +126,7 @@ def update_passenger(ctx: Context) -> Draft | None:
         policies=CHANGE_RULES,
         reason=f"A passenger's details on reservation {rid} must change: {change}.",
         known=known_info(user, reservation),
-        instructions="Agree once the agent summarises the change.",
+        instructions="Agree to the change once the agent summarises it.",
         ticket=f"User {user.user_id} asks to update reservation {rid}: {change}.",
         facts={"user_id": user.user_id, "reservation_id": rid, "passenger_change": change},
         actions=[*lookups(user, reservation), ("update_reservation_passengers", update)],
