@@ -71,8 +71,13 @@ class TokenTurn(_Record):
 
     A turn's prompt usually begins with the previous turn's prompt and completion (the chat
     only grows); `prefix` counts the tokens it shares with them, so only the rest is stored.
-    `EpisodeRecord.token_turns` gives the turns whole.
+    `EpisodeRecord.token_turns` gives the turns whole. A logprob of minus infinity (a
+    token the model held impossible) or NaN is stored as JSON's string ``"-Infinity"`` or
+    ``"NaN"`` and read back as the float, where JSON's ``null`` would make the episode
+    unreadable.
     """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="strings")
 
     prefix: int = Field(
         default=0, ge=0, description="Leading prompt ids shared with the previous turn's."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from tau_env.cli.main import main
 from tau_env.store import ResultStore
@@ -72,3 +73,30 @@ def test_run__without_agent_tokens_asks_for_none(tmp_path, monkeypatch):
     assert "return_token_ids" not in body and "logprobs" not in body
     with ResultStore(store) as results:
         assert [e.agent_tokens for e in results.episodes(results.runs()[0].run_id)] == [[]]
+
+
+def test_run__keeps_logprobs_that_json_cannot_write(tmp_path, monkeypatch, capsys):
+    """A server may send ``-Infinity`` or ``NaN`` for a logprob: the episode is stored, reads
+    back with the same floats, and exports them (JSON's ``null`` would lose the episode)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    logprobs = (float("-inf"), float("nan"), -0.5)
+    reply = FakeReply.text("Done. ###STOP###")
+    replies = [FakeReply(content=reply.content, token_ids=(7, 8, 9), logprobs=logprobs)]
+    store = str(tmp_path / "runs.sqlite")
+    with FakeOpenAIServer(replies) as server:
+        arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
+        arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
+        arguments += [server.base_url, "--agent-tokens", "--store", store, "--run", "t"]
+        assert main([*arguments, "--no-progress"]) == 0
+    with ResultStore(store) as results:
+        (episode,) = list(results.episodes("t"))
+    (turn,) = episode.token_turns()
+    assert turn["completion_ids"] == [7, 8, 9]
+    assert turn["logprobs"][0] == float("-inf")
+    assert math.isnan(turn["logprobs"][1]) and turn["logprobs"][2] == -0.5
+    capsys.readouterr()
+    assert main(["export", "--store", store, "--run", "t"]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    (exported_turn,) = exported["simulations"][0]["info"]["agent_tokens"]
+    assert exported_turn["logprobs"][0] == float("-inf")
+    assert math.isnan(exported_turn["logprobs"][1])
