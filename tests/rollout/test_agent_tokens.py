@@ -40,10 +40,7 @@ def test_run__stores_and_exports_each_turns_token_ids_and_logprobs(tmp_path, mon
 
     store = str(tmp_path / "runs.sqlite")
     with FakeOpenAIServer(agent_model) as server:
-        arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
-        arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
-        arguments += [server.base_url, "--agent-tokens", "--store", store, "--run", "t"]
-        assert main([*arguments, "--no-progress"]) == 0
+        assert main(_run_mock(server, store, "--agent-tokens", "--run", "t")) == 0
         bodies = [request.body for request in server.requests]
     assert len(sent) == 2
     assert all(b["return_token_ids"] is True and b["logprobs"] is True for b in bodies)
@@ -65,10 +62,7 @@ def test_run__without_agent_tokens_asks_for_none(tmp_path, monkeypatch):
     replies = [FakeReply.text("Done. ###STOP###")]
     store = str(tmp_path / "runs.sqlite")
     with FakeOpenAIServer(replies) as server:
-        arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
-        arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
-        arguments += [server.base_url, "--store", store, "--no-progress"]
-        assert main(arguments) == 0
+        assert main(_run_mock(server, store)) == 0
         body = server.requests[0].body
     assert "return_token_ids" not in body and "logprobs" not in body
     with ResultStore(store) as results:
@@ -84,10 +78,7 @@ def test_run__keeps_logprobs_that_json_cannot_write(tmp_path, monkeypatch, capsy
     replies = [FakeReply(content=reply.content, token_ids=(7, 8, 9), logprobs=logprobs)]
     store = str(tmp_path / "runs.sqlite")
     with FakeOpenAIServer(replies) as server:
-        arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
-        arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
-        arguments += [server.base_url, "--agent-tokens", "--store", store, "--run", "t"]
-        assert main([*arguments, "--no-progress"]) == 0
+        assert main(_run_mock(server, store, "--agent-tokens", "--run", "t")) == 0
     with ResultStore(store) as results:
         (episode,) = list(results.episodes("t"))
     (turn,) = episode.token_turns()
@@ -100,3 +91,10 @@ def test_run__keeps_logprobs_that_json_cannot_write(tmp_path, monkeypatch, capsy
     (exported_turn,) = exported["simulations"][0]["info"]["agent_tokens"]
     assert exported_turn["logprobs"][0] == float("-inf")
     assert math.isnan(exported_turn["logprobs"][1])
+
+
+def _run_mock(server: FakeOpenAIServer, store: str, *options: str) -> list[str]:
+    """`tau-env run`'s arguments: mock's complete_task, the server's model as the agent."""
+    arguments = ["run", "--domain", "mock", "--tasks", "complete_task", "--user", "gold"]
+    arguments += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base"]
+    return [*arguments, server.base_url, "--store", store, "--no-progress", *options]
