@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+import tau_env
 from tau_env.domains.retail import TOOLBOX
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.state import Journal, World
@@ -225,3 +226,9 @@ def world(store_snapshot):
 def call(world: World, name: str, **arguments):
     """Call an agent tool; returns the `ToolResult`."""
     return world.call_tool("agent", name, arguments)
+
+
+@pytest.fixture(scope="module")
+def official(data_dir):
+    """The official retail domain (tests that use it skip without the official data)."""
+    return tau_env.load_domain("retail", data_dir)
