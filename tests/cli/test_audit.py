@@ -5,6 +5,7 @@ import re
 
 from tau_env.baselines.probes import PROBE_NAMES
 from tau_env.cli.main import main
+from tests.cli.conftest import missing_key_error
 
 
 def test_audit__builtin_mock_text(capsys):
@@ -70,22 +71,15 @@ def test_audit__errors_are_one_line(capsys):
     assert "--judge-api-base needs --judge-model" in capsys.readouterr().err
 
 
-def test_audit__a_judge_without_its_key__one_line_before_any_task(monkeypatch, capsys):
+def test_audit__a_judge_without_its_key__one_line_before_any_task(no_openai_key, capsys):
     # Issue 42's rule for every command: a key the judge will need is checked at the start.
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
-        monkeypatch.delenv(name, raising=False)
     assert main(["audit", "--domain", "mock", "--judge-model", "gpt-4.1"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""  # no task was played
-    assert captured.err.startswith("tau-env: error: no API key for OpenAI")
-    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1
+    assert missing_key_error(capsys).startswith("tau-env: error: no API key for OpenAI")
 
 
-def test_audit__an_embedding_variant_without_its_key__one_line_before_any_task(monkeypatch, capsys):
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
-        monkeypatch.delenv(name, raising=False)
+def test_audit__an_embedding_variant_without_its_key__one_line_before_any_task(
+    no_openai_key, capsys
+):
     argv = ["audit", "--domain", "banking_knowledge", "--retrieval", "openai_embeddings"]
     assert main(argv) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1
+    missing_key_error(capsys)

@@ -5,24 +5,18 @@ from __future__ import annotations
 import json
 
 from tau_env.cli.main import main
-from tau_env.rollout import ParticipantSpec, RunConfig, create_run, export_run, run
 from tau_env.store import ResultStore
+from tests.importing.exported import exported_run
+from tests.rollout.conftest import mock_config
 
 
 def _exported(tmp_path):
     """A file in the reference's layout: a tau_env run exported (random agent, mock)."""
-    config = RunConfig(
-        run_id="played",
-        domain="mock",
-        task_ids=("create_task", "complete_task", "reopen_task"),
-        trials=2,
-        agent=ParticipantSpec(kind="random"),
-        user=ParticipantSpec(kind="scripted"),
+    config = mock_config(
+        "played", agent="random", tasks=("create_task", "complete_task", "reopen_task")
     )
     with ResultStore(tmp_path / "played.sqlite") as store:
-        create_run(store, config)
-        run(store, config)
-        results = export_run(store, "played")
+        results = exported_run(store, config)
     path = tmp_path / "exported" / "results.json"
     path.parent.mkdir()
     path.write_text(json.dumps(results))

@@ -12,8 +12,9 @@ import pytest
 
 from tau_env.cli.main import main
 from tau_env.rollout import create_run
-from tau_env.store import FailureRecord, ResultStore
+from tau_env.store import ResultStore
 from tests.rollout.conftest import mock_config
+from tests.store.records import failure_record
 
 
 @pytest.fixture
@@ -29,17 +30,9 @@ def store(tmp_path, capsys):
         db.execute("DELETE FROM episodes WHERE run_id = 'half' AND task_id = 'create_task'")
     db.close()
     with ResultStore(path) as opened:
-        failure = FailureRecord(
-            run_id="half",
-            task_id="create_task",
-            trial=0,
-            seed=1,
-            kind="crash",
-            error="ZeroDivisionError: x",
-            at=1.0,
-            duration=0.1,
+        opened.add_failure(
+            failure_record("create_task", 0, "crash", "ZeroDivisionError: x", run_id="half")
         )
-        opened.add_failure(failure)
         # as an older tau_env left a failed start: a run with no episode
         create_run(opened, mock_config("empty", agent="llm"), check=False)
     capsys.readouterr()

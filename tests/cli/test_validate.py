@@ -4,6 +4,7 @@ import pytest
 
 from tau_env.cli.main import main
 from tau_env.cli.validate import EXIT_CODES
+from tests.cli.conftest import missing_key_error
 
 
 def test_help__documents_every_exit_code(capsys):
@@ -32,12 +33,7 @@ def test_exit_2__bad_input(capsys):
     assert capsys.readouterr().err.startswith("tau-env: error:")
 
 
-def test_a_judge_without_its_key__one_line_before_any_task(monkeypatch, capsys):
+def test_a_judge_without_its_key__one_line_before_any_task(no_openai_key, capsys):
     # Issue 42: tasks were replayed, then "not judged (the judge failed)" without the cause.
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
-        monkeypatch.delenv(name, raising=False)
     assert main(["validate", "--domain", "mock", "--judge-model", "gpt-4.1"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""  # no task was replayed
-    assert captured.err.startswith("tau-env: error: no API key for OpenAI")
-    assert "set OPENAI_API_KEY" in captured.err and len(captured.err.splitlines()) == 1
+    assert missing_key_error(capsys).startswith("tau-env: error: no API key for OpenAI")

@@ -16,9 +16,11 @@ import pytest
 from tau_env.domain import load_domain
 from tau_env.html_report import build_html_report
 from tau_env.importing import ImportRefused, import_results
-from tau_env.rollout import ParticipantSpec, RunConfig, create_run, export_run, run, run_report
+from tau_env.rollout import export_run, run_report
 from tau_env.store import ResultStore
 from tests.importing import reference_files as ref
+from tests.importing.exported import exported_run
+from tests.rollout.conftest import mock_config
 
 TELECOM = "[service_issue]unseat_sim_card[PERSONA:Easy][CUSTOMER:C2010][KEEP:network_3g_only]"
 
@@ -182,18 +184,10 @@ def test_import__the_html_report_shows_the_imported_runs(files, tmp_path):
 
 
 def test_import__export_import_export_is_identical(tmp_path):
-    config = RunConfig(
-        run_id="native",
-        domain="mock",
-        task_ids=("create_task", "complete_task", "reopen_task", "complete_and_dismiss"),
-        trials=2,
-        agent=ParticipantSpec(kind="random"),
-        user=ParticipantSpec(kind="scripted"),
-    )
+    tasks = ("create_task", "complete_task", "reopen_task", "complete_and_dismiss")
+    config = mock_config("native", agent="random", tasks=tasks)
     with ResultStore(tmp_path / "s.sqlite") as store:
-        create_run(store, config)
-        run(store, config)
-        first = json.dumps(export_run(store, "native"), indent=2)
+        first = json.dumps(exported_run(store, config), indent=2)
         (tmp_path / "native.json").write_text(first)
         imported = import_results(store, str(tmp_path / "native.json"))
         second = json.dumps(export_run(store, imported.run_id), indent=2)
@@ -257,19 +251,11 @@ def test_import__a_resume_judges_but_never_plays(files, tmp_path, capsys):
 
 def test_import__a_banking_run_keeps_its_retrieval_variant(tmp_path):
     tasks = tuple(task.id for task in load_domain("banking_knowledge").split("test")[:3])
-    config = RunConfig(
-        run_id="bank",
-        domain="banking_knowledge",
-        retrieval="bm25",
-        task_ids=tasks,
-        trials=1,
-        agent=ParticipantSpec(kind="oracle"),
-        user=ParticipantSpec(kind="gold"),
+    config = mock_config(
+        "bank", domain="banking_knowledge", retrieval="bm25", tasks=tasks, trials=1, user="gold"
     )
     with ResultStore(tmp_path / "s.sqlite") as store:
-        create_run(store, config)
-        run(store, config)
-        first = export_run(store, "bank")
+        first = exported_run(store, config)
         assert first["info"]["retrieval_config"] == "bm25"
         (tmp_path / "bank.json").write_text(json.dumps(first))
         imported = import_results(store, str(tmp_path / "bank.json"))

@@ -20,11 +20,18 @@ def _reset_test_agents():
 
 
 def mock_config(
-    run_id="r", *, agent="oracle", user="scripted", trials=2, tasks=MOCK_TASKS, **settings
+    run_id="r",
+    *,
+    agent="oracle",
+    user="scripted",
+    trials=2,
+    tasks=MOCK_TASKS,
+    domain="mock",
+    **settings,
 ):
     return RunConfig(
         run_id=run_id,
-        domain="mock",
+        domain=domain,
         task_ids=tuple(tasks),
         trials=trials,
         agent=ParticipantSpec(kind=agent),

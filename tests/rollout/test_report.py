@@ -5,9 +5,9 @@ import pytest
 from tau_env.metrics import CoverageError
 from tau_env.rollout import create_run, run_report
 from tau_env.rollout.report import IncompleteRun
-from tau_env.store import FailureRecord, ParticipantInfo, Usage
+from tau_env.store import ParticipantInfo, Usage
 from tests.rollout.conftest import mock_config
-from tests.store.records import episode_record
+from tests.store.records import episode_record, failure_record
 
 OUTCOMES = {  # hand-made: task -> rewards of trials 0..3
     "create_task": [1.0, 1.0, 1.0, 1.0],
@@ -67,16 +67,7 @@ def test_report__unequal_trial_counts_are_a_clear_error(store):
         store.add_episode(_episode(task_id, 0, 1.0))
     store.add_episode(_episode("create_task", 1, 1.0))
     store.add_failure(
-        FailureRecord(
-            run_id="r",
-            task_id="reopen_task",
-            trial=1,
-            seed=1,
-            kind="infrastructure",
-            error="ConnectionError: down",
-            at=1.0,
-            duration=0.5,
-        )
+        failure_record("reopen_task", 1, "infrastructure", "ConnectionError: down", duration=0.5)
     )
     with pytest.raises(CoverageError) as caught:
         run_report(store, "r")

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import tau_env
 from tau_env.domains.airline import TOOLBOX
 from tau_env.domains.airline.data_model import AirlineDB
 from tau_env.state import World
@@ -14,7 +15,8 @@ from tau_env.state.database import SeedSource
 from tau_env.state.journal import Journal
 
 
-def seats(basic: int, economy: int, business: int) -> dict:
+def cabins(basic: int, economy: int, business: int) -> dict:
+    """A value per cabin class: free seats or fares."""
     return {"basic_economy": basic, "economy": economy, "business": business}
 
 
@@ -22,105 +24,65 @@ def available(seat_counts: dict, prices: dict) -> dict:
     return {"status": "available", "available_seats": seat_counts, "prices": prices}
 
 
-PRICES = {"basic_economy": 50, "economy": 100, "business": 300}
+PRICES = cabins(50, 100, 300)
 
-FLIGHTS = {
+
+SCHEDULES = {  # flight number: route, scheduled departure and arrival (EST)
+    "HAT001": ("JFK", "LAX", "08:00:00", "11:00:00"),
+    "HAT002": ("LAX", "JFK", "12:00:00", "20:00:00"),
+    "HAT003": ("JFK", "ORD", "06:00:00", "08:00:00"),
+    "HAT004": ("ORD", "LAX", "09:00:00", "11:00:00"),
+    "HAT005": ("ORD", "LAX", "07:00:00", "09:00:00"),
+    "HAT006": ("JFK", "ORD", "22:00:00", "01:00:00+1"),
+    "HAT007": ("ORD", "LAX", "02:00:00", "04:00:00"),
+}
+
+DATES = {  # flight number: its record per date
     "HAT001": {
-        "flight_number": "HAT001",
-        "origin": "JFK",
-        "destination": "LAX",
-        "scheduled_departure_time_est": "08:00:00",
-        "scheduled_arrival_time_est": "11:00:00",
-        "dates": {
-            "2024-05-14": {
-                "status": "landed",
-                "actual_departure_time_est": "2024-05-14T08:05:00",
-                "actual_arrival_time_est": "2024-05-14T11:02:00",
-            },
-            "2024-05-15": {
-                "status": "delayed",
-                "estimated_departure_time_est": "2024-05-15T18:00:00",
-                "estimated_arrival_time_est": "2024-05-15T21:00:00",
-            },
-            "2024-05-16": available(seats(5, 3, 2), PRICES),
-            "2024-05-17": {"status": "cancelled"},
-            "2024-05-20": available(
-                seats(9, 9, 9), {"basic_economy": 70, "economy": 150, "business": 400}
-            ),
+        "2024-05-14": {
+            "status": "landed",
+            "actual_departure_time_est": "2024-05-14T08:05:00",
+            "actual_arrival_time_est": "2024-05-14T11:02:00",
         },
+        "2024-05-15": {
+            "status": "delayed",
+            "estimated_departure_time_est": "2024-05-15T18:00:00",
+            "estimated_arrival_time_est": "2024-05-15T21:00:00",
+        },
+        "2024-05-16": available(cabins(5, 3, 2), PRICES),
+        "2024-05-17": {"status": "cancelled"},
+        "2024-05-20": available(cabins(9, 9, 9), cabins(70, 150, 400)),
     },
     "HAT002": {
-        "flight_number": "HAT002",
-        "origin": "LAX",
-        "destination": "JFK",
-        "scheduled_departure_time_est": "12:00:00",
-        "scheduled_arrival_time_est": "20:00:00",
-        "dates": {
-            "2024-05-16": available(
-                seats(4, 4, 4), {"basic_economy": 60, "economy": 120, "business": 350}
-            ),
-            "2024-05-20": available(
-                seats(4, 0, 4), {"basic_economy": 65, "economy": 125, "business": 355}
-            ),
-        },
+        "2024-05-16": available(cabins(4, 4, 4), cabins(60, 120, 350)),
+        "2024-05-20": available(cabins(4, 0, 4), cabins(65, 125, 355)),
     },
-    "HAT003": {
-        "flight_number": "HAT003",
-        "origin": "JFK",
-        "destination": "ORD",
-        "scheduled_departure_time_est": "06:00:00",
-        "scheduled_arrival_time_est": "08:00:00",
-        "dates": {
-            "2024-05-16": available(
-                seats(1, 1, 1), {"basic_economy": 40, "economy": 80, "business": 200}
-            )
-        },
-    },
+    "HAT003": {"2024-05-16": available(cabins(1, 1, 1), cabins(40, 80, 200))},
     "HAT004": {
-        "flight_number": "HAT004",
-        "origin": "ORD",
-        "destination": "LAX",
-        "scheduled_departure_time_est": "09:00:00",
-        "scheduled_arrival_time_est": "11:00:00",
-        "dates": {
-            "2024-05-16": available(
-                seats(2, 2, 2), {"basic_economy": 45, "economy": 90, "business": 210}
-            ),
-            "2024-05-09": available(
-                seats(2, 2, 2), {"basic_economy": 45, "economy": 90, "business": 210}
-            ),
-        },
+        "2024-05-16": available(cabins(2, 2, 2), cabins(45, 90, 210)),
+        "2024-05-09": available(cabins(2, 2, 2), cabins(45, 90, 210)),
     },
-    "HAT005": {
-        "flight_number": "HAT005",
-        "origin": "ORD",
-        "destination": "LAX",
-        "scheduled_departure_time_est": "07:00:00",
-        "scheduled_arrival_time_est": "09:00:00",
-        "dates": {"2024-05-16": available(seats(2, 2, 2), PRICES)},
-    },
+    "HAT005": {"2024-05-16": available(cabins(2, 2, 2), PRICES)},
     "HAT006": {
-        "flight_number": "HAT006",
-        "origin": "JFK",
-        "destination": "ORD",
-        "scheduled_departure_time_est": "22:00:00",
-        "scheduled_arrival_time_est": "01:00:00+1",
-        "dates": {
-            "2024-05-08": available(seats(3, 3, 3), PRICES),
-            "2024-05-16": available(seats(3, 3, 3), PRICES),
-        },
+        "2024-05-08": available(cabins(3, 3, 3), PRICES),
+        "2024-05-16": available(cabins(3, 3, 3), PRICES),
     },
     "HAT007": {
-        "flight_number": "HAT007",
-        "origin": "ORD",
-        "destination": "LAX",
-        "scheduled_departure_time_est": "02:00:00",
-        "scheduled_arrival_time_est": "04:00:00",
-        "dates": {
-            "2024-05-09": available(seats(3, 3, 3), PRICES),
-            "2024-05-17": available(seats(3, 3, 3), PRICES),
-        },
+        "2024-05-09": available(cabins(3, 3, 3), PRICES),
+        "2024-05-17": available(cabins(3, 3, 3), PRICES),
     },
+}
+
+FLIGHTS = {
+    number: {
+        "flight_number": number,
+        "origin": origin,
+        "destination": destination,
+        "scheduled_departure_time_est": departure,
+        "scheduled_arrival_time_est": arrival,
+        "dates": DATES[number],
+    }
+    for number, (origin, destination, departure, arrival) in SCHEDULES.items()
 }
 
 
@@ -307,3 +269,9 @@ def call(world: World):
 
 def parsed(content: str):
     return json.loads(content)
+
+
+@pytest.fixture(scope="module")
+def official(data_dir):
+    """The official airline domain (tests that use it skip without the official data)."""
+    return tau_env.load_domain("airline", data_dir)

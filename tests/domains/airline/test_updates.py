@@ -30,14 +30,19 @@ def test_cancel__unknown_reservation(call):
 
 
 # -- update_reservation_baggages ---------------------------------------------------------------
-def test_bags__fee_is_fifty_per_added_nonfree_bag_and_debits_a_gift_card(call):
-    content, error = call(
+def change_bags(call, total, nonfree, payment_id):
+    """Sets RES001's bags to `total`, `nonfree` of them paid for with `payment_id`."""
+    return call(
         "update_reservation_baggages",
         reservation_id="RES001",
-        total_baggages=3,
-        nonfree_baggages=2,
-        payment_id="gift_card_1",
+        total_baggages=total,
+        nonfree_baggages=nonfree,
+        payment_id=payment_id,
     )
+
+
+def test_bags__fee_is_fifty_per_added_nonfree_bag_and_debits_a_gift_card(call):
+    content, error = change_bags(call, 3, 2, "gift_card_1")
     assert not error
     reservation = parsed(content)
     assert (reservation["total_baggages"], reservation["nonfree_baggages"]) == (3, 2)
@@ -46,13 +51,7 @@ def test_bags__fee_is_fifty_per_added_nonfree_bag_and_debits_a_gift_card(call):
 
 
 def test_bags__no_payment_record_when_nothing_is_charged(call):
-    content, _ = call(
-        "update_reservation_baggages",
-        reservation_id="RES001",
-        total_baggages=0,
-        nonfree_baggages=0,
-        payment_id="credit_card_1",
-    )
+    content, _ = change_bags(call, 0, 0, "credit_card_1")
     assert parsed(content)["payment_history"] == [{"payment_id": "credit_card_1", "amount": 90}]
 
 
@@ -65,13 +64,7 @@ def test_bags__no_payment_record_when_nothing_is_charged(call):
     ],
 )
 def test_bags__payment_errors_change_nothing(call, world, base, payment_id, nonfree, message):
-    result = call(
-        "update_reservation_baggages",
-        reservation_id="RES001",
-        total_baggages=6,
-        nonfree_baggages=nonfree,
-        payment_id=payment_id,
-    )
+    result = change_bags(call, 6, nonfree, payment_id)
     assert result == (f"Error: {message}", True)
     assert world.differences(base) == []
 
@@ -85,29 +78,29 @@ def test_bags__numbers_given_as_strings_or_floats_change_nothing(
 ):
     # The reference fails on nonfree_baggages="0" (str minus int); tau_env refuses every
     # number that is not of its declared type (see the README's differences).
-    content, error = call(
-        "update_reservation_baggages",
-        reservation_id="RES001",
-        total_baggages=total,
-        nonfree_baggages=nonfree,
-        payment_id="gift_card_1",
-    )
+    content, error = change_bags(call, total, nonfree, "gift_card_1")
     assert error and f"'{argument}': Input should be a valid integer" in content
     assert world.differences(base) == []
 
 
 # -- update_reservation_flights ----------------------------------------------------------------
-def test_flights__kept_flight_keeps_its_price_new_one_costs_todays(call):
-    content, error = call(
-        "update_reservation_flights",
-        reservation_id="RES002",
-        cabin="business",
-        flights=[
+def change_flights(call, **arguments):
+    """Moves RES002 to business on HAT001 and HAT002 of 2024-05-16, paid with credit_card_1;
+    `arguments` override any of these."""
+    request = {
+        "reservation_id": "RES002",
+        "cabin": "business",
+        "flights": [
             {"flight_number": "HAT001", "date": "2024-05-16"},
             {"flight_number": "HAT002", "date": "2024-05-16"},
         ],
-        payment_id="credit_card_1",
-    )
+        "payment_id": "credit_card_1",
+    }
+    return call("update_reservation_flights", **(request | arguments))
+
+
+def test_flights__kept_flight_keeps_its_price_new_one_costs_todays(call):
+    content, error = change_flights(call)
     assert not error, content
     reservation = parsed(content)
     assert [f["price"] for f in reservation["flights"]] == [280, 350]
@@ -116,9 +109,8 @@ def test_flights__kept_flight_keeps_its_price_new_one_costs_todays(call):
 
 
 def test_flights__cheaper_cabin_refunds_the_difference_to_a_gift_card(call):
-    content, error = call(
-        "update_reservation_flights",
-        reservation_id="RES002",
+    content, error = change_flights(
+        call,
         cabin="basic_economy",
         flights=[
             {"flight_number": "HAT001", "date": "2024-05-16"},
@@ -136,12 +128,11 @@ def test_flights__cheaper_cabin_refunds_the_difference_to_a_gift_card(call):
 
 
 def test_flights__same_price_means_no_payment_and_seats_are_not_moved(call, world):
-    content, _ = call(
-        "update_reservation_flights",
+    content, _ = change_flights(
+        call,
         reservation_id="RES001",
         cabin="economy",
         flights=[{"flight_number": "HAT001", "date": "2024-05-16"}],
-        payment_id="credit_card_1",
     )
     assert parsed(content)["payment_history"] == [{"payment_id": "credit_card_1", "amount": 90}]
     assert world.agent_db.flights["HAT001"].dates["2024-05-16"].available_seats["economy"] == 3
@@ -164,16 +155,7 @@ def test_flights__same_price_means_no_payment_and_seats_are_not_moved(call, worl
     ],
 )
 def test_flights__errors_change_nothing(call, world, base, arguments, message):
-    request = {
-        "reservation_id": "RES002",
-        "cabin": "business",
-        "flights": [
-            {"flight_number": "HAT001", "date": "2024-05-16"},
-            {"flight_number": "HAT002", "date": "2024-05-16"},
-        ],
-        "payment_id": "credit_card_1",
-    } | arguments
-    assert call("update_reservation_flights", **request) == (f"Error: {message}", True)
+    assert change_flights(call, **arguments) == (f"Error: {message}", True)
     assert world.differences(base) == []
 
 

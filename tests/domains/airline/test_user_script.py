@@ -1,7 +1,5 @@
 """The scripted user's brief for airline scenarios: read from the scenario text alone."""
 
-import pytest
-
 import tau_env
 from tau_env.domains.airline import DEFINITION
 from tau_env.domains.airline.user_script import USER_VOCABULARY
@@ -10,11 +8,6 @@ from tau_env.tasks.scenario_reading import read_scenario
 
 def brief(task):
     return read_scenario(str(task.user_scenario), USER_VOCABULARY.scenario).script
-
-
-@pytest.fixture(scope="module")
-def official(data_dir):
-    return tau_env.load_domain("airline", data_dir)
 
 
 def test_definition__plugs_in_the_vocabulary():

@@ -73,20 +73,14 @@ def test_loader__errors_name_the_file_and_field(copied):
         load_domain("banking_knowledge", root)
 
 
+def validate_bank(data_dir, retrieval, *options):
+    """`tau-env validate` on the official bank with a retrieval variant; returns the exit code."""
+    argv = ["validate", "--domain", "banking_knowledge", "--data-dir", str(data_dir)]
+    return main([*argv, "--retrieval", retrieval, *options])
+
+
 def test_cli__validate_with_a_retrieval_variant(data_dir, capsys):
-    code = main(
-        [
-            "validate",
-            "--domain",
-            "banking_knowledge",
-            "--data-dir",
-            str(data_dir),
-            "--retrieval",
-            "grep_only",
-            "--tasks",
-            "task_001,task_083,task_102",
-        ]
-    )
+    code = validate_bank(data_dir, "grep_only", "--tasks", "task_001,task_083,task_102")
     # task_102's NL assertion needs a judge: without one it has no reward, never a pass.
     assert code == 1
     assert capsys.readouterr().out.strip() == (
@@ -97,23 +91,8 @@ def test_cli__validate_with_a_retrieval_variant(data_dir, capsys):
 def test_cli__validate_with_a_retrieval_variant_and_a_judge(data_dir, capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")  # the SDK wants one; the fake ignores it
     with FakeOpenAIServer(judge_script()) as server:
-        code = main(
-            [
-                "validate",
-                "--domain",
-                "banking_knowledge",
-                "--data-dir",
-                str(data_dir),
-                "--retrieval",
-                "bm25",
-                "--tasks",
-                "task_001,task_102",
-                "--judge-model",
-                server.model(),
-                "--judge-api-base",
-                server.base_url,
-            ]
-        )
+        judge = ["--judge-model", server.model(), "--judge-api-base", server.base_url]
+        code = validate_bank(data_dir, "bm25", "--tasks", "task_001,task_102", *judge)
         judged = [request for request in server.requests if judge_outcomes(request) is not None]
     assert code == 0
     assert capsys.readouterr().out.strip() == "2/2 tasks reach reward 1.0"
@@ -121,17 +100,7 @@ def test_cli__validate_with_a_retrieval_variant_and_a_judge(data_dir, capsys, mo
 
 
 def test_cli__unknown_variant_is_a_clean_error(data_dir, capsys):
-    code = main(
-        [
-            "validate",
-            "--domain",
-            "banking_knowledge",
-            "--data-dir",
-            str(data_dir),
-            "--retrieval",
-            "terminal_use",
-        ]
-    )
+    code = validate_bank(data_dir, "terminal_use")
     assert code == 2
     assert "sandbox" in capsys.readouterr().err
 

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+import tau_env
 from tau_env.domains.retail import TOOLBOX
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.state import Journal, World
@@ -33,20 +34,46 @@ def _address(street: str, zip_code: str) -> dict:
     }
 
 
-def _item(name: str, product_id: str, item_id: str, price: float, options: dict) -> dict:
+LAMP, MUG = "1000000001", "1000000002"
+PRODUCT_NAMES = {LAMP: "Desk Lamp", MUG: "Travel Mug"}
+VARIANTS = {  # item id: product, options, available, price
+    "2000000001": (LAMP, {"color": "black"}, True, 40.0),
+    "2000000002": (LAMP, {"color": "white"}, True, 45.5),
+    "2000000003": (LAMP, {"color": "brass"}, False, 60.25),
+    "2000000004": (LAMP, {"color": "silver"}, True, 99.99),
+    "2000000011": (MUG, {"size": "small"}, True, 10.0),
+    "2000000012": (MUG, {"size": "large"}, True, 15.99),
+}
+
+
+def _product(product_id: str) -> dict:
+    """A catalogue product with its variants from `VARIANTS`."""
+    variants = {
+        item_id: {
+            "item_id": item_id,
+            "options": dict(options),
+            "available": available,
+            "price": price,
+        }
+        for item_id, (owner, options, available, price) in VARIANTS.items()
+        if owner == product_id
+    }
+    return {"name": PRODUCT_NAMES[product_id], "product_id": product_id, "variants": variants}
+
+
+def _item(item_id: str) -> dict:
+    """An order line for the variant `item_id`: its product's name, its price and options."""
+    product_id, options, _, price = VARIANTS[item_id]
     return {
-        "name": name,
+        "name": PRODUCT_NAMES[product_id],
         "product_id": product_id,
         "item_id": item_id,
         "price": price,
-        "options": options,
+        "options": dict(options),
     }
 
 
-LAMP, MUG = "1000000001", "1000000002"
-BLACK = _item("Desk Lamp", LAMP, "2000000001", 40.0, {"color": "black"})
-WHITE = _item("Desk Lamp", LAMP, "2000000002", 45.5, {"color": "white"})
-SMALL = _item("Travel Mug", MUG, "2000000011", 10.0, {"size": "small"})
+BLACK, WHITE, SMALL = _item("2000000001"), _item("2000000002"), _item("2000000011")
 
 
 def _pay(amount: float, method: str, kind: str = "payment") -> dict:
@@ -66,56 +93,7 @@ def _order(order_id: str, user_id: str, status: str, items: list, history: list)
 
 
 STORE = {
-    "products": {
-        LAMP: {
-            "name": "Desk Lamp",
-            "product_id": LAMP,
-            "variants": {
-                "2000000001": {
-                    "item_id": "2000000001",
-                    "options": {"color": "black"},
-                    "available": True,
-                    "price": 40.0,
-                },
-                "2000000002": {
-                    "item_id": "2000000002",
-                    "options": {"color": "white"},
-                    "available": True,
-                    "price": 45.5,
-                },
-                "2000000003": {
-                    "item_id": "2000000003",
-                    "options": {"color": "brass"},
-                    "available": False,
-                    "price": 60.25,
-                },
-                "2000000004": {
-                    "item_id": "2000000004",
-                    "options": {"color": "silver"},
-                    "available": True,
-                    "price": 99.99,
-                },
-            },
-        },
-        MUG: {
-            "name": "Travel Mug",
-            "product_id": MUG,
-            "variants": {
-                "2000000011": {
-                    "item_id": "2000000011",
-                    "options": {"size": "small"},
-                    "available": True,
-                    "price": 10.0,
-                },
-                "2000000012": {
-                    "item_id": "2000000012",
-                    "options": {"size": "large"},
-                    "available": True,
-                    "price": 15.99,
-                },
-            },
-        },
-    },
+    "products": {product_id: _product(product_id) for product_id in PRODUCT_NAMES},
     "users": {
         "ada_abbott_1000": {
             "user_id": "ada_abbott_1000",
@@ -225,3 +203,9 @@ def world(store_snapshot):
 def call(world: World, name: str, **arguments):
     """Call an agent tool; returns the `ToolResult`."""
     return world.call_tool("agent", name, arguments)
+
+
+@pytest.fixture(scope="module")
+def official(data_dir):
+    """The official retail domain (tests that use it skip without the official data)."""
+    return tau_env.load_domain("retail", data_dir)
