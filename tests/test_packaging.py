@@ -27,24 +27,21 @@ def test_pyproject__lists_every_package_folder():
 
 
 def test_pyproject__ships_every_data_file_the_code_reads():
-    """A wheel holds a package's non-Python files only when package-data names them: each
-    tracked data file (READMEs are for readers of the repository) matches a listed pattern."""
+    """A wheel holds a package's non-Python files only when package-data names them: each data
+    file in the package folders (READMEs are for readers of the repository) matches a pattern."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]
-    tracked = subprocess.run(
-        ["git", "ls-files", *ROOTS], cwd=REPO, capture_output=True, text=True, check=True
-    ).stdout.split()
+    files = [p.relative_to(REPO) for root in ROOTS for p in (REPO / root).rglob("*") if p.is_file()]
     unshipped = []
-    for name in tracked:
-        path = Path(name)
-        if path.suffix == ".py" or path.name == "README.md":
+    for path in files:
+        if path.suffix in (".py", ".pyc") or path.name == "README.md":
             continue
         package_folder = next(p for p in path.parents if (REPO / p / "__init__.py").exists())
         folder, *inner = package_folder.parts
         package = ".".join((ROOTS[folder], *inner))
         within = path.relative_to(package_folder)
         if not any(within.match(glob) for glob in patterns.get(package, [])):
-            unshipped.append(name)
+            unshipped.append(str(path))
     assert unshipped == [], "data files a wheel would leave out"
 
 
