@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import subprocess
 
 import pytest
 
@@ -30,6 +28,7 @@ from tau_env.episode_runner import run_episode
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import verifiers_venv
+from tests.vf_eval import eval_config_head, run_vf_eval
 
 EPISODES = 8
 QUESTION = "Could you tell me the phone number on your account, please?"
@@ -80,22 +79,14 @@ def fake_model(plans: list[tuple[str, int, list[Action]]]):
 
 def eval_config(model: str, output, plans) -> str:
     ids = ", ".join(json.dumps(task_id) for task_id, _, _ in plans)
-    return f"""model = "fake"
-num_rollouts = 1
-max_concurrent = 1
-output_dir = "{output}"
-push = false
-rich = "None"
-[client]
-base_url = "{model}"
-api_key_var = "TAU_ENV_FAKE_KEY"
-[select.include]
+    taskset = f"""[select.include]
 ids = [{ids}]
 [env.taskset]
 id = "tau-env-verifiers"
 domain = "telecom"
 split = "test"
 """
+    return eval_config_head(model, output, concurrency=1) + taskset
 
 
 @pytest.fixture(scope="module")
@@ -107,19 +98,8 @@ def evaluated(tmp_path_factory):
     with FakeOpenAIServer(fake_model(plans)) as fake:
         config = folder / "eval.toml"
         config.write_text(eval_config(fake.base_url, folder / "out", plans))
-        environment = dict(os.environ, TAU_ENV_FAKE_KEY="sk-fake")
-        done = subprocess.run(
-            [str(venv / "bin" / "vf-eval"), "@", str(config)],
-            env=environment,
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=1800,
-        )
-        assert done.returncode == 0, done.stderr[-4000:]
+        episodes = run_vf_eval(venv, config, folder / "out")
         requests = fake.requests
-    (traces,) = (folder / "out").glob("*/traces.jsonl")
-    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
     by_task = {e["task"]["data"]["task_id"]: e for e in episodes}
     return plans, requests, by_task
 

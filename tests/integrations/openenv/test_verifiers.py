@@ -15,8 +15,6 @@ must equal `run_episode`'s for the same tasks, seeds and actions.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import tau_env
@@ -28,6 +26,7 @@ from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 from tau_env.testing.serving import served
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import require, verifiers_venv
+from tests.vf_eval import eval_config_head, run_vf_eval
 
 require("openenv", "openenv")
 
@@ -72,16 +71,7 @@ def eval_config(server: str, model: str, output: Path, plans: dict) -> str:
     resets = ", ".join(
         f'{{task_id = "{task_id}", seed = {seed}}}' for task_id, (seed, _) in plans.items()
     )
-    return f"""model = "fake"
-num_rollouts = 1
-max_concurrent = {EPISODES}
-output_dir = "{output}"
-push = false
-rich = "None"
-[client]
-base_url = "{model}"
-api_key_var = "TAU_ENV_FAKE_KEY"
-[env.taskset]
+    taskset = f"""[env.taskset]
 id = "openenv"
 base_url = "{server}"
 resets = [{resets}]
@@ -90,6 +80,7 @@ type = "subprocess"
 [env.player.harness]
 id = "null"
 """
+    return eval_config_head(model, output, concurrency=EPISODES) + taskset
 
 
 def test_openenv_taskset__16_concurrent_episodes_match_run_episode(tmp_path):
@@ -98,23 +89,11 @@ def test_openenv_taskset__16_concurrent_episodes_match_run_episode(tmp_path):
     with served(["telecom"]) as url, FakeOpenAIServer(model_reply(plans)) as fake:
         config = tmp_path / "eval.toml"
         config.write_text(eval_config(url, fake.base_url, tmp_path / "out", plans))
-        environment = dict(os.environ, TAU_ENV_FAKE_KEY="sk-fake")
-        environment["PATH"] = f"{venv / 'bin'}{os.pathsep}{environment['PATH']}"  # its uv
-        done = subprocess.run(
-            [str(venv / "bin" / "vf-eval"), "@", str(config)],
-            env=environment,
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=1800,
-        )
-        assert done.returncode == 0, done.stderr[-4000:]
+        episodes = run_vf_eval(venv, config, tmp_path / "out", uv_on_path=True)
         requests = fake.requests
     assert requests and all(r.stream for r in requests)  # verifiers only streams
     assert len(requests) == sum(len(actions) for _, actions in plans.values())
 
-    (traces,) = (tmp_path / "out").glob("*/traces.jsonl")
-    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
     assert len(episodes) == EPISODES and all(e["ok"] for e in episodes)
     rewards = {
         e["task"]["data"]["reset"]["task_id"]: e["traces"][0]["rewards"]["openenv_reward"]["score"]
