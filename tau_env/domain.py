@@ -105,12 +105,12 @@ class DomainDefinition:
 
     Attributes:
         name: Registry name (``"mock"``, ``"airline"``...).
-        version: Bumped whenever tools, data, policy, tasks or grading change.
         toolbox: Tools and env functions of both sides, and the sync rule.
         agent_db: Database class of the agent side.
-        user_db: Database class of the user side, or None.
         load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
         load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
+        version: Bumped whenever tools, data, policy, tasks or grading change.
+        user_db: Database class of the user side; None when the user has no tools of its own.
         user_vocabulary: What the scripted user needs to know about the domain: patterns of
             its scenarios (ids, goal checks, offers) and how its tool results are said in
             words (`tau_env.tasks.user_vocabulary`); None: the generic reading.
@@ -120,12 +120,12 @@ class DomainDefinition:
     """
 
     name: str
-    version: int
     toolbox: Toolbox
     agent_db: type[Database]
-    user_db: type[Database] | None
     load_builtin: Callable[[], DomainData]
     load_official: Callable[[Path], DomainData]
+    version: int = 0
+    user_db: type[Database] | None = None
     user_vocabulary: UserVocabulary | None = None
     shared_database: bool = False
     retrieval: RetrievalSupport | None = None

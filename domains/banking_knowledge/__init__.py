@@ -58,10 +58,8 @@ def load_official(data_dir: Path) -> DomainData:
 
 DEFINITION = DomainDefinition(
     name="banking_knowledge",
-    version=0,
     toolbox=TOOLBOX,
     agent_db=BankingDB,
-    user_db=None,
     load_builtin=load_builtin,
     load_official=load_official,
     user_vocabulary=USER_VOCABULARY,

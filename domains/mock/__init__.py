@@ -46,7 +46,6 @@ def load_official(data_dir: Path) -> DomainData:
 
 DEFINITION = DomainDefinition(
     name="mock",
-    version=0,
     toolbox=TOOLBOX,
     agent_db=MockDB,
     user_db=MockUserDB,

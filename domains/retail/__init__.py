@@ -42,10 +42,8 @@ def load_official(data_dir: Path) -> DomainData:
 
 DEFINITION = DomainDefinition(
     name="retail",
-    version=0,
     toolbox=TOOLBOX,
     agent_db=RetailDB,
-    user_db=None,
     load_builtin=load_builtin,
     load_official=load_official,
     user_vocabulary=USER_VOCABULARY,

@@ -169,7 +169,6 @@ def _load_official(data_dir: Path, variant: Variant) -> DomainData:
 def _definition(name: str, variant: Variant) -> DomainDefinition:
     return DomainDefinition(
         name=name,
-        version=0,
         toolbox=TOOLBOX,
         agent_db=TelecomDB,
         user_db=TelecomUserDB,
