@@ -18,7 +18,7 @@ from tau_env.llm.pool import run_sync
 from tau_env.llm.response import LLMResponse
 from tau_env.llm.routes import Route, make_route
 from tau_env.llm.usage import UsageLog
-from tau_env.llm.wire import ChatCall
+from tau_env.llm.wire import ChatCall, ChatRequest
 from tau_env.secrets import redact
 
 __all__ = ["LLMClient"]
@@ -134,13 +134,9 @@ class LLMClient:
             InfrastructureError: The provider failed (after retries when transient).
             ContextWindowExceeded: The request does not fit the model's context window.
         """
-        call = self._route.prepare(
-            messages,
-            tools,
-            tool_choice,
-            seed if seed is not None else self.config.seed,
-            with_key=self.cache is not None,
-        )
+        seed = seed if seed is not None else self.config.seed
+        request = ChatRequest(messages, tools, tool_choice, seed)
+        call = self._route.prepare(request, with_key=self.cache is not None)
         hit = self._cached(call)
         if hit is not None:
             return hit

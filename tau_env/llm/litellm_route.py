@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_env.errors import ModelAccessError
@@ -20,7 +19,7 @@ from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, missing_key_message
 from tau_env.llm.prices import local_endpoint
 from tau_env.llm.response import LLMResponse, LLMToolCall, TurnTokens, Usage, turn_tokens
-from tau_env.llm.wire import ChatCall, RequestWriter
+from tau_env.llm.wire import ChatCall, ChatRequest, RequestWriter
 from tau_env.utils.surrogates import replace_surrogates
 
 __all__ = ["LitellmRoute", "parse_model_response"]
@@ -112,25 +111,11 @@ class LitellmRoute:
             return
         raise ModelAccessError(missing_key_message(self.provider, config.model))
 
-    def prepare(
-        self,
-        messages: Sequence[Mapping[str, Any]],
-        tools: Sequence[Mapping[str, Any]] | None,
-        tool_choice: str | Mapping[str, Any] | None,
-        seed: int | None,
-        *,
-        with_key: bool,
-    ) -> ChatCall:
-        """The call's messages, tools and settings (and its cache key when asked)."""
+    def prepare(self, request: ChatRequest, *, with_key: bool) -> ChatCall:
+        """The call for one request; litellm writes the body, so only the cache key is made."""
         if with_key:
-            return self.writer.call(messages, tools, tool_choice, seed, with_key=True)
-        if not messages:
-            raise ValueError("a completion needs at least one message")
-        if not tools:
-            tools, tool_choice = None, None
-        elif tool_choice is None:
-            tool_choice = "auto"
-        return ChatCall(b"", None, messages, tools, tool_choice, seed)
+            return self.writer.call(request, with_key=True)
+        return ChatCall(b"", None, request.as_sent())
 
     async def send(self, call: ChatCall) -> LLMResponse:
         """Make the call once.
@@ -141,13 +126,14 @@ class LitellmRoute:
         self.check_access()
         # litellm encodes the request as UTF-8, which has no form for a lone surrogate (half
         # an emoji from an earlier reply): the provider gets U+FFFD there instead.
-        messages = replace_surrogates([dict(m) for m in call.messages])
+        asked = call.request
+        messages = replace_surrogates([dict(m) for m in asked.messages])
         request = {**self.kwargs, "messages": messages}
-        if call.tools is not None:
-            request["tools"] = [dict(t) for t in call.tools]
-            request["tool_choice"] = call.tool_choice
-        if call.seed is not None:
-            request["seed"] = call.seed
+        if asked.tools is not None:
+            request["tools"] = [dict(t) for t in asked.tools]
+            request["tool_choice"] = asked.tool_choice
+        if asked.seed is not None:
+            request["seed"] = asked.seed
         lib = litellm()
         chunks: list[Any] | None = None
         try:

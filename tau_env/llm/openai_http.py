@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -29,7 +29,7 @@ from tau_env.llm.pool import env_settings, shared_session
 from tau_env.llm.prices import local_endpoint, price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
-from tau_env.llm.wire import ChatCall, RequestWriter
+from tau_env.llm.wire import ChatCall, ChatRequest, RequestWriter
 
 if TYPE_CHECKING:
     import aiohttp
@@ -101,19 +101,9 @@ class OpenAIRoute:
         if self.official and not self.key:
             raise ModelAccessError(missing_key_message(self.provider, self.config.model))
 
-    def prepare(
-        self,
-        messages: Sequence[Mapping[str, Any]],
-        tools: Sequence[Mapping[str, Any]] | None,
-        tool_choice: str | Mapping[str, Any] | None,
-        seed: int | None,
-        *,
-        with_key: bool,
-    ) -> ChatCall:
-        """The request of one call (body built from the conversation's serialised prefix)."""
-        return self.writer.call(
-            messages, tools, tool_choice, seed, stream=self.config.stream, with_key=with_key
-        )
+    def prepare(self, request: ChatRequest, *, with_key: bool) -> ChatCall:
+        """The call for one request, its body as this endpoint takes it."""
+        return self.writer.call(request, stream=self.config.stream, with_key=with_key)
 
     async def send(self, call: ChatCall) -> LLMResponse:
         """Make the call once, on the loop's shared aiohttp session.

@@ -16,14 +16,13 @@ recorded with every episode (``ParticipantInfo.route``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 from tau_env.llm.config import ModelConfig
 from tau_env.llm.failures import Provider
 from tau_env.llm.prices import listed_provider
 from tau_env.llm.response import LLMResponse
-from tau_env.llm.wire import ChatCall
+from tau_env.llm.wire import ChatCall, ChatRequest
 
 __all__ = ["LITELLM_ONLY_PARAMS", "Route", "RouteName", "choose_route", "make_route"]
 
@@ -63,16 +62,8 @@ class Route(Protocol):
     def check_access(self) -> None:
         """Raise `tau_env.errors.ModelAccessError` when no call can succeed (no key)."""
 
-    def prepare(
-        self,
-        messages: Sequence[Mapping[str, Any]],
-        tools: Sequence[Mapping[str, Any]] | None,
-        tool_choice: str | Mapping[str, Any] | None,
-        seed: int | None,
-        *,
-        with_key: bool,
-    ) -> ChatCall:
-        """The request of one call."""
+    def prepare(self, request: ChatRequest, *, with_key: bool) -> ChatCall:
+        """The call for one request (with its cache key when asked)."""
         ...
 
     async def send(self, call: ChatCall) -> LLMResponse:

@@ -9,7 +9,40 @@ from typing import Any
 
 from tau_env.llm.cache import request_key
 
-__all__ = ["ChatCall", "RequestWriter"]
+__all__ = ["ChatCall", "ChatRequest", "RequestWriter"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """What one model call asks for, as the client was given it.
+
+    Attributes:
+        messages: OpenAI-format messages (the conversation so far; at least one).
+        tools: Function schemas offered to the model (None or empty: none).
+        tool_choice: Sent with tools only; ``"auto"`` when None.
+        seed: Sampling seed (None: not sent).
+    """
+
+    messages: Sequence[Mapping[str, Any]]
+    tools: Sequence[Mapping[str, Any]] | None = None
+    tool_choice: str | Mapping[str, Any] | None = None
+    seed: int | None = None
+
+    def as_sent(self) -> ChatRequest:
+        """The request as it is sent: no tool choice without tools, ``"auto"`` by default.
+
+        Raises:
+            ValueError: There is no message.
+        """
+        if not self.messages:
+            raise ValueError("a completion needs at least one message")
+        if not self.tools:
+            if self.tools is None and self.tool_choice is None:
+                return self
+            return ChatRequest(self.messages, seed=self.seed)
+        if self.tool_choice is None:
+            return ChatRequest(self.messages, self.tools, "auto", self.seed)
+        return self
 
 
 @dataclass(frozen=True)
@@ -20,18 +53,12 @@ class ChatCall:
         body: The JSON request body, as sent to an OpenAI-compatible endpoint.
         key: The response-cache key (`tau_env.llm.cache.request_key` of the same request);
             None when it was not asked for.
-        messages: The messages, as given.
-        tools: The tool schemas offered (None: none).
-        tool_choice: The tool choice sent (None when no tools are offered).
-        seed: The sampling seed sent (None: none).
+        request: The request as sent (`ChatRequest.as_sent`).
     """
 
     body: bytes
     key: str | None
-    messages: Sequence[Mapping[str, Any]]
-    tools: Sequence[Mapping[str, Any]] | None
-    tool_choice: str | Mapping[str, Any] | None
-    seed: int | None
+    request: ChatRequest
 
 
 class RequestWriter:
@@ -65,39 +92,27 @@ class RequestWriter:
         return self
 
     def call(
-        self,
-        messages: Sequence[Mapping[str, Any]],
-        tools: Sequence[Mapping[str, Any]] | None,
-        tool_choice: str | Mapping[str, Any] | None,
-        seed: int | None,
-        *,
-        stream: bool = False,
-        with_key: bool = False,
+        self, request: ChatRequest, *, stream: bool = False, with_key: bool = False
     ) -> ChatCall:
-        """The request for `messages` (the conversation so far) and the tools offered.
+        """The call for `request` (its body and, when asked, its cache key).
 
         Args:
-            messages: OpenAI-format messages (at least one).
-            tools: Function schemas (None or empty: none, and no tool choice is sent).
-            tool_choice: Sent with tools only; ``"auto"`` when None.
-            seed: Sampling seed (None: not sent).
+            request: The conversation so far, the tools offered, the tool choice, the seed.
             stream: Ask for server-sent events, with the usage chunk.
             with_key: Compute the response-cache key as well.
+
+        Raises:
+            ValueError: The request has no message.
         """
-        if not messages:
-            raise ValueError("a completion needs at least one message")
-        if not tools:
-            tools, tool_choice = None, None
-        elif tool_choice is None:
-            tool_choice = "auto"
-        body: dict[str, Any] = {"model": self._model, "messages": list(messages)}
-        if tools is not None:
-            body["tools"] = list(tools)
+        request = request.as_sent()
+        body: dict[str, Any] = {"model": self._model, "messages": list(request.messages)}
+        if request.tools is not None:
+            body["tools"] = list(request.tools)
         body.update(self._settings)
-        if tool_choice is not None:
-            body["tool_choice"] = tool_choice
-        if seed is not None:
-            body["seed"] = seed
+        if request.tool_choice is not None:
+            body["tool_choice"] = request.tool_choice
+        if request.seed is not None:
+            body["seed"] = request.seed
         if stream:
             body["stream"] = True
             body["stream_options"] = {"include_usage": True}
@@ -105,11 +120,11 @@ class RequestWriter:
         if with_key:
             key = request_key(
                 model=self._key_model,
-                messages=messages,
-                tools=tools,
-                tool_choice=tool_choice,
+                messages=request.messages,
+                tools=request.tools,
+                tool_choice=request.tool_choice,
                 temperature=self._temperature,
-                seed=seed,
+                seed=request.seed,
                 params=self._params,
             )
-        return ChatCall(json.dumps(body).encode(), key, messages, tools, tool_choice, seed)
+        return ChatCall(json.dumps(body).encode(), key, request)

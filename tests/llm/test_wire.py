@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tau_env.llm.cache import request_key
-from tau_env.llm.wire import RequestWriter
+from tau_env.llm.wire import ChatRequest, RequestWriter
 
 SYSTEM = {"role": "system", "content": "You are a helpful agent. " * 50}
 TOOLS = [
@@ -36,7 +36,7 @@ def _key(messages, tools=None, seed=None, params=None, temperature=0.0):
 
 def test_request_writer__body_is_the_openai_request():
     call = _writer(settings={"temperature": 0.5, "max_tokens": 9}).call(
-        [SYSTEM, {"role": "user", "content": "Hi é"}], TOOLS, None, 4, stream=True
+        ChatRequest([SYSTEM, {"role": "user", "content": "Hi é"}], TOOLS, None, 4), stream=True
     )
     assert json.loads(call.body) == {
         "model": "m",
@@ -53,7 +53,7 @@ def test_request_writer__body_is_the_openai_request():
 
 
 def test_request_writer__no_tools_means_no_tool_choice():
-    body = json.loads(_writer().call([SYSTEM], [], "required", None).body)
+    body = json.loads(_writer().call(ChatRequest([SYSTEM], [], "required")).body)
     assert "tools" not in body and "tool_choice" not in body and "seed" not in body
 
 
@@ -76,7 +76,7 @@ def test_request_writer__keys_equal_request_key_however_the_history_moves(
     for step in conversations:  # grows, then sometimes restarts from a shorter prefix
         history = [*history[: len(history) // 2], *step] if len(history) > 8 else history + step
         tools = TOOLS if with_tools else None
-        call = writer.call(history, tools, None, seed, with_key=True)
+        call = writer.call(ChatRequest(history, tools, None, seed), with_key=True)
         assert call.key == _key(history, tools, seed, params={"top_p": 0.5})
         assert json.loads(call.body)["messages"] == history
 
@@ -84,38 +84,38 @@ def test_request_writer__keys_equal_request_key_however_the_history_moves(
 def test_request_writer__a_message_edited_in_place_is_sent_as_edited():
     writer = _writer()
     history = [SYSTEM, {"role": "user", "content": "first"}]
-    writer.call(history, None, None, None)
+    writer.call(ChatRequest(history))
     history[1]["content"] = "edited"
-    call = writer.call(history, None, None, None, with_key=True)
+    call = writer.call(ChatRequest(history), with_key=True)
     assert json.loads(call.body)["messages"][1]["content"] == "edited"
     assert call.key == _key(history)
 
 
 def test_request_writer__a_new_tool_list_is_sent_as_given():
     writer = _writer()
-    writer.call([SYSTEM], TOOLS, None, None)
+    writer.call(ChatRequest([SYSTEM], TOOLS))
     other = [{"type": "function", "function": {"name": "other", "parameters": {}}}]
-    body = json.loads(writer.call([SYSTEM], other, None, None).body)
+    body = json.loads(writer.call(ChatRequest([SYSTEM], other)).body)
     assert body["tools"] == other
     grown = [*TOOLS, *other]
-    assert json.loads(writer.call([SYSTEM], grown, None, None).body)["tools"] == grown
+    assert json.loads(writer.call(ChatRequest([SYSTEM], grown)).body)["tools"] == grown
 
 
 def test_request_writer__system_prompts_shared_by_conversations_are_written_exactly():
     prompt = {"content": "Policy: é " * 40, "role": "system"}  # key order differs from SYSTEM
     for turn in ("first", "second"):  # the second conversation reuses the prompt's JSON
         messages = [prompt, {"role": "user", "content": turn}]
-        call = _writer().call(messages, TOOLS, None, 3, with_key=True)
+        call = _writer().call(ChatRequest(messages, TOOLS, None, 3), with_key=True)
         assert json.loads(call.body)["messages"] == messages
         assert call.key == _key(messages, TOOLS, seed=3)
     other = [{"role": "system", "content": "Policy: é " * 40, "name": "x"}]
-    assert json.loads(_writer().call(other, None, None, None).body)["messages"] == other
+    assert json.loads(_writer().call(ChatRequest(other)).body)["messages"] == other
 
 
 def test_request_writer__a_lone_surrogate_is_sent_as_its_json_escape():
     # Half an emoji from an earlier reply ("\ud83d") has no UTF-8 form; JSON's escape keeps it.
     history = [SYSTEM, {"role": "assistant", "content": "Goodbye \ud83d"}]
-    call = _writer().call(history, None, None, None, with_key=True)
+    call = _writer().call(ChatRequest(history), with_key=True)
     assert b"Goodbye \\ud83d" in call.body
     assert json.loads(call.body)["messages"] == history
     assert call.key == _key(history)
