@@ -9,6 +9,9 @@ CPU time (``time.process_time``) is the budget and the figure; wall time is repo
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -106,6 +109,59 @@ def score_baselines(setup: ViewSetup, seeds: Sequence[int], speed: bool = True) 
     found["manual"] = score_grid(setup, setup.manual)
     found["trivial"] = {name: score_grid(setup, build) for name, build in setup.trivial.items()}
     return found
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options every view benchmark takes: seeds, budget, runs read back, baselines only."""
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--cpu-budget", type=float, default=600.0)
+    parser.add_argument("--runs", type=Path, nargs="*", help="existing sb3_train output folders")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument(
+        "--baselines-only",
+        action="store_true",
+        help="measure the view's speed and score the baselines (and the probes, where the "
+        "benchmark has them) into baselines.json, then stop (run it next to the trainings; the "
+        "report reads that file when it exists)",
+    )
+
+
+def baselines_into(
+    summary: dict[str, Any],
+    setup: ViewSetup,
+    out: Path,
+    args: argparse.Namespace,
+    score_more: Callable[[], Mapping[str, Any]] = dict,
+) -> bool:
+    """Put the baselines' figures into `summary`; False when the benchmark should stop here.
+
+    `args` are the benchmark's options ``seeds``, ``skip_speed`` and ``baselines_only``. A
+    ``--baselines-only`` run (next to the trainings) scores the baselines, plus `score_more`,
+    into ``out/baselines.json`` and stops; a later run reads that file, measuring the view's
+    speed then if the file has none (the machine is quieter after the trainings). Without the
+    file everything is scored now. Prints the view's speed.
+    """
+    skip_speed, baselines_only = args.skip_speed, args.baselines_only
+    summary["machine"] = {"cpus": os.cpu_count(), "load": os.getloadavg()}
+    cached = out / "baselines.json"
+    if cached.exists() and not baselines_only:
+        found = json.loads(cached.read_text())
+        summary.update({key: value for key, value in found.items() if key != "machine"})
+        if "speed" not in found and not skip_speed:
+            summary["speed"] = {style: view_speed(setup, style) for style in STYLES}
+            summary["machine"]["load_at_speed"] = os.getloadavg()
+    else:
+        summary.update(score_baselines(setup, args.seeds, speed=not skip_speed))
+        summary.update(score_more())
+        if baselines_only:
+            cached.write_text(json.dumps(summary, indent=2) + "\n")
+            return False
+    for style, figures in summary.get("speed", {}).items():
+        print(
+            f"view speed ({style}): {figures['agent_steps_per_cpu_s']:,.0f} agent steps, "
+            f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
+        )
+    return True
 
 
 def train_seeds(setup: ViewSetup, seeds: Sequence[int], cpu_budget: float, out: Path) -> list[Path]:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -38,13 +37,13 @@ from typing import Any
 from rl_benchmark import (
     STYLES,
     ViewSetup,
+    add_run_options,
+    baselines_into,
     mean_std,
-    score_baselines,
     summarise_runs,
     table,
     task_ids,
     train_seeds,
-    view_speed,
 )
 
 from tau_env.audit import audit
@@ -248,45 +247,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--domain", choices=("airline", "retail"), required=True)
     parser.add_argument("--out", type=Path, help="default: benchmarks/results/rl_<domain>")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--cpu-budget", type=float, default=600.0)
-    parser.add_argument("--runs", type=Path, nargs="*", help="existing sb3_train output folders")
-    parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument(
-        "--baselines-only",
-        action="store_true",
-        help="measure the view's speed, score the baselines and the probes into "
-        "baselines.json, then stop (the report reads that file when it exists)",
-    )
+    add_run_options(parser)
     args = parser.parse_args()
     setup = desk_setup(args.domain)
     out = args.out or REPO / f"benchmarks/results/rl_{args.domain}"
     wall0 = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
-    summary: dict[str, Any] = {
-        "domain": args.domain,
-        "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()},
-    }
-    cached = out / "baselines.json"
-    if cached.exists() and not args.baselines_only:
-        found = json.loads(cached.read_text())
-        summary.update({key: value for key, value in found.items() if key != "machine"})
-        if "speed" not in found and not args.skip_speed:
-            # Baselines scored next to the trainings (--baselines-only --skip-speed): measure
-            # the view's speed now, after them, on a quieter machine.
-            summary["speed"] = {style: view_speed(setup, style) for style in STYLES}
-            summary["machine"]["load_at_speed"] = os.getloadavg()
-    else:
-        summary.update(score_baselines(setup, args.seeds, speed=not args.skip_speed))
-        summary["probes"] = score_probes(args.domain, setup.splits)
-        if args.baselines_only:
-            cached.write_text(json.dumps(summary, indent=2) + "\n")
-            return
-    for style, figures in summary.get("speed", {}).items():
-        print(
-            f"view speed ({style}): {figures['agent_steps_per_cpu_s']:,.0f} agent steps, "
-            f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
-        )
+    summary: dict[str, Any] = {"domain": args.domain}
+
+    def probes() -> dict[str, Any]:
+        return {"probes": score_probes(args.domain, setup.splits)}
+
+    if not baselines_into(summary, setup, out, args, probes):
+        return
 
     runs = list(args.runs or []) or train_seeds(setup, args.seeds, args.cpu_budget, out)
     trained = [json.loads((run / "summary.json").read_text()) for run in runs]

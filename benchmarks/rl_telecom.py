@@ -26,19 +26,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 from rl_benchmark import (
-    STYLES,
     ViewSetup,
-    score_baselines,
+    add_run_options,
+    baselines_into,
     summarise_runs,
     table,
     train_seeds,
-    view_speed,
 )
 
 from tau_env.baselines.rl.curve import plot_seed_band
@@ -63,40 +61,13 @@ TELECOM = ViewSetup(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/rl_telecom")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--cpu-budget", type=float, default=600.0)
-    parser.add_argument("--runs", type=Path, nargs="*", help="existing sb3_train output folders")
-    parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument(
-        "--baselines-only",
-        action="store_true",
-        help="measure the view's speed and score the baselines into baselines.json, then stop "
-        "(run it next to the trainings; the report reads that file when it exists)",
-    )
+    add_run_options(parser)
     args = parser.parse_args()
     wall0 = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
-    summary: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load": os.getloadavg()}}
-
-    cached = args.out / "baselines.json"
-    if cached.exists() and not args.baselines_only:
-        found = json.loads(cached.read_text())
-        summary.update({key: value for key, value in found.items() if key != "machine"})
-        if "speed" not in found and not args.skip_speed:
-            # Baselines scored next to the trainings (--baselines-only --skip-speed): measure
-            # the view's speed now, after them, on a quieter machine.
-            summary["speed"] = {style: view_speed(TELECOM, style) for style in STYLES}
-            summary["machine"]["load_at_speed"] = os.getloadavg()
-    else:
-        summary.update(score_baselines(TELECOM, args.seeds, speed=not args.skip_speed))
-        if args.baselines_only:
-            cached.write_text(json.dumps(summary, indent=2) + "\n")
-            return
-    for style, figures in summary.get("speed", {}).items():
-        print(
-            f"view speed ({style}): {figures['agent_steps_per_cpu_s']:,.0f} agent steps, "
-            f"{figures['template_steps_per_cpu_s']:,.0f} template steps per CPU-s"
-        )
+    summary: dict[str, Any] = {}
+    if not baselines_into(summary, TELECOM, args.out, args):
+        return
 
     runs = list(args.runs or []) or train_seeds(TELECOM, args.seeds, args.cpu_budget, args.out)
     trained = [json.loads((run / "summary.json").read_text()) for run in runs]
