@@ -82,6 +82,16 @@ async def play(ws: Any, steps: list[str]) -> int:
     return len(steps)
 
 
+async def connect(url: str, sessions: int) -> list[Any]:
+    """`sessions` websockets open to the server (no size limit, no pings, a patient opening)."""
+    import websockets
+
+    return [
+        await websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
+        for _ in range(sessions)
+    ]
+
+
 # -- client processes --------------------------------------------------------------------------
 def client_process(
     url: str,
@@ -93,13 +103,9 @@ def client_process(
     results: Any,
 ) -> None:
     """Connect `sessions`, wait for `go`, play `episodes` between them; report CPU seconds."""
-    import websockets
 
     async def main() -> None:
-        sockets = [
-            await websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
-            for _ in range(sessions)
-        ]
+        sockets = await connect(url, sessions)
         ready.release()
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         start = time.process_time()
@@ -239,13 +245,9 @@ def latency_process(
     results: Any,
 ) -> None:
     """Paced sessions `first`... : think, then time one step; report each latency in seconds."""
-    import websockets
 
     async def main() -> None:
-        sockets = [
-            await websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
-            for _ in range(sessions)
-        ]
+        sockets = await connect(url, sessions)
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         deadline = time.perf_counter() + seconds
         latencies: list[float] = []
