@@ -18,8 +18,8 @@ from tau_env.cli.common import (
     add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
+    checked_judge,
     documented_parser,
-    judge_spec,
 )
 
 __all__ = ["add_parser"]
@@ -46,13 +46,7 @@ def handle(args: argparse.Namespace) -> int:
     """Run the audit and print it (text or JSON); exit 0."""
     from tau_env.audit import audit, render_text
 
-    judge = None
-    spec = judge_spec(args)
-    if spec is not None:
-        from tau_env.grading.judge import LLMJudge
-
-        judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
-        judge.client.check_access()  # a missing key: one line naming it, before any task
+    judge = checked_judge(args)
     task_ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
     report = audit(
         args.domain,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_env.errors import TauEnvError
 from tau_env.grading.strict import GRADINGS
@@ -13,6 +13,9 @@ from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
 from tau_env.utils.wording import plain_help
+
+if TYPE_CHECKING:
+    from tau_env.grading.judge import LLMJudge
 
 __all__ = [
     "DEFAULT_DOMAIN",
@@ -22,6 +25,7 @@ __all__ = [
     "add_judge_arguments",
     "add_retrieval_arguments",
     "add_store_arguments",
+    "checked_judge",
     "documented_parser",
     "judge_spec",
     "open_existing_store",
@@ -138,6 +142,26 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
+
+
+def checked_judge(args: argparse.Namespace) -> LLMJudge | None:
+    """The judge the arguments name, its key checked now (None without ``--judge-model``).
+
+    For commands that grade in this process: a missing key is one line naming it, said before
+    any task is played.
+
+    Raises:
+        TauEnvError: ``--judge-api-base`` without ``--judge-model``.
+        ModelAccessError: The judge's provider needs a key that is not set.
+    """
+    spec = judge_spec(args)
+    if spec is None:
+        return None
+    from tau_env.grading.judge import LLMJudge
+
+    judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
+    judge.client.check_access()
+    return judge
 
 
 def add_grading_argument(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from tau_env.cli.common import (
     add_grading_argument,
     add_judge_arguments,
     add_retrieval_arguments,
-    judge_spec,
+    checked_judge,
 )
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.nl_assertions import judge_call_saved
@@ -86,13 +86,7 @@ def _describe_detail(detail: dict[str, Any]) -> str:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the subcommand; exit code 0 when every task reaches 1.0, else 1 (`EXIT_CODES`)."""
-    judge = None
-    spec = judge_spec(args)
-    if spec is not None:
-        from tau_env.grading.judge import LLMJudge
-
-        judge = LLMJudge.from_model(spec.model, api_base=spec.api_base)
-        judge.client.check_access()  # a missing key: one line naming it, before any task
+    judge = checked_judge(args)
     env = make_env(
         args.domain,
         data_dir=args.data_dir,
@@ -133,7 +127,7 @@ def handle(args: argparse.Namespace) -> int:
             print(f"FAIL {result.task_id}: reward {result.reward:.1f}: {reason}")
     note = ""
     if unjudged:
-        why = "the judge failed" if spec is not None else "pass --judge-model to judge them"
+        why = "the judge failed" if judge is not None else "pass --judge-model to judge them"
         note = f"; {unjudged} not judged (NL assertions: {why})"
     if saved:
         note += f"; {saved} judge calls saved (NL assertions of tasks already at reward 0)"
