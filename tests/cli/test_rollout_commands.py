@@ -35,36 +35,14 @@ def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
     assert (
         main(
             [
-                "run",
-                "--domain",
-                "mock",
-                "--tasks",
-                "create_task,complete_task",
-                "--trials",
-                "3",
-                "--run",
-                "a",
+                *"run --domain mock --tasks create_task,complete_task --trials 3 --run a".split(),
                 *args,
             ]
         )
         == 0
     )
     assert (
-        main(
-            [
-                "run",
-                "--domain",
-                "mock",
-                "--agent",
-                "random",
-                "--tasks",
-                "create_task",
-                "--run",
-                "b",
-                *args,
-            ]
-        )
-        == 0
+        main([*"run --domain mock --agent random --tasks create_task --run b".split(), *args]) == 0
     )
     capsys.readouterr()
     assert main(["report", "--all", *args]) == 0
@@ -86,21 +64,7 @@ def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
 
 def test_resume__of_a_complete_run_plays_nothing(store, capsys):
     assert (
-        main(
-            [
-                "run",
-                "--domain",
-                "mock",
-                "--tasks",
-                "create_task",
-                "--trials",
-                "2",
-                "--run",
-                "x",
-                "--store",
-                store,
-            ]
-        )
+        main([*"run --domain mock --tasks create_task --trials 2 --run x --store".split(), store])
         == 0
     )
     capsys.readouterr()
@@ -114,16 +78,7 @@ def test_resume__of_a_complete_run_plays_nothing(store, capsys):
 def test_run__with_failed_attempts_exits_one_and_says_how_to_resume(store, capsys):
     code = main(
         [
-            "run",
-            "--domain",
-            "mock",
-            "--agent",
-            "tests.rollout.agents:OutageOracle",
-            "--tasks",
-            "create_task,complete_task",
-            "--run",
-            "down",
-            "--store",
+            *"run --domain mock --agent tests.rollout.agents:OutageOracle --tasks create_task,complete_task --run down --store".split(),
             store,
         ]
     )
@@ -203,17 +158,7 @@ def test_run__no_user_mode_plays_only_tasks_the_agent_can_start(store, capsys):
     assert "complete_after_history" not in played and "complete_task" in played
     assert report["terminations"] == {"agent_stop": len(played)}
     code = main(
-        [
-            "run",
-            "--domain",
-            "mock",
-            "--mode",
-            "no-user",
-            "--tasks",
-            "complete_after_history",
-            "--store",
-            store,
-        ]
+        [*"run --domain mock --mode no-user --tasks complete_after_history --store".split(), store]
     )
     assert code == 2
     assert "cannot be played in mode 'no-user'" in capsys.readouterr().err
