@@ -83,6 +83,16 @@ _EXTRA_TEMPLATES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+DELTA_FLIGHT = {
+    "user_id": "123",
+    "credit_card_type": "Silver Rewards Card",
+    "merchant_name": "Delta",
+    "amount": 123.45,
+    "category": "Travel",
+}
+"""A travel purchase on a Silver Rewards Card (4% back), as the customer submits it."""
+
+
 def _templates(bank: Domain) -> dict[str, tuple[str, dict[str, Any], str]]:
     found: dict[str, tuple[str, dict[str, Any], str]] = {}
     for task in bank.tasks:
@@ -247,16 +257,7 @@ def _mechanism() -> list[list[tuple[str, str, dict[str, Any]]]]:
             _user("apply_for_credit_card", **eco, annual_income=5.0),
         ],
         [_user("submit_referral", **referral), _user("submit_referral", **referral)],
-        [
-            _user(
-                "submit_transaction",
-                user_id="123",
-                credit_card_type="Silver Rewards Card",
-                merchant_name="Delta",
-                amount=123.45,
-                category="Travel",
-            )
-        ],
+        [_user("submit_transaction", **DELTA_FLIGHT)],
         [
             _user(
                 "submit_transaction",

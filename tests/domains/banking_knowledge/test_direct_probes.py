@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from tests.domains.banking_knowledge.direct_probes import direct_probes, probe_arguments_text
-from tests.domains.banking_knowledge.test_probes import _digest
+from tests.domains.banking_knowledge.test_probes import against_reference
 
 REFERENCE = json.loads((Path(__file__).parent / "reference_direct_probes.json").read_text())
 
@@ -18,17 +18,6 @@ REFERENCE = json.loads((Path(__file__).parent / "reference_direct_probes.json").
 def test_direct_probes__every_output_error_and_hash_matches_the_reference(bank):
     listed = direct_probes(bank)
     assert len(listed) == len(REFERENCE["digests"]) == 4067
-    initial = {}
-    mismatched = []
-    divergent = []
-    for index, (probe, expected) in enumerate(zip(listed, REFERENCE["digests"], strict=True)):
-        tool, task_id, calls = probe
-        if task_id not in initial:
-            initial[task_id] = bank.prepare(bank.task(task_id)).initial_world
-        same = _digest(initial[task_id], calls) == expected
-        if str(index) in REFERENCE["divergent"]:
-            divergent.append(same)
-        elif not same:
-            mismatched.append(f"#{index} {tool}: {probe_arguments_text(probe)}")
+    mismatched, divergent = against_reference(bank, listed, REFERENCE, probe_arguments_text)
     assert mismatched == []
     assert divergent == [False] * 12  # still different, for the documented reason only

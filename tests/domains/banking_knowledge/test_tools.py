@@ -1,6 +1,7 @@
 """The plain agent and customer tools: outputs and error texts as the reference writes them."""
 
 from tests.domains.banking_knowledge.conftest import call
+from tests.domains.banking_knowledge.probes import DELTA_FLIGHT
 
 
 def test_get_current_time__is_the_fixed_clock(world):
@@ -87,16 +88,7 @@ def test_submit_referral__deterministic_id_and_duplicate(world):
 
 
 def test_submit_transaction__rewards_by_card_and_category(world):
-    text, _ = call(
-        world(),
-        "user",
-        "submit_transaction",
-        user_id="123",
-        credit_card_type="Silver Rewards Card",
-        merchant_name="Delta",
-        amount=123.45,
-        category="Travel",
-    )
+    text, _ = call(world(), "user", "submit_transaction", **DELTA_FLIGHT)
     assert "  - Transaction ID: txn_ca3578ef9814\n" in text
     assert text.endswith("  - Rewards Earned: 493 points (4.0% cashback rate)\n")
 
