@@ -25,14 +25,7 @@ __all__ = ["add_bags", "bags_refused", "passenger_count_refused", "update_passen
 def add_bags(ctx: Context) -> Draft | None:
     """Add checked bags: free ones first, then $50 each, paid with one card."""
     flights = ctx.data.flights
-    found = ctx.pick(
-        "add_bags",
-        ctx.reservations(lambda u, r: not rules.has_flown(r, flights)),
-        key=lambda p: p[1].reservation_id,
-    )
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation("add_bags", lambda u, r: not rules.has_flown(r, flights))
     added = ctx.rng.randint(1, 3)
     total = reservation.total_baggages + added
     nonfree = max(reservation.nonfree_baggages, total - rules.free_bags(user, reservation))
@@ -92,14 +85,9 @@ def bags_refused(ctx: Context) -> Draft | None:
 def update_passenger(ctx: Context) -> Draft | None:
     """Correct one passenger's name or date of birth."""
     flights = ctx.data.flights
-    found = ctx.pick(
-        "update_passenger",
-        ctx.reservations(lambda u, r: not rules.has_flown(r, flights)),
-        key=lambda p: p[1].reservation_id,
+    user, reservation = ctx.reservation(
+        "update_passenger", lambda u, r: not rules.has_flown(r, flights)
     )
-    if found is None:
-        return None
-    user, reservation = found
     index = ctx.rng.randrange(len(reservation.passengers))
     old = reservation.passengers[index]
     if ctx.rng.random() < 0.5:

@@ -57,10 +57,7 @@ def _allowed(
     def eligible(user: User, reservation: Reservation) -> bool:
         return rules.cancellable(reservation, flights, reason) and accept(user, reservation)
 
-    found = ctx.pick(family, ctx.reservations(eligible), key=lambda pair: pair[1].reservation_id)
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation(family, eligible)
     refund = rules.paid_total(reservation)
     rid = reservation.reservation_id
     tell = ctx.rng.random() < 0.5
@@ -154,10 +151,7 @@ def cancel_refused(ctx: Context) -> Draft | None:
             reservation, flights, reason
         )
 
-    found = ctx.pick("cancel_refused", ctx.reservations(refused), key=lambda p: p[1].reservation_id)
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation("cancel_refused", refused)
     rid = reservation.reservation_id
     instructions = (
         f"Give the reason when asked: {REASONS[reason]}. You only want to cancel if you get "
@@ -185,20 +179,14 @@ def cancel_refused(ctx: Context) -> Draft | None:
 def cancel_flown_transfer(ctx: Context) -> Draft | None:
     """A cancellation of a partly flown trip: the policy sends it to a human agent."""
     flights = ctx.data.flights
-    found = ctx.pick(
+    user, reservation = ctx.reservation(
         "cancel_flown_transfer",
-        ctx.reservations(
-            lambda u, r: (
-                rules.has_flown(r, flights)
-                and not rules.is_upcoming(r, flights)
-                and any(f.date > "2024-05-15" for f in r.flights)
-            )
+        lambda u, r: (
+            rules.has_flown(r, flights)
+            and not rules.is_upcoming(r, flights)
+            and any(f.date > "2024-05-15" for f in r.flights)
         ),
-        key=lambda p: p[1].reservation_id,
     )
-    if found is None:
-        return None
-    user, reservation = found
     rid = reservation.reservation_id
     instructions = (
         f"Give the reason when asked: {REASONS['change']}. If the agent cannot cancel it, ask "

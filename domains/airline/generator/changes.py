@@ -111,10 +111,7 @@ def change_flight(ctx: Context) -> Draft | None:
             and len(reservation.flights) == (2 if reservation.flight_type == "round_trip" else 1)
         )
 
-    found = ctx.pick("change_flight", ctx.reservations(eligible), key=lambda p: p[1].reservation_id)
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation("change_flight", eligible)
     index = ctx.rng.randrange(len(reservation.flights))
     old = reservation.flights[index]
     new_date = _later_day(ctx, old.date, 1, 3)
@@ -192,10 +189,7 @@ def refusal(
         instructions: How the user behaves.
         reasons: What the refusal must say, in the policy's words (``basic economy``).
     """
-    found = ctx.pick(family, ctx.reservations(eligible), key=lambda p: p[1].reservation_id)
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation(family, eligible)
     rid = reservation.reservation_id
     asked = request.format(rid=rid, r=reservation, cabin=cabin_name(reservation.cabin))
     return Draft(
@@ -245,14 +239,7 @@ def change_refused_route(ctx: Context) -> Draft | None:
 def cabin_change(ctx: Context) -> Draft | None:
     """Move every flight of an upcoming reservation to another cabin at today's prices."""
     flights = ctx.data.flights
-    found = ctx.pick(
-        "cabin_change",
-        ctx.reservations(lambda u, r: rules.is_upcoming(r, flights)),
-        key=lambda p: p[1].reservation_id,
-    )
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation("cabin_change", lambda u, r: rules.is_upcoming(r, flights))
     cabin = ctx.rng.choice([c for c in CABINS if c != reservation.cabin])
     count = len(reservation.passengers)
     statuses = [flights[f.flight_number].dates[f.date] for f in reservation.flights]

@@ -33,18 +33,10 @@ def _known(user: User, reservation: Reservation) -> str:
 def compensation_cancelled(ctx: Context) -> Draft | None:
     """An eligible user whose flight the airline cancelled asks for compensation."""
     flights = ctx.data.flights
-    found = ctx.pick(
+    user, reservation = ctx.reservation(
         "compensation_cancelled",
-        ctx.reservations(
-            lambda u, r: (
-                rules.cancelled_by_airline(r, flights) and rules.compensation_eligible(u, r)
-            )
-        ),
-        key=lambda p: p[1].reservation_id,
+        lambda u, r: rules.cancelled_by_airline(r, flights) and rules.compensation_eligible(u, r),
     )
-    if found is None:
-        return None
-    user, reservation = found
     amount = rules.compensation_for_cancelled(reservation)
     rid = reservation.reservation_id
     cancelled = next(
@@ -145,12 +137,7 @@ def compensation_delayed(ctx: Context) -> Draft | None:
             and len(reservation.flights) == (2 if reservation.flight_type == "round_trip" else 1)
         )
 
-    found = ctx.pick(
-        "compensation_delayed", ctx.reservations(eligible), key=lambda p: p[1].reservation_id
-    )
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation("compensation_delayed", eligible)
     old = reservation.flights[0]
     new_date = f"2024-05-{16 + ctx.rng.randint(0, 1)}"
     if len(reservation.flights) == 2 and new_date >= reservation.flights[1].date:
@@ -209,16 +196,10 @@ def compensation_delayed(ctx: Context) -> Draft | None:
 def baggage_allowance(ctx: Context) -> Draft | None:
     """How many checked bags travel free on a reservation (membership x cabin x passengers)."""
     flights = ctx.data.flights
-    found = ctx.pick(
+    user, reservation = ctx.reservation(
         "baggage_allowance",
-        ctx.reservations(
-            lambda u, r: not rules.has_flown(r, flights) and rules.free_bags(u, r) >= 2
-        ),
-        key=lambda p: p[1].reservation_id,
+        lambda u, r: not rules.has_flown(r, flights) and rules.free_bags(u, r) >= 2,
     )
-    if found is None:
-        return None
-    user, reservation = found
     free = rules.free_bags(user, reservation)
     per_person = FREE_BAGS[user.membership][reservation.cabin]
     rid = reservation.reservation_id

@@ -26,9 +26,13 @@ from tau_env.state import World
 from tau_env.state.database import SeedSource, Snapshot
 from tau_env.state.journal import Journal
 
-__all__ = ["Context", "describe_method"]
+__all__ = ["Context", "NoCase", "describe_method"]
 
 T = TypeVar("T")
+
+
+class NoCase(Exception):
+    """The world has no (more) case a family can draw a task from; the attempt is skipped."""
 
 
 class Context:
@@ -96,6 +100,19 @@ class Context:
             for r in self.data.reservations.values()
             if r.status is None and accept(self.data.users[r.user_id], r)
         ]
+
+    def reservation(
+        self, family: str, accept: Callable[[User, Reservation], bool]
+    ) -> tuple[User, Reservation]:
+        """A random active reservation passing `accept`, and its owner, new to `family`.
+
+        Raises:
+            NoCase: No such reservation is left for the family.
+        """
+        found = self.pick(family, self.reservations(accept), key=lambda p: p[1].reservation_id)
+        if found is None:
+            raise NoCase(family)
+        return found
 
     def pick(self, family: str, options: Iterable[T], key: Callable[[T], str]) -> T | None:
         """A random option not yet used by `family` (each subject appears once per family)."""

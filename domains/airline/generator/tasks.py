@@ -39,7 +39,7 @@ from tau_env.domains.airline.generator.compensation import (
     compensation_delayed,
     compensation_refused,
 )
-from tau_env.domains.airline.generator.context import Context
+from tau_env.domains.airline.generator.context import Context, NoCase
 from tau_env.domains.airline.generator.drafts import Draft
 from tau_env.tasks.model import Task
 
@@ -93,7 +93,10 @@ def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> lis
         for _ in range(wanted * ATTEMPTS_PER_TASK):
             if len(drafts) == wanted:
                 break
-            draft = family(context)
+            try:
+                draft = family(context)
+            except NoCase:
+                continue
             if draft is not None:
                 drafts.append(draft)
         tasks += [draft.to_task(f"{draft.family}_{i}") for i, draft in enumerate(drafts)]
