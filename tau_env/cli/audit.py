@@ -19,6 +19,7 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     checked_judge,
+    data_options,
     documented_parser,
 )
 
@@ -50,11 +51,8 @@ def handle(args: argparse.Namespace) -> int:
     task_ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
     report = audit(
         args.domain,
-        data_dir=args.data_dir,
-        split=args.split,
+        **data_options(args),
         task_ids=task_ids,
-        retrieval=args.retrieval,
-        retrieval_options=args.retrieval_options,
         judge=judge,
         grading=args.grading,
     )

@@ -26,6 +26,7 @@ __all__ = [
     "add_retrieval_arguments",
     "add_store_arguments",
     "checked_judge",
+    "data_options",
     "documented_parser",
     "judge_spec",
     "open_existing_store",
@@ -142,6 +143,20 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
+
+
+def data_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``--data-dir``, ``--split`` and the retrieval options, as keywords of `make_env`.
+
+    The arguments `add_data_arguments` and `add_retrieval_arguments` define, for the commands
+    that load the domain's tasks (`make_env`, `load_tasks`, `audit` take the same keywords).
+    """
+    return {
+        "data_dir": args.data_dir,
+        "split": args.split,
+        "retrieval": args.retrieval,
+        "retrieval_options": args.retrieval_options,
+    }
 
 
 def checked_judge(args: argparse.Namespace) -> LLMJudge | None:

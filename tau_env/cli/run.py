@@ -21,6 +21,7 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     add_store_arguments,
+    data_options,
     documented_parser,
     judge_spec,
 )
@@ -181,13 +182,7 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
         TauEnvError: A named task is unknown, named twice or refused by the mode; or no task
             is left.
     """
-    tasks = load_tasks(
-        args.domain,
-        data_dir=args.data_dir,
-        split=args.split,
-        retrieval=args.retrieval,
-        retrieval_options=args.retrieval_options,
-    )
+    tasks = load_tasks(args.domain, **data_options(args))
     refused = {task.id: reason for task in tasks if (reason := unplayable_reason(task, args.mode))}
     if not args.tasks:
         task_ids = [task.id for task in tasks if task.id not in refused]

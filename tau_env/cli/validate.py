@@ -20,6 +20,7 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     checked_judge,
+    data_options,
 )
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.nl_assertions import judge_call_saved
@@ -87,15 +88,7 @@ def _describe_detail(detail: dict[str, Any]) -> str:
 def handle(args: argparse.Namespace) -> int:
     """Run the subcommand; exit code 0 when every task reaches 1.0, else 1 (`EXIT_CODES`)."""
     judge = checked_judge(args)
-    env = make_env(
-        args.domain,
-        data_dir=args.data_dir,
-        split=args.split,
-        retrieval=args.retrieval,
-        retrieval_options=args.retrieval_options,
-        judge=judge,
-        grading=args.grading,
-    )
+    env = make_env(args.domain, **data_options(args), judge=judge, grading=args.grading)
     task_ids = [t.id for t in env.unwrapped.tasks]
     if args.tasks:
         task_ids = args.tasks.split(",")
