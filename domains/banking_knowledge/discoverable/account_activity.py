@@ -10,6 +10,7 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import dollars, owned_card
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
@@ -17,7 +18,6 @@ from tau_env.domains.banking_knowledge.lookups import (
     edit,
     exists,
     render_rows,
-    row,
     rows_where,
 )
 
@@ -55,9 +55,7 @@ def _credit_account(
     )
     if credit_type not in types:
         return invalid_choice("credit_type", types)
-    account = row(db.accounts, account_id)
-    if account is None:
-        return f"Error: Account '{account_id}' not found."
+    account = found(db.accounts, account_id, "Account")
     account_class = account.get("class", "").lower()
     if savings and account_class not in ("saving", "savings"):
         return (
@@ -142,12 +140,8 @@ def submit_interest_discrepancy_report(
         amount_difference = float(amount_difference)
     except (ValueError, TypeError):
         return "Error: expected_apy, actual_apy, and amount_difference must be numbers."
-    account = row(db.accounts, account_id)
-    if account is None:
-        return f"Error: Account '{account_id}' not found."
-    user = row(db.users, user_id)
-    if user is None:
-        return f"Error: User '{user_id}' not found."
+    account = found(db.accounts, account_id, "Account")
+    user = found(db.users, user_id, "User")
     report = "IDR_" + hex_digest(
         f"interest_report:{account_id}:{user_id}:{expected_apy}:{actual_apy}:{TODAY_TEXT}"
     )
@@ -225,9 +219,7 @@ def pay_credit_card_from_checking(
         return "Error: Invalid payment amount. Must be a positive number."
     if amount <= 0:
         return "Error: Payment amount must be a positive number."
-    checking = row(db.accounts, checking_account_id)
-    if checking is None:
-        return f"Error: Checking account '{checking_account_id}' not found."
+    checking = found(db.accounts, checking_account_id, "Checking account")
     if checking.get("user_id") != user_id:
         return (
             f"Error: Checking account '{checking_account_id}' does not belong to user '{user_id}'."
@@ -241,8 +233,6 @@ def pay_credit_card_from_checking(
             f"Available balance: ${available:.2f}, requested payment: ${amount:.2f}."
         )
     card = owned_card(db, credit_card_account_id, user_id)
-    if isinstance(card, str):
-        return card
     owed = dollars(card.get("current_balance", "$0.00"))
     if amount > owed:
         return (

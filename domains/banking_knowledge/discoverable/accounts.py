@@ -8,6 +8,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
@@ -154,9 +155,7 @@ def close_bank_account(
     """Close an account whose balance, less any early closure fee, is exactly zero."""
     if not account_id:
         return "Error: Missing required parameter (account_id)."
-    account = row(db.accounts, account_id)
-    if account is None:
-        return f"Error: Account '{account_id}' not found."
+    account = found(db.accounts, account_id, "Account")
     if account.get("status") == "CLOSED":
         return f"Error: Account '{account_id}' is already closed."
     balance = account_balance(account)

@@ -14,16 +14,18 @@ the error flag set and nothing changes.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB, CatalogEntry
 from tau_env.errors import ToolError
 from tau_env.tools.as_sent import keywords_error
 
 __all__ = [
+    "Answer",
     "Behaviour",
     "BehaviourKind",
     "behaviour",
@@ -41,6 +43,18 @@ _ATTRIBUTE = "__banking_behaviour__"
 
 _INPUT_ERRORS = (AttributeError, KeyError, ValueError, IndexError, OverflowError, ZeroDivisionError)
 """What a behaviour raises on arguments of the wrong JSON type (the reference's error=True)."""
+
+
+class Answer(Exception):
+    """A behaviour's early answer (an ``Error: ...`` text), raised by a check it calls.
+
+    `invoke` returns the text as the behaviour's result, as if the behaviour had returned it:
+    an ordinary answer, not a failed call (the reference's methods return these texts).
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 @dataclass(frozen=True)
@@ -84,15 +98,23 @@ def behaviour(key: str, kind: BehaviourKind) -> Callable[[F], F]:
 
     def decorate(function: F) -> F:
         parameters = list(inspect.signature(function).parameters.values())[1:]
+
+        @functools.wraps(function)
+        def answering(db: BankingDB, **arguments: Any) -> str:
+            try:
+                return function(db, **arguments)
+            except Answer as answer:
+                return answer.text
+
         spec = Behaviour(
             key=key,
             kind=kind,
-            function=function,
+            function=answering,
             parameters=tuple(p.name for p in parameters),
             required=tuple(p.name for p in parameters if p.default is inspect.Parameter.empty),
         )
-        setattr(function, _ATTRIBUTE, spec)
-        return function
+        setattr(answering, _ATTRIBUTE, spec)
+        return cast(F, answering)
 
     return decorate
 

@@ -5,16 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB
-from tau_env.domains.banking_knowledge.lookups import is_empty_result, parse_balance, query_by, row
+from tau_env.domains.banking_knowledge.discoverable.base import Answer
+from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.lookups import is_empty_result, parse_balance, query_by
 
-__all__ = ["card_missing", "dollars", "not_owned", "owned_card"]
+__all__ = ["check_card_exists", "dollars", "not_owned", "owned_card"]
 
 
-def card_missing(db: BankingDB, account_id: str) -> str | None:
-    """The not-found error when no card account has that id (looked up by query, as there)."""
+def check_card_exists(db: BankingDB, account_id: str) -> None:
+    """Answer not-found when no card account has that id (looked up by query, as there).
+
+    Raises:
+        Answer: ``Error: Credit card account '<id>' not found.``
+    """
     if is_empty_result(query_by(db, "credit_card_accounts", "account_id", account_id)):
-        return f"Error: Credit card account '{account_id}' not found."
-    return None
+        raise Answer(f"Error: Credit card account '{account_id}' not found.")
 
 
 def not_owned(account_id: str, user_id: str) -> str:
@@ -22,13 +27,15 @@ def not_owned(account_id: str, user_id: str) -> str:
     return f"Error: Credit card account '{account_id}' does not belong to user '{user_id}'."
 
 
-def owned_card(db: BankingDB, account_id: str, user_id: str) -> dict[str, Any] | str:
-    """The card account's record, or the error text: no such account, or someone else's."""
-    card = row(db.credit_card_accounts, account_id)
-    if card is None:
-        return f"Error: Credit card account '{account_id}' not found."
+def owned_card(db: BankingDB, account_id: str, user_id: str) -> dict[str, Any]:
+    """The card account's record (shared: read only).
+
+    Raises:
+        Answer: No such account, or someone else's.
+    """
+    card = found(db.credit_card_accounts, account_id, "Credit card account")
     if card.get("user_id") != user_id:
-        return not_owned(account_id, user_id)
+        raise Answer(not_owned(account_id, user_id))
     return card
 
 

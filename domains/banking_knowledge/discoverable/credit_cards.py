@@ -6,7 +6,7 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
-    card_missing,
+    check_card_exists,
 )
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -48,9 +48,7 @@ def order_replacement_credit_card(
     reasons = ["fraud_suspected", "lost", "stolen", "damaged", "expired", "other"]
     if reason not in reasons:
         return invalid_choice("reason", reasons)
-    missing = card_missing(db, credit_card_account_id)
-    if missing:
-        return missing
+    check_card_exists(db, credit_card_account_id)
     order_id = credit_card_order_id(credit_card_account_id, user_id, reason)
     order = {
         "order_id": order_id,
@@ -188,9 +186,7 @@ def apply_statement_credit(
         return "Error: Credit amount must be positive."
     if reason not in _STATEMENT_CREDIT_REASONS:
         return invalid_choice("reason", _STATEMENT_CREDIT_REASONS)
-    missing = card_missing(db, credit_card_account_id)
-    if missing:
-        return missing
+    check_card_exists(db, credit_card_account_id)
     credit_id = transaction_id(user_id, "STATEMENT_CREDIT", reason, amount, "Statement Credit")
     record = {
         "transaction_id": credit_id,
@@ -243,9 +239,7 @@ def apply_credit_card_flag(
     reasons = ["retention_offer", "loyalty_benefit", "promotional", "error_correction", "other"]
     if reason not in reasons:
         return invalid_choice("reason", reasons)
-    missing = card_missing(db, credit_card_account_id)
-    if missing:
-        return missing
+    check_card_exists(db, credit_card_account_id)
     flag_id = account_flag_id(credit_card_account_id, flag_type, expiration_date)
     record = {
         "flag_id": flag_id,
@@ -277,9 +271,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
     """Close a card account for good."""
     if not credit_card_account_id or not user_id:
         return "Error: Missing required parameters (credit_card_account_id, user_id)."
-    missing = card_missing(db, credit_card_account_id)
-    if missing:
-        return missing
+    check_card_exists(db, credit_card_account_id)
     if not exists(db.credit_card_accounts, credit_card_account_id):
         return f"Error: Failed to close credit card account '{credit_card_account_id}'."
     card = edit(db.credit_card_accounts, credit_card_account_id)

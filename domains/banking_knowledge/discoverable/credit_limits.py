@@ -44,9 +44,7 @@ def submit_credit_limit_request(
     whole = int(amount)
     if whole <= 0:
         return "Error: Requested increase amount must be positive."
-    card = owned_card(db, credit_card_account_id, user_id)
-    if isinstance(card, str):
-        return card
+    owned_card(db, credit_card_account_id, user_id)  # answers for a missing or foreign card
     request_id = credit_limit_request_id(credit_card_account_id, user_id, whole)
     record = {
         "request_id": request_id,
@@ -158,8 +156,6 @@ def approve_credit_limit_increase(
     if not credit_card_account_id or not user_id or new_credit_limit is None:
         return "Error: Missing required parameters."
     card = owned_card(db, credit_card_account_id, user_id)
-    if isinstance(card, str):
-        return card
     if _blocks_limit_increase(db, credit_card_account_id, user_id, card):
         return "Error: Credit limit increase request cannot be approved at this time."
     current = dollars(card.get("credit_limit", "$0.00"))

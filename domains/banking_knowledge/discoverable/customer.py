@@ -11,6 +11,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.ids import (
     card_last_4_digits,
     dispute_id,
@@ -151,9 +152,7 @@ def deposit_check(db: BankingDB, account_id: str, check_amount: float) -> str:
         return f"Error: Invalid check amount '{check_amount}'. Must be a number."
     if amount <= 0:
         return "Error: Check amount must be positive."
-    account = row(db.accounts, account_id)
-    if account is None:
-        return f"Error: Account '{account_id}' not found."
+    account = found(db.accounts, account_id, "Account")
     if account.get("status") not in ("ACTIVE", "OPEN"):
         return f"Error: Account '{account_id}' is not active."
     previous = parse_balance(account.get("current_holdings", account.get("balance", 0)))

@@ -11,6 +11,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.discoverable.texts import title
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows
 
@@ -78,9 +79,7 @@ def _activation_problem(
         return "Error: CVV must be exactly 3 digits."
     if not last_4_digits.isdigit() or len(last_4_digits) != 4:
         return "Error: Last 4 digits must be exactly 4 digits."
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     reason = card.get("issue_reason", "new_account")
     handler = _ACTIVATION_TOOL_FOR_REASON.get(reason)
     if handler != key:
@@ -239,9 +238,7 @@ def reset_debit_card_pin(db: BankingDB, card_id: str, last_4_digits: str, new_pi
     problem = pin_problem(new_pin)
     if problem:
         return f"Error: {problem}"
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     if card.get("last_4_digits") != last_4_digits:
         return "Error: Card verification failed. The last 4 digits do not match our records."
     if card.get("status") != "ACTIVE":
@@ -279,9 +276,7 @@ def change_debit_card_pin(db: BankingDB, card_id: str, current_pin: str, new_pin
         return f"Error: {problem}"
     if current_pin == new_pin:
         return "Error: New PIN must be different from current PIN."
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     if card.get("status") != "ACTIVE":
         return (
             f"Error: Cannot change PIN. Card status is {card.get('status')}. "

@@ -7,6 +7,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice
 from tau_env.domains.banking_knowledge.ids import debit_card_id, debit_card_order_id, hex_digest
 from tau_env.domains.banking_knowledge.lookups import add, edit, row, rows, rows_where
@@ -99,9 +100,7 @@ def order_debit_card(
     if card_design.upper() not in designs:
         return invalid_choice("card_design", designs)
     style = card_design.upper()
-    account = row(db.accounts, account_id)
-    if account is None:
-        return f"Error: Account '{account_id}' not found."
+    account = found(db.accounts, account_id, "Account")
     if account.get("class") != "checking":
         return (
             "Error: Debit cards can only be ordered for checking accounts. "

@@ -7,6 +7,7 @@ from datetime import datetime
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
 from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows_where
@@ -30,9 +31,7 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
     if reason.lower() not in reasons:
         return invalid_choice("reason", reasons)
     reason = reason.lower()
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     previous = card.get("status")
     if previous not in ("ACTIVE", "PENDING"):
         return (
@@ -76,9 +75,7 @@ def freeze_debit_card(db: BankingDB, card_id: str) -> str:
     """Freeze an active card until it is unfrozen."""
     if not card_id:
         return "Error: Missing required parameter: card_id."
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     if card.get("status") == "FROZEN":
         return f"Error: Debit card '{card_id}' is already frozen."
     if card.get("status") != "ACTIVE":
@@ -113,9 +110,7 @@ def unfreeze_debit_card(db: BankingDB, card_id: str) -> str:
     """Unfreeze a frozen card whose account is still open."""
     if not card_id:
         return "Error: Missing required parameter: card_id."
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     if card.get("status") == "ACTIVE":
         return f"Error: Debit card '{card_id}' is already active."
     if card.get("status") != "FROZEN":
@@ -156,9 +151,7 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
     reasons = ["customer_verified", "velocity_clear"]
     if reason not in reasons:
         return f"Error: Invalid reason '{reason}'. Must be one of: {', '.join(reasons)}"
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     if reason == "velocity_clear":
         if not card.get("velocity_blocked", False):
             return f"Error: Debit card '{card_id}' does not have an active velocity block."
@@ -208,9 +201,7 @@ def get_debit_cards(db: BankingDB, account_id: str) -> str:
     """A checking account's cards as JSON, newest issue date (compared as text) first."""
     if not account_id:
         return "Error: Missing required parameter 'account_id'."
-    account = row(db.accounts, account_id)
-    if account is None:
-        return f"Error: Account '{account_id}' not found."
+    account = found(db.accounts, account_id, "Account")
     if account.get("class", "").lower() not in ("checking", "business_checking"):
         return (
             f"Error: Account '{account_id}' is not a checking account. "
@@ -266,9 +257,7 @@ def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_lim
     wanted = int(requested)
     if wanted <= 0:
         return "Error: new_limit must be a positive amount."
-    card = row(db.debit_cards, card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
+    card = found(db.debit_cards, card_id, "Debit card")
     if card.get("status") != "ACTIVE":
         return (
             f"Error: Debit card '{card_id}' is not active. Current status: {card.get('status')}. "

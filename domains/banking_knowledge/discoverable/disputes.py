@@ -6,9 +6,10 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.atm_images import SCANNED_DEPOSITS
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.checks import found
 from tau_env.domains.banking_knowledge.discoverable.texts import history, invalid_choice, title
 from tau_env.domains.banking_knowledge.ids import dispute_id
-from tau_env.domains.banking_knowledge.lookups import add, row
+from tau_env.domains.banking_knowledge.lookups import add
 
 __all__ = ["BEHAVIOURS"]
 
@@ -270,9 +271,7 @@ def get_atm_deposit_images(db: BankingDB, transaction_id: str) -> str:
     """The scanned envelope of a bank-ATM deposit, or a note that no image exists."""
     if not transaction_id:
         return "Error: Missing required parameter: transaction_id"
-    transaction = row(db.bank_account_transaction_history, transaction_id)
-    if transaction is None:
-        return f"Error: Transaction '{transaction_id}' not found."
+    transaction = found(db.bank_account_transaction_history, transaction_id, "Transaction")
     if transaction.get("type") != "atm_deposit":
         return (
             f"Error: Transaction '{transaction_id}' is not an ATM deposit. This tool only works "
