@@ -8,9 +8,9 @@ from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     check_card_exists,
 )
+from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
-    history,
     invalid_choice,
     title,
 )
@@ -83,23 +83,6 @@ def order_replacement_credit_card(
     )
 
 
-@behaviour("get_replacement_card_orders", "read")
-def get_replacement_card_orders(db: BankingDB, credit_card_account_id: str) -> str:
-    """Replacement orders of a card account (every status, despite the name)."""
-    if not credit_card_account_id:
-        return "Error: Missing required parameter: credit_card_account_id"
-    return history(
-        db,
-        "get_replacement_card_orders",
-        "Pending replacement orders check completed.",
-        f"Replacement orders for credit card account {credit_card_account_id}:",
-        "credit_card_orders",
-        "credit_card_account_id",
-        credit_card_account_id,
-        "\nNo pending replacement orders found for this credit card account.",
-    )
-
-
 @behaviour("log_credit_card_closure_reason", "write")
 def log_credit_card_closure_reason(
     db: BankingDB, credit_card_account_id: str, user_id: str, closure_reason: str
@@ -140,23 +123,6 @@ def log_credit_card_closure_reason(
     lines.append(f"Arguments: {indented(arguments)}")
     lines.append(f"Closure reason '{closure_reason}' logged for account {credit_card_account_id}.")
     return "\n".join(lines)
-
-
-@behaviour("get_closure_reasons", "read")
-def get_closure_reasons(db: BankingDB, credit_card_account_id: str) -> str:
-    """Closure reasons logged for a card account."""
-    if not credit_card_account_id:
-        return "Error: Missing required parameter: credit_card_account_id"
-    return history(
-        db,
-        "get_closure_reasons",
-        "Closure reason history retrieved successfully.",
-        f"Closure reason history for credit card account {credit_card_account_id}:",
-        "credit_card_closure_reasons",
-        "credit_card_account_id",
-        credit_card_account_id,
-        "\nNo closure reason records found for this credit card account.",
-    )
 
 
 _STATEMENT_CREDIT_REASONS = [
@@ -306,9 +272,9 @@ def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_e
 
 BEHAVIOURS = (
     order_replacement_credit_card,
-    get_replacement_card_orders,
+    HISTORIES["get_replacement_card_orders"],
     log_credit_card_closure_reason,
-    get_closure_reasons,
+    HISTORIES["get_closure_reasons"],
     apply_statement_credit,
     apply_credit_card_flag,
     close_credit_card_account,

@@ -11,9 +11,9 @@ from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     dollars,
     owned_card,
 )
+from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
-    history,
 )
 from tau_env.domains.banking_knowledge.ids import (
     credit_limit_request_id,
@@ -66,23 +66,6 @@ def submit_credit_limit_request(
         "  - Status: PENDING",
     ]
     return "\n".join(lines)
-
-
-@behaviour("get_credit_limit_requests", "read")
-def get_credit_limit_requests(db: BankingDB, credit_card_account_id: str) -> str:
-    """Credit limit increase requests and decisions of a card account."""
-    if not credit_card_account_id:
-        return "Error: Missing required parameter: credit_card_account_id"
-    return history(
-        db,
-        "get_credit_limit_requests",
-        "Credit limit increase history retrieved.",
-        f"Credit limit increase history for account {credit_card_account_id}:",
-        "credit_limit_increase_requests",
-        "credit_card_account_id",
-        credit_card_account_id,
-        "\nNo credit limit increase requests found for this account.",
-    )
 
 
 @behaviour("get_payment_history", "read")
@@ -234,7 +217,7 @@ def deny_credit_limit_increase(
 
 BEHAVIOURS = (
     submit_credit_limit_request,
-    get_credit_limit_requests,
+    HISTORIES["get_credit_limit_requests"],
     get_payment_history,
     approve_credit_limit_increase,
     deny_credit_limit_increase,

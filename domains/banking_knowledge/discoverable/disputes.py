@@ -7,7 +7,8 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.atm_images import SCANNED_DEPOSITS
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
 from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import history, invalid_choice, title
+from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
+from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
 from tau_env.domains.banking_knowledge.ids import dispute_id
 from tau_env.domains.banking_knowledge.lookups import add
 
@@ -249,23 +250,6 @@ def file_debit_card_dispute(
     return "\n".join(lines)
 
 
-@behaviour("get_debit_card_disputes", "read")
-def get_debit_card_disputes(db: BankingDB, user_id: str) -> str:
-    """A customer's debit card disputes."""
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
-    return history(
-        db,
-        "get_debit_card_disputes",
-        "Debit card dispute history retrieved successfully.",
-        f"Debit card dispute history for user {user_id}:",
-        "debit_card_disputes",
-        "user_id",
-        user_id,
-        "\nNo debit card disputes found for this user.",
-    )
-
-
 @behaviour("get_atm_deposit_images", "read")
 def get_atm_deposit_images(db: BankingDB, transaction_id: str) -> str:
     """The scanned envelope of a bank-ATM deposit, or a note that no image exists."""
@@ -309,27 +293,10 @@ def get_atm_deposit_images(db: BankingDB, transaction_id: str) -> str:
     )
 
 
-@behaviour("get_credit_card_disputes", "read")
-def get_credit_card_disputes(db: BankingDB, user_id: str) -> str:
-    """A customer's credit card transaction disputes."""
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
-    return history(
-        db,
-        "get_credit_card_disputes",
-        "User transaction dispute history retrieved successfully.",
-        f"Transaction dispute history for user {user_id}:",
-        "transaction_disputes",
-        "user_id",
-        user_id,
-        "\nNo transaction disputes found for this user.",
-    )
-
-
 BEHAVIOURS = (
-    get_credit_card_disputes,
+    HISTORIES["get_credit_card_disputes"],
     file_credit_card_dispute,
     file_debit_card_dispute,
-    get_debit_card_disputes,
+    HISTORIES["get_debit_card_disputes"],
     get_atm_deposit_images,
 )
