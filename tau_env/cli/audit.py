@@ -14,10 +14,7 @@ import sys
 from typing import Any
 
 from tau_env.cli.common import (
-    add_data_arguments,
-    add_grading_argument,
-    add_judge_arguments,
-    add_retrieval_arguments,
+    add_graded_play_arguments,
     checked_judge,
     data_options,
     documented_parser,
@@ -32,10 +29,7 @@ _SUMMARY = "play every task with probes that do not solve it; report which pass"
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
     parser = documented_parser(commands, "audit", _SUMMARY, __doc__)
-    add_data_arguments(parser)
-    add_retrieval_arguments(parser)
-    add_judge_arguments(parser)
-    add_grading_argument(parser)
+    add_graded_play_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the audit as JSON")
     parser.add_argument(
         "--html", default=None, metavar="FILE", help="also write the audit as an HTML page"

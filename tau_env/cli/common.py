@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_DOMAIN",
     "DEFAULT_STORE",
     "add_data_arguments",
+    "add_graded_play_arguments",
     "add_grading_argument",
     "add_judge_arguments",
     "add_retrieval_arguments",
@@ -143,6 +144,18 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
+
+
+def add_graded_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of commands that play a task set and grade it here (audit, validate).
+
+    The data and retrieval options (`add_data_arguments`, `add_retrieval_arguments`), the
+    judge's (`add_judge_arguments`) and ``--grading``.
+    """
+    add_data_arguments(parser)
+    add_retrieval_arguments(parser)
+    add_judge_arguments(parser)
+    add_grading_argument(parser)
 
 
 def data_options(args: argparse.Namespace) -> dict[str, Any]:

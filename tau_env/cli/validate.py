@@ -13,15 +13,7 @@ import sys
 from typing import Any
 
 from tau_env.baselines.oracle import OracleAgent
-from tau_env.cli.common import (
-    DEFAULT_DOMAIN,
-    add_data_arguments,
-    add_grading_argument,
-    add_judge_arguments,
-    add_retrieval_arguments,
-    checked_judge,
-    data_options,
-)
+from tau_env.cli.common import add_graded_play_arguments, checked_judge, data_options
 from tau_env.episode_runner import EpisodeResult, run_episode
 from tau_env.grading.nl_assertions import judge_call_saved
 from tau_env.grading.outcome import Grade
@@ -51,10 +43,7 @@ def add_parser(commands: Any) -> None:
         ),
         epilog=EXIT_CODES,
     )
-    add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
-    add_retrieval_arguments(parser)
-    add_judge_arguments(parser)
-    add_grading_argument(parser)
+    add_graded_play_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
