@@ -40,12 +40,7 @@ def _play(store, server, route, stream):
         llm_args={"route": route, "stream": stream},
     )
     config = RunConfig(
-        run_id=f"{route}-{stream}",
-        domain="mock",
-        task_ids=TASKS,
-        trials=2,
-        agent=spec,
-        user=spec,
+        run_id=f"{route}-{stream}", domain="mock", task_ids=TASKS, trials=2, agent=spec, user=spec
     )
     create_run(store, config)
     summary = run(store, config)

@@ -188,12 +188,7 @@ def test_llm_reply__goodbye_with_half_an_emoji_is_stored(store, monkeypatch, rou
             kind="llm", model=server.model(), api_base=server.base_url, llm_args={"route": route}
         )
         config = RunConfig(
-            run_id="llm",
-            domain="mock",
-            task_ids=MOCK_TASKS,
-            trials=2,
-            agent=spec,
-            user=spec,
+            run_id="llm", domain="mock", task_ids=MOCK_TASKS, trials=2, agent=spec, user=spec
         )
         create_run(store, config)
         summary = run(store, config)
