@@ -76,36 +76,27 @@ def _row(name: str, wall: float, cpu: float, unit: str, target: str = "") -> dic
     }
 
 
+def _median(samples: list[tuple[float, float]]) -> tuple[float, float]:
+    """The median wall and CPU time of (wall, CPU) samples."""
+    return statistics.median(w for w, _ in samples), statistics.median(c for _, c in samples)
+
+
 def queries(data_dir: Path) -> list[dict[str, Any]]:
     domain = load_domain("banking_knowledge", data_dir, retrieval="bm25_grep")
     knowledge = domain.data.extras["knowledge_base"]
     world = domain.new_world()
     rows = []
     per_query = [_cpu_and_wall(lambda q=q: knowledge.bm25.top(q, 10), 200) for q in QUERIES]
-    wall = statistics.median(w for w, _ in per_query)
-    cpu = statistics.median(c for _, c in per_query)
-    rows.append(_row("BM25 query, top 10 of 698 documents", wall, cpu, "us", "<= 1000 us"))
+    rows.append(
+        _row("BM25 query, top 10 of 698 documents", *_median(per_query), "us", "<= 1000 us")
+    )
     tool = [
         _cpu_and_wall(lambda q=q: world.call_tool("agent", "KB_search", {"query": q}), 50)
         for q in QUERIES
     ]
-    rows.append(
-        _row(
-            "KB_search tool call (rank + format 10 documents)",
-            statistics.median(w for w, _ in tool),
-            statistics.median(c for _, c in tool),
-            "us",
-        )
-    )
+    rows.append(_row("KB_search tool call (rank + format 10 documents)", *_median(tool), "us"))
     grep = [_cpu_and_wall(lambda q=q: grep_documents(knowledge, q.split()[0]), 20) for q in QUERIES]
-    rows.append(
-        _row(
-            "grep, one word over 698 documents",
-            statistics.median(w for w, _ in grep),
-            statistics.median(c for _, c in grep),
-            "us",
-        )
-    )
+    rows.append(_row("grep, one word over 698 documents", *_median(grep), "us"))
     return rows
 
 
