@@ -190,11 +190,11 @@ class ScriptedUser:
         # "Can you confirm your user id?" asks for a fact, not for a decision.
         decision = None if facts else offer_decision(text, script.accepts, script.declines)
         if decision is not None:
-            replies.append(self.voice.yes() if decision else self.voice.no())
+            replies.append(self.voice.say("yes") if decision else self.voice.say("no"))
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
-                return SendMessage(content=self.voice.repeat())
+                return SendMessage(content=self.voice.say("repeat"))
             runnable = [self._maybe_mistaken(call) for call in runnable]
             self.held = replies
             self.pending.extend(runnable[1:])
@@ -211,8 +211,8 @@ class ScriptedUser:
         if refuses(text):
             if script.after_refusal == "ask_human" and not self.asked_for_human:
                 self.asked_for_human = True
-                return SendMessage(content=self.voice.ask_human())
-            return SendMessage(content=f"{self.voice.accept_refusal()} {_STOP}")
+                return SendMessage(content=self.voice.say("ask_human"))
+            return SendMessage(content=f"{self.voice.say('accept_refusal')} {_STOP}")
         return self._idle_turn(text)
 
     def _requests(
@@ -268,11 +268,11 @@ class ScriptedUser:
         if self.script.goal_checks:
             return self._start_probe()
         if asks_question(text):
-            return SendMessage(content=self.voice.unknown())
-        return SendMessage(content=self.voice.okay())
+            return SendMessage(content=self.voice.say("unknown"))
+        return SendMessage(content=self.voice.say("okay"))
 
     def _give_up(self) -> SendMessage:
-        return SendMessage(content=f"{self.voice.give_up()} {_STOP}")
+        return SendMessage(content=f"{self.voice.say('give_up')} {_STOP}")
 
     # -- goal checks ---------------------------------------------------------------------------
     def _goal_reached(self) -> Action:
@@ -292,7 +292,7 @@ class ScriptedUser:
         if self.questions:
             self.asked_question = True
             return SendMessage(content=self.voice.question(self.questions.popleft()))
-        return SendMessage(content=f"{self.voice.closing()} {_STOP}")
+        return SendMessage(content=f"{self.voice.say('closing')} {_STOP}")
 
     def _start_probe(self) -> Action:
         self.phase = "probe"
@@ -333,7 +333,7 @@ class ScriptedUser:
             parts.append(self.reporter.unresolved(probes))
         parts.extend(self.held)
         self.reported, self.held = [], []
-        return SendMessage(content=" ".join(parts) or self.voice.okay())
+        return SendMessage(content=" ".join(parts) or self.voice.say("okay"))
 
 
 def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]]) -> dict[str, Any]:

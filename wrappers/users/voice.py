@@ -21,16 +21,21 @@ import re
 import zlib
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from tau_env.tasks.model import UserScript
 from tau_env.wrappers.users.paraphrase import spoken_variants
 from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.register import Register
 
-__all__ = ["Voice"]
+__all__ = ["Phrase", "Voice"]
 
 T = TypeVar("T")
+
+Phrase = Literal[
+    "yes", "no", "okay", "unknown", "ask_human", "accept_refusal", "closing", "give_up", "repeat"
+]
+"""What a customer says without content of its own: a bank of `Register` phrasings each."""
 
 
 class _Picks:
@@ -87,21 +92,10 @@ class Voice:
         self._questions = script.questions
 
     # -- replies -------------------------------------------------------------------------------
-    def yes(self) -> str:
-        """Accepting an offer or confirming."""
-        return self.rng.choice(self.register.yes)
-
-    def no(self) -> str:
-        """Declining an offer."""
-        return self.rng.choice(self.register.no)
-
-    def okay(self) -> str:
-        """A neutral answer to a turn that asks nothing."""
-        return self.rng.choice(self.register.okay)
-
-    def unknown(self) -> str:
-        """Not knowing what was asked."""
-        return self.rng.choice(self.register.unknown)
+    def say(self, phrase: Phrase) -> str:
+        """One of the register's phrasings of `phrase` (see `Register`'s banks)."""
+        bank: tuple[str, ...] = getattr(self.register, phrase)
+        return self.rng.choice(bank)
 
     def facts(self, answers: list[str]) -> str:
         """The answers to the agent's fact questions, after a lead of the register.
@@ -120,26 +114,6 @@ class Voice:
     def unknown_fact(self, label: str) -> str:
         """Not knowing the fact `label` ("Sorry, I don't know my email.")."""
         return self.rng.choice(self.register.unknown_fact).format(label=label)
-
-    def ask_human(self) -> str:
-        """Asking for a human after a refusal."""
-        return self.rng.choice(self.register.ask_human)
-
-    def accept_refusal(self) -> str:
-        """Accepting a refusal (before hanging up)."""
-        return self.rng.choice(self.register.accept_refusal)
-
-    def closing(self) -> str:
-        """Thanking (before hanging up satisfied)."""
-        return self.rng.choice(self.register.closing)
-
-    def give_up(self) -> str:
-        """Giving up (before hanging up)."""
-        return self.rng.choice(self.register.give_up)
-
-    def repeat(self) -> str:
-        """Asking to hear an instruction again."""
-        return self.rng.choice(self.register.repeat)
 
     def question(self, index: int) -> str:
         """The scenario's question `index`, in other words and with a lead."""

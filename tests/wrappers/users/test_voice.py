@@ -105,7 +105,7 @@ def test_replies__vary_with_the_seed():
     domain = tau_env.load_domain("mock")
     task = domain.task("create_task")
     said = {
-        (v.yes(), v.no(), v.okay(), v.closing())
+        (v.say("yes"), v.say("no"), v.say("okay"), v.say("closing"))
         for v in (voice(task, domain, seed) for seed in range(10))
     }
     assert len(said) >= 5
