@@ -1,6 +1,7 @@
 """``tau-env run | resume | report | export`` end to end on the built-in mock domain."""
 
 import json
+import shlex
 import sqlite3
 
 import pytest
@@ -35,14 +36,17 @@ def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
     assert (
         main(
             [
-                *"run --domain mock --tasks create_task,complete_task --trials 3 --run a".split(),
+                *shlex.split(
+                    "run --domain mock --tasks create_task,complete_task --trials 3 --run a"
+                ),
                 *args,
             ]
         )
         == 0
     )
     assert (
-        main([*"run --domain mock --agent random --tasks create_task --run b".split(), *args]) == 0
+        main([*shlex.split("run --domain mock --agent random --tasks create_task --run b"), *args])
+        == 0
     )
     capsys.readouterr()
     assert main(["report", "--all", *args]) == 0
@@ -64,7 +68,12 @@ def test_run__report_and_export_read_the_same_store(store, tmp_path, capsys):
 
 def test_resume__of_a_complete_run_plays_nothing(store, capsys):
     assert (
-        main([*"run --domain mock --tasks create_task --trials 2 --run x --store".split(), store])
+        main(
+            [
+                *shlex.split("run --domain mock --tasks create_task --trials 2 --run x --store"),
+                store,
+            ]
+        )
         == 0
     )
     capsys.readouterr()
@@ -78,7 +87,8 @@ def test_resume__of_a_complete_run_plays_nothing(store, capsys):
 def test_run__with_failed_attempts_exits_one_and_says_how_to_resume(store, capsys):
     code = main(
         [
-            *"run --domain mock --agent tests.rollout.agents:OutageOracle --tasks create_task,complete_task --run down --store".split(),
+            *shlex.split("run --domain mock --agent tests.rollout.agents:OutageOracle --run down"),
+            *("--tasks", "create_task,complete_task", "--store"),
             store,
         ]
     )
@@ -158,7 +168,10 @@ def test_run__no_user_mode_plays_only_tasks_the_agent_can_start(store, capsys):
     assert "complete_after_history" not in played and "complete_task" in played
     assert report["terminations"] == {"agent_stop": len(played)}
     code = main(
-        [*"run --domain mock --mode no-user --tasks complete_after_history --store".split(), store]
+        [
+            *shlex.split("run --domain mock --mode no-user --tasks complete_after_history --store"),
+            store,
+        ]
     )
     assert code == 2
     assert "cannot be played in mode 'no-user'" in capsys.readouterr().err
