@@ -98,16 +98,7 @@ def judge_failure(record: EpisodeRecord, error: str, started: float) -> FailureR
 
     The episode keeps its grade (it stays waiting for a judge); the failure says why.
     """
-    return FailureRecord(
-        run_id=record.run_id,
-        task_id=record.task_id,
-        trial=record.trial,
-        seed=record.seed,
-        kind="infrastructure",
-        error=error,
-        at=time.time(),
-        duration=time.time() - started,
-    )
+    return FailureRecord.of_episode(record, "infrastructure", error, time.time() - started)
 
 
 async def judge_episode(

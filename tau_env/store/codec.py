@@ -12,7 +12,6 @@ the run.
 from __future__ import annotations
 
 import json
-import time
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -61,13 +60,5 @@ def read_record(model: type[Record], text: str) -> Record:
 
 def unstorable_failure(record: EpisodeRecord, error: UnstorableRecord) -> FailureRecord:
     """The failed attempt that stands for an episode that cannot be stored (resume replays it)."""
-    return FailureRecord(
-        run_id=record.run_id,
-        task_id=record.task_id,
-        trial=record.trial,
-        seed=record.seed,
-        kind="crash",
-        error=f"{type(error).__name__}: the finished episode could not be stored: {error}",
-        at=time.time(),
-        duration=record.duration,
-    )
+    error_text = f"{type(error).__name__}: the finished episode could not be stored: {error}"
+    return FailureRecord.of_episode(record, "crash", error_text, record.duration)

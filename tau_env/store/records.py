@@ -8,6 +8,7 @@ and is kept even after a later attempt succeeds, so no failure is ever silently 
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -268,6 +269,22 @@ class FailureRecord(_Record):
     traceback: str | None = None
     at: float
     duration: float
+
+    @classmethod
+    def of_episode(
+        cls, record: EpisodeRecord, kind: FailureKind, error: str, duration: float
+    ) -> FailureRecord:
+        """A failed attempt at `record`'s (task, trial), with its seed, logged now."""
+        return cls(
+            run_id=record.run_id,
+            task_id=record.task_id,
+            trial=record.trial,
+            seed=record.seed,
+            kind=kind,
+            error=error,
+            at=time.time(),
+            duration=duration,
+        )
 
 
 SimulationStatus = Literal["regraded", "not_regradable", "infrastructure_error"]
