@@ -3,14 +3,18 @@
 Every product belongs to a family (the unit of the train/test split). Names and the shape of
 each family are fixed; the numbers (fees, limits, rates, thresholds) are drawn from the seed
 within ranges that keep every task kind of the family possible (a family that has refusal
-tasks keeps one product that refuses, for example).
+tasks keeps one product that refuses, for example). The credit cards are data (`cards.toml`,
+next to this module); checking and savings products are short tables here.
 """
 
 from __future__ import annotations
 
 import random
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 __all__ = [
     "BANK_NAME",
@@ -350,110 +354,46 @@ def _limits(rng: random.Random, age: int, on_time: int, percent: int, cap: int) 
     )
 
 
+def _drawn(rng: random.Random, value: Any) -> Any:
+    """A fixed value, or one the seed chooses from a list of them."""
+    return rng.choice(value) if isinstance(value, list) else value
+
+
+def _card(rng: random.Random, spec: Mapping[str, Any]) -> CardOffer:
+    """One card of `cards.toml`, its numbers drawn in the order the file's header gives."""
+    fee = _drawn(rng, spec["fee"])
+    base, step, steps = spec["income"]
+    income = base + step * rng.randint(0, steps) if steps else base
+    base_rate = _drawn(rng, spec["base_rate"])
+    bonus = {category: tuple(choices) for category, choices in spec["bonus"].items()}
+    rates = _rates(rng, bonus, base_rate)
+    limits = _limits(rng, *spec["limits"])
+    return CardOffer(
+        name=spec["name"],
+        family=spec["family"],
+        slug=spec["slug"],
+        audience=spec["audience"],
+        annual_fee=fee,
+        first_year_free=spec["first_year_free"],
+        min_income=income,
+        rates=rates,
+        late_fee=rng.choice((29, 32, 35, 39, 40)),
+        limits=limits,
+        expedited_free=spec["expedited_free"],
+        retention_months=spec.get("retention_months"),
+        foreign_fee_percent=rng.choice((0.0, 1.0, 2.0, 3.0)) if fee == 0 else 0.0,
+        starting_limits=tuple(spec["starting_limits"]),
+    )
+
+
+_CARDS: tuple[Mapping[str, Any], ...] = tuple(
+    tomllib.loads(resources.files(__package__).joinpath("cards.toml").read_text("utf-8"))["card"]
+)
+"""The cards of `cards.toml`, in file order (the order of the draws)."""
+
+
 def _cards(rng: random.Random) -> tuple[CardOffer, ...]:
-    r = rng
-
-    def card(
-        name: str,
-        family: str,
-        slug: str,
-        audience: str,
-        fee: int,
-        first_year_free: bool,
-        income: int,
-        rates: dict[str, float],
-        limits: LimitTerms,
-        *,
-        expedited: bool,
-        retention: int | None,
-        starting: tuple[int, ...],
-    ) -> CardOffer:
-        return CardOffer(
-            name=name,
-            family=family,
-            slug=slug,
-            audience=audience,
-            annual_fee=fee,
-            first_year_free=first_year_free,
-            min_income=income,
-            rates=rates,
-            late_fee=r.choice((29, 32, 35, 39, 40)),
-            limits=limits,
-            expedited_free=expedited,
-            retention_months=retention,
-            foreign_fee_percent=r.choice((0.0, 1.0, 2.0, 3.0)) if fee == 0 else 0.0,
-            starting_limits=starting,
-        )
-
-    return (
-        card(
-            "Copper Cash Card", "cashback_cards", "copper", "flat cash back on everything", 0,
-            False, 20000 + 5000 * r.randint(0, 2), _rates(r, {}, r.choice((1.5, 2.0))),
-            _limits(r, 6, 6, 20, 10000), expedited=False, retention=None,
-            starting=(1500, 2000, 2500, 3000),
-        ),
-        card(
-            "Nickel Cash Card", "cashback_cards", "nickel", "families buying groceries and gas",
-            r.choice((0, 39)), False, 35000 + 5000 * r.randint(0, 2),
-            _rates(r, {"Groceries": (3.0, 4.0), "Gas": (2.0, 3.0)}, 1.0),
-            _limits(r, 6, 6, 25, 15000), expedited=False, retention=12,
-            starting=(3000, 4000, 5000),
-        ),
-        card(
-            "Cobalt Cash Card", "cashback_cards", "cobalt", "people who eat out and stream",
-            r.choice((95, 99)), True, 60000 + 5000 * r.randint(0, 3),
-            _rates(r, {"Dining": (4.0, 5.0), "Groceries": (3.0,), "Streaming": (3.0, 4.0)}, 1.0),
-            _limits(r, 9, 9, 30, 25000), expedited=True, retention=12,
-            starting=(6000, 8000, 10000),
-        ),
-        card(
-            "Compass Travel Card", "travel_cards", "compass", "occasional travellers", 0, False,
-            30000 + 5000 * r.randint(0, 2),
-            _rates(r, {"Travel": (2.0, 3.0), "Dining": (2.0,)}, 1.0),
-            _limits(r, 6, 6, 20, 12000), expedited=False, retention=None,
-            starting=(2500, 3000, 4000),
-        ),
-        card(
-            "Meridian Travel Card", "travel_cards", "meridian", "frequent flyers",
-            r.choice((89, 95)), True, 55000 + 5000 * r.randint(0, 3),
-            _rates(r, {"Travel": (4.0, 5.0), "Dining": (3.0,), "Transit": (2.0, 3.0)}, 1.5),
-            _limits(r, 9, 9, 25, 20000), expedited=True, retention=12,
-            starting=(6000, 7500, 9000),
-        ),
-        card(
-            "Atlas Travel Card", "travel_cards", "atlas", "people who travel for a living",
-            r.choice((395, 450)), False, 110000 + 10000 * r.randint(0, 3),
-            _rates(r, {"Travel": (8.0, 10.0), "Transit": (4.0, 5.0), "Dining": (3.0, 4.0)}, 2.0),
-            _limits(r, 12, 9, 35, 40000), expedited=True, retention=24,
-            starting=(15000, 20000, 25000),
-        ),
-        card(
-            "Ledger Business Card", "business_cards", "ledger", "sole proprietors", 0, False,
-            25000 + 5000 * r.randint(0, 2),
-            _rates(r, {"Office Supplies": (3.0, 4.0), "Software": (2.0, 3.0)}, 1.0),
-            _limits(r, 6, 6, 20, 15000), expedited=False, retention=None,
-            starting=(3000, 5000, 7500),
-        ),
-        card(
-            "Foundry Business Card", "business_cards", "foundry", "growing small businesses",
-            r.choice((125, 150)), True, 75000 + 5000 * r.randint(0, 3),
-            _rates(r, {"Advertising": (4.0, 5.0), "Software": (3.0,), "Shipping": (2.0,)}, 1.5),
-            _limits(r, 9, 9, 30, 35000), expedited=True, retention=12,
-            starting=(10000, 15000, 20000),
-        ),
-        card(
-            "Seedling Card", "starter_cards", "seedling", "students building credit", 0, False,
-            0, _rates(r, {}, 1.0), _limits(r, 6, 6, 25, 3000), expedited=False,
-            retention=None, starting=(500, 750, 1000),
-        ),
-        card(
-            "Sprout Rewards Card", "starter_cards", "sprout", "young adults with a first job",
-            r.choice((0, 25)), False, 12000 + 2000 * r.randint(0, 2),
-            _rates(r, {"Dining": (2.0, 3.0), "Streaming": (2.0, 3.0)}, 1.0),
-            _limits(r, 6, 6, 30, 5000), expedited=False, retention=12,
-            starting=(1000, 1500, 2000),
-        ),
-    )  # fmt: skip
+    return tuple(_card(rng, spec) for spec in _CARDS)
 
 
 def draw_bank(rng: random.Random) -> Bank:
