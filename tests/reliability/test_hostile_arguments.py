@@ -165,6 +165,12 @@ def _tools(domain) -> list[tuple[str, str]]:
     return [(side, name) for side in ("agent", "user") for name in domain.toolbox.tools(side).names]
 
 
+def _prepared(domain_name: str):
+    """The loaded domain, the argument values its data holds, and a fresh env on it."""
+    domain = load_domain(domain_name)
+    return domain, known_values(domain), _env(domain_name)
+
+
 def _plausible(domain, seen, side: str, name: str) -> dict:
     spec = domain.toolbox.tools(side).get(name)
     return {p: seen[p][0] for p in spec.parameter_names if seen.get(p)}
@@ -172,9 +178,7 @@ def _plausible(domain, seen, side: str, name: str) -> dict:
 
 @pytest.mark.parametrize("domain_name", DOMAINS)
 def test_every_tool__each_hostile_value_in_each_argument(domain_name):
-    domain = load_domain(domain_name)
-    seen = known_values(domain)
-    env = _env(domain_name)
+    domain, seen, env = _prepared(domain_name)
     calls: Counter[str] = Counter()
     for side, name in _tools(domain):
         spec = domain.toolbox.tools(side).get(name)
@@ -195,9 +199,7 @@ def test_every_tool__each_hostile_value_in_each_argument(domain_name):
 
 @pytest.mark.parametrize("domain_name", DOMAINS)
 def test_every_tool__fuzzed_hostile_arguments(domain_name):
-    domain = load_domain(domain_name)
-    seen = known_values(domain)
-    env = _env(domain_name)
+    domain, seen, env = _prepared(domain_name)
     calls: Counter[str] = Counter()
 
     def fuzz(side: str, name: str) -> None:
