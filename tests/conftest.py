@@ -82,6 +82,13 @@ def domain_sources() -> list[tuple[str, str | None]]:
     return sources
 
 
+def each_source():
+    """Parametrize a test by ``domain_name`` and ``data_dir`` over every `domain_sources`."""
+    sources = domain_sources()
+    ids = [source_id(source) for source in sources]
+    return pytest.mark.parametrize(("domain_name", "data_dir"), sources, ids=ids)
+
+
 def has_builtin_data(name: str) -> bool:
     """False for a domain that ships no built-in data yet (it raises `NoBuiltinData`)."""
     from tau_env.domain import load_domain

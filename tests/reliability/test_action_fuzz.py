@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tau_env
 from tau_env.actions import CallTool
 from tau_env.domain import load_domain
-from tests.conftest import domain_sources, source_id
+from tests.conftest import each_source
 from tests.reliability.strategies import action_for, known_values
 from tests.reliability.tally import count
 
@@ -60,11 +59,7 @@ def _space_sample(env, side: str, seed: int):
     return space.sample()
 
 
-@pytest.mark.parametrize(
-    ("domain_name", "data_dir"),
-    domain_sources(),
-    ids=[source_id(source) for source in domain_sources()],
-)
+@each_source()
 def test_fuzzed_episodes_keep_every_invariant(domain_name, data_dir):
     domain = load_domain(domain_name, data_dir)
     seen = known_values(domain)

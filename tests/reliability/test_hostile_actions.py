@@ -20,7 +20,7 @@ from tau_env.actions import Action, CallTool, SendMessage, Stop, decode_action
 from tau_env.domain import load_domain
 from tau_env.errors import InvalidAction
 from tau_env.wrappers.users import GoldUser, ScriptedUser
-from tests.conftest import domain_sources, source_id
+from tests.conftest import domain_sources, each_source
 from tests.reliability.strategies import NOT_ACTIONS, action_for, known_values
 from tests.reliability.tally import count
 from tests.reliability.test_action_fuzz import check_invariants, label_of
@@ -100,11 +100,7 @@ def _users(domain):
     return {"scripted": ScriptedUser.factory(domain), "gold": GoldUser.factory(domain)}
 
 
-@pytest.mark.parametrize(
-    ("domain_name", "data_dir"),
-    domain_sources(),
-    ids=[source_id(source) for source in domain_sources()],
-)
+@each_source()
 @pytest.mark.parametrize("user_kind", ["scripted", "gold"])
 def test_fuzzed_agent__offline_users_always_answer_with_a_valid_action(
     domain_name, data_dir, user_kind

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +20,7 @@ import tau_env
 from tau_env.actions import CallTool, SendMessage
 from tau_env.domain import load_domain
 from tau_env.messages import ToolMessage
-from tests.conftest import domain_sources, source_id
+from tests.conftest import each_source
 from tests.reliability.strategies import arguments_for, known_values
 from tests.reliability.tally import count
 from tests.reliability.test_action_fuzz import check_invariants, label_of
@@ -45,11 +44,7 @@ def _playable_tasks(env) -> list[str]:
     return ids
 
 
-@pytest.mark.parametrize(
-    ("domain_name", "data_dir"),
-    domain_sources(),
-    ids=[source_id(source) for source in domain_sources()],
-)
+@each_source()
 def test_every_tool_survives_fuzzed_arguments(domain_name, data_dir):
     domain = load_domain(domain_name, data_dir)
     seen = known_values(domain)

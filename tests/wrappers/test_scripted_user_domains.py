@@ -11,18 +11,14 @@ from tau_env.episode_runner import run_episode
 from tau_env.grading import Verdict
 from tau_env.wrappers.no_user import NoUser
 from tau_env.wrappers.users import ScriptedUser
-from tests.conftest import domain_sources, source_id
+from tests.conftest import each_source
 
 # Official mock tasks whose gold plans cannot satisfy their own env assertions (the reference
 # scores them 0 too; see the data's MANIFEST.md).
 UNSOLVABLE = {"update_task_with_history_and_env_assertions", "update_task_with_user_tools"}
 
 
-SOURCES = pytest.mark.parametrize(
-    ("domain_name", "data_dir"),
-    domain_sources(),
-    ids=[source_id(source) for source in domain_sources()],
-)
+SOURCES = each_source()
 
 
 class IdleAgent:

@@ -22,13 +22,9 @@ from tau_env.tasks.scenario_text import first_person
 from tau_env.wrappers.users import ScriptedUser, read_brief
 from tau_env.wrappers.users.register import REGISTERS
 from tau_env.wrappers.users.voice_measures import Prober
-from tests.conftest import domain_sources, source_id
+from tests.conftest import domain_sources, each_source, source_id
 
-SOURCES = pytest.mark.parametrize(
-    ("domain_name", "data_dir"),
-    domain_sources(),
-    ids=[source_id(source) for source in domain_sources()],
-)
+SOURCES = each_source()
 REPO = Path(__file__).resolve().parents[2]
 HIDDEN = re.compile(
     r"evaluation_criteria|gold_actions|communicate_info|nl_assertions|expects_transfer"
