@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from tau_env import CallTool, SendMessage, Stop
@@ -176,3 +177,13 @@ NOT_ACTIONS = st.one_of(
     ),
 )
 """Objects that may or may not be actions: `step` either acts or raises `InvalidAction`."""
+
+
+FUZZ_SETTINGS = settings(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+"""What every fuzz test runs with (each sets its own number of examples): reproducible, no
+example database, no deadline, slow or large data allowed."""

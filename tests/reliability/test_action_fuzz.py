@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tau_env
 from tau_env.actions import CallTool
 from tau_env.domain import load_domain
 from tests.conftest import each_source
-from tests.reliability.strategies import action_for, known_values
+from tests.reliability.strategies import FUZZ_SETTINGS, action_for, known_values
 from tests.reliability.tally import count
 
 MAX_STEPS = 40
@@ -70,13 +70,7 @@ def test_fuzzed_episodes_keep_every_invariant(domain_name, data_dir):
     steps: Counter[str] = Counter()
     failures: Counter[str] = Counter()
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    @settings(FUZZ_SETTINGS, max_examples=EXAMPLES)
     @given(data=st.data(), task_id=st.sampled_from(task_ids), seed=st.integers(0, 2**16))
     def play(data, task_id, seed):
         env.reset(seed=seed, options={"task_id": task_id})

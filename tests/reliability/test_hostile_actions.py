@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tau_env
@@ -21,16 +21,9 @@ from tau_env.domain import load_domain
 from tau_env.errors import InvalidAction
 from tau_env.wrappers.users import GoldUser, ScriptedUser
 from tests.conftest import domain_sources, each_source
-from tests.reliability.strategies import NOT_ACTIONS, action_for, known_values
+from tests.reliability.strategies import FUZZ_SETTINGS, NOT_ACTIONS, action_for, known_values
 from tests.reliability.tally import count
 from tests.reliability.test_action_fuzz import check_invariants, label_of
-
-SETTINGS = settings(
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
 
 
 def _snapshot(env) -> tuple:
@@ -54,7 +47,7 @@ def test_non_actions__raise_invalid_action_and_change_nothing(source):
     task_id = env.tasks[0].id
     outcomes: Counter[str] = Counter()
 
-    @SETTINGS
+    @FUZZ_SETTINGS
     @given(junk=st.lists(NOT_ACTIONS, min_size=1, max_size=6), seed=st.integers(0, 99))
     def feed(junk, seed):
         env.reset(seed=seed, options={"task_id": task_id})
@@ -112,7 +105,7 @@ def test_fuzzed_agent__offline_users_always_answer_with_a_valid_action(
     factory = _users(domain)[user_kind]
     turns: Counter[str] = Counter()
 
-    @settings(SETTINGS, max_examples=25)
+    @settings(FUZZ_SETTINGS, max_examples=25)
     @given(data=st.data(), task_id=st.sampled_from(task_ids), seed=st.integers(0, 2**16))
     def play(data, task_id, seed):
         env.reset(seed=seed, options={"task_id": task_id})

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tau_env
@@ -21,7 +21,7 @@ from tau_env.actions import CallTool, SendMessage
 from tau_env.domain import load_domain
 from tau_env.messages import ToolMessage
 from tests.conftest import each_source
-from tests.reliability.strategies import arguments_for, known_values
+from tests.reliability.strategies import FUZZ_SETTINGS, arguments_for, known_values
 from tests.reliability.tally import count
 from tests.reliability.test_action_fuzz import check_invariants, label_of
 
@@ -55,13 +55,7 @@ def test_every_tool_survives_fuzzed_arguments(domain_name, data_dir):
     successes: Counter[str] = Counter()
 
     def fuzz(side: str, name: str) -> None:
-        @settings(
-            max_examples=EXAMPLES_PER_TOOL,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )
+        @settings(FUZZ_SETTINGS, max_examples=EXAMPLES_PER_TOOL)
         @given(
             task_id=st.sampled_from(task_ids),
             seed=st.integers(0, 2**16),
