@@ -6,7 +6,7 @@ import tau_env
 from tau_env import CallTool, SendMessage, Stop
 from tau_env.env.conversation import GREETING
 from tau_env.errors import InvalidAction
-from tau_env.messages import RequestedToolCall, UserRequest
+from tests.mock_messages import dismiss_request
 
 
 def play(env, *actions):
@@ -62,16 +62,7 @@ def test_message__passes_the_floor_and_the_user_never_sees_agent_tool_traffic(ra
         raw_mock_env,
         SendMessage(content="Close task_1 please."),
         CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
-        SendMessage(
-            content="Done. Please dismiss notif_1.",
-            request=UserRequest(
-                tool_calls=[
-                    RequestedToolCall(
-                        name="dismiss_notification", arguments={"notification_id": "notif_1"}
-                    )
-                ]
-            ),
-        ),
+        dismiss_request("Done. Please dismiss notif_1."),
     )
     assert raw_mock_env.agent_selection == "user"
     user_new = raw_mock_env.view("user").inbox

@@ -4,10 +4,11 @@ import tau_env
 from tau_env.actions import CallTool, SendMessage
 from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
 from tau_env.episode_runner import run_episode
-from tau_env.messages import RequestedToolCall, UserRequest
+from tau_env.messages import UserRequest
 from tau_env.tasks.model import GoalCheck, UserScript
 from tau_env.wrappers.users import GoldUser, ScriptedUser, resolve_script
 from tau_env.wrappers.users.register import REGISTERS
+from tests.mock_messages import dismiss_request
 from tests.wrappers.conftest import saying
 
 # The mock tasks have no persona: the user talks in the everyday register, whose phrasings the
@@ -140,16 +141,7 @@ def test_goal_checks__probe_after_the_requested_actions_and_stop_when_they_pass(
         opening="My notification is stuck.",
         goal_checks=[GoalCheck(tool="check_notifications", expect=NOTIF_1_READ)],
     )
-    request = SendMessage(
-        content="Please dismiss it.",
-        request=UserRequest(
-            tool_calls=[
-                RequestedToolCall(
-                    name="dismiss_notification", arguments={"notification_id": "notif_1"}
-                )
-            ]
-        ),
-    )
+    request = dismiss_request("Please dismiss it.")
     result = play(
         saying(request, "Anything else?"),
         "complete_and_dismiss",

@@ -3,12 +3,11 @@
 import pytest
 
 import tau_env
-from tau_env.actions import SendMessage
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
-from tau_env.messages import RequestedToolCall, UserRequest
 from tau_env.wrappers.users import STYLES, ScriptedUser, UserStyle, style_for_persona
 from tau_env.wrappers.users.matcher import did_not_follow
+from tests.mock_messages import dismiss_request
 from tests.wrappers.conftest import saying
 
 
@@ -45,16 +44,7 @@ def test_personas__of_the_reference_map_onto_the_same_styles(data_dir):
 
 
 def test_structured_channel__is_read_only_in_the_easy_mode(mock_domain):
-    request = SendMessage(
-        content="Please do what I sent you.",
-        request=UserRequest(
-            tool_calls=[
-                RequestedToolCall(
-                    name="dismiss_notification", arguments={"notification_id": "notif_1"}
-                )
-            ]
-        ),
-    )
+    request = dismiss_request("Please do what I sent you.")
     env = tau_env.make_env("mock")
     for style, acted in (("structured", True), ("plain", False), ("paraphrase", False)):
         user = ScriptedUser.factory(env.unwrapped.domain, style=style)
