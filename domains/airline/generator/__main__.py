@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 
 from tau_env.domains.airline.generator import BUILTIN_SEED, generate, write_files
+from tau_env.domains.generator_options import generator_options
 
 
 def main() -> None:
     """Generate, verify and write the built-in airline data."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, default=BUILTIN_SEED)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "data")
-    args = parser.parse_args()
+    args = generator_options(__doc__, BUILTIN_SEED, Path(__file__).parents[1] / "data")
     generated = generate(args.seed)
     write_files(args.out, generated)
     families = Counter(task.id.rsplit("_", 1)[0] for task in generated.tasks)

@@ -5,20 +5,17 @@ Generates, verifies and writes the built-in bank's data files.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 
 from tau_env.domains.banking_knowledge.generator import BUILTIN_SEED, generate, write_files
 from tau_env.domains.banking_knowledge.generator.tasks import family_of
+from tau_env.domains.generator_options import generator_options
 
 
 def main() -> None:
     """Generate, verify and write the built-in bank."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, default=BUILTIN_SEED)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "data")
-    args = parser.parse_args()
+    args = generator_options(__doc__, BUILTIN_SEED, Path(__file__).parents[1] / "data")
     generated = generate(args.seed)
     write_files(args.out, generated)
     families = Counter(family_of(task["id"]) for task in generated.tasks)
