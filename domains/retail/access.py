@@ -6,6 +6,9 @@ modifiable copy) or raises `ToolError` with the message the reference gives.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
 from tau_env.domains.retail.data_model import (
     Order,
     OrderItem,
@@ -16,6 +19,8 @@ from tau_env.domains.retail.data_model import (
     Variant,
 )
 from tau_env.errors import ToolError
+
+_Record = TypeVar("_Record")
 
 __all__ = [
     "check_item_counts",
@@ -47,10 +52,7 @@ def get_product(db: RetailDB, product_id: str) -> Product:
 
 def get_variant(db: RetailDB, product_id: str, item_id: str) -> Variant:
     """A variant of a given product, or ``Product not found`` / ``Variant not found``."""
-    variant = get_product(db, product_id).variants.get(item_id)
-    if variant is None:
-        raise ToolError("Variant not found")
-    return variant
+    return _entry(get_product(db, product_id).variants, item_id, "Variant not found")
 
 
 def get_item(db: RetailDB, item_id: str) -> Variant:
@@ -64,10 +66,16 @@ def get_item(db: RetailDB, item_id: str) -> Variant:
 
 def get_payment_method(db: RetailDB, user_id: str, payment_method_id: str) -> PaymentMethod:
     """One of a user's payment methods, or ``User not found`` / ``Payment method not found``."""
-    method = get_user(db, user_id).payment_methods.get(payment_method_id)
-    if method is None:
-        raise ToolError("Payment method not found")
-    return method
+    methods = get_user(db, user_id).payment_methods
+    return _entry(methods, payment_method_id, "Payment method not found")
+
+
+def _entry(records: Mapping[str, _Record], key: str, missing: str) -> _Record:
+    """``records[key]``, or a `ToolError` with the `missing` message."""
+    record = records.get(key)
+    if record is None:
+        raise ToolError(missing)
+    return record
 
 
 def first_item(order: Order, item_id: str) -> OrderItem:
