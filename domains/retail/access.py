@@ -20,8 +20,6 @@ from tau_env.domains.retail.data_model import (
 )
 from tau_env.errors import ToolError
 
-_Record = TypeVar("_Record")
-
 __all__ = [
     "check_item_counts",
     "first_in",
@@ -33,6 +31,8 @@ __all__ = [
     "get_user",
     "get_variant",
 ]
+
+_Record = TypeVar("_Record")
 
 
 def get_order(db: RetailDB, order_id: str) -> Order:

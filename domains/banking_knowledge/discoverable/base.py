@@ -48,8 +48,9 @@ _INPUT_ERRORS = (AttributeError, KeyError, ValueError, IndexError, OverflowError
 class Answer(Exception):
     """A behaviour's early answer (an ``Error: ...`` text), raised by a check it calls.
 
-    `invoke` returns the text as the behaviour's result, as if the behaviour had returned it:
-    an ordinary answer, not a failed call (the reference's methods return these texts).
+    The wrapper `behaviour` puts around the function returns the text, as if the function had
+    returned it, on every path that calls a behaviour (`invoke` and direct calls alike): an
+    ordinary answer, not a failed call (the reference's methods return these texts).
     """
 
     def __init__(self, text: str) -> None:
