@@ -59,7 +59,7 @@ def monthly_payments(
 def customer_with_checking(ctx: Context) -> Person:
     """A new customer who also holds an everyday checking account."""
     person = ctx.customer()
-    ctx.checking(person, ctx.bank.checking_of("everyday_checking")[1])
+    ctx.deposit(person, ctx.bank.checking_of("everyday_checking")[1])
     return person
 
 
@@ -350,7 +350,7 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
     card = pick(_cards(ctx, family), index)
     person = ctx.customer()
     owed = ctx.amount(120, 2400)
-    checking = ctx.checking(
+    checking = ctx.deposit(
         person,
         ctx.bank.checking_of("everyday_checking")[1],
         balance=ctx.amount(owed + 300, owed + 5000),

@@ -36,9 +36,9 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
     product = pick(refunding, index)
     rng = ctx.rng
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     if rng.random() < 0.5:
-        ctx.savings(person, rng.choice(ctx.bank.savings))
+        ctx.deposit(person, rng.choice(ctx.bank.savings))
     ledger = ctx.ledger
     old = date(2025, 10, rng.randint(5, 28))
     ledger.add_bank_transaction(account, old, "ATM WITHDRAWAL - OTHER BANK", -60.0, "withdrawal")
@@ -93,7 +93,7 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         return None
     product = pick(plain, index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     for day in (4, 9):
         ctx.ledger.add_bank_transaction(
             account, november(day), "ATM WITHDRAWAL - OTHER BANK", -80.0, "withdrawal"
@@ -131,7 +131,7 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
         return None
     product = pick(raising, index)
     person = ctx.customer()
-    account = ctx.checking(person, product, age_days=ctx.rng.randint(120, 2000))
+    account = ctx.deposit(person, product, age_days=ctx.rng.randint(120, 2000))
     card = ctx.debit_card(person, account, product)
     limit_type = ("atm", "purchase")[index % 2]
     standard = product.debit.atm_limit if limit_type == "atm" else product.debit.purchase_limit
@@ -184,8 +184,8 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
     person = ctx.customer()
     age = ctx.rng.randint(15, 50) if young else ctx.rng.randint(200, 1500)
     if young:
-        ctx.savings(person, ctx.rng.choice(ctx.bank.savings))
-    account = ctx.checking(person, product, age_days=age)
+        ctx.deposit(person, ctx.rng.choice(ctx.bank.savings))
+    account = ctx.deposit(person, product, age_days=age)
     ctx.debit_card(person, account, product, issued_days_ago=max(age - 5, 1))
     known, facts = ctx.identity(person)
     scenario = Scenario(
@@ -221,10 +221,10 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
     """Cancel the account's cards, move the balance to another account, then close it."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     balance = ctx.ledger.balance(account)
     savings_product = ctx.rng.choice(ctx.bank.savings)
-    other = ctx.savings(person, savings_product)
+    other = ctx.deposit(person, savings_product)
     card = ctx.debit_card(person, account, product) if index % 3 != 1 else None
     code, why = _CLOSING[index % 3]
     known, facts = ctx.identity(person)
@@ -264,14 +264,14 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
     eligible = required == 0 or index % 2 == 0
     if required:
         total = required + ctx.rng.randint(500, 8000) if eligible else required * 0.6
-        existing = ctx.savings(person, savings_product, balance=round(total * 0.7, 2))
-        ctx.checking(
+        existing = ctx.deposit(person, savings_product, balance=round(total * 0.7, 2))
+        ctx.deposit(
             person,
             ctx.bank.checking_of("everyday_checking")[1],
             balance=round(total - ctx.ledger.balance(existing), 2),
         )
     else:
-        ctx.savings(person, savings_product)
+        ctx.deposit(person, savings_product)
     known, facts = ctx.identity(person)
     scenario = Scenario(
         reason=f"You want to open a {product.name} account in addition to what you have.",

@@ -94,10 +94,8 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
     the right reason (graded on the database staying unchanged and on the reason).
     """
     holder = ctx.customer(min_age=55)
-    if isinstance(product, CheckingProduct):
-        ctx.checking(holder, product)
-    elif isinstance(product, SavingsProduct):
-        ctx.savings(holder, product)
+    if isinstance(product, CheckingProduct | SavingsProduct):
+        ctx.deposit(holder, product)
     else:
         ctx.card(holder, product)
     caller = ctx.people.draw()

@@ -31,7 +31,7 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
     product = pick(ctx.bank.checking_of(family), index)
     rng = ctx.rng
     person = ctx.customer()
-    account = ctx.checking(person, product, balance=ctx.amount(300, 4000))
+    account = ctx.deposit(person, product, balance=ctx.amount(300, 4000))
     if index % 2:
         ctx.debit_card(
             person, account, product, status="CLOSED", extra={"closure_reason": "damaged"}
@@ -80,7 +80,7 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
     """Cancel a lost or stolen card, then order its replacement with the replacement fee."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product, balance=ctx.amount(400, 4000))
+    account = ctx.deposit(person, product, balance=ctx.amount(400, 4000))
     card = ctx.debit_card(person, account, product)
     reason = ("lost", "stolen")[index % 2]
     option = DELIVERY_OPTIONS[(index // 2) % 3]
@@ -145,7 +145,7 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
     product = pick(ctx.bank.checking_of(family), index)
     reason, behaviour, story = _ACTIVATION[(index + ctx.rng.randint(0, 5)) % len(_ACTIVATION)]
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     if reason in ("lost", "stolen"):
         ctx.debit_card(person, account, product, status="CLOSED", extra={"closure_reason": reason})
     elif reason in ("expired", "damaged"):
@@ -196,7 +196,7 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
     """Pause a misplaced card, or resume a paused one that was found."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     resume = index % 3 == 2
     if resume:
         card = ctx.debit_card(
@@ -237,7 +237,7 @@ def reset_pin(ctx: Context, family: str, index: int) -> Draft:
     """Set a new PIN for a customer who forgot theirs."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     card = ctx.debit_card(person, account, product)
     pin = ctx.pin()
     known, facts = ctx.identity(person)

@@ -25,7 +25,7 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
     """Block recurring charges on a card, or allow them again after an earlier block."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     allow = index % 3 == 2
     extra: dict[str, object] = {"recurring_blocked": True} if allow else {}
     card = ctx.debit_card(person, account, product, extra=extra)
@@ -71,7 +71,7 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
     product = pick(ctx.bank.checking_of(family), index)
     variant = index % 3  # 0: velocity block, 1: alert the agent may clear, 2: bank-raised alert
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     if variant == 0:
         extra: dict[str, object] = {"velocity_blocked": True}
     else:
@@ -148,7 +148,7 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
     category, prefix, kind, story = _DEBIT_DISPUTES[(index + rng.randint(0, 4)) % 5]
     recent = index % 2 == 0
     person = ctx.customer()
-    account = ctx.checking(person, product, balance=ctx.amount(800, 5000))
+    account = ctx.deposit(person, product, balance=ctx.amount(800, 5000))
     card = ctx.debit_card(person, account, product)
     when = november(rng.randint(1, 8)) if recent else date(2025, rng.choice((7, 8)), 20)
     place = "OTHER BANK" if category == "atm_cash_discrepancy" else ctx.merchant("Shopping").upper()

@@ -14,7 +14,7 @@ __all__ = ["PROFILE_KINDS"]
 def change_email(ctx: Context, family: str, index: int) -> Draft:
     """Verify, then change the email address on file."""
     person = ctx.customer()
-    ctx.checking(person, pick(ctx.bank.checking, index))
+    ctx.deposit(person, pick(ctx.bank.checking, index))
     local = person.name.lower().replace(" ", "_")
     new_email = f"{local}{ctx.rng.randint(100, 999)}@{ctx.rng.choice(EMAIL_DOMAINS)}"
     known, facts = ctx.identity(person)
@@ -51,7 +51,7 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
     """
     person = ctx.customer()
     product = pick(ctx.bank.checking, index)
-    ctx.checking(person, product)
+    ctx.deposit(person, product)
     day, month, year = person.date_of_birth[3:5], person.date_of_birth[:2], person.date_of_birth[6:]
     wrong_birth = f"{month}/{int(day) % 28 + 1:02d}/{year}"
     scenario = Scenario(

@@ -43,9 +43,9 @@ def _everyday(ctx: Context) -> CheckingProduct:
 def _open(ctx: Context, person: Person, product: CheckingProduct | SavingsProduct) -> str:
     """The account of `product` (savings customers also get the checking it requires)."""
     if isinstance(product, SavingsProduct):
-        ctx.checking(person, _everyday(ctx))
-        return ctx.savings(person, product)
-    return ctx.checking(person, product)
+        ctx.deposit(person, _everyday(ctx))
+        return ctx.deposit(person, product)
+    return ctx.deposit(person, product)
 
 
 def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
@@ -134,8 +134,8 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
     """Refund excess withdrawal fees that were not due (all, part, or none of them)."""
     product = pick(ctx.bank.savings, index)
     person = ctx.customer()
-    ctx.checking(person, _everyday(ctx))
-    account = ctx.savings(person, product, history=False)
+    ctx.deposit(person, _everyday(ctx))
+    account = ctx.deposit(person, product, history=False)
     variant = index % 3  # 0: all wrong, 1: one of two wrong, 2: all due (refused)
     free = product.free_withdrawals
     withdrawals = {0: free - 1, 1: free + 1, 2: free + 2}[variant]
@@ -212,8 +212,8 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         if correct is not None and paid is not None and (right or correct > paid):
             break
     person = ctx.customer()
-    ctx.checking(person, _everyday(ctx))
-    account = ctx.savings(person, product, balance=float(balance + paid), history=False)
+    ctx.deposit(person, _everyday(ctx))
+    account = ctx.deposit(person, product, balance=float(balance + paid), history=False)
     ctx.ledger.add_bank_transaction(
         account, date(2025, 10, 2), "TRANSFER FROM CHECKING", 500.0, "transfer"
     )
@@ -271,7 +271,7 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
     person = ctx.customer()
     age = ctx.rng.randint(30, 1500) if eligible else ctx.rng.randint(2, 12)
     checking = _everyday(ctx)
-    ctx.checking(person, checking, age_days=age, history=eligible)
+    ctx.deposit(person, checking, age_days=age, history=eligible)
     known, facts = ctx.identity(person)
     scenario = Scenario(
         reason=f"You want to open a {product.name} next to your {checking.name}.",
@@ -295,8 +295,8 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
     """Move money from checking into savings (refused when checking cannot cover it)."""
     product = pick(ctx.bank.savings, index)
     person = ctx.customer()
-    checking = ctx.checking(person, _everyday(ctx), balance=ctx.amount(800, 5000))
-    savings = ctx.savings(person, product)
+    checking = ctx.deposit(person, _everyday(ctx), balance=ctx.amount(800, 5000))
+    savings = ctx.deposit(person, product)
     ctx.remember("close_savings", person, checking, savings)
     available = ctx.ledger.balance(checking)
     possible = index % 4 != 3
@@ -349,8 +349,8 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
         person, checking, savings = returning
     else:
         person = ctx.customer()
-        checking = ctx.checking(person, _everyday(ctx))
-        savings = ctx.savings(person, product)
+        checking = ctx.deposit(person, _everyday(ctx))
+        savings = ctx.deposit(person, product)
     balance = ctx.ledger.balance(savings)
     code, why = (
         ("consolidating_accounts", "you prefer to keep everything in your checking account"),
