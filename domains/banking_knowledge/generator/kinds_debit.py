@@ -15,6 +15,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     pick,
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
+from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import (
     CARD_DESIGNS,
@@ -24,6 +25,14 @@ from tau_env.domains.banking_knowledge.generator.products import (
 __all__ = ["DEBIT_KINDS"]
 
 P = PROCEDURES
+
+
+def _identity_and_choices(
+    ctx: Context, person: Person, option: str, design: str
+) -> tuple[str, dict[str, str]]:
+    """The caller's identity (`Context.identity`) plus the delivery and design they ask for."""
+    known, facts = ctx.identity(person)
+    return known, facts | {"delivery_option": option, "card_design": design}
 
 
 def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
@@ -42,8 +51,7 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
         product.debit.delivery_fees[option],
         product.debit.design_fees[design],
     )
-    known, facts = ctx.identity(person)
-    facts |= {"delivery_option": option, "card_design": design}
+    known, facts = _identity_and_choices(ctx, person, option, design)
     scenario = Scenario(
         reason=f"Your {product.name} has no working debit card and you would like one.",
         known=known,
@@ -91,8 +99,7 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
         if reason == "lost"
         else "Your wallet with your debit card was stolen this morning."
     )
-    known, facts = ctx.identity(person)
-    facts |= {"delivery_option": option, "card_design": design}
+    known, facts = _identity_and_choices(ctx, person, option, design)
     scenario = Scenario(
         reason=f"{story} You want the card cancelled and a new one sent.",
         known=known,
