@@ -18,7 +18,6 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     transfer_third_party,
     verified_plan,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CardOffer
@@ -88,12 +87,10 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
         card,
         family,
         "missing_points_refused" if right else "missing_points",
-        purpose="Points of a purchase: claim and correct when the category rate was not applied.",
-        notes=f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
+        scenario,
+        plan,
+        f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
         f"(recorded {base})" + (": right, nothing to do." if right else "."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.REWARDS, product_doc(card, "rewards")],
         user_tools=["call_discoverable_user_tool"],
         agent_data=None if right else settings,
     )
@@ -188,14 +185,12 @@ def dispute_purchase(ctx: Context, family: str, index: int) -> Draft:
         card,
         family,
         "dispute_purchase",
-        purpose="Dispute a card purchase with the right reason, resolution and credit flag.",
-        notes=f"{reason}; purchase {day(when)} (provisional credit: {recent})"
+        scenario,
+        plan,
+        f"{reason}; purchase {day(when)} (provisional credit: {recent})"
         + (f"; partial ${partial:.2f}" if partial else "")
         + ("; last four digits via the customer's tool" if without_card else "")
         + ".",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_DISPUTE],
         user_tools=["call_discoverable_user_tool"] if without_card else [],
     )
 
@@ -210,15 +205,13 @@ def _fee_reversal(
     kind: str,
     amount: float,
     granted: bool,
-    purpose: str,
     notes: str,
     scenario: Scenario,
-    document: str,
 ) -> Draft:
     """A fee the customer wants reversed: credited back (reason `kind`) when `granted`.
 
-    The kind is `kind` or ``<kind>_refused``; the documents are the fee-reversal procedure and
-    the card's `document`.
+    The kind is `kind` or ``<kind>_refused``; the purpose and documents are the kind's in
+    `kinds.toml`.
     """
     if granted:
         plan.call(
@@ -228,16 +221,7 @@ def _fee_reversal(
             amount=amount,
             reason=kind,
         )
-    return draft(
-        card,
-        family,
-        kind if granted else f"{kind}_refused",
-        purpose=purpose,
-        notes=notes,
-        scenario=scenario,
-        plan=plan,
-        documents=[P.FEE_REVERSAL, document],
-    )
+    return draft(card, family, kind if granted else f"{kind}_refused", scenario, plan, notes)
 
 
 def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
@@ -273,11 +257,9 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
         kind="annual_fee_reversal",
         amount=float(card.annual_fee),
         granted=wrong,
-        purpose="Reverse an annual fee charged during a free first year.",
         notes=f"Account {age} months old, first year free: {card.first_year_free}: "
         + ("reverse." if wrong else "the fee stands."),
         scenario=scenario,
-        document=product_doc(card, "overview"),
     )
 
 
@@ -316,11 +298,9 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
         kind="late_fee_reversal",
         amount=float(card.late_fee),
         granted=allowed,
-        purpose="Courtesy late fee reversal when the earlier payments were on time.",
         notes=f"Needs {rules.on_time_months} on-time payments before the late one: "
         + ("met, reverse." if allowed else "another late payment, refuse."),
         scenario=scenario,
-        document=product_doc(card, "services"),
     )
 
 
@@ -346,11 +326,9 @@ def referral_link(ctx: Context, family: str, index: int) -> Draft:
         card,
         family,
         "card_referral",
-        purpose="Card referrals: give the customer the referral link tool.",
-        notes="Give the link tool with the user id and the exact card name.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.REFERRAL],
+        scenario,
+        plan,
+        "Give the link tool with the user id and the exact card name.",
         user_tools=["call_discoverable_user_tool"],
     )
 
@@ -387,11 +365,9 @@ def fraud_transfer(ctx: Context, family: str, index: int) -> Draft:
         card,
         family,
         "fraud_transfer",
-        purpose="Unauthorized charges: verify, then transfer to the fraud team.",
-        notes="No dispute for unauthorized charges: transfer (fraud_or_security_concern).",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_DISPUTE, P.SPECIALISTS],
+        scenario,
+        plan,
+        "No dispute for unauthorized charges: transfer (fraud_or_security_concern).",
         basis=("DB", "ACTION"),
     )
 

@@ -114,17 +114,16 @@ def apply_card(ctx: Context, family: str, index: int) -> Draft | None:
         customer_name=person.name,
         annual_income=float(income),
     )
-    documents = [P.CARD_CHOICE, family_doc(family)]
+    documents = [family_doc(family)]
     for card in cards:
         documents += [product_doc(card, "overview"), product_doc(card, "rewards")]
     return draft(
         chosen,
         family,
         "apply_card",
-        purpose="Recommend the card the choosing rules leave; the customer applies.",
-        notes=f"Income ${income}, fee at most ${max_fee}, top category {category}: {chosen.name}.",
-        scenario=scenario,
-        plan=plan,
+        scenario,
+        plan,
+        f"Income ${income}, fee at most ${max_fee}, top category {category}: {chosen.name}.",
         documents=documents,
         user_tools=["apply_for_credit_card"],
     )
@@ -214,12 +213,10 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
         card,
         family,
         (*kinds, "limit_declined_payments")[variant],
-        purpose="A credit limit increase decided by the card's rules.",
-        notes=f"Age {age} months, current ${current}, highest ${highest}, cap "
+        scenario,
+        plan,
+        f"Age {age} months, current ${current}, highest ${highest}, cap "
         f"${rules.phone_cap}, asked ${asked}: {outcome}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_LIMIT, product_doc(card, "credit_limits")],
     )
 
 
@@ -259,11 +256,9 @@ def replace_card(ctx: Context, family: str, index: int) -> Draft:
         card,
         family,
         "replace_card",
-        purpose="Replace a credit card with the shipping its product allows.",
-        notes=f"Reason {reason}; expedited={card.expedited_free} for {card.name}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_REPLACE, product_doc(card, "services")],
+        scenario,
+        plan,
+        f"Reason {reason}; expedited={card.expedited_free} for {card.name}.",
     )
 
 
@@ -336,12 +331,10 @@ def close_card(ctx: Context, family: str, index: int) -> Draft | None:
         card,
         family,
         kind,
-        purpose="Record why a card is closed; offer the fee waiver where the card allows it.",
-        notes=f"Reason {reason}, account {age} months, retention "
+        scenario,
+        plan,
+        f"Reason {reason}, account {age} months, retention "
         f"{card.retention_months}: " + ("waiver" if variant == 0 else "close") + ".",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_CLOSE, product_doc(card, "services")],
     )
 
 
@@ -379,11 +372,9 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
         card,
         family,
         "pay_card",
-        purpose="Pay a credit card from checking (in full means the current balance).",
-        notes=f"Balance ${owed:.2f}; pay ${amount:.2f} from {checking}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.CARD_PAY],
+        scenario,
+        plan,
+        f"Balance ${owed:.2f}; pay ${amount:.2f} from {checking}.",
     )
 
 

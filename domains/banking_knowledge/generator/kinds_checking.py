@@ -19,7 +19,6 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import BANK_NAME
 
@@ -77,12 +76,10 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
         product,
         family,
         "atm_fee_refund",
-        purpose="Refund this month's out-of-network ATM fees up to the product's allowance.",
-        notes=f"{count} fees this month (one more in October, not refundable); {product.name} "
+        scenario,
+        plan,
+        f"{count} fees this month (one more in October, not refundable); {product.name} "
         f"refunds {product.atm_refunds} a month: one fee_refund credit of ${refund:.2f}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.ATM_REFUND, product_doc(product, "fees")],
     )
 
 
@@ -116,11 +113,9 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         product,
         family,
         "atm_fee_refund_refused",
-        purpose="ATM fee refund asked on a product that has none: nothing is credited.",
-        notes=f"{product.name} has no ATM fee refunds: look up the account, explain, no credit.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.ATM_REFUND, product_doc(product, "fees")],
+        scenario,
+        plan,
+        f"{product.name} has no ATM fee refunds: look up the account, explain, no credit.",
     )
 
 
@@ -166,12 +161,10 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
         product,
         family,
         "temporary_limit",
-        purpose="Raise a debit card limit for 24 hours within the product's maximum.",
-        notes=f"Standard ${standard}, product cap {product.debit.temp_cap_percent}% = "
+        scenario,
+        plan,
+        f"Standard ${standard}, product cap {product.debit.temp_cap_percent}% = "
         f"${highest}; asked ${asked}, granted ${granted}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_LIMIT, product_doc(product, "debit_card")],
     )
 
 
@@ -202,11 +195,9 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "temporary_limit_refused",
-        purpose="A temporary limit increase that the rules do not allow.",
-        notes=f"Refused: {why}. Nothing changes beyond the verification and the account look-up.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_LIMIT, product_doc(product, "debit_card")],
+        scenario,
+        plan,
+        f"Refused: {why}. Nothing changes beyond the verification and the account look-up.",
     )
 
 
@@ -247,11 +238,9 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "close_checking",
-        purpose="Close a checking account: cancel its card, empty it, close with a reason code.",
-        notes=f"Move ${balance:.2f} to {other}; close with reason {code}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.CLOSE_DEPOSIT, P.MOVE_MONEY],
+        scenario,
+        plan,
+        f"Move ${balance:.2f} to {other}; close with reason {code}.",
     )
 
 
@@ -287,7 +276,6 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
         person,
         scenario,
         eligible=eligible,
-        purpose="Open a checking account if the customer meets the product's requirement.",
         notes=(
             f"Requirement ${required}: eligible, open it."
             if eligible

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any, TypeVar
 
 from tau_env.domains.banking_knowledge.generator.catalog import TOOLS
@@ -55,33 +57,50 @@ def debit_cards_plan(person: Person, account: str) -> Plan:
     return accounts_plan(person).call(T["get_debit_cards"], account_id=account)
 
 
+def _read_kind_texts() -> dict[str, dict[str, Any]]:
+    """`kinds.toml`: each task kind's purpose line and the documents all its tasks need."""
+    text = resources.files(__package__).joinpath("kinds.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+_KIND_TEXTS = _read_kind_texts()
+
+
 def draft(
     product: Product | None,
     family: str,
     kind: str,
-    *,
-    purpose: str,
-    notes: str,
     scenario: Scenario,
     plan: Plan,
-    documents: Sequence[str],
+    notes: str,
+    *,
+    documents: Sequence[str] = (),
     user_tools: Sequence[str] = (),
     basis: Sequence[str] = ("DB",),
     agent_data: dict[str, Any] | None = None,
     communicate: Sequence[str] = (),
 ) -> Draft:
-    """A draft whose documents always include the verification procedure."""
-    docs = [PROCEDURES.VERIFY, *documents]
+    """A draft of task kind `kind`, with the purpose and documents `kinds.toml` gives the kind.
+
+    The documents are the verification procedure, the kind's procedures, the product's document
+    on the kind's topic (when the kind names one), then the task's own `documents`.
+    """
+    texts = _KIND_TEXTS[kind]
+    docs = [PROCEDURES.VERIFY, *(getattr(PROCEDURES, name) for name in texts["procedures"])]
+    if "product_document" in texts:
+        if product is None:
+            raise ValueError(f"task kind {kind!r} names a product document but has no product")
+        docs.append(product_doc(product, texts["product_document"]))
     return Draft(
         family=product.family if product is not None else family,
         kind=kind,
-        purpose=purpose,
+        purpose=texts["purpose"],
         notes=notes,
         scenario=scenario,
         plan=plan,
         basis=list(basis),
         user_tools=list(user_tools),
-        documents=list(dict.fromkeys(docs)),
+        documents=list(dict.fromkeys([*docs, *documents])),
         agent_data=agent_data,
         communicate=list(communicate),
     )
@@ -142,11 +161,9 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
         product,
         product.family,
         "third_party_transfer",
-        purpose="A caller who is not the holder asks about an account: transfer, no verification.",
-        notes=f"Not the holder: no verification; transfer with reason {reason_code}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[PROCEDURES.SPECIALISTS, product_doc(product, "overview")],
+        scenario,
+        plan,
+        f"Not the holder: no verification; transfer with reason {reason_code}.",
         basis=("DB", "ACTION"),
     )
 
@@ -158,7 +175,6 @@ def account_opening(
     scenario: Scenario,
     *,
     eligible: bool,
-    purpose: str,
     notes: str,
 ) -> Draft:
     """Opening a deposit product (kind ``open_<type>``), or refusing it (``..._refused``).
@@ -179,9 +195,7 @@ def account_opening(
         product,
         family,
         f"open_{account_type}" if eligible else f"open_{account_type}_refused",
-        purpose=purpose,
-        notes=notes,
-        scenario=scenario,
-        plan=plan,
-        documents=[PROCEDURES.ACCOUNTS, PROCEDURES.OPEN_DEPOSIT, product_doc(product, "overview")],
+        scenario,
+        plan,
+        notes,
     )

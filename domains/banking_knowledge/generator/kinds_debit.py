@@ -14,7 +14,6 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import (
@@ -75,12 +74,10 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "order_debit_card",
-        purpose="Order a debit card with the product's delivery and design fees.",
-        notes=f"{option} costs ${delivery_fee:.2f} and {design} ${design_fee:.2f} on "
+        scenario,
+        plan,
+        f"{option} costs ${delivery_fee:.2f} and {design} ${design_fee:.2f} on "
         f"{product.name}; no active card on the account.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_ORDER, product_doc(product, "debit_card")],
     )
 
 
@@ -128,12 +125,10 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "replace_lost_debit_card",
-        purpose="Cancel a lost or stolen debit card and order a replacement.",
-        notes=f"Cancel {card['card_id']} ({reason}); order {option}/{design} with replacement "
+        scenario,
+        plan,
+        f"Cancel {card['card_id']} ({reason}); order {option}/{design} with replacement "
         f"fee ${debit.replacement_fee:.2f}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_LOST, P.DEBIT_ORDER, product_doc(product, "debit_card")],
     )
 
 
@@ -191,11 +186,9 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "activate_debit_card",
-        purpose="Activate a pending debit card with the tool matching its issue reason.",
-        notes=f"issue_reason {reason}: {T[behaviour]}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_ACTIVATE, P.PIN],
+        scenario,
+        plan,
+        f"issue_reason {reason}: {T[behaviour]}.",
     )
 
 
@@ -232,11 +225,9 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         kind,
-        purpose="Pause a misplaced debit card, or resume a found one.",
-        notes=f"{T[behaviour]} on {card['card_id']}; no cancellation.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_PAUSE],
+        scenario,
+        plan,
+        f"{T[behaviour]} on {card['card_id']}; no cancellation.",
     )
 
 
@@ -266,11 +257,9 @@ def reset_pin(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "reset_pin",
-        purpose="Reset a forgotten debit card PIN.",
-        notes=f"Reset tool (not change) on {card['card_id']} with PIN {pin}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.PIN],
+        scenario,
+        plan,
+        f"Reset tool (not change) on {card['card_id']} with PIN {pin}.",
     )
 
 

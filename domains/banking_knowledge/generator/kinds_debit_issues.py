@@ -58,11 +58,9 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "allow_recurring" if allow else "block_recurring",
-        purpose="Block (or allow again) recurring charges on a debit card.",
-        notes=f"block_recurring={not allow} on {card['card_id']}; no dispute.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.RECURRING],
+        scenario,
+        plan,
+        f"block_recurring={not allow} on {card['card_id']}; no dispute.",
     )
 
 
@@ -114,17 +112,7 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
         reason = "velocity_clear" if variant == 0 else "customer_verified"
         plan.call(T["clear_debit_card_alert"], card_id=card["card_id"], reason=reason)
     kind = ("clear_velocity_block", "clear_fraud_alert", "fraud_alert_transfer")[variant]
-    return draft(
-        product,
-        family,
-        kind,
-        purpose="A blocked debit card: clear what an agent may clear, transfer the rest.",
-        notes=f"Card record: {extra}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_ALERTS, P.SPECIALISTS],
-        basis=basis,
-    )
+    return draft(product, family, kind, scenario, plan, f"Card record: {extra}.", basis=basis)
 
 
 _DEBIT_DISPUTES = (
@@ -216,13 +204,11 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "debit_dispute",
-        purpose="Dispute a debit card billing error with the procedure's field table.",
-        notes=f"{category} ({kind}), disputed ${disputed:.2f}, provisional credit {recent}"
+        scenario,
+        plan,
+        f"{category} ({kind}), disputed ${disputed:.2f}, provisional credit {recent}"
         + (" (second of two identical charges)" if category == "duplicate_charge" else "")
         + ".",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_DISPUTE],
     )
 
 

@@ -6,7 +6,6 @@ from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import draft, pick, verified_plan
 from tau_env.domains.banking_knowledge.generator.people import EMAIL_DOMAINS
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 
 __all__ = ["PROFILE_KINDS"]
 
@@ -33,11 +32,9 @@ def change_email(ctx: Context, family: str, index: int) -> Draft:
         None,
         family,
         "change_email",
-        purpose="Change a verified customer's email address.",
-        notes="Verify with two details, then change_user_email.",
-        scenario=scenario,
-        plan=plan,
-        documents=[PROCEDURES.CONTACT],
+        scenario,
+        plan,
+        "Verify with two details, then change_user_email.",
     )
 
 
@@ -71,12 +68,10 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
         None,
         family,
         "verification_failed",
-        purpose="A caller who cannot confirm two details is not helped and not logged.",
-        notes=f"Only the phone matches (date of birth on file {person.date_of_birth}): find "
+        scenario,
+        Plan().agent("get_user_information_by_name", customer_name=person.name),
+        f"Only the phone matches (date of birth on file {person.date_of_birth}): find "
         "the record, say the date of birth does not match; no verification, no account look-up.",
-        scenario=scenario,
-        plan=Plan().agent("get_user_information_by_name", customer_name=person.name),
-        documents=[],
         basis=("DB", "ACTION", "COMMUNICATE"),
         communicate=["date of birth"],
     )

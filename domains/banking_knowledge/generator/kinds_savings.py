@@ -20,7 +20,6 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     transfer_third_party,
     verified_plan,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CheckingProduct, SavingsProduct
@@ -78,12 +77,10 @@ def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "photo_deposit" if allowed else "photo_deposit_refused",
-        purpose="Photo check deposit within the product's per-check limit.",
-        notes=f"Limit ${limit}; check ${amount:.2f}: "
+        scenario,
+        plan,
+        f"Limit ${limit}; check ${amount:.2f}: "
         + ("give the deposit tool." if allowed else "too large, nothing given."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.MOBILE_DEPOSIT, product_doc(product, "deposits")],
         user_tools=["call_discoverable_user_tool"],
     )
 
@@ -114,13 +111,11 @@ def referral(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "referral" if allowed else "referral_refused",
-        purpose="A referral the customer submits with their own tool.",
-        notes="In the program: the customer submits it."
+        scenario,
+        plan,
+        "In the program: the customer submits it."
         if allowed
         else "Not in the referral program: nothing to submit.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.REFERRAL, product_doc(product, "overview")],
         user_tools=["submit_referral"],
     )
 
@@ -178,12 +173,10 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "withdrawal_fee_refund" if refund else "withdrawal_fee_refund_refused",
-        purpose="Savings excess withdrawal fees: refund only those charged within the allowance.",
-        notes=f"{withdrawals} withdrawals this month, allowance {free}, {len(fees_after)} fees; "
+        scenario,
+        plan,
+        f"{withdrawals} withdrawals this month, allowance {free}, {len(fees_after)} fees; "
         f"{wrong} not due: refund ${refund:.2f}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.SAVINGS_FEES, product_doc(product, "withdrawals")],
     )
 
 
@@ -255,12 +248,10 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "interest_correction_refused" if right else "interest_correction",
-        purpose="Savings interest paid at the wrong rate: report and credit the difference.",
-        notes=f"Balance ${balance}, APY {apy}%, applied {applied}%: paid ${paid}, correct "
+        scenario,
+        plan,
+        f"Balance ${balance}, APY {apy}%, applied {applied}%: paid ${paid}, correct "
         f"${correct}" + ("" if right else f", credit ${owed:.2f}."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.INTEREST, product_doc(product, "interest")],
     )
 
 
@@ -286,7 +277,6 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
         person,
         scenario,
         eligible=eligible,
-        purpose="Open a savings account when the customer has checking at least 14 days old.",
         notes=f"Checking is {age} days old: " + ("open it." if eligible else "too new, refuse."),
     )
 
@@ -328,12 +318,10 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "move_to_savings" if possible else "move_to_savings_refused",
-        purpose="Move money between the customer's own accounts within the balance.",
-        notes=f"Checking holds ${available:.2f}; move ${amount:.2f}"
+        scenario,
+        plan,
+        f"Checking holds ${available:.2f}; move ${amount:.2f}"
         + ("." if possible else ": too much, refuse."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.MOVE_MONEY],
     )
 
 
@@ -378,11 +366,9 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
         product,
         family,
         "close_savings",
-        purpose="Close a savings account after moving its balance to checking.",
-        notes=f"Move ${balance:.2f} to {checking}; close with reason {code}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.CLOSE_DEPOSIT, P.MOVE_MONEY],
+        scenario,
+        plan,
+        f"Move ${balance:.2f} to {checking}; close with reason {code}.",
     )
 
 
