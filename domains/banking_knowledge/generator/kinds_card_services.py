@@ -85,7 +85,6 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
     settings = {"task_config": {"data": {"dispute_settings": {"auto_resolve_disputes": True}}}}
     return draft(
         card,
-        family,
         "missing_points_refused" if right else "missing_points",
         scenario,
         plan,
@@ -183,7 +182,6 @@ def dispute_purchase(ctx: Context, family: str, index: int) -> Draft:
     plan.call(T["file_credit_card_dispute"], **fields)
     return draft(
         card,
-        family,
         "dispute_purchase",
         scenario,
         plan,
@@ -197,7 +195,6 @@ def dispute_purchase(ctx: Context, family: str, index: int) -> Draft:
 
 def _fee_reversal(
     card: CardOffer,
-    family: str,
     person: Person,
     account: str,
     plan: Plan,
@@ -221,7 +218,7 @@ def _fee_reversal(
             amount=amount,
             reason=kind,
         )
-    return draft(card, family, kind if granted else f"{kind}_refused", scenario, plan, notes)
+    return draft(card, kind if granted else f"{kind}_refused", scenario, plan, notes)
 
 
 def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
@@ -250,7 +247,6 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
     )
     return _fee_reversal(
         card,
-        family,
         person,
         account,
         verified_plan(person),
@@ -291,7 +287,6 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
     )
     return _fee_reversal(
         card,
-        family,
         person,
         account,
         plan,
@@ -324,7 +319,6 @@ def referral_link(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         card,
-        family,
         "card_referral",
         scenario,
         plan,
@@ -363,7 +357,6 @@ def fraud_transfer(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         card,
-        family,
         "fraud_transfer",
         scenario,
         plan,

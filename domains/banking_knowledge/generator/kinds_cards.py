@@ -119,7 +119,6 @@ def apply_card(ctx: Context, family: str, index: int) -> Draft | None:
         documents += [product_doc(card, "overview"), product_doc(card, "rewards")]
     return draft(
         chosen,
-        family,
         "apply_card",
         scenario,
         plan,
@@ -211,7 +210,6 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
     kinds = ("limit_increase", "limit_counter_offer", "limit_referral", "limit_declined_age")
     return draft(
         card,
-        family,
         (*kinds, "limit_declined_payments")[variant],
         scenario,
         plan,
@@ -254,7 +252,6 @@ def replace_card(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         card,
-        family,
         "replace_card",
         scenario,
         plan,
@@ -329,7 +326,6 @@ def close_card(ctx: Context, family: str, index: int) -> Draft | None:
     kind = ("card_retained", "close_card_offer_declined", "close_card", "close_card")[variant]
     return draft(
         card,
-        family,
         kind,
         scenario,
         plan,
@@ -369,12 +365,7 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
         amount=amount,
     )
     return draft(
-        card,
-        family,
-        "pay_card",
-        scenario,
-        plan,
-        f"Balance ${owed:.2f}; pay ${amount:.2f} from {checking}.",
+        card, "pay_card", scenario, plan, f"Balance ${owed:.2f}; pay ${amount:.2f} from {checking}."
     )
 
 

@@ -74,7 +74,6 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
     )
     return draft(
         product,
-        family,
         "atm_fee_refund",
         scenario,
         plan,
@@ -111,7 +110,6 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
     plan = accounts_plan(person)
     return draft(
         product,
-        family,
         "atm_fee_refund_refused",
         scenario,
         plan,
@@ -159,7 +157,6 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
     )
     return draft(
         product,
-        family,
         "temporary_limit",
         scenario,
         plan,
@@ -193,7 +190,6 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
     why = "account younger than 60 days" if young else "product without temporary increases"
     return draft(
         product,
-        family,
         "temporary_limit_refused",
         scenario,
         plan,
@@ -236,7 +232,6 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
     plan.call(T["close_bank_account"], account_id=account, reason=code)
     return draft(
         product,
-        family,
         "close_checking",
         scenario,
         plan,
@@ -272,7 +267,6 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
     )
     return account_opening(
         product,
-        family,
         person,
         scenario,
         eligible=eligible,

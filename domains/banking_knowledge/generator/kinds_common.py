@@ -68,12 +68,12 @@ _KIND_TEXTS = _read_kind_texts()
 
 def draft(
     product: Product | None,
-    family: str,
     kind: str,
     scenario: Scenario,
     plan: Plan,
     notes: str,
     *,
+    family: str = "",
     documents: Sequence[str] = (),
     user_tools: Sequence[str] = (),
     basis: Sequence[str] = ("DB",),
@@ -81,6 +81,8 @@ def draft(
     communicate: Sequence[str] = (),
 ) -> Draft:
     """A draft of task kind `kind`, with the purpose and documents `kinds.toml` gives the kind.
+
+    The task's family is its product's, or `family` for a task about no product.
 
     The documents are the verification procedure, the kind's procedures, the product's document
     on the kind's topic (when the kind names one), then the task's own `documents`.
@@ -159,7 +161,6 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
     )
     return draft(
         product,
-        product.family,
         "third_party_transfer",
         scenario,
         plan,
@@ -170,7 +171,6 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
 
 def account_opening(
     product: CheckingProduct | SavingsProduct,
-    family: str,
     person: Person,
     scenario: Scenario,
     *,
@@ -180,7 +180,7 @@ def account_opening(
     """Opening a deposit product (kind ``open_<type>``), or refusing it (``..._refused``).
 
     The agent looks the customer's accounts up and, when the customer qualifies, opens the
-    product; the documents are the account and deposit-opening procedures and its overview.
+    product; the purpose and documents are the kind's in `kinds.toml`.
     """
     account_type = "checking" if isinstance(product, CheckingProduct) else "savings"
     plan = accounts_plan(person)
@@ -193,7 +193,6 @@ def account_opening(
         )
     return draft(
         product,
-        family,
         f"open_{account_type}" if eligible else f"open_{account_type}_refused",
         scenario,
         plan,

@@ -72,7 +72,6 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "order_debit_card",
         scenario,
         plan,
@@ -123,7 +122,6 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "replace_lost_debit_card",
         scenario,
         plan,
@@ -183,12 +181,7 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
         pin=pin,
     )
     return draft(
-        product,
-        family,
-        "activate_debit_card",
-        scenario,
-        plan,
-        f"issue_reason {reason}: {T[behaviour]}.",
+        product, "activate_debit_card", scenario, plan, f"issue_reason {reason}: {T[behaviour]}."
     )
 
 
@@ -222,12 +215,7 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
     )
     plan = debit_cards_plan(person, account).call(T[behaviour], card_id=card["card_id"])
     return draft(
-        product,
-        family,
-        kind,
-        scenario,
-        plan,
-        f"{T[behaviour]} on {card['card_id']}; no cancellation.",
+        product, kind, scenario, plan, f"{T[behaviour]} on {card['card_id']}; no cancellation."
     )
 
 
@@ -255,7 +243,6 @@ def reset_pin(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "reset_pin",
         scenario,
         plan,

@@ -56,7 +56,6 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "allow_recurring" if allow else "block_recurring",
         scenario,
         plan,
@@ -112,7 +111,7 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
         reason = "velocity_clear" if variant == 0 else "customer_verified"
         plan.call(T["clear_debit_card_alert"], card_id=card["card_id"], reason=reason)
     kind = ("clear_velocity_block", "clear_fraud_alert", "fraud_alert_transfer")[variant]
-    return draft(product, family, kind, scenario, plan, f"Card record: {extra}.", basis=basis)
+    return draft(product, kind, scenario, plan, f"Card record: {extra}.", basis=basis)
 
 
 _DEBIT_DISPUTES = (
@@ -202,7 +201,6 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "debit_dispute",
         scenario,
         plan,

@@ -30,11 +30,11 @@ def change_email(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         None,
-        family,
         "change_email",
         scenario,
         plan,
         "Verify with two details, then change_user_email.",
+        family=family,
     )
 
 
@@ -66,12 +66,12 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         None,
-        family,
         "verification_failed",
         scenario,
         Plan().agent("get_user_information_by_name", customer_name=person.name),
         f"Only the phone matches (date of birth on file {person.date_of_birth}): find "
         "the record, say the date of birth does not match; no verification, no account look-up.",
+        family=family,
         basis=("DB", "ACTION", "COMMUNICATE"),
         communicate=["date of birth"],
     )

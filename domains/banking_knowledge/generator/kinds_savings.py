@@ -75,7 +75,6 @@ def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
         plan.give(T["deposit_check"], account_id=account, check_amount=amount)
     return draft(
         product,
-        family,
         "photo_deposit" if allowed else "photo_deposit_refused",
         scenario,
         plan,
@@ -109,7 +108,6 @@ def referral(ctx: Context, family: str, index: int) -> Draft:
         plan.user("submit_referral", user_id=person.user_id, account_type=product.name)
     return draft(
         product,
-        family,
         "referral" if allowed else "referral_refused",
         scenario,
         plan,
@@ -171,7 +169,6 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
         )
     return draft(
         product,
-        family,
         "withdrawal_fee_refund" if refund else "withdrawal_fee_refund_refused",
         scenario,
         plan,
@@ -246,7 +243,6 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         )
     return draft(
         product,
-        family,
         "interest_correction_refused" if right else "interest_correction",
         scenario,
         plan,
@@ -273,7 +269,6 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
     )
     return account_opening(
         product,
-        family,
         person,
         scenario,
         eligible=eligible,
@@ -316,7 +311,6 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
         )
     return draft(
         product,
-        family,
         "move_to_savings" if possible else "move_to_savings_refused",
         scenario,
         plan,
@@ -364,7 +358,6 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "close_savings",
         scenario,
         plan,
