@@ -13,6 +13,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_cards import (
 )
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    brief,
     draft,
     pick,
     transfer_third_party,
@@ -235,15 +236,14 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
         person, account, card, merchant="ANNUAL MEMBERSHIP FEE", amount=float(card.annual_fee),
         when=date(2025, 10, ctx.rng.randint(1, 28)), category="Fee", points=0,
     )  # fmt: skip
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"An annual fee of ${card.annual_fee} was charged on your {card.name} in October "
         "and you want it refunded.",
-        known=known,
         wishes="Ask for the fee to be reversed. If the agent explains that the fee is due, "
         "accept that.",
         opening=f"Hello, why was I charged an annual fee on my {card.name}? I'd like it removed.",
-        facts=facts,
     )
     return _fee_reversal(
         card,
@@ -272,15 +272,14 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
         person, account, card, merchant="LATE PAYMENT FEE", amount=float(card.late_fee),
         when=date(2025, 10, 21), category="Fee", points=0,
     )  # fmt: skip
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your October payment on your {card.name} was late and you were charged a "
         f"${card.late_fee} late fee. You want it waived.",
-        known=known,
         wishes="Ask for the late fee to be reversed as a courtesy. If the agent says it cannot, "
         "accept that.",
         opening=f"Hi, can you waive the late fee on my {card.name}?",
-        facts=facts,
     )
     plan = verified_plan(person).call(
         T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months + 1
@@ -338,14 +337,13 @@ def fraud_transfer(ctx: Context, family: str, index: int) -> Draft:
             person, account, card, merchant=merchant, amount=ctx.amount(150, 900),
             when=date(2025, 11, 10 + offset), category="Shopping",
         )  # fmt: skip
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You see two charges from {merchant} on your {card.name} that you did not make.",
-        known=known,
         wishes="You want the charges investigated. If the agent says a specialist team must "
         "handle it, accept the transfer.",
         opening=f"Hi, there are charges on my {card.name} that I never made.",
-        facts=facts,
         accepts=["confirm", "transfer"],
         asks_for_transfer=True,
     )

@@ -18,6 +18,7 @@ from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     accounts_plan,
+    brief,
     draft,
     pick,
     verified_plan,
@@ -229,14 +230,13 @@ def replace_card(ctx: Context, family: str, index: int) -> Draft:
         "stolen": "Your bag with your credit card was stolen; no charges appeared since.",
         "damaged": "Your credit card snapped in half.",
     }[reason]
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"{story} You need a replacement {card.name}.",
-        known=known,
         wishes="Ask for a replacement sent to your home address. You would like it quickly, "
         "but accept the shipping the agent says your card gets.",
         opening=f"Hi, I need a replacement for my {card.name}; it was {reason}.",
-        facts=facts,
     )
     plan = (
         verified_plan(person)
@@ -295,13 +295,12 @@ def close_card(ctx: Context, family: str, index: int) -> Draft | None:
         if variant in (0, 2)
         else "You do not want any offer: you just want the card closed."
     )
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to close your {card.name} because {story}.",
-        known=known,
         wishes=f"{wish} The card has no balance.",
         opening=f"Hello, I want to close my {card.name}.",
-        facts=facts,
         accepts=["confirm", "waive"] if variant in (0, 2) else ["confirm"],
     )
     plan = verified_plan(person).call(

@@ -15,6 +15,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
     accounts_plan,
+    brief,
     debit_cards_plan,
     draft,
     pick,
@@ -53,17 +54,16 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
             account, november(day), "OUT-OF-NETWORK ATM FEE", -product.atm_fee, "fee"
         )
     refund = round(min(count, product.atm_refunds) * product.atm_fee, 2)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason="This month you withdrew cash at other banks' ATMs several times and "
         f"{BANK_NAME} charged you a fee each time. You want those fees refunded.",
-        known=known,
         wishes=f"Ask for this month's ATM fees on your {product.name} to be refunded. You do "
         "not know exactly how many there were. Accept the refund the agent says your account "
         "allows; if asked to confirm, confirm.",
         opening="Hi, I was charged fees for using other banks' ATMs this month. Can you refund "
         "them?",
-        facts=facts,
     )
     plan = (
         accounts_plan(person)
@@ -97,15 +97,14 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         ctx.ledger.add_bank_transaction(
             account, november(day), "OUT-OF-NETWORK ATM FEE", -product.atm_fee, "fee"
         )
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason="You were charged two fees for using another bank's ATM this month and want "
         "them refunded.",
-        known=known,
         wishes="Ask for the two ATM fees to be refunded. If the agent explains that your "
         "account does not refund them, accept the explanation and end the call.",
         opening="Hello, can you refund the ATM fees I was charged this month?",
-        facts=facts,
     )
     plan = accounts_plan(person)
     return draft(
@@ -177,14 +176,13 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
         ctx.deposit(person, ctx.rng.choice(ctx.bank.savings))
     account = ctx.deposit(person, product, age_days=age)
     ctx.debit_card(person, account, product, issued_days_ago=max(age - 5, 1))
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason="You want a higher daily ATM withdrawal limit on your debit card for tomorrow.",
-        known=known,
         wishes=f"The card belongs to your {product.name}. Ask for a daily ATM limit $200 above "
         "your current one. If the agent explains that it is not possible, accept that.",
         opening="Hello, can you raise my daily ATM limit for tomorrow?",
-        facts=facts,
     )
     plan = accounts_plan(person)
     why = "account younger than 60 days" if young else "product without temporary increases"
@@ -256,14 +254,13 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
         )
     else:
         ctx.deposit(person, savings_product)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to open a {product.name} account in addition to what you have.",
-        known=known,
         wishes=f"Ask to open a {product.name}. If the agent says you do not qualify, accept "
         "that and end the call.",
         opening=f"Hello, I'd like to open a {product.name}.",
-        facts=facts,
     )
     return account_opening(
         product,

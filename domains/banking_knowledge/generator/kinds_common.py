@@ -25,6 +25,7 @@ __all__ = [
     "T",
     "account_opening",
     "accounts_plan",
+    "brief",
     "debit_cards_plan",
     "draft",
     "pick",
@@ -40,6 +41,23 @@ Product = CheckingProduct | SavingsProduct | CardOffer
 def pick(options: Sequence[P], index: int) -> P:
     """The `index`-th option, cycling (spreads a kind's tasks over the products evenly)."""
     return options[index % len(options)]
+
+
+def brief(
+    ctx: Context,
+    person: Person,
+    *,
+    reason: str,
+    wishes: str,
+    opening: str,
+    accepts: Sequence[str] = ("confirm",),
+    asks_for_transfer: bool = False,
+) -> Scenario:
+    """The brief of a caller who is `person` and knows what `Context.identity` draws for them."""
+    known, facts = ctx.identity(person)
+    return Scenario(
+        reason, known, wishes, opening, facts, list(accepts), asks_for_transfer=asks_for_transfer
+    )
 
 
 def verified_plan(person: Person) -> Plan:

@@ -10,6 +10,7 @@ from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    brief,
     debit_cards_plan,
     draft,
     pick,
@@ -205,13 +206,12 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
         reason += "it blocked until you find it, without cancelling it."
         opening = "Hello, I've misplaced my debit card at home. Can you block it for now?"
         behaviour, kind = "freeze_debit_card", "pause_debit_card"
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=reason,
-        known=known,
         wishes=f"The card belongs to your {product.name}. You do not want a new card.",
         opening=opening,
-        facts=facts,
     )
     plan = debit_cards_plan(person, account).call(T[behaviour], card_id=card["card_id"])
     return draft(

@@ -9,6 +9,7 @@ from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     accounts_plan,
+    brief,
     debit_cards_plan,
     draft,
     pick,
@@ -42,14 +43,13 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
             f"charges on it, starting with {merchant}. You do not want refunds of past charges."
         )
         opening = "Hello, can you stop all subscription charges on my debit card?"
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=reason,
-        known=known,
         wishes=f"The card belongs to your {product.name}. Keep the card itself working for "
         "ordinary purchases.",
         opening=opening,
-        facts=facts,
     )
     plan = debit_cards_plan(person, account).call(
         T["set_debit_card_recurring_block"], card_id=card["card_id"], block_recurring=not allow
@@ -84,16 +84,15 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
             -ctx.amount(20, 90),
             "debit",
         )
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your debit card was declined this morning after several purchases at "
         f"{merchant} yesterday.",
-        known=known,
         wishes=f"The card belongs to your {product.name}. The purchases at {merchant} were all "
         "yours; say so if asked. You want the card working again. If the agent says a "
         "specialist team must handle it, accept the transfer.",
         opening="Hi, my debit card keeps getting declined. Can you help?",
-        facts=facts,
         accepts=["confirm", "transfer"],
         asks_for_transfer=True,
     )

@@ -15,6 +15,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
     accounts_plan,
+    brief,
     draft,
     pick,
     transfer_third_party,
@@ -152,15 +153,14 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
                 account, november(day), "EXCESS WITHDRAWAL FEE", -product.excess_fee, "fee"
             )
     refund = round(wrong * product.excess_fee, 2)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You were charged excess withdrawal fees on your {product.name} this month "
         "and think that is wrong.",
-        known=known,
         wishes="Ask the agent to check the fees and refund any that were charged by mistake. "
         "Accept what the agent finds.",
         opening="Hi, I was charged withdrawal fees on my savings this month. Can you check them?",
-        facts=facts,
     )
     plan = accounts_plan(person).call(T["get_account_transactions"], account_id=account)
     if refund:
@@ -215,15 +215,14 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         "interest",
     )
     owed = float(correct - paid)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"The interest paid into your {product.name} on November 1 looks lower than "
         "you expected.",
-        known=known,
         wishes="Ask the agent to check the interest and correct it if it is wrong. Accept what "
         "the agent finds.",
         opening="Hello, my savings interest this month seems too low. Could you check it?",
-        facts=facts,
     )
     plan = accounts_plan(person).call(T["get_account_transactions"], account_id=account)
     if not right:
@@ -259,13 +258,12 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
     age = ctx.rng.randint(30, 1500) if eligible else ctx.rng.randint(2, 12)
     checking = _everyday(ctx)
     ctx.deposit(person, checking, age_days=age, history=eligible)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to open a {product.name} next to your {checking.name}.",
-        known=known,
         wishes=f"Ask to open a {product.name}. If the agent says you cannot yet, accept that.",
         opening=f"Hi, I'd like to open a {product.name} account.",
-        facts=facts,
     )
     return account_opening(
         product,
@@ -338,13 +336,12 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
         ("consolidating_accounts", "you prefer to keep everything in your checking account"),
         ("no_longer_needed", "you have finished saving for what you wanted"),
     )[index % 2]
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to close your {product.name} because {why}.",
-        known=known,
         wishes="The remaining savings should go to your checking account. Confirm when asked.",
         opening=f"Hello, I want to close my {product.name}.",
-        facts=facts,
     )
     plan = (
         accounts_plan(person)
