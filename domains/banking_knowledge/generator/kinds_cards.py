@@ -171,43 +171,27 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
         accepts=["confirm", "limit"],
     )
     plan = verified_plan(person)
-    if variant == 3:
-        plan.call(
-            T["deny_credit_limit_increase"],
-            credit_card_account_id=account,
-            user_id=person.user_id,
-            denial_reason="insufficient_account_age",
-        )
-        outcome = "decline: account too young"
-    else:
+    if variant != 3:
         plan.call(
             T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months
         )
-        if variant == 4:
-            plan.call(
-                T["deny_credit_limit_increase"],
-                credit_card_account_id=account,
-                user_id=person.user_id,
-                denial_reason="insufficient_payment_history",
-            )
-            outcome = "decline: a late payment"
-        elif variant == 2:
-            plan.call(
-                T["submit_credit_limit_request"],
-                credit_card_account_id=account,
-                user_id=person.user_id,
-                requested_increase_amount=asked - current,
-            )
-            outcome = "refer to the credit team"
-        else:
-            granted = asked if variant == 0 else highest
-            plan.call(
-                T["approve_credit_limit_increase"],
-                credit_card_account_id=account,
-                user_id=person.user_id,
-                new_credit_limit=granted,
-            )
-            outcome = f"approve ${granted}"
+    granted = asked if variant == 0 else highest
+    approve = (
+        "approve_credit_limit_increase",
+        {"new_credit_limit": granted},
+        f"approve ${granted}",
+    )
+    refer = {"requested_increase_amount": asked - current}
+    deny = "deny_credit_limit_increase"
+    # Each variant's decision tool, its own arguments and the outcome in the notes.
+    decision, details, outcome = (
+        approve,
+        approve,
+        ("submit_credit_limit_request", refer, "refer to the credit team"),
+        (deny, {"denial_reason": "insufficient_account_age"}, "decline: account too young"),
+        (deny, {"denial_reason": "insufficient_payment_history"}, "decline: a late payment"),
+    )[variant]
+    plan.call(T[decision], credit_card_account_id=account, user_id=person.user_id, **details)
     kinds = ("limit_increase", "limit_counter_offer", "limit_referral", "limit_declined_age")
     return draft(
         card,
