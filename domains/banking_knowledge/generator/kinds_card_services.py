@@ -63,17 +63,16 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
         person, account, card, merchant=merchant, amount=amount, when=when,
         category=category, points=base,
     )  # fmt: skip
-    known, facts = ctx.identity(person)
-    facts["user_id"] = person.user_id
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your {card.name} purchase at {merchant} on {day(when)} for ${amount:.2f} "
         f"earned only {base} points and you think it should have earned more.",
-        known=f"{known} Your user id is {person.user_id}.",
         wishes="Ask the agent to fix the points. If the agent gives you a tool to file a claim, "
         "run it with the details the agent gives. If the agent explains the points are right, "
         "accept that.",
         opening="Hi, one of my card purchases didn't get the points it should have.",
-        facts=facts,
+        tells_user_id=True,
     )
     plan = verified_plan(person)
     if not right:
@@ -303,15 +302,14 @@ def referral_link(ctx: Context, family: str, index: int) -> Draft:
     card = pick(_cards(ctx, family), index)
     person = customer_with_checking(ctx)
     ctx.card(person, card)
-    known, facts = ctx.identity(person)
-    facts["user_id"] = person.user_id
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"A friend of yours wants a {card.name} and you want to refer them.",
-        known=f"{known} Your user id is {person.user_id}.",
         wishes="If the agent gives you a tool to create a referral link, run it with the "
         "details the agent gives.",
         opening=f"Hi, how can I refer a friend for the {card.name}?",
-        facts=facts,
+        tells_user_id=True,
     )
     plan = verified_plan(person).give(
         T["get_referral_link"], user_id=person.user_id, card_name=card.name

@@ -52,9 +52,16 @@ def brief(
     opening: str,
     accepts: Sequence[str] = ("confirm",),
     asks_for_transfer: bool = False,
+    tells_user_id: bool = False,
 ) -> Scenario:
-    """The brief of a caller who is `person` and knows what `Context.identity` draws for them."""
+    """The brief of a caller who is `person` and knows what `Context.identity` draws for them.
+
+    With `tells_user_id`, they also know their user id (for a tool the agent gives them).
+    """
     known, facts = ctx.identity(person)
+    if tells_user_id:
+        known += f" Your user id is {person.user_id}."
+        facts["user_id"] = person.user_id
     return Scenario(
         reason, known, wishes, opening, facts, list(accepts), asks_for_transfer=asks_for_transfer
     )

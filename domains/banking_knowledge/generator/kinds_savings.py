@@ -94,15 +94,14 @@ def referral(ctx: Context, family: str, index: int) -> Draft:
     product = pick(in_program if allowed else outside, index)
     person = ctx.customer()
     _open(ctx, person, product)
-    known, facts = ctx.identity(person)
-    facts["user_id"] = person.user_id
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"A friend wants to open a {product.name} and you want to refer them.",
-        known=f"{known} Your user id is {person.user_id}.",
         wishes="Do the referral yourself if the agent tells you how. If the agent says this "
         "product cannot be referred, accept that.",
         opening=f"Hello, I'd like to refer a friend for a {product.name}.",
-        facts=facts,
+        tells_user_id=True,
     )
     plan = verified_plan(person)
     if allowed:
