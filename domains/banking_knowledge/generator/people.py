@@ -4,48 +4,26 @@ from __future__ import annotations
 
 import random
 import string
+import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
+from importlib import resources
 
 from tau_env.domains.banking_knowledge.constants import TODAY
 
 __all__ = ["People", "Person", "months_ago"]
 
-FIRST_NAMES: tuple[str, ...] = (
-    "Adaeze", "Bram", "Calla", "Dorian", "Elowen", "Fenna", "Gideon", "Halle", "Idris", "Jolene",
-    "Kasimir", "Linnea", "Marek", "Nell", "Orrin", "Petra", "Quillon", "Rhea", "Silas", "Thea",
-    "Ulla", "Vikram", "Wilda", "Xavi", "Yvette", "Zoltan", "Anouk", "Bastian", "Cosima", "Dev",
-    "Emrys", "Florin", "Gaia", "Hollis", "Ingrid", "Jovan", "Kalani", "Leif", "Marisol", "Niamh",
-    "Odile", "Pavel", "Roisin", "Soren", "Tamsin", "Ugo", "Vesna", "Wyatt", "Yara", "Zinnia",
-)  # fmt: skip
-
-LAST_NAMES: tuple[str, ...] = (
-    "Achterberg", "Balogun", "Castellanos", "Dubois", "Eklund", "Farrow", "Galloway", "Hirano",
-    "Ivanova", "Jablonski", "Kristiansen", "Larkin", "Mbeki", "Nordstrom", "Oyelaran",
-    "Pemberton", "Quaresma", "Rasmussen", "Szabo", "Tanaka", "Uchenna", "Varga", "Whitlock",
-    "Xiong", "Yardley", "Zielinski", "Abernathy", "Bellweather", "Cortazar", "Drummond",
-    "Esposito", "Fairbanks", "Grigoryan", "Holloway", "Iwasaki", "Juarez", "Kowal", "Lindgren",
-)  # fmt: skip
-
-STREETS: tuple[str, ...] = (
-    "Anchor Lane", "Bramble Road", "Copperfield Drive", "Driftwood Court", "Eastbrook Avenue",
-    "Fernhill Way", "Goldfinch Street", "Hawthorn Terrace", "Ironwood Place", "Jasmine Row",
-    "Kingfisher Road", "Lantern Hill", "Millpond Street", "Nightingale Way", "Oakridge Drive",
-    "Primrose Lane", "Quayside Road", "Rosewater Avenue", "Saltmarsh Court", "Thistle Street",
-)  # fmt: skip
-
-CITIES: tuple[tuple[str, str, str], ...] = (
-    ("Eugene", "OR", "974"), ("Fort Collins", "CO", "805"), ("Ann Arbor", "MI", "481"),
-    ("Durham", "NC", "277"), ("Provo", "UT", "846"), ("Flagstaff", "AZ", "860"),
-    ("Ithaca", "NY", "148"), ("Charleston", "SC", "294"), ("Bellingham", "WA", "982"),
-    ("Lincoln", "NE", "685"), ("Duluth", "MN", "558"), ("Las Cruces", "NM", "880"),
-)  # fmt: skip
+_POOLS = tomllib.loads(resources.files(__package__).joinpath("people.toml").read_text("utf-8"))
+FIRST_NAMES: tuple[str, ...] = tuple(_POOLS["first_names"])
+LAST_NAMES: tuple[str, ...] = tuple(_POOLS["last_names"])
+STREETS: tuple[str, ...] = tuple(_POOLS["streets"])
+CITIES: tuple[tuple[str, str, str], ...] = tuple(
+    (city, state, zip_prefix) for city, state, zip_prefix in _POOLS["cities"]
+)
 """(city, state, first three digits of the zip code)."""
-
-EMAIL_DOMAINS: tuple[str, ...] = ("postbox.example", "mailhaven.example", "letterly.example")
-
-AREA_CODES: tuple[str, ...] = ("541", "970", "734", "919", "801", "928", "607", "843", "360")
+EMAIL_DOMAINS: tuple[str, ...] = tuple(_POOLS["email_domains"])
+AREA_CODES: tuple[str, ...] = tuple(_POOLS["area_codes"])
 
 
 @dataclass(frozen=True)
@@ -60,15 +38,8 @@ class Person:
     date_of_birth: str
 
     def record(self) -> dict[str, str]:
-        """The ``users`` record."""
-        return {
-            "name": self.name,
-            "user_id": self.user_id,
-            "address": self.address,
-            "email": self.email,
-            "phone_number": self.phone_number,
-            "date_of_birth": self.date_of_birth,
-        }
+        """The ``users`` record (the fields in declaration order)."""
+        return asdict(self)
 
     @property
     def first_name(self) -> str:
