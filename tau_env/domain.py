@@ -2,7 +2,7 @@
 
 A domain package (``tau_env.domains.<name>``) exposes a `DomainDefinition`: its code (tools,
 database classes) and two loaders, one for the built-in data written by this project and one
-for a reference data folder. `load_domain` pairs the definition with data, validates every
+for a reference data folder; a domain whose files follow the usual layout names neither. `load_domain` pairs the definition with data, validates every
 task against the registered functions, and caches the result, so no file is parsed twice.
 """
 
@@ -107,8 +107,10 @@ class DomainDefinition:
         name: Registry name (``"mock"``, ``"airline"``...).
         toolbox: Tools and env functions of both sides, and the sync rule.
         agent_db: Database class of the agent side.
-        load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
-        load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
+        load_builtin: Reads the built-in data; None: the usual layout, the ``data/`` folder
+            of the package that defines the domain (`tau_env.data_files.load_builtin_data`).
+        load_official: Reads a reference data folder; None: the usual layout,
+            ``<data_dir>/domains/<name>/`` (`tau_env.data_files.load_official_folder`).
         version: Bumped whenever tools, data, policy, tasks or grading change.
         user_db: Database class of the user side; None when the user has no tools of its own.
         user_vocabulary: What the scripted user needs to know about the domain: patterns of
@@ -122,8 +124,8 @@ class DomainDefinition:
     name: str
     toolbox: Toolbox
     agent_db: type[Database]
-    load_builtin: Callable[[], DomainData]
-    load_official: Callable[[Path], DomainData]
+    load_builtin: Callable[[], DomainData] | None = None
+    load_official: Callable[[Path], DomainData] | None = None
     version: int = 0
     user_db: type[Database] | None = None
     user_vocabulary: UserVocabulary | None = None
@@ -360,12 +362,20 @@ def clear_domain_cache() -> None:
 
 @cache
 def _load_data(name: str, folder: str | None) -> DomainData:
+    from tau_env import data_files  # it imports this module
+
     definition = _definition(name)
+    agent_db, user_db = definition.agent_db, definition.user_db
     if folder is None:
-        return definition.load_builtin()
+        if definition.load_builtin is not None:
+            return definition.load_builtin()
+        package = spec_for(name).entry_point.partition(":")[0]
+        return data_files.load_builtin_data(package, agent_db=agent_db, user_db=user_db)
     if not Path(folder).is_dir():
         raise DataError(f"{folder}: data folder not found")
-    return definition.load_official(Path(folder))
+    if definition.load_official is not None:
+        return definition.load_official(Path(folder))
+    return data_files.load_official_folder(Path(folder), name, agent_db, user_db)
 
 
 @cache
