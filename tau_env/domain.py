@@ -2,8 +2,9 @@
 
 A domain package (``tau_env.domains.<name>``) exposes a `DomainDefinition`: its code (tools,
 database classes) and two loaders, one for the built-in data written by this project and one
-for a reference data folder; a domain whose files follow the usual layout names neither. `load_domain` pairs the definition with data, validates every
-task against the registered functions, and caches the result, so no file is parsed twice.
+for a reference data folder (a domain whose files follow the usual layout names neither).
+`load_domain` pairs the definition with data, validates every task against the registered
+functions, and caches the result, so no file is parsed twice.
 """
 
 from __future__ import annotations
