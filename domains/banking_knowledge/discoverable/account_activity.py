@@ -10,7 +10,7 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import dollars, owned_card
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, number
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
@@ -42,10 +42,7 @@ def _credit_account(
     """Shared body of the checking and savings credits (they differ in three details)."""
     if not account_id or amount is None or not credit_type:
         return "Error: Missing required parameters."
-    try:
-        amount = float(amount)
-    except (TypeError, ValueError):
-        return "Error: Invalid credit amount. Must be a number."
+    amount = number(amount, "Error: Invalid credit amount. Must be a number.")
     if amount <= 0:
         return "Error: Credit amount must be positive."
     types = (
@@ -213,10 +210,7 @@ def pay_credit_card_from_checking(
             "Error: Missing required parameters "
             "(user_id, checking_account_id, credit_card_account_id, amount)."
         )
-    try:
-        amount = float(amount)
-    except (ValueError, TypeError):
-        return "Error: Invalid payment amount. Must be a positive number."
+    amount = number(amount, "Error: Invalid payment amount. Must be a positive number.")
     if amount <= 0:
         return "Error: Payment amount must be a positive number."
     checking = found(db.accounts, checking_account_id, "Checking account")

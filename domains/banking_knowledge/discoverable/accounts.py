@@ -8,12 +8,11 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, inserted, number
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
-    add,
     edit,
     is_empty_result,
     query_by,
@@ -112,8 +111,8 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
         "status": "OPEN",
         "date_opened": TODAY_TEXT,
     }
-    if not add(db.accounts, account_id, record):
-        return f"Failed to open account: Account ID '{account_id}' may already exist."
+    taken = f"Failed to open account: Account ID '{account_id}' may already exist."
+    inserted(db.accounts, account_id, record, taken)
     return (
         "Bank account opened successfully!\n"
         f"  - Account ID: {account_id}\n"
@@ -211,10 +210,7 @@ def transfer_funds(
             "Error: Missing required parameters "
             "(source_account_id, destination_account_id, amount)."
         )
-    try:
-        amount = float(amount)
-    except (ValueError, TypeError):
-        return f"Error: Invalid amount '{amount}'. Must be a number."
+    amount = number(amount, f"Error: Invalid amount '{amount}'. Must be a number.")
     if amount <= 0:
         return "Error: Transfer amount must be positive."
     if source_account_id == destination_account_id:

@@ -8,6 +8,7 @@ from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     check_card_exists,
 )
+from tau_env.domains.banking_knowledge.discoverable.checks import inserted
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -61,8 +62,8 @@ def order_replacement_credit_card(
         "status": "ORDERED",
         "old_card_cancelled": True,
     }
-    if not add(db.credit_card_orders, order_id, order):
-        return "Error: Order may have already been placed for this card replacement."
+    taken = "Error: Order may have already been placed for this card replacement."
+    inserted(db.credit_card_orders, order_id, order, taken)
     if exists(db.credit_card_accounts, credit_card_account_id):
         card = edit(db.credit_card_accounts, credit_card_account_id)
         card["status"] = "CLOSED"
@@ -218,8 +219,8 @@ def apply_credit_card_flag(
         "applied_at": TODAY_TEXT,
         "status": "ACTIVE",
     }
-    if not add(db.credit_card_account_flags, flag_id, record):
-        return f"Error: Failed to apply account flag. Flag ID '{flag_id}' may already exist."
+    taken = f"Error: Failed to apply account flag. Flag ID '{flag_id}' may already exist."
+    inserted(db.credit_card_account_flags, flag_id, record, taken)
     return (
         "Account flag applied successfully!\n"
         f"  - Flag ID: {flag_id}\n"

@@ -11,6 +11,7 @@ from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     dollars,
     owned_card,
 )
+from tau_env.domains.banking_knowledge.discoverable.checks import inserted, number
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -35,10 +36,8 @@ def submit_credit_limit_request(
     """File a credit limit increase request for a whole number of dollars."""
     if not credit_card_account_id or not user_id or requested_increase_amount is None:
         return "Error: Missing required parameters."
-    try:
-        amount = float(requested_increase_amount)
-    except (TypeError, ValueError):
-        return "Error: Invalid requested_increase_amount. Must be a whole number."
+    invalid = "Error: Invalid requested_increase_amount. Must be a whole number."
+    amount = number(requested_increase_amount, invalid)
     if not amount.is_integer():
         return "Error: Invalid requested_increase_amount. Must be a whole number of dollars."
     whole = int(amount)
@@ -54,8 +53,8 @@ def submit_credit_limit_request(
         "submitted_at": TODAY_TEXT,
         "status": "PENDING",
     }
-    if not add(db.credit_limit_increase_requests, request_id, record):
-        return "Error: A similar request may already exist."
+    taken = "Error: A similar request may already exist."
+    inserted(db.credit_limit_increase_requests, request_id, record, taken)
     lines = executed(
         db, "submit_credit_limit_request", "Credit limit increase request submitted successfully."
     )

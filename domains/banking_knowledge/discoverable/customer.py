@@ -12,7 +12,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import Answer, behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, number
 from tau_env.domains.banking_knowledge.ids import (
     card_last_4_digits,
     dispute_id,
@@ -138,10 +138,8 @@ def get_card_last_4_digits(db: BankingDB, credit_card_account_id: str) -> str:
 def deposit_check(db: BankingDB, account_id: str, check_amount: float) -> str:
     """Deposit a check into an open account (the balance is written with a ``$``)."""
     call = _start(db, "deposit_check", account_id=account_id, check_amount=check_amount)
-    try:
-        amount = float(check_amount)
-    except (ValueError, TypeError):
-        return f"Error: Invalid check amount '{check_amount}'. Must be a number."
+    invalid = f"Error: Invalid check amount '{check_amount}'. Must be a number."
+    amount = number(check_amount, invalid)
     if amount <= 0:
         return "Error: Check amount must be positive."
     account = found(db.accounts, account_id, "Account")

@@ -7,7 +7,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, inserted
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice
 from tau_env.domains.banking_knowledge.ids import debit_card_id, debit_card_order_id, hex_digest
 from tau_env.domains.banking_knowledge.lookups import add, edit, row, rows, rows_where
@@ -153,8 +153,8 @@ def order_debit_card(
         "expected_delivery": expected,
         "status": "PENDING",
     }
-    if not add(db.debit_card_orders, order_id, order):
-        return "Error: Failed to create debit card order. Order may already exist."
+    taken = "Error: Failed to create debit card order. Order may already exist."
+    inserted(db.debit_card_orders, order_id, order, taken)
     if total > 0:
         edit(db.accounts, account_id)["current_holdings"] = f"{holdings - total:.2f}"
         fee_id = f"btxn_dcfee_{order_id[-8:]}"

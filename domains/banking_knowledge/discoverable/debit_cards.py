@@ -7,7 +7,7 @@ from datetime import datetime
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, number
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
 from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows_where
@@ -248,10 +248,7 @@ def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_lim
         return f"Error: Invalid limit_type '{limit_type}'. Must be 'atm' or 'purchase'."
     if new_limit is None:
         return "Error: Missing required parameter: new_limit."
-    try:
-        requested = float(new_limit)
-    except (ValueError, TypeError):
-        return f"Error: new_limit must be an integer, got '{new_limit}'."
+    requested = number(new_limit, f"Error: new_limit must be an integer, got '{new_limit}'.")
     if not requested.is_integer():
         return f"Error: new_limit must be an integer, got '{requested}'."
     wanted = int(requested)

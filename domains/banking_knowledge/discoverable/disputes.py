@@ -6,11 +6,10 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.atm_images import SCANNED_DEPOSITS
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, inserted
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
 from tau_env.domains.banking_knowledge.ids import dispute_id
-from tau_env.domains.banking_knowledge.lookups import add
 
 __all__ = ["BEHAVIOURS"]
 
@@ -81,8 +80,8 @@ def file_credit_card_dispute(
         "submitted_at": TODAY_TEXT,
         "status": "SUBMITTED",
     }
-    if not add(db.transaction_disputes, case_id, record):
-        return "Error: Dispute may have already been filed for this transaction."
+    taken = "Error: Dispute may have already been filed for this transaction."
+    inserted(db.transaction_disputes, case_id, record, taken)
     lines = [
         "Credit card transaction dispute filed successfully. A case has been opened and will be "
         "reviewed within 10 business days.",
@@ -218,8 +217,8 @@ def file_debit_card_dispute(
         "submitted_at": TODAY_TEXT,
         "status": "OPEN",
     }
-    if not add(db.debit_card_disputes, case_id, record):
-        return "Error: Dispute may have already been filed for this transaction."
+    taken = "Error: Dispute may have already been filed for this transaction."
+    inserted(db.debit_card_disputes, case_id, record, taken)
     lines = [
         f"Dispute ID: {case_id}",
         f"Transaction: {transaction_id}",
