@@ -1,18 +1,19 @@
 """Checks the behaviours share, each answering for itself when it fails (`Answer`).
 
-A record that must exist, a number, a record that must be new.
+A record that must exist, a number, a record that must be new, a debit card in the status a
+change needs.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tau_env.domains.banking_knowledge.data_model import Row
+from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import Answer
 from tau_env.domains.banking_knowledge.lookups import add, row
 from tau_env.state import Table
 
-__all__ = ["found", "inserted", "number"]
+__all__ = ["found", "inserted", "linked_account_open", "number", "transition"]
 
 
 def found(table: Table[Row], key: str, what: str) -> dict[str, Any]:
@@ -48,3 +49,35 @@ def inserted(table: Table[Row], key: str, record: dict[str, Any], refusal: str) 
     """
     if not add(table, key, record):
         raise Answer(refusal)
+
+
+def transition(card_id: str, card: Row, before: str, after: str, verb: str) -> None:
+    """Check that the debit card `card` may go from status `before` to `after`.
+
+    Raises:
+        Answer: The card is already `after`, or is in another status than `before` (`verb`
+            names the change in the text: ``frozen``, ``activated``...).
+    """
+    status = card.get("status")
+    if status == after:
+        raise Answer(f"Error: Debit card '{card_id}' is already {after.lower()}.")
+    if status != before:
+        raise Answer(
+            f"Error: Debit card '{card_id}' cannot be {verb}. Current status: "
+            f"{status}. Only {before} cards can be {verb}."
+        )
+
+
+def linked_account_open(db: BankingDB, card: Row, verb: str) -> None:
+    """Check that the checking account of the debit card `card` is open (or unknown).
+
+    Raises:
+        Answer: The account exists and is not open (`verb`: ``unfrozen``, ``activated``).
+    """
+    account_id = card.get("account_id")
+    account = row(db.accounts, account_id) if account_id else None
+    if account is not None and account.get("status") != "OPEN":
+        raise Answer(
+            f"Error: The linked checking account '{account_id}' is no longer open. "
+            f"Card cannot be {verb}."
+        )

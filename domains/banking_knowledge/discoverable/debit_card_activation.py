@@ -11,8 +11,12 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import title
+from tau_env.domains.banking_knowledge.discoverable.checks import (
+    found,
+    linked_account_open,
+    transition,
+)
+from tau_env.domains.banking_knowledge.discoverable.texts import result, title
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows
 
 __all__ = ["BEHAVIOURS"]
@@ -88,22 +92,10 @@ def _activation_problem(
             f"Error: Wrong activation tool. This card has issue_reason='{reason}'. "
             f"Please use {right} instead of {name_of(db, key)}."
         )
-    if card.get("status") == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if card.get("status") != "PENDING":
-        return (
-            f"Error: Debit card '{card_id}' cannot be activated. Current status: "
-            f"{card.get('status')}. Only PENDING cards can be activated."
-        )
+    transition(card_id, card, "PENDING", "ACTIVE", "activated")
     if card.get("last_4_digits") != last_4_digits:
         return "Error: Card verification failed. The last 4 digits do not match our records."
-    account_id = card.get("account_id")
-    account = row(db.accounts, account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. "
-            "Card cannot be activated."
-        )
+    linked_account_open(db, card, "activated")
     return None
 
 
@@ -141,15 +133,7 @@ def activate_new_debit_card(
     if problem:
         return problem
     others = _activate(db, card_id, "DEACTIVATED", "New card activated")
-    lines = [
-        "New Debit Card Activation Successful",
-        f"Card ID: {card_id}",
-        "Status: ACTIVE",
-        f"Activation Date: {TODAY_TEXT}",
-        "",
-        "Your card is now ready to use at any ATM or point of sale terminal.",
-        "For security, please sign the back of your card.",
-    ]
+    lines = [result("activate_new_debit_card", card_id=card_id)]
     if others:
         lines.append(f"\nNote: Previous card(s) have been deactivated: {', '.join(others)}")
     return "\n".join(lines)
@@ -166,19 +150,7 @@ def activate_replacement_debit_card(
         return problem
     reason = (row(db.debit_cards, card_id) or {}).get("issue_reason", "lost")
     others = _activate(db, card_id, "DEACTIVATED", f"Replacement card activated ({reason})")
-    lines = [
-        "Replacement Debit Card Activation Successful",
-        f"Card ID: {card_id}",
-        f"Replacement Reason: {title(reason)}",
-        "Status: ACTIVE",
-        f"Activation Date: {TODAY_TEXT}",
-        "",
-        "Your replacement card is now ready to use.",
-        "",
-        "IMPORTANT SECURITY REMINDERS:",
-        "- Please review your recent transactions for any unauthorized charges",
-        "- Report any suspicious activity immediately",
-    ]
+    lines = [result("activate_replacement_debit_card", card_id=card_id, reason=title(reason))]
     if reason == "fraud":
         lines.append(
             "- Since fraud was suspected, we recommend changing your online banking password"
@@ -199,15 +171,7 @@ def activate_reissued_debit_card(
         return problem
     reason = (row(db.debit_cards, card_id) or {}).get("issue_reason", "expired")
     others = _activate(db, card_id, "GRACE_PERIOD", f"Reissued card activated ({reason})")
-    lines = [
-        "Reissued Debit Card Activation Successful",
-        f"Card ID: {card_id}",
-        f"Reissue Reason: {title(reason)}",
-        "Status: ACTIVE",
-        f"Activation Date: {TODAY_TEXT}",
-        "",
-        "Your reissued card is now ready to use.",
-    ]
+    lines = [result("activate_reissued_debit_card", card_id=card_id, reason=title(reason))]
     if others:
         lines.append(
             f"\nNote: Your previous card(s) ({', '.join(others)}) will remain active for 24 "
@@ -220,12 +184,6 @@ def activate_reissued_debit_card(
             "with your new card details."
         )
     return "\n".join(lines)
-
-
-_PIN_FOOTER = [
-    "",
-    "The new PIN is effective immediately.",
-]
 
 
 @behaviour("reset_debit_card_pin", "write")
@@ -250,18 +208,7 @@ def reset_debit_card_pin(db: BankingDB, card_id: str, last_4_digits: str, new_pi
     reset["pin_last_changed"] = TODAY_TEXT
     reset["pin_locked"] = False
     reset["pin_attempts_remaining"] = 3
-    return "\n".join(
-        [
-            "Debit Card PIN Reset Successfully",
-            f"Card ID: {card_id}",
-            f"PIN Changed: {TODAY_TEXT}",
-            *_PIN_FOOTER,
-            "Your card has been unlocked and is ready to use.",
-            "Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.",
-            "",
-            "Security reminder: Never share your PIN with anyone.",
-        ]
-    )
+    return result("reset_debit_card_pin", card_id=card_id)
 
 
 @behaviour("change_debit_card_pin", "write")
@@ -283,17 +230,7 @@ def change_debit_card_pin(db: BankingDB, card_id: str, current_pin: str, new_pin
             "Only ACTIVE cards can have their PIN changed."
         )
     edit(db.debit_cards, card_id)["pin_last_changed"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Debit Card PIN Changed Successfully",
-            f"Card ID: {card_id}",
-            f"PIN Changed: {TODAY_TEXT}",
-            *_PIN_FOOTER,
-            "Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.",
-            "",
-            "Security reminder: Never share your PIN with anyone.",
-        ]
-    )
+    return result("change_debit_card_pin", card_id=card_id)
 
 
 BEHAVIOURS = (

@@ -7,8 +7,13 @@ from datetime import datetime
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found, number
-from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
+from tau_env.domains.banking_knowledge.discoverable.checks import (
+    found,
+    linked_account_open,
+    number,
+    transition,
+)
+from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, result, title
 from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows_where
 
@@ -76,33 +81,11 @@ def freeze_debit_card(db: BankingDB, card_id: str) -> str:
     if not card_id:
         return "Error: Missing required parameter: card_id."
     card = found(db.debit_cards, card_id, "Debit card")
-    if card.get("status") == "FROZEN":
-        return f"Error: Debit card '{card_id}' is already frozen."
-    if card.get("status") != "ACTIVE":
-        return (
-            f"Error: Debit card '{card_id}' cannot be frozen. Current status: "
-            f"{card.get('status')}. Only ACTIVE cards can be frozen."
-        )
+    transition(card_id, card, "ACTIVE", "FROZEN", "frozen")
     frozen = edit(db.debit_cards, card_id)
     frozen["status"] = "FROZEN"
     frozen["frozen_date"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Debit Card Frozen Successfully",
-            f"Card ID: {card_id}",
-            "Status: FROZEN",
-            f"Frozen Date: {TODAY_TEXT}",
-            "",
-            "While frozen:",
-            "- All new purchase transactions will be declined",
-            "- Recurring payments and subscriptions will be declined",
-            "- Pending transactions already authorized may still process",
-            "",
-            "To unfreeze, the customer can call customer service or use the mobile app.",
-            "If the card is confirmed lost or stolen, recommend closing the card permanently "
-            "instead.",
-        ]
-    )
+    return result("freeze_debit_card", card_id=card_id)
 
 
 @behaviour("unfreeze_debit_card", "write")
@@ -111,34 +94,12 @@ def unfreeze_debit_card(db: BankingDB, card_id: str) -> str:
     if not card_id:
         return "Error: Missing required parameter: card_id."
     card = found(db.debit_cards, card_id, "Debit card")
-    if card.get("status") == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if card.get("status") != "FROZEN":
-        return (
-            f"Error: Debit card '{card_id}' cannot be unfrozen. Current status: "
-            f"{card.get('status')}. Only FROZEN cards can be unfrozen."
-        )
-    account_id = card.get("account_id")
-    account = row(db.accounts, account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. "
-            "Card cannot be unfrozen."
-        )
+    transition(card_id, card, "FROZEN", "ACTIVE", "unfrozen")
+    linked_account_open(db, card, "unfrozen")
     thawed = edit(db.debit_cards, card_id)
     thawed["status"] = "ACTIVE"
     thawed["unfrozen_date"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Debit Card Unfrozen Successfully",
-            f"Card ID: {card_id}",
-            "Status: ACTIVE",
-            f"Unfrozen Date: {TODAY_TEXT}",
-            "",
-            "The card is now active and ready to use immediately.",
-            "All transactions will process normally.",
-        ]
-    )
+    return result("unfreeze_debit_card", card_id=card_id)
 
 
 @behaviour("clear_debit_card_alert", "write")
@@ -158,17 +119,7 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
         cleared = edit(db.debit_cards, card_id)
         cleared["velocity_blocked"] = False
         cleared["velocity_cleared_date"] = TODAY_TEXT
-        return "\n".join(
-            [
-                "Velocity Block Cleared Successfully",
-                f"Card ID: {card_id}",
-                f"Cleared Date: {TODAY_TEXT}",
-                "",
-                "The card is now unblocked and ready for normal use.",
-                "The velocity monitoring will continue - if the same unusual patterns recur,",
-                "the card may be blocked again automatically.",
-            ]
-        )
+        return result("clear_velocity_block", card_id=card_id)
     if not card.get("fraud_alert_active", False):
         return f"Error: Debit card '{card_id}' does not have an active fraud alert."
     if card.get("alert_source") == "bank_initiated":
@@ -181,19 +132,7 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
     cleared["fraud_alert_active"] = False
     cleared["alert_source"] = None
     cleared["fraud_alert_cleared_date"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Fraud Alert Cleared Successfully",
-            f"Card ID: {card_id}",
-            f"Cleared Date: {TODAY_TEXT}",
-            "",
-            "The fraud alert has been removed from the card.",
-            "All transactions will process normally.",
-            "",
-            "Remind the customer to review recent transactions and report any unauthorized "
-            "charges.",
-        ]
-    )
+    return result("clear_fraud_alert", card_id=card_id)
 
 
 @behaviour("get_debit_cards", "read")
@@ -324,25 +263,13 @@ def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_lim
     raised[f"temporary_{limit_type}_limit_increase"] = True
     raised[f"original_{limit_type}_limit"] = current
     raised[f"temporary_{limit_type}_limit_expires"] = TODAY_TEXT
-    return "\n".join(
-        [
-            f"Temporary {label} Increase Granted Successfully",
-            f"Card ID: {card_id}",
-            f"Previous Limit: ${current}",
-            f"New Temporary Limit: ${wanted}",
-            f"Increase Amount: ${wanted - current}",
-            "",
-            "Important Information:",
-            "- This temporary increase expires in 24 hours",
-            f"- After expiration, the limit will revert to ${current}",
-            "- Only one temporary increase is allowed per 24-hour period",
-            "",
-            "Note: If the customer is at a third-party (non-Rho-Bank) ATM, that ATM may have its "
-            "own",
-            "per-transaction or daily limits that Rho-Bank cannot override. The customer may need "
-            "to",
-            "use a Rho-Bank ATM or make multiple smaller withdrawals at third-party ATMs.",
-        ]
+    return result(
+        "raise_debit_card_limit",
+        label=label,
+        card_id=card_id,
+        current=current,
+        wanted=wanted,
+        increase=wanted - current,
     )
 
 
