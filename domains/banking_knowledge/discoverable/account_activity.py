@@ -10,7 +10,7 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import dollars, owned_card
-from tau_env.domains.banking_knowledge.discoverable.checks import found, number
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, number
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
@@ -176,8 +176,7 @@ def _parsed_date(text: str) -> datetime:
 @behaviour("get_account_transactions", "read")
 def get_account_transactions(db: BankingDB, account_id: str) -> str:
     """An account's transactions, most recent first (same-date records keep stored order)."""
-    if not account_id:
-        return "Error: Missing required parameter: account_id"
+    given(account_id, "Error: Missing required parameter: account_id")
     if not exists(db.accounts, account_id):
         return f"Error: Account '{account_id}' not found."
     history = db.bank_account_transaction_history

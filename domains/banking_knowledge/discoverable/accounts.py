@@ -8,7 +8,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found, inserted, number
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted, number
 from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
@@ -93,8 +93,7 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
     New records use the ``account_type``/``account_class`` fields (not ``class``/``level``),
     as the reference's do.
     """
-    if not user_id or not account_type or not account_class:
-        return "Error: Missing required parameters."
+    given(all((user_id, account_type, account_class)), "Error: Missing required parameters.")
     types = ["checking", "savings", "business_checking", "business_savings"]
     if account_type not in types:
         return invalid_choice("account_type", types)
@@ -152,8 +151,7 @@ def close_bank_account(
     waive_early_closure_fee: bool = False,
 ) -> str:
     """Close an account whose balance, less any early closure fee, is exactly zero."""
-    if not account_id:
-        return "Error: Missing required parameter (account_id)."
+    given(account_id, "Error: Missing required parameter (account_id).")
     account = found(db.accounts, account_id, "Account")
     if account.get("status") == "CLOSED":
         return f"Error: Account '{account_id}' is already closed."
@@ -188,8 +186,7 @@ def close_bank_account(
 @behaviour("get_user_accounts", "read")
 def get_user_accounts(db: BankingDB, user_id: str) -> str:
     """Every bank account and credit card account of a customer."""
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
+    given(user_id, "Error: Missing required parameter: user_id")
     bank = query_by(db, "accounts", "user_id", user_id)
     cards = query_by(db, "credit_card_accounts", "user_id", user_id)
     lines = executed(db, "get_user_accounts", "User accounts retrieved successfully.")

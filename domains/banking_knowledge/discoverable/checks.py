@@ -1,7 +1,7 @@
 """Checks the behaviours share, each answering for itself when it fails (`Answer`).
 
-A record that must exist, a number, a record that must be new, a debit card in the status a
-change needs.
+A required argument, a record that must exist, a number, a record that must be new, a debit
+card in the status a change needs.
 """
 
 from __future__ import annotations
@@ -13,7 +13,17 @@ from tau_env.domains.banking_knowledge.discoverable.base import Answer
 from tau_env.domains.banking_knowledge.lookups import add, row
 from tau_env.state import Table
 
-__all__ = ["found", "inserted", "linked_account_open", "number", "transition"]
+__all__ = ["found", "given", "inserted", "linked_account_open", "number", "transition"]
+
+
+def given(value: Any, refusal: str) -> None:
+    """Check that a required argument was given (not empty, as the reference's ``if not``).
+
+    Raises:
+        Answer: `refusal` (the behaviour's own "missing parameter" text) when it was not.
+    """
+    if not value:
+        raise Answer(refusal)
 
 
 def found(table: Table[Row], key: str, what: str) -> dict[str, Any]:

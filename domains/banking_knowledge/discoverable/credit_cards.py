@@ -8,7 +8,7 @@ from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     check_card_exists,
 )
-from tau_env.domains.banking_knowledge.discoverable.checks import inserted
+from tau_env.domains.banking_knowledge.discoverable.checks import given, inserted
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -89,8 +89,8 @@ def log_credit_card_closure_reason(
     db: BankingDB, credit_card_account_id: str, user_id: str, closure_reason: str
 ) -> str:
     """Record why a customer wants to close a card (a second record of the pair is ignored)."""
-    if not credit_card_account_id or not user_id or not closure_reason:
-        return "Error: Missing required parameters."
+    missing = "Error: Missing required parameters."
+    given(all((credit_card_account_id, user_id, closure_reason)), missing)
     reasons = [
         "annual_fee",
         "not_using_card",
@@ -236,8 +236,8 @@ def apply_credit_card_flag(
 @behaviour("close_credit_card_account", "write")
 def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_id: str) -> str:
     """Close a card account for good."""
-    if not credit_card_account_id or not user_id:
-        return "Error: Missing required parameters (credit_card_account_id, user_id)."
+    missing = "Error: Missing required parameters (credit_card_account_id, user_id)."
+    given(all((credit_card_account_id, user_id)), missing)
     check_card_exists(db, credit_card_account_id)
     if not exists(db.credit_card_accounts, credit_card_account_id):
         return f"Error: Failed to close credit card account '{credit_card_account_id}'."
@@ -255,8 +255,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
 @behaviour("update_transaction_rewards", "write")
 def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_earned: str) -> str:
     """Correct the rewards recorded on a card transaction."""
-    if not transaction_id or not new_rewards_earned:
-        return "Error: Missing required parameters."
+    given(all((transaction_id, new_rewards_earned)), "Error: Missing required parameters.")
     if not exists(db.credit_card_transaction_history, transaction_id):
         return f"Error: Transaction '{transaction_id}' not found."
     edit(db.credit_card_transaction_history, transaction_id)["rewards_earned"] = new_rewards_earned

@@ -11,7 +11,7 @@ from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     dollars,
     owned_card,
 )
-from tau_env.domains.banking_knowledge.discoverable.checks import inserted, number
+from tau_env.domains.banking_knowledge.discoverable.checks import given, inserted, number
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -175,8 +175,9 @@ def deny_credit_limit_increase(
     db: BankingDB, credit_card_account_id: str, user_id: str, denial_reason: str
 ) -> str:
     """Record the denial of a credit limit increase."""
-    if not credit_card_account_id or not user_id or not denial_reason:
-        return "Error: Missing required parameters."
+    given(
+        all((credit_card_account_id, user_id, denial_reason)), "Error: Missing required parameters."
+    )
     reasons = [
         "insufficient_account_age",
         "cooldown_period_active",

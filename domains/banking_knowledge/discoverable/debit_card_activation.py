@@ -13,6 +13,7 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
 from tau_env.domains.banking_knowledge.discoverable.checks import (
     found,
+    given,
     linked_account_open,
     transition,
 )
@@ -189,8 +190,8 @@ def activate_reissued_debit_card(
 @behaviour("reset_debit_card_pin", "write")
 def reset_debit_card_pin(db: BankingDB, card_id: str, last_4_digits: str, new_pin: str) -> str:
     """Set a new PIN for a forgotten one and unlock the card (the PIN itself is not stored)."""
-    if not all((card_id, last_4_digits, new_pin)):
-        return "Error: Missing required parameters. Required: card_id, last_4_digits, new_pin."
+    missing = "Error: Missing required parameters. Required: card_id, last_4_digits, new_pin."
+    given(all((card_id, last_4_digits, new_pin)), missing)
     if not last_4_digits.isdigit() or len(last_4_digits) != 4:
         return "Error: Last 4 digits must be exactly 4 digits."
     problem = pin_problem(new_pin)
@@ -204,18 +205,17 @@ def reset_debit_card_pin(db: BankingDB, card_id: str, last_4_digits: str, new_pi
             f"Error: Cannot reset PIN. Card status is {card.get('status')}. "
             "Only ACTIVE cards can have their PIN reset."
         )
-    reset = edit(db.debit_cards, card_id)
-    reset["pin_last_changed"] = TODAY_TEXT
-    reset["pin_locked"] = False
-    reset["pin_attempts_remaining"] = 3
+    edit(db.debit_cards, card_id).update(
+        pin_last_changed=TODAY_TEXT, pin_locked=False, pin_attempts_remaining=3
+    )
     return result("reset_debit_card_pin", card_id=card_id)
 
 
 @behaviour("change_debit_card_pin", "write")
 def change_debit_card_pin(db: BankingDB, card_id: str, current_pin: str, new_pin: str) -> str:
     """Change a known PIN (the current PIN is checked for format only, as in the reference)."""
-    if not all((card_id, current_pin, new_pin)):
-        return "Error: Missing required parameters. Required: card_id, current_pin, new_pin."
+    missing = "Error: Missing required parameters. Required: card_id, current_pin, new_pin."
+    given(all((card_id, current_pin, new_pin)), missing)
     if not current_pin.isdigit() or len(current_pin) != 4:
         return "Error: Current PIN must be exactly 4 digits."
     problem = pin_problem(new_pin)

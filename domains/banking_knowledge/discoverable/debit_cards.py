@@ -9,6 +9,7 @@ from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.checks import (
     found,
+    given,
     linked_account_open,
     number,
     transition,
@@ -23,8 +24,7 @@ __all__ = ["BEHAVIOURS"]
 @behaviour("close_debit_card", "write")
 def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
     """Close an active or pending card for good."""
-    if not card_id or not reason:
-        return "Error: Missing required parameters. Required: card_id, reason."
+    given(all((card_id, reason)), "Error: Missing required parameters. Required: card_id, reason.")
     reasons = [
         "lost",
         "stolen",
@@ -43,10 +43,9 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
             f"Error: Debit card '{card_id}' cannot be closed. Current status: {previous}. "
             "Only ACTIVE or PENDING cards can be closed."
         )
-    closed = edit(db.debit_cards, card_id)
-    closed["status"] = "CLOSED"
-    closed["closed_date"] = TODAY_TEXT
-    closed["closure_reason"] = reason
+    edit(db.debit_cards, card_id).update(
+        status="CLOSED", closed_date=TODAY_TEXT, closure_reason=reason
+    )
     lines = [
         "Debit Card Closed Successfully",
         f"Card ID: {card_id}",
@@ -78,37 +77,29 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
 @behaviour("freeze_debit_card", "write")
 def freeze_debit_card(db: BankingDB, card_id: str) -> str:
     """Freeze an active card until it is unfrozen."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
+    given(card_id, "Error: Missing required parameter: card_id.")
     card = found(db.debit_cards, card_id, "Debit card")
     transition(card_id, card, "ACTIVE", "FROZEN", "frozen")
-    frozen = edit(db.debit_cards, card_id)
-    frozen["status"] = "FROZEN"
-    frozen["frozen_date"] = TODAY_TEXT
+    edit(db.debit_cards, card_id).update(status="FROZEN", frozen_date=TODAY_TEXT)
     return result("freeze_debit_card", card_id=card_id)
 
 
 @behaviour("unfreeze_debit_card", "write")
 def unfreeze_debit_card(db: BankingDB, card_id: str) -> str:
     """Unfreeze a frozen card whose account is still open."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
+    given(card_id, "Error: Missing required parameter: card_id.")
     card = found(db.debit_cards, card_id, "Debit card")
     transition(card_id, card, "FROZEN", "ACTIVE", "unfrozen")
     linked_account_open(db, card, "unfrozen")
-    thawed = edit(db.debit_cards, card_id)
-    thawed["status"] = "ACTIVE"
-    thawed["unfrozen_date"] = TODAY_TEXT
+    edit(db.debit_cards, card_id).update(status="ACTIVE", unfrozen_date=TODAY_TEXT)
     return result("unfreeze_debit_card", card_id=card_id)
 
 
 @behaviour("clear_debit_card_alert", "write")
 def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
     """Clear a velocity block, or a fraud alert the bank did not raise itself."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
-    if not reason:
-        return "Error: Missing required parameter: reason."
+    given(card_id, "Error: Missing required parameter: card_id.")
+    given(reason, "Error: Missing required parameter: reason.")
     reasons = ["customer_verified", "velocity_clear"]
     if reason not in reasons:
         return f"Error: Invalid reason '{reason}'. Must be one of: {', '.join(reasons)}"
@@ -116,9 +107,8 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
     if reason == "velocity_clear":
         if not card.get("velocity_blocked", False):
             return f"Error: Debit card '{card_id}' does not have an active velocity block."
-        cleared = edit(db.debit_cards, card_id)
-        cleared["velocity_blocked"] = False
-        cleared["velocity_cleared_date"] = TODAY_TEXT
+        cleared = {"velocity_blocked": False, "velocity_cleared_date": TODAY_TEXT}
+        edit(db.debit_cards, card_id).update(cleared)
         return result("clear_velocity_block", card_id=card_id)
     if not card.get("fraud_alert_active", False):
         return f"Error: Debit card '{card_id}' does not have an active fraud alert."
@@ -128,18 +118,16 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
             "detection system and cannot be cleared by customer service agents. Please transfer "
             "the customer to the security team using transfer_to_human_agents."
         )
-    cleared = edit(db.debit_cards, card_id)
-    cleared["fraud_alert_active"] = False
-    cleared["alert_source"] = None
-    cleared["fraud_alert_cleared_date"] = TODAY_TEXT
+    edit(db.debit_cards, card_id).update(
+        fraud_alert_active=False, alert_source=None, fraud_alert_cleared_date=TODAY_TEXT
+    )
     return result("clear_fraud_alert", card_id=card_id)
 
 
 @behaviour("get_debit_cards", "read")
 def get_debit_cards(db: BankingDB, account_id: str) -> str:
     """A checking account's cards as JSON, newest issue date (compared as text) first."""
-    if not account_id:
-        return "Error: Missing required parameter 'account_id'."
+    given(account_id, "Error: Missing required parameter 'account_id'.")
     account = found(db.accounts, account_id, "Account")
     if account.get("class", "").lower() not in ("checking", "business_checking"):
         return (
@@ -179,10 +167,8 @@ _DEFAULT_ATM_LIMITS = {
 @behaviour("raise_debit_card_limit", "write")
 def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_limit: int) -> str:
     """Raise a card's daily ATM or purchase limit for 24 hours (at most by half)."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
-    if not limit_type:
-        return "Error: Missing required parameter: limit_type."
+    given(card_id, "Error: Missing required parameter: card_id.")
+    given(limit_type, "Error: Missing required parameter: limit_type.")
     if limit_type not in ("atm", "purchase"):
         return f"Error: Invalid limit_type '{limit_type}'. Must be 'atm' or 'purchase'."
     if new_limit is None:
@@ -276,8 +262,7 @@ def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_lim
 @behaviour("set_debit_card_recurring_block", "write")
 def set_debit_card_recurring_block(db: BankingDB, card_id: str, block_recurring: bool) -> str:
     """Block or allow recurring charges on an active card."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id"
+    given(card_id, "Error: Missing required parameter: card_id")
     card = row(db.debit_cards, card_id)
     if not card:
         return f"Error: Debit card '{card_id}' not found."

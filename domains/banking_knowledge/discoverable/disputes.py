@@ -6,7 +6,7 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.atm_images import SCANNED_DEPOSITS
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found, inserted
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
 from tau_env.domains.banking_knowledge.ids import dispute_id
@@ -34,8 +34,7 @@ def file_credit_card_dispute(
     partial_refund_amount: float | None = None,
 ) -> str:
     """Open a dispute on a credit card transaction (the transaction is not looked up)."""
-    if not transaction_id or not user_id:
-        return "Error: Missing required parameters."
+    given(all((transaction_id, user_id)), "Error: Missing required parameters.")
     actions = ["keep_active", "cancel_and_reissue"]
     if card_action not in actions:
         return invalid_choice("card_action", actions)
@@ -252,8 +251,7 @@ def file_debit_card_dispute(
 @behaviour("get_atm_deposit_images", "read")
 def get_atm_deposit_images(db: BankingDB, transaction_id: str) -> str:
     """The scanned envelope of a bank-ATM deposit, or a note that no image exists."""
-    if not transaction_id:
-        return "Error: Missing required parameter: transaction_id"
+    given(transaction_id, "Error: Missing required parameter: transaction_id")
     transaction = found(db.bank_account_transaction_history, transaction_id, "Transaction")
     if transaction.get("type") != "atm_deposit":
         return (
