@@ -6,6 +6,7 @@ card in the status a change needs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
@@ -61,7 +62,7 @@ def inserted(table: Table[Row], key: str, record: dict[str, Any], refusal: str) 
         raise Answer(refusal)
 
 
-def transition(card_id: str, card: Row, before: str, after: str, verb: str) -> None:
+def transition(card_id: str, card: Mapping[str, Any], before: str, after: str, verb: str) -> None:
     """Check that the debit card `card` may go from status `before` to `after`.
 
     Raises:
@@ -78,7 +79,7 @@ def transition(card_id: str, card: Row, before: str, after: str, verb: str) -> N
         )
 
 
-def linked_account_open(db: BankingDB, card: Row, verb: str) -> None:
+def linked_account_open(db: BankingDB, card: Mapping[str, Any], verb: str) -> None:
     """Check that the checking account of the debit card `card` is open (or unknown).
 
     Raises:
