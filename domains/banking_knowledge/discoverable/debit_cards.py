@@ -171,8 +171,7 @@ def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_lim
     given(limit_type, "Error: Missing required parameter: limit_type.")
     if limit_type not in ("atm", "purchase"):
         return f"Error: Invalid limit_type '{limit_type}'. Must be 'atm' or 'purchase'."
-    if new_limit is None:
-        return "Error: Missing required parameter: new_limit."
+    given(new_limit is not None, "Error: Missing required parameter: new_limit.")
     requested = number(new_limit, f"Error: new_limit must be an integer, got '{new_limit}'.")
     if not requested.is_integer():
         return f"Error: new_limit must be an integer, got '{requested}'."
