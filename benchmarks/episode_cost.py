@@ -51,7 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import chosen_data_dir, cost_parser, gold_user
+from harness import chosen_data_dir, cost_parser, gold_user, timed_gold_episode
 
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
@@ -152,9 +152,7 @@ def measure(
     whole, per_step, grading = [], [], []
     for _ in range(rounds):
         for task in tasks:
-            start = time.process_time()
-            result = run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
-            elapsed = (time.process_time() - start) * 1e6
+            elapsed, result = timed_gold_episode(env, gold, task.id, time.process_time)
             whole.append(elapsed)
             per_step.append(elapsed / max(1, result.steps))
             conversation = raw.conversation

@@ -154,3 +154,19 @@ def cost_parser(doc: str, domains: str) -> argparse.ArgumentParser:
 def chosen_data_dir(args: argparse.Namespace) -> Path | None:
     """The data folder `cost_parser`'s options name (None: built-in data)."""
     return None if args.builtin else official_data_dir(args.data_dir)
+
+
+def timed_gold_episode(
+    env: Any, gold: Callable[[Any], GoldUser], task_id: str, timer: Callable[[], float]
+) -> tuple[float, Any]:
+    """Play task `task_id` with the oracle agent and the `gold` user (seed 1).
+
+    Returns:
+        Microseconds on `timer`, and the episode's result.
+    """
+    from tau_env.baselines.oracle import OracleAgent
+    from tau_env.episode_runner import run_episode
+
+    start = timer()
+    result = run_episode(env, OracleAgent, gold, task_id=task_id, seed=1)
+    return (timer() - start) * 1e6, result
