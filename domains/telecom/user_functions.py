@@ -189,7 +189,7 @@ def simulate_network_search(db: TelecomUserDB) -> str:
 # -- assertions ----------------------------------------------------------------------------------
 
 
-def _expected(name: str, part: Literal["device", "surroundings"], flag: str) -> Any:
+def _expected(name: str, part: str, flag: str) -> Any:
     """The assertion `name`: true when a flag of the phone (or its surroundings) is as expected."""
 
     def check(db: TelecomUserDB, expected_status: bool) -> bool:
