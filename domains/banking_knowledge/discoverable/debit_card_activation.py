@@ -10,7 +10,7 @@ from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
-from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.base import Answer, behaviour, name_of
 from tau_env.domains.banking_knowledge.discoverable.checks import (
     found,
     given,
@@ -18,7 +18,7 @@ from tau_env.domains.banking_knowledge.discoverable.checks import (
     transition,
 )
 from tau_env.domains.banking_knowledge.discoverable.texts import result, title
-from tau_env.domains.banking_knowledge.lookups import edit, row, rows
+from tau_env.domains.banking_knowledge.lookups import edit, rows
 
 __all__ = ["BEHAVIOURS"]
 
@@ -67,37 +67,41 @@ _ACTIVATION_TOOL_FOR_REASON = {
 """Issue reason -> the activation behaviour that handles it (the reference's three tools)."""
 
 
-def _activation_problem(
+def _checked_reason(
     db: BankingDB, key: str, card_id: str, last_4_digits: str, details: tuple[Any, ...]
-) -> str | None:
-    """The checks every activation variant makes, in the reference's order."""
+) -> str:
+    """The card's issue reason, once the checks every activation variant makes have passed.
+
+    Raises:
+        Answer: The first check that fails, in the reference's order.
+    """
     expiration_date, cvv, pin = details
-    if not all((card_id, last_4_digits, expiration_date, cvv, pin)):
-        return (
-            "Error: Missing required parameters. "
-            "Required: card_id, last_4_digits, expiration_date, cvv, pin."
-        )
+    missing = (
+        "Error: Missing required parameters. "
+        "Required: card_id, last_4_digits, expiration_date, cvv, pin."
+    )
+    given(all((card_id, last_4_digits, expiration_date, cvv, pin)), missing)
     problem = pin_problem(pin)
     if problem:
-        return f"Error: {problem}"
+        raise Answer(f"Error: {problem}")
     if not cvv.isdigit() or len(cvv) != 3:
-        return "Error: CVV must be exactly 3 digits."
+        raise Answer("Error: CVV must be exactly 3 digits.")
     if not last_4_digits.isdigit() or len(last_4_digits) != 4:
-        return "Error: Last 4 digits must be exactly 4 digits."
+        raise Answer("Error: Last 4 digits must be exactly 4 digits.")
     card = found(db.debit_cards, card_id, "Debit card")
     reason = card.get("issue_reason", "new_account")
     handler = _ACTIVATION_TOOL_FOR_REASON.get(reason)
     if handler != key:
         right = name_of(db, handler) if handler else "unknown"
-        return (
+        raise Answer(
             f"Error: Wrong activation tool. This card has issue_reason='{reason}'. "
             f"Please use {right} instead of {name_of(db, key)}."
         )
     transition(card_id, card, "PENDING", "ACTIVE", "activated")
     if card.get("last_4_digits") != last_4_digits:
-        return "Error: Card verification failed. The last 4 digits do not match our records."
+        raise Answer("Error: Card verification failed. The last 4 digits do not match our records.")
     linked_account_open(db, card, "activated")
-    return None
+    return str(reason)
 
 
 def _activate(db: BankingDB, card_id: str, old_status: str, reason_text: str) -> list[str]:
@@ -129,10 +133,8 @@ def activate_new_debit_card(
     db: BankingDB, card_id: str, last_4_digits: str, expiration_date: str, cvv: str, pin: str
 ) -> str:
     """Activate a first card (issue reason new_account or first_card)."""
-    key = "activate_new_debit_card"
-    problem = _activation_problem(db, key, card_id, last_4_digits, (expiration_date, cvv, pin))
-    if problem:
-        return problem
+    details = (expiration_date, cvv, pin)
+    _checked_reason(db, "activate_new_debit_card", card_id, last_4_digits, details)
     others = _activate(db, card_id, "DEACTIVATED", "New card activated")
     lines = [result("activate_new_debit_card", card_id=card_id)]
     if others:
@@ -145,11 +147,8 @@ def activate_replacement_debit_card(
     db: BankingDB, card_id: str, last_4_digits: str, expiration_date: str, cvv: str, pin: str
 ) -> str:
     """Activate a card replacing a lost, stolen or fraud-suspected one."""
-    key = "activate_replacement_debit_card"
-    problem = _activation_problem(db, key, card_id, last_4_digits, (expiration_date, cvv, pin))
-    if problem:
-        return problem
-    reason = (row(db.debit_cards, card_id) or {}).get("issue_reason", "lost")
+    details = (expiration_date, cvv, pin)
+    reason = _checked_reason(db, "activate_replacement_debit_card", card_id, last_4_digits, details)
     others = _activate(db, card_id, "DEACTIVATED", f"Replacement card activated ({reason})")
     lines = [result("activate_replacement_debit_card", card_id=card_id, reason=title(reason))]
     if reason == "fraud":
@@ -166,11 +165,8 @@ def activate_reissued_debit_card(
     db: BankingDB, card_id: str, last_4_digits: str, expiration_date: str, cvv: str, pin: str
 ) -> str:
     """Activate a reissued card; the old card keeps a one-day grace period."""
-    key = "activate_reissued_debit_card"
-    problem = _activation_problem(db, key, card_id, last_4_digits, (expiration_date, cvv, pin))
-    if problem:
-        return problem
-    reason = (row(db.debit_cards, card_id) or {}).get("issue_reason", "expired")
+    details = (expiration_date, cvv, pin)
+    reason = _checked_reason(db, "activate_reissued_debit_card", card_id, last_4_digits, details)
     others = _activate(db, card_id, "GRACE_PERIOD", f"Reissued card activated ({reason})")
     lines = [result("activate_reissued_debit_card", card_id=card_id, reason=title(reason))]
     if others:
