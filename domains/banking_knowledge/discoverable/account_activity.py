@@ -10,8 +10,8 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import dollars, owned_card
-from tau_env.domains.banking_knowledge.discoverable.checks import found, given, number
-from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, number, one_of
+from tau_env.domains.banking_knowledge.discoverable.texts import executed
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
@@ -50,8 +50,7 @@ def _credit_account(
         if savings
         else ["rebate_credit", "fee_refund"]
     )
-    if credit_type not in types:
-        return invalid_choice("credit_type", types)
+    one_of(credit_type, "credit_type", types)
     account = found(db.accounts, account_id, "Account")
     account_class = account.get("class", "").lower()
     if savings and account_class not in ("saving", "savings"):

@@ -8,8 +8,14 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted, number
-from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
+from tau_env.domains.banking_knowledge.discoverable.checks import (
+    found,
+    given,
+    inserted,
+    number,
+    one_of,
+)
+from tau_env.domains.banking_knowledge.discoverable.texts import executed
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
@@ -95,8 +101,7 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
     """
     given(all((user_id, account_type, account_class)), "Error: Missing required parameters.")
     types = ["checking", "savings", "business_checking", "business_savings"]
-    if account_type not in types:
-        return invalid_choice("account_type", types)
+    one_of(account_type, "account_type", types)
     owned = [a for _, a in rows_where(db.accounts, "user_id", user_id)]
     if not _eligible(owned, account_type):
         return _ELIGIBILITY_ERROR

@@ -1,12 +1,12 @@
 """Checks the behaviours share, each answering for itself when it fails (`Answer`).
 
-A required argument, a record that must exist, a number, a record that must be new, a debit
-card in the status a change needs.
+A required argument, one of a list of values, a record that must exist, a number, a record
+that must be new, a debit card in the status a change needs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
@@ -14,7 +14,7 @@ from tau_env.domains.banking_knowledge.discoverable.base import Answer
 from tau_env.domains.banking_knowledge.lookups import add, row
 from tau_env.state import Table
 
-__all__ = ["found", "given", "inserted", "linked_account_open", "number", "transition"]
+__all__ = ["found", "given", "inserted", "linked_account_open", "number", "one_of", "transition"]
 
 
 def given(value: Any, refusal: str) -> None:
@@ -25,6 +25,16 @@ def given(value: Any, refusal: str) -> None:
     """
     if not value:
         raise Answer(refusal)
+
+
+def one_of(value: Any, field: str, allowed: Sequence[str]) -> None:
+    """Check that an argument's `value` is one of `allowed`.
+
+    Raises:
+        Answer: ``Error: Invalid <field>. Must be one of: [...]`` (Python's list rendering).
+    """
+    if value not in allowed:
+        raise Answer(f"Error: Invalid {field}. Must be one of: {list(allowed)}")
 
 
 def found(table: Table[Row], key: str, what: str) -> dict[str, Any]:

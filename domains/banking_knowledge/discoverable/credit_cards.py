@@ -8,11 +8,10 @@ from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     check_card_exists,
 )
-from tau_env.domains.banking_knowledge.discoverable.checks import given, inserted
+from tau_env.domains.banking_knowledge.discoverable.checks import given, inserted, one_of
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
-    invalid_choice,
     title,
 )
 from tau_env.domains.banking_knowledge.ids import (
@@ -47,8 +46,7 @@ def order_replacement_credit_card(
             "(credit_card_account_id, user_id, shipping_address, reason)."
         )
     reasons = ["fraud_suspected", "lost", "stolen", "damaged", "expired", "other"]
-    if reason not in reasons:
-        return invalid_choice("reason", reasons)
+    one_of(reason, "reason", reasons)
     check_card_exists(db, credit_card_account_id)
     order_id = credit_card_order_id(credit_card_account_id, user_id, reason)
     order = {
@@ -100,8 +98,7 @@ def log_credit_card_closure_reason(
         "negative_experience",
         "other",
     ]
-    if closure_reason not in reasons:
-        return invalid_choice("closure_reason", reasons)
+    one_of(closure_reason, "closure_reason", reasons)
     record_id = closure_reason_id(credit_card_account_id, user_id)
     add(
         db.credit_card_closure_reasons,
@@ -151,8 +148,7 @@ def apply_statement_credit(
         )
     if amount <= 0:
         return "Error: Credit amount must be positive."
-    if reason not in _STATEMENT_CREDIT_REASONS:
-        return invalid_choice("reason", _STATEMENT_CREDIT_REASONS)
+    one_of(reason, "reason", _STATEMENT_CREDIT_REASONS)
     check_card_exists(db, credit_card_account_id)
     credit_id = transaction_id(user_id, "STATEMENT_CREDIT", reason, amount, "Statement Credit")
     record = {
@@ -201,11 +197,9 @@ def apply_credit_card_flag(
             "(credit_card_account_id, user_id, flag_type, expiration_date, reason)."
         )
     flags = ["annual_fee_waived", "promotional_apr", "rewards_bonus", "other"]
-    if flag_type not in flags:
-        return invalid_choice("flag_type", flags)
+    one_of(flag_type, "flag_type", flags)
     reasons = ["retention_offer", "loyalty_benefit", "promotional", "error_correction", "other"]
-    if reason not in reasons:
-        return invalid_choice("reason", reasons)
+    one_of(reason, "reason", reasons)
     check_card_exists(db, credit_card_account_id)
     flag_id = account_flag_id(credit_card_account_id, flag_type, expiration_date)
     record = {

@@ -12,9 +12,10 @@ from tau_env.domains.banking_knowledge.discoverable.checks import (
     given,
     linked_account_open,
     number,
+    one_of,
     transition,
 )
-from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, result, title
+from tau_env.domains.banking_knowledge.discoverable.texts import result, title
 from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows_where
 
@@ -33,8 +34,7 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
         "no_longer_needed",
         "account_closing",
     ]
-    if reason.lower() not in reasons:
-        return invalid_choice("reason", reasons)
+    one_of(reason.lower(), "reason", reasons)
     reason = reason.lower()
     card = found(db.debit_cards, card_id, "Debit card")
     previous = card.get("status")

@@ -6,9 +6,9 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.atm_images import SCANNED_DEPOSITS
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted, one_of
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
-from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
+from tau_env.domains.banking_knowledge.discoverable.texts import title
 from tau_env.domains.banking_knowledge.ids import dispute_id
 
 __all__ = ["BEHAVIOURS"]
@@ -36,8 +36,7 @@ def file_credit_card_dispute(
     """Open a dispute on a credit card transaction (the transaction is not looked up)."""
     given(all((transaction_id, user_id)), "Error: Missing required parameters.")
     actions = ["keep_active", "cancel_and_reissue"]
-    if card_action not in actions:
-        return invalid_choice("card_action", actions)
+    one_of(card_action, "card_action", actions)
     reasons = [
         "unauthorized_fraudulent_charge",
         "duplicate_charge",
@@ -47,11 +46,9 @@ def file_credit_card_dispute(
         "canceled_subscription_still_charging",
         "refund_never_processed",
     ]
-    if dispute_reason not in reasons:
-        return invalid_choice("dispute_reason", reasons)
+    one_of(dispute_reason, "dispute_reason", reasons)
     resolutions = ["full_refund", "partial_refund"]
-    if resolution_requested not in resolutions:
-        return invalid_choice("resolution_requested", resolutions)
+    one_of(resolution_requested, "resolution_requested", resolutions)
     if resolution_requested == "partial_refund" and partial_refund_amount is None:
         return (
             "Error: partial_refund_amount is required when resolution_requested is "
@@ -175,16 +172,12 @@ def file_debit_card_dispute(
             "Error: card_in_possession, contacted_merchant, police_report_filed, and "
             "written_statement_provided are required boolean fields."
         )
-    if dispute_category not in _DEBIT_CATEGORIES:
-        return invalid_choice("dispute_category", _DEBIT_CATEGORIES)
-    if transaction_type not in _DEBIT_TRANSACTION_TYPES:
-        return invalid_choice("transaction_type", _DEBIT_TRANSACTION_TYPES)
+    one_of(dispute_category, "dispute_category", _DEBIT_CATEGORIES)
+    one_of(transaction_type, "transaction_type", _DEBIT_TRANSACTION_TYPES)
     pin_states = ["yes_shared", "yes_observed", "no", "unknown"]
-    if pin_compromised not in pin_states:
-        return invalid_choice("pin_compromised", pin_states)
+    one_of(pin_compromised, "pin_compromised", pin_states)
     actions = ["keep_active", "freeze_pending_investigation", "close_and_reissue"]
-    if card_action not in actions:
-        return invalid_choice("card_action", actions)
+    one_of(card_action, "card_action", actions)
     if disputed_amount <= 0:
         return "Error: disputed_amount must be a positive number."
     case_id = dispute_id(user_id, transaction_id)
