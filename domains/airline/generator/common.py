@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from tau_env.domains.airline.constants import CabinClass
 from tau_env.domains.airline.data_model import Passenger
-from tau_env.domains.airline.generator.names import FIRST_NAMES, LAST_NAMES
+from tau_env.domains.airline.generator.names import NAMES
 
 __all__ = ["DATES", "NOW", "PRICE_RANGES", "TODAY_DAY", "birthday", "person", "stamp"]
 
@@ -41,5 +41,5 @@ def birthday(rng: random.Random) -> str:
 
 def person(rng: random.Random) -> Passenger:
     """A traveller with a random name and date of birth."""
-    first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+    first, last = rng.choice(NAMES.first_names), rng.choice(NAMES.last_names)
     return Passenger(first_name=first, last_name=last, dob=birthday(rng))
