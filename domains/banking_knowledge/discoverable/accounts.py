@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from datetime import datetime
+from importlib import resources
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
@@ -28,30 +30,10 @@ from tau_env.domains.banking_knowledge.lookups import (
 
 __all__ = ["BEHAVIOURS"]
 
-_CHECKING_EARLY_CLOSURE = {
-    "Light Blue Account": (15, 30),
-    "Light Green Account": (15, 30),
-    "Green Fee-Free Account": (15, 30),
-    "Blue Account": (25, 60),
-    "Green Account": (25, 60),
-    "Evergreen Account": (50, 90),
-    "Bluest Account": (100, 180),
-}
-"""Checking tier -> (early closure fee in dollars, window in days since opening)."""
-
-_SAVINGS_EARLY_CLOSURE = {
-    "Bronze Account": (20, 60),
-    "Silver Account": (35, 90),
-    "Silver Plus Account": (35, 90),
-    "Gold Account": (75, 180),
-    "Gold Plus Account": (75, 180),
-    "Gold Years Account": (75, 180),
-    "Platinum Account": (150, 270),
-    "Platinum Plus Account": (150, 270),
-    "Diamond Elite Account": (150, 270),
-}
-"""Savings tier -> (fee, window). Applies to class ``savings``, which the data never uses
-(it spells the class ``saving``): kept as the reference has it."""
+_EARLY_CLOSURE: dict[str, dict[str, list[int]]] = tomllib.loads(
+    resources.files(__package__).joinpath("early_closure.toml").read_text("utf-8")
+)
+"""Account class -> tier -> [early closure fee in dollars, window in days since opening]."""
 
 _ELIGIBILITY_ERROR = "Error: Account eligibility requirements not met."
 
@@ -131,9 +113,7 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
 
 def _early_closure_fee(account: dict[str, Any], balance: float) -> float | None:
     """The fee due when closing now (0 if none); None when the balance cannot cover it."""
-    table = {"checking": _CHECKING_EARLY_CLOSURE, "savings": _SAVINGS_EARLY_CLOSURE}.get(
-        account.get("class", "")
-    )
+    table = _EARLY_CLOSURE.get(account.get("class", ""))
     terms = table.get(account.get("level", "")) if table else None
     opened = account.get("date_opened", "")
     if not terms or not opened:
