@@ -12,10 +12,10 @@ from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.changes import (
     CHANGE_RULES,
     known_info,
-    lookups,
     paid_change,
     refusal,
 )
+from tau_env.domains.airline.generator.common import lookups
 from tau_env.domains.airline.generator.context import Context, describe_method
 from tau_env.domains.airline.generator.drafts import Draft
 

@@ -10,6 +10,7 @@ from tau_env.domains.airline.constants import CABINS, TODAY
 from tau_env.domains.airline.data_model import Reservation, StatusAvailable, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.booking import CITY, cabin_name
+from tau_env.domains.airline.generator.common import lookups
 from tau_env.domains.airline.generator.context import Context, describe_method
 from tau_env.domains.airline.generator.drafts import Draft, money, route
 
@@ -33,13 +34,6 @@ def known_info(user: User, reservation: Reservation) -> str:
         f"You are {user.name.first_name} {user.name.last_name}; your user id is {user.user_id}. "
         f"The reservation is {reservation.reservation_id} ({route(reservation)})."
     )
-
-
-def lookups(user: User, reservation: Reservation) -> list[tuple[str, dict[str, Any]]]:
-    return [
-        ("get_user_details", {"user_id": user.user_id}),
-        ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
-    ]
 
 
 def _legs(reservation: Reservation) -> list[dict[str, str]]:
