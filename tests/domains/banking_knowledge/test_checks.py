@@ -2,6 +2,7 @@
 
 import pytest
 
+from tau_env.domain import load_domain
 from tau_env.domains.banking_knowledge.discoverable.base import Answer, behaviour
 from tau_env.domains.banking_knowledge.discoverable.checks import (
     found,
@@ -54,8 +55,9 @@ def test_transition__already_there_or_in_the_wrong_status():
     )
 
 
-def test_found_inserted_and_linked_account__on_the_bank(world):
-    db = world().agent_db
+def test_found_inserted_and_linked_account__on_the_bank():
+    bank = load_domain("banking_knowledge")  # the built-in bank: no data folder needed
+    db = bank.prepare(bank.tasks[0]).initial_world.fork().agent_db
     key, account = next(iter(db.accounts.items()))
     assert found(db.accounts, key, "Account") == account.root
     assert _answer(found, db.accounts, "acc_none", "Account") == (
