@@ -20,6 +20,16 @@ def _with_status(db: TelecomUserDB, text: str) -> str:
     return f"{text}\nStatus Bar: {device.status_bar(db.device.get())}"
 
 
+def _toggle(db: TelecomUserDB, flag: str, label: str, *, search: bool = True) -> str:
+    """Flip the phone's switch `flag` (then let it search for a network), and say so."""
+    phone = db.device.edit_top()
+    on = not getattr(phone, flag)
+    setattr(phone, flag, on)
+    if search:
+        device.network_search(phone, db.surroundings.get())
+    return _with_status(db, f"{label} is now {on_off(on)}.")
+
+
 @tool(side="user", kind="write")
 def set_network_mode_preference(db: TelecomUserDB, mode: str) -> str:
     """Choose which type of cellular network your phone prefers (5G, 4G, 3G or 2G).
@@ -60,27 +70,19 @@ def reseat_sim_card(db: TelecomUserDB) -> str:
 @tool(side="user", kind="write")
 def toggle_data(db: TelecomUserDB) -> str:
     """Turn mobile data on or off: whether the phone may use the cellular network for internet."""
-    phone = db.device.edit_top()
-    phone.data_enabled = not phone.data_enabled
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, f"Mobile Data is now {on_off(phone.data_enabled)}.")
+    return _toggle(db, "data_enabled", "Mobile Data")
 
 
 @tool(side="user", kind="write")
 def toggle_roaming(db: TelecomUserDB) -> str:
     """Turn data roaming on or off: whether the phone may use data on networks abroad."""
-    phone = db.device.edit_top()
-    phone.roaming_enabled = not phone.roaming_enabled
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, f"Data Roaming is now {on_off(phone.roaming_enabled)}.")
+    return _toggle(db, "roaming_enabled", "Data Roaming")
 
 
 @tool(side="user", kind="write")
 def toggle_data_saver_mode(db: TelecomUserDB) -> str:
     """Turn Data Saver on or off. When on, it uses less data, which can make data slower."""
-    phone = db.device.edit_top()
-    phone.data_saver_mode = not phone.data_saver_mode
-    return _with_status(db, f"Data Saver Mode is now {on_off(phone.data_saver_mode)}.")
+    return _toggle(db, "data_saver_mode", "Data Saver Mode", search=False)
 
 
 @tool(side="user", kind="write")

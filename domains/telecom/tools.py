@@ -210,11 +210,7 @@ def enable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
         customer_id: The id of the customer who owns the line.
         line_id: The id of the line.
     """
-    line = target_line(db, customer_id, line_id)
-    if line.roaming_enabled:
-        return "Roaming was already enabled"
-    db.lines.edit(line_id).roaming_enabled = True
-    return "Roaming enabled successfully"
+    return _set_roaming(db, customer_id, line_id, True)
 
 
 @tool(kind="write")
@@ -225,11 +221,16 @@ def disable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
         customer_id: The id of the customer who owns the line.
         line_id: The id of the line.
     """
-    line = target_line(db, customer_id, line_id)
-    if not line.roaming_enabled:
-        return "Roaming was already disabled"
-    db.lines.edit(line_id).roaming_enabled = False
-    return "Roaming disabled successfully"
+    return _set_roaming(db, customer_id, line_id, False)
+
+
+def _set_roaming(db: TelecomDB, customer_id: str, line_id: str, on: bool) -> str:
+    """Switch the customer's line's roaming on or off (saying so if it already was)."""
+    done = "enabled" if on else "disabled"
+    if target_line(db, customer_id, line_id).roaming_enabled == on:
+        return f"Roaming was already {done}"
+    db.lines.edit(line_id).roaming_enabled = on
+    return f"Roaming {done} successfully"
 
 
 @tool(kind="generic")

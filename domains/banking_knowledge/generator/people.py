@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import random
 import string
-import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
-from importlib import resources
 
 from tau_env.domains.banking_knowledge.constants import TODAY
+from tau_env.domains.word_lists import word_lists
 
-__all__ = ["People", "Person", "months_ago"]
+__all__ = ["WORDS", "People", "Person", "months_ago"]
 
-_POOLS = tomllib.loads(resources.files(__package__).joinpath("people.toml").read_text("utf-8"))
-FIRST_NAMES: tuple[str, ...] = tuple(_POOLS["first_names"])
-LAST_NAMES: tuple[str, ...] = tuple(_POOLS["last_names"])
-STREETS: tuple[str, ...] = tuple(_POOLS["streets"])
-CITIES: tuple[tuple[str, str, str], ...] = tuple(
-    (city, state, zip_prefix) for city, state, zip_prefix in _POOLS["cities"]
-)
-"""(city, state, first three digits of the zip code)."""
-EMAIL_DOMAINS: tuple[str, ...] = tuple(_POOLS["email_domains"])
-AREA_CODES: tuple[str, ...] = tuple(_POOLS["area_codes"])
+WORDS = word_lists(__package__, "people.toml")
+"""Names, streets, cities, e-mail domains and area codes (``people.toml``, next to this module)."""
 
 
 @dataclass(frozen=True)
@@ -58,23 +49,26 @@ class People:
         """A new customer aged `min_age`..`max_age` on the bank's fixed 'today'."""
         rng = self.rng
         while True:
-            first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+            first, last = rng.choice(WORDS.first_names), rng.choice(WORDS.last_names)
             name = f"{first} {last}"
             if name not in self.used:
                 break
         self.used.add(name)
         user_id = self._fresh(lambda: "".join(rng.choices(_ID_ALPHABET, k=10)))
-        city, state, zip_prefix = rng.choice(CITIES)
+        city, state, zip_prefix = rng.choice(WORDS.cities)
         address = (
-            f"{rng.randint(12, 9980)} {rng.choice(STREETS)}, {city}, {state} "
+            f"{rng.randint(12, 9980)} {rng.choice(WORDS.streets)}, {city}, {state} "
             f"{zip_prefix}{rng.randint(10, 99)}"
         )
         email = self._fresh(
             lambda: (
-                f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(EMAIL_DOMAINS)}"
+                f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}"
+                f"@{rng.choice(WORDS.email_domains)}"
             )
         )
-        phone = self._fresh(lambda: f"{rng.choice(AREA_CODES)}-555-{rng.randint(0, 9999):04d}")
+        phone = self._fresh(
+            lambda: f"{rng.choice(WORDS.area_codes)}-555-{rng.randint(0, 9999):04d}"
+        )
         oldest = TODAY.replace(year=TODAY.year - max_age - 1) + timedelta(days=1)
         youngest = TODAY.replace(year=TODAY.year - min_age)
         born = oldest + timedelta(days=rng.randint(0, (youngest - oldest).days))

@@ -10,17 +10,13 @@ would break (`benign_for`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import tomllib
 from dataclasses import dataclass
+from importlib import resources
 
-from tau_env.domains.telecom.tasks.scenario import Scenario
 from tau_env.tasks.model import EnvFunctionCall
 
 __all__ = ["SETTINGS", "Setting"]
-
-
-def _user(name: str, **arguments: object) -> EnvFunctionCall:
-    return EnvFunctionCall(env_type="user", func_name=name, arguments=arguments)
 
 
 @dataclass(frozen=True)
@@ -37,55 +33,28 @@ class Setting:
 
     name: str
     summary: str
-    calls: Callable[[Scenario], list[EnvFunctionCall]]
+    calls: tuple[EnvFunctionCall, ...]
     benign_for: frozenset[str]
     conflicts: frozenset[str] = frozenset()
 
 
-SERVICE, DATA, MMS = "service_issue", "mobile_data_issue", "mms_issue"
+def _read_table() -> tuple[Setting, ...]:
+    text = resources.files(__package__).joinpath("settings.toml").read_text("utf-8")
+    return tuple(
+        Setting(
+            name=name,
+            summary=entry["summary"],
+            calls=(
+                EnvFunctionCall(
+                    env_type="user", func_name=entry["call"], arguments=entry.get("arguments", {})
+                ),
+            ),
+            benign_for=frozenset(entry["benign_for"]),
+            conflicts=frozenset(entry["conflicts"]),
+        )
+        for name, entry in tomllib.loads(text).items()
+    )
 
-SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        name="data_saver_on",
-        summary="Data saver is on by choice (it slows data, which neither calls nor MMS need).",
-        calls=lambda s: [_user("turn_data_saver_mode_on")],
-        benign_for=frozenset({SERVICE, MMS}),
-        conflicts=frozenset({"data_saver_mode_on"}),
-    ),
-    Setting(
-        name="vpn_connected",
-        summary="A VPN to a fast server is connected (it does not slow data).",
-        calls=lambda s: [_user("connect_vpn")],
-        benign_for=frozenset({SERVICE, DATA, MMS}),
-        conflicts=frozenset({"bad_vpn", "airplane_mode_on"}),
-    ),
-    Setting(
-        name="wifi_calling_on",
-        summary="Wi-Fi calling is on, MMS over Wi-Fi off (harmless for service and data).",
-        calls=lambda s: [_user("set_wifi_calling", enabled=True, mms_over_wifi=False)],
-        benign_for=frozenset({SERVICE, DATA}),
-        conflicts=frozenset({"bad_wifi_calling"}),
-    ),
-    Setting(
-        name="network_3g_only",
-        summary="The phone is set to 3G only (enough for calls and MMS).",
-        calls=lambda s: [_user("set_network_mode_preference", mode="3g_only")],
-        benign_for=frozenset({SERVICE, MMS}),
-        conflicts=frozenset({"bad_network_preference"}),
-    ),
-    Setting(
-        name="network_4g_only",
-        summary="The phone is set to 4G only (enough for calls and MMS).",
-        calls=lambda s: [_user("set_network_mode_preference", mode="4g_only")],
-        benign_for=frozenset({SERVICE, MMS}),
-        conflicts=frozenset({"bad_network_preference"}),
-    ),
-    Setting(
-        name="data_off",
-        summary="Mobile data is off by choice (calls and texts do not need it).",
-        calls=lambda s: [_user("turn_data_off")],
-        benign_for=frozenset({SERVICE}),
-        conflicts=frozenset({"data_mode_off"}),
-    ),
-)
-"""Every setting, by order of drawing."""
+
+SETTINGS = _read_table()
+"""Every setting, by order of drawing (``settings.toml``, next to this module)."""
