@@ -198,27 +198,25 @@ def _fee_reversal(
     person: Person,
     account: str,
     plan: Plan,
-    *,
-    kind: str,
-    amount: float,
-    granted: bool,
-    notes: str,
     scenario: Scenario,
+    notes: str,
+    kind: str,
+    credit: float | None,
 ) -> Draft:
-    """A fee the customer wants reversed: credited back (reason `kind`) when `granted`.
+    """A fee the customer wants reversed: `credit` dollars credited back (reason `kind`).
 
-    The kind is `kind` or ``<kind>_refused``; the purpose and documents are the kind's in
-    `kinds.toml`.
+    A `credit` of None means the fee stands and nothing is credited. The kind is `kind` or
+    ``<kind>_refused``; the purpose and documents are the kind's in `kinds.toml`.
     """
-    if granted:
+    if credit is not None:
         plan.call(
             T["apply_statement_credit"],
             user_id=person.user_id,
             credit_card_account_id=account,
-            amount=amount,
+            amount=credit,
             reason=kind,
         )
-    return draft(card, kind if granted else f"{kind}_refused", scenario, plan, notes)
+    return draft(card, kind if credit is not None else f"{kind}_refused", scenario, plan, notes)
 
 
 def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
@@ -244,17 +242,12 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
         "accept that.",
         opening=f"Hello, why was I charged an annual fee on my {card.name}? I'd like it removed.",
     )
+    verdict = "reverse." if wrong else "the fee stands."
+    notes = f"Account {age} months old, first year free: {card.first_year_free}: {verdict}"
+    credit = float(card.annual_fee) if wrong else None
+    plan = verified_plan(person)
     return _fee_reversal(
-        card,
-        person,
-        account,
-        verified_plan(person),
-        kind="annual_fee_reversal",
-        amount=float(card.annual_fee),
-        granted=wrong,
-        notes=f"Account {age} months old, first year free: {card.first_year_free}: "
-        + ("reverse." if wrong else "the fee stands."),
-        scenario=scenario,
+        card, person, account, plan, scenario, notes, "annual_fee_reversal", credit
     )
 
 
@@ -283,18 +276,10 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
     plan = verified_plan(person).call(
         T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months + 1
     )
-    return _fee_reversal(
-        card,
-        person,
-        account,
-        plan,
-        kind="late_fee_reversal",
-        amount=float(card.late_fee),
-        granted=allowed,
-        notes=f"Needs {rules.on_time_months} on-time payments before the late one: "
-        + ("met, reverse." if allowed else "another late payment, refuse."),
-        scenario=scenario,
-    )
+    verdict = "met, reverse." if allowed else "another late payment, refuse."
+    notes = f"Needs {rules.on_time_months} on-time payments before the late one: {verdict}"
+    credit = float(card.late_fee) if allowed else None
+    return _fee_reversal(card, person, account, plan, scenario, notes, "late_fee_reversal", credit)
 
 
 def referral_link(ctx: Context, family: str, index: int) -> Draft:
