@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import itertools
 import random
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from importlib import resources
 
 from tau_env.domains.banking_knowledge.constants import TODAY
 from tau_env.domains.banking_knowledge.generator.people import People, Person, months_ago
@@ -36,20 +38,10 @@ _LABELS = {
     "address": "home address",
 }
 
-_MERCHANTS = {
-    "Groceries": ("Greenleaf Market", "Harvest Basket", "Corner Pantry"),
-    "Dining": ("Copper Kettle Bistro", "Noodle Lantern", "Saffron Table"),
-    "Gas": ("Roadrunner Fuel", "Summit Gas", "Bluebird Petrol"),
-    "Travel": ("Skylark Airways", "Harborview Hotels", "Tidewater Rail"),
-    "Transit": ("Metro Farecard", "Crosstown Rideshare", "Citybike Share"),
-    "Streaming": ("Reelhouse Streaming", "Tunebox Music", "Plotline Plus"),
-    "Shopping": ("Maple & Main Outfitters", "Gadget Grove", "Paperleaf Books"),
-    "Utilities": ("Brightwater Utilities", "Northwind Power", "Clearline Internet"),
-    "Office Supplies": ("Deskworks Supply", "Inkwell Office", "Stapleton Paper Co"),
-    "Software": ("Cloudledger Software", "Pixelforge Apps", "Taskmill Online"),
-    "Advertising": ("Billboard Bay Media", "Clickcraft Ads", "Signal Post Marketing"),
-    "Shipping": ("Parcelpath Shipping", "Swiftcrate Freight", "Boxline Couriers"),
-}
+_MERCHANTS: dict[str, list[str]] = tomllib.loads(
+    resources.files(__package__).joinpath("merchants.toml").read_text("utf-8")
+)["merchants"]
+"""Purchase category -> merchants (`merchants.toml`, next to this module)."""
 
 
 def november(day: int) -> date:
@@ -115,39 +107,30 @@ class Context:
         return self.rng.choice(_MERCHANTS[category])
 
     # -- accounts -----------------------------------------------------------------------------
-    def checking(
+    def deposit(
         self,
         person: Person,
-        product: CheckingProduct,
+        product: CheckingProduct | SavingsProduct,
         *,
         age_days: int | None = None,
         balance: float | None = None,
         history: bool = True,
     ) -> str:
-        """A checking account with ordinary activity; returns its id."""
-        opened = _days_before(age_days if age_days is not None else self.rng.randint(200, 2400))
-        amount = balance if balance is not None else self.amount(400, 6000)
-        account = self.ledger.add_account(person, product, opened=opened, balance=amount)
-        if history:
-            self.activity(account, checking=True)
-        return account
+        """A checking or savings account (class ``saving``) with ordinary activity; returns its id.
 
-    def savings(
-        self,
-        person: Person,
-        product: SavingsProduct,
-        *,
-        age_days: int | None = None,
-        balance: float | None = None,
-        history: bool = True,
-    ) -> str:
-        """A savings account (class ``saving``); returns its id."""
+        Without a `balance`, a checking account holds $400-6,000 and a savings account between
+        its product's minimum (at least $300) and four times that plus $2,000.
+        """
         opened = _days_before(age_days if age_days is not None else self.rng.randint(200, 2400))
-        low = max(product.min_balance, 300)
-        amount = balance if balance is not None else self.amount(low, low * 4 + 2000)
-        account = self.ledger.add_account(person, product, opened=opened, balance=amount)
+        checking = isinstance(product, CheckingProduct)
+        if balance is None and isinstance(product, SavingsProduct):
+            low = max(product.min_balance, 300)
+            balance = self.amount(low, low * 4 + 2000)
+        elif balance is None:
+            balance = self.amount(400, 6000)
+        account = self.ledger.add_account(person, product, opened=opened, balance=balance)
         if history:
-            self.activity(account, checking=False)
+            self.activity(account, checking=checking)
         return account
 
     def activity(self, account_id: str, *, checking: bool) -> None:

@@ -13,12 +13,12 @@ from tau_env.domains.banking_knowledge.generator.kinds_cards import (
 )
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    brief,
     draft,
     pick,
     transfer_third_party,
     verified_plan,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CardOffer
@@ -63,17 +63,16 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
         person, account, card, merchant=merchant, amount=amount, when=when,
         category=category, points=base,
     )  # fmt: skip
-    known, facts = ctx.identity(person)
-    facts["user_id"] = person.user_id
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your {card.name} purchase at {merchant} on {day(when)} for ${amount:.2f} "
         f"earned only {base} points and you think it should have earned more.",
-        known=f"{known} Your user id is {person.user_id}.",
         wishes="Ask the agent to fix the points. If the agent gives you a tool to file a claim, "
         "run it with the details the agent gives. If the agent explains the points are right, "
         "accept that.",
         opening="Hi, one of my card purchases didn't get the points it should have.",
-        facts=facts,
+        tells_user_id=True,
     )
     plan = verified_plan(person)
     if not right:
@@ -86,14 +85,11 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
     settings = {"task_config": {"data": {"dispute_settings": {"auto_resolve_disputes": True}}}}
     return draft(
         card,
-        family,
         "missing_points_refused" if right else "missing_points",
-        purpose="Points of a purchase: claim and correct when the category rate was not applied.",
-        notes=f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
+        scenario,
+        plan,
+        f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
         f"(recorded {base})" + (": right, nothing to do." if right else "."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.REWARDS, product_doc(card, "rewards")],
         user_tools=["call_discoverable_user_tool"],
         agent_data=None if right else settings,
     )
@@ -186,58 +182,41 @@ def dispute_purchase(ctx: Context, family: str, index: int) -> Draft:
     plan.call(T["file_credit_card_dispute"], **fields)
     return draft(
         card,
-        family,
         "dispute_purchase",
-        purpose="Dispute a card purchase with the right reason, resolution and credit flag.",
-        notes=f"{reason}; purchase {day(when)} (provisional credit: {recent})"
+        scenario,
+        plan,
+        f"{reason}; purchase {day(when)} (provisional credit: {recent})"
         + (f"; partial ${partial:.2f}" if partial else "")
         + ("; last four digits via the customer's tool" if without_card else "")
         + ".",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_DISPUTE],
         user_tools=["call_discoverable_user_tool"] if without_card else [],
     )
 
 
 def _fee_reversal(
     card: CardOffer,
-    family: str,
     person: Person,
     account: str,
     plan: Plan,
-    *,
-    kind: str,
-    amount: float,
-    granted: bool,
-    purpose: str,
-    notes: str,
     scenario: Scenario,
-    document: str,
+    notes: str,
+    kind: str,
+    credit: float | None,
 ) -> Draft:
-    """A fee the customer wants reversed: credited back (reason `kind`) when `granted`.
+    """A fee the customer wants reversed: `credit` dollars credited back (reason `kind`).
 
-    The kind is `kind` or ``<kind>_refused``; the documents are the fee-reversal procedure and
-    the card's `document`.
+    A `credit` of None means the fee stands and nothing is credited. The kind is `kind` or
+    ``<kind>_refused``; the purpose and documents are the kind's in `kinds.toml`.
     """
-    if granted:
+    if credit is not None:
         plan.call(
             T["apply_statement_credit"],
             user_id=person.user_id,
             credit_card_account_id=account,
-            amount=amount,
+            amount=credit,
             reason=kind,
         )
-    return draft(
-        card,
-        family,
-        kind if granted else f"{kind}_refused",
-        purpose=purpose,
-        notes=notes,
-        scenario=scenario,
-        plan=plan,
-        documents=[P.FEE_REVERSAL, document],
-    )
+    return draft(card, kind if credit is not None else f"{kind}_refused", scenario, plan, notes)
 
 
 def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
@@ -254,30 +233,21 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
         person, account, card, merchant="ANNUAL MEMBERSHIP FEE", amount=float(card.annual_fee),
         when=date(2025, 10, ctx.rng.randint(1, 28)), category="Fee", points=0,
     )  # fmt: skip
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"An annual fee of ${card.annual_fee} was charged on your {card.name} in October "
         "and you want it refunded.",
-        known=known,
         wishes="Ask for the fee to be reversed. If the agent explains that the fee is due, "
         "accept that.",
         opening=f"Hello, why was I charged an annual fee on my {card.name}? I'd like it removed.",
-        facts=facts,
     )
+    verdict = "reverse." if wrong else "the fee stands."
+    notes = f"Account {age} months old, first year free: {card.first_year_free}: {verdict}"
+    credit = float(card.annual_fee) if wrong else None
+    plan = verified_plan(person)
     return _fee_reversal(
-        card,
-        family,
-        person,
-        account,
-        verified_plan(person),
-        kind="annual_fee_reversal",
-        amount=float(card.annual_fee),
-        granted=wrong,
-        purpose="Reverse an annual fee charged during a free first year.",
-        notes=f"Account {age} months old, first year free: {card.first_year_free}: "
-        + ("reverse." if wrong else "the fee stands."),
-        scenario=scenario,
-        document=product_doc(card, "overview"),
+        card, person, account, plan, scenario, notes, "annual_fee_reversal", credit
     )
 
 
@@ -294,34 +264,22 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
         person, account, card, merchant="LATE PAYMENT FEE", amount=float(card.late_fee),
         when=date(2025, 10, 21), category="Fee", points=0,
     )  # fmt: skip
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your October payment on your {card.name} was late and you were charged a "
         f"${card.late_fee} late fee. You want it waived.",
-        known=known,
         wishes="Ask for the late fee to be reversed as a courtesy. If the agent says it cannot, "
         "accept that.",
         opening=f"Hi, can you waive the late fee on my {card.name}?",
-        facts=facts,
     )
     plan = verified_plan(person).call(
         T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months + 1
     )
-    return _fee_reversal(
-        card,
-        family,
-        person,
-        account,
-        plan,
-        kind="late_fee_reversal",
-        amount=float(card.late_fee),
-        granted=allowed,
-        purpose="Courtesy late fee reversal when the earlier payments were on time.",
-        notes=f"Needs {rules.on_time_months} on-time payments before the late one: "
-        + ("met, reverse." if allowed else "another late payment, refuse."),
-        scenario=scenario,
-        document=product_doc(card, "services"),
-    )
+    verdict = "met, reverse." if allowed else "another late payment, refuse."
+    notes = f"Needs {rules.on_time_months} on-time payments before the late one: {verdict}"
+    credit = float(card.late_fee) if allowed else None
+    return _fee_reversal(card, person, account, plan, scenario, notes, "late_fee_reversal", credit)
 
 
 def referral_link(ctx: Context, family: str, index: int) -> Draft:
@@ -329,28 +287,24 @@ def referral_link(ctx: Context, family: str, index: int) -> Draft:
     card = pick(_cards(ctx, family), index)
     person = customer_with_checking(ctx)
     ctx.card(person, card)
-    known, facts = ctx.identity(person)
-    facts["user_id"] = person.user_id
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"A friend of yours wants a {card.name} and you want to refer them.",
-        known=f"{known} Your user id is {person.user_id}.",
         wishes="If the agent gives you a tool to create a referral link, run it with the "
         "details the agent gives.",
         opening=f"Hi, how can I refer a friend for the {card.name}?",
-        facts=facts,
+        tells_user_id=True,
     )
     plan = verified_plan(person).give(
         T["get_referral_link"], user_id=person.user_id, card_name=card.name
     )
     return draft(
         card,
-        family,
         "card_referral",
-        purpose="Card referrals: give the customer the referral link tool.",
-        notes="Give the link tool with the user id and the exact card name.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.REFERRAL],
+        scenario,
+        plan,
+        "Give the link tool with the user id and the exact card name.",
         user_tools=["call_discoverable_user_tool"],
     )
 
@@ -366,14 +320,13 @@ def fraud_transfer(ctx: Context, family: str, index: int) -> Draft:
             person, account, card, merchant=merchant, amount=ctx.amount(150, 900),
             when=date(2025, 11, 10 + offset), category="Shopping",
         )  # fmt: skip
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You see two charges from {merchant} on your {card.name} that you did not make.",
-        known=known,
         wishes="You want the charges investigated. If the agent says a specialist team must "
         "handle it, accept the transfer.",
         opening=f"Hi, there are charges on my {card.name} that I never made.",
-        facts=facts,
         accepts=["confirm", "transfer"],
         asks_for_transfer=True,
     )
@@ -385,13 +338,10 @@ def fraud_transfer(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         card,
-        family,
         "fraud_transfer",
-        purpose="Unauthorized charges: verify, then transfer to the fraud team.",
-        notes="No dispute for unauthorized charges: transfer (fraud_or_security_concern).",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_DISPUTE, P.SPECIALISTS],
+        scenario,
+        plan,
+        "No dispute for unauthorized charges: transfer (fraud_or_security_concern).",
         basis=("DB", "ACTION"),
     )
 

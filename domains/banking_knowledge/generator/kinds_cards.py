@@ -18,6 +18,7 @@ from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     accounts_plan,
+    brief,
     draft,
     pick,
     verified_plan,
@@ -59,7 +60,7 @@ def monthly_payments(
 def customer_with_checking(ctx: Context) -> Person:
     """A new customer who also holds an everyday checking account."""
     person = ctx.customer()
-    ctx.checking(person, ctx.bank.checking_of("everyday_checking")[1])
+    ctx.deposit(person, ctx.bank.checking_of("everyday_checking")[1])
     return person
 
 
@@ -114,17 +115,15 @@ def apply_card(ctx: Context, family: str, index: int) -> Draft | None:
         customer_name=person.name,
         annual_income=float(income),
     )
-    documents = [P.CARD_CHOICE, family_doc(family)]
+    documents = [family_doc(family)]
     for card in cards:
         documents += [product_doc(card, "overview"), product_doc(card, "rewards")]
     return draft(
         chosen,
-        family,
         "apply_card",
-        purpose="Recommend the card the choosing rules leave; the customer applies.",
-        notes=f"Income ${income}, fee at most ${max_fee}, top category {category}: {chosen.name}.",
-        scenario=scenario,
-        plan=plan,
+        scenario,
+        plan,
+        f"Income ${income}, fee at most ${max_fee}, top category {category}: {chosen.name}.",
         documents=documents,
         user_tools=["apply_for_credit_card"],
     )
@@ -172,54 +171,35 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
         accepts=["confirm", "limit"],
     )
     plan = verified_plan(person)
-    if variant == 3:
-        plan.call(
-            T["deny_credit_limit_increase"],
-            credit_card_account_id=account,
-            user_id=person.user_id,
-            denial_reason="insufficient_account_age",
-        )
-        outcome = "decline: account too young"
-    else:
+    if variant != 3:
         plan.call(
             T["get_payment_history"], credit_card_account_id=account, months=rules.on_time_months
         )
-        if variant == 4:
-            plan.call(
-                T["deny_credit_limit_increase"],
-                credit_card_account_id=account,
-                user_id=person.user_id,
-                denial_reason="insufficient_payment_history",
-            )
-            outcome = "decline: a late payment"
-        elif variant == 2:
-            plan.call(
-                T["submit_credit_limit_request"],
-                credit_card_account_id=account,
-                user_id=person.user_id,
-                requested_increase_amount=asked - current,
-            )
-            outcome = "refer to the credit team"
-        else:
-            granted = asked if variant == 0 else highest
-            plan.call(
-                T["approve_credit_limit_increase"],
-                credit_card_account_id=account,
-                user_id=person.user_id,
-                new_credit_limit=granted,
-            )
-            outcome = f"approve ${granted}"
+    granted = asked if variant == 0 else highest
+    approve = (
+        "approve_credit_limit_increase",
+        {"new_credit_limit": granted},
+        f"approve ${granted}",
+    )
+    refer = {"requested_increase_amount": asked - current}
+    deny = "deny_credit_limit_increase"
+    # Each variant's decision tool, its own arguments and the outcome in the notes.
+    decision, details, outcome = (
+        approve,
+        approve,
+        ("submit_credit_limit_request", refer, "refer to the credit team"),
+        (deny, {"denial_reason": "insufficient_account_age"}, "decline: account too young"),
+        (deny, {"denial_reason": "insufficient_payment_history"}, "decline: a late payment"),
+    )[variant]
+    plan.call(T[decision], credit_card_account_id=account, user_id=person.user_id, **details)
     kinds = ("limit_increase", "limit_counter_offer", "limit_referral", "limit_declined_age")
     return draft(
         card,
-        family,
         (*kinds, "limit_declined_payments")[variant],
-        purpose="A credit limit increase decided by the card's rules.",
-        notes=f"Age {age} months, current ${current}, highest ${highest}, cap "
+        scenario,
+        plan,
+        f"Age {age} months, current ${current}, highest ${highest}, cap "
         f"${rules.phone_cap}, asked ${asked}: {outcome}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_LIMIT, product_doc(card, "credit_limits")],
     )
 
 
@@ -234,14 +214,13 @@ def replace_card(ctx: Context, family: str, index: int) -> Draft:
         "stolen": "Your bag with your credit card was stolen; no charges appeared since.",
         "damaged": "Your credit card snapped in half.",
     }[reason]
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"{story} You need a replacement {card.name}.",
-        known=known,
         wishes="Ask for a replacement sent to your home address. You would like it quickly, "
         "but accept the shipping the agent says your card gets.",
         opening=f"Hi, I need a replacement for my {card.name}; it was {reason}.",
-        facts=facts,
     )
     plan = (
         verified_plan(person)
@@ -257,13 +236,10 @@ def replace_card(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         card,
-        family,
         "replace_card",
-        purpose="Replace a credit card with the shipping its product allows.",
-        notes=f"Reason {reason}; expedited={card.expedited_free} for {card.name}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_REPLACE, product_doc(card, "services")],
+        scenario,
+        plan,
+        f"Reason {reason}; expedited={card.expedited_free} for {card.name}.",
     )
 
 
@@ -303,13 +279,12 @@ def close_card(ctx: Context, family: str, index: int) -> Draft | None:
         if variant in (0, 2)
         else "You do not want any offer: you just want the card closed."
     )
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to close your {card.name} because {story}.",
-        known=known,
         wishes=f"{wish} The card has no balance.",
         opening=f"Hello, I want to close my {card.name}.",
-        facts=facts,
         accepts=["confirm", "waive"] if variant in (0, 2) else ["confirm"],
     )
     plan = verified_plan(person).call(
@@ -334,14 +309,11 @@ def close_card(ctx: Context, family: str, index: int) -> Draft | None:
     kind = ("card_retained", "close_card_offer_declined", "close_card", "close_card")[variant]
     return draft(
         card,
-        family,
         kind,
-        purpose="Record why a card is closed; offer the fee waiver where the card allows it.",
-        notes=f"Reason {reason}, account {age} months, retention "
+        scenario,
+        plan,
+        f"Reason {reason}, account {age} months, retention "
         f"{card.retention_months}: " + ("waiver" if variant == 0 else "close") + ".",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.CARD_CLOSE, product_doc(card, "services")],
     )
 
 
@@ -350,7 +322,7 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
     card = pick(_cards(ctx, family), index)
     person = ctx.customer()
     owed = ctx.amount(120, 2400)
-    checking = ctx.checking(
+    checking = ctx.deposit(
         person,
         ctx.bank.checking_of("everyday_checking")[1],
         balance=ctx.amount(owed + 300, owed + 5000),
@@ -376,14 +348,7 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
         amount=amount,
     )
     return draft(
-        card,
-        family,
-        "pay_card",
-        purpose="Pay a credit card from checking (in full means the current balance).",
-        notes=f"Balance ${owed:.2f}; pay ${amount:.2f} from {checking}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.CARD_PAY],
+        card, "pay_card", scenario, plan, f"Balance ${owed:.2f}; pay ${amount:.2f} from {checking}."
     )
 
 

@@ -15,11 +15,11 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
     accounts_plan,
+    brief,
     debit_cards_plan,
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import BANK_NAME
 
@@ -36,9 +36,9 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
     product = pick(refunding, index)
     rng = ctx.rng
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     if rng.random() < 0.5:
-        ctx.savings(person, rng.choice(ctx.bank.savings))
+        ctx.deposit(person, rng.choice(ctx.bank.savings))
     ledger = ctx.ledger
     old = date(2025, 10, rng.randint(5, 28))
     ledger.add_bank_transaction(account, old, "ATM WITHDRAWAL - OTHER BANK", -60.0, "withdrawal")
@@ -54,17 +54,16 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
             account, november(day), "OUT-OF-NETWORK ATM FEE", -product.atm_fee, "fee"
         )
     refund = round(min(count, product.atm_refunds) * product.atm_fee, 2)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason="This month you withdrew cash at other banks' ATMs several times and "
         f"{BANK_NAME} charged you a fee each time. You want those fees refunded.",
-        known=known,
         wishes=f"Ask for this month's ATM fees on your {product.name} to be refunded. You do "
         "not know exactly how many there were. Accept the refund the agent says your account "
         "allows; if asked to confirm, confirm.",
         opening="Hi, I was charged fees for using other banks' ATMs this month. Can you refund "
         "them?",
-        facts=facts,
     )
     plan = (
         accounts_plan(person)
@@ -75,14 +74,11 @@ def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
     )
     return draft(
         product,
-        family,
         "atm_fee_refund",
-        purpose="Refund this month's out-of-network ATM fees up to the product's allowance.",
-        notes=f"{count} fees this month (one more in October, not refundable); {product.name} "
+        scenario,
+        plan,
+        f"{count} fees this month (one more in October, not refundable); {product.name} "
         f"refunds {product.atm_refunds} a month: one fee_refund credit of ${refund:.2f}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.ATM_REFUND, product_doc(product, "fees")],
     )
 
 
@@ -93,7 +89,7 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         return None
     product = pick(plain, index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     for day in (4, 9):
         ctx.ledger.add_bank_transaction(
             account, november(day), "ATM WITHDRAWAL - OTHER BANK", -80.0, "withdrawal"
@@ -101,26 +97,22 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         ctx.ledger.add_bank_transaction(
             account, november(day), "OUT-OF-NETWORK ATM FEE", -product.atm_fee, "fee"
         )
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason="You were charged two fees for using another bank's ATM this month and want "
         "them refunded.",
-        known=known,
         wishes="Ask for the two ATM fees to be refunded. If the agent explains that your "
         "account does not refund them, accept the explanation and end the call.",
         opening="Hello, can you refund the ATM fees I was charged this month?",
-        facts=facts,
     )
     plan = accounts_plan(person)
     return draft(
         product,
-        family,
         "atm_fee_refund_refused",
-        purpose="ATM fee refund asked on a product that has none: nothing is credited.",
-        notes=f"{product.name} has no ATM fee refunds: look up the account, explain, no credit.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.ATM_REFUND, product_doc(product, "fees")],
+        scenario,
+        plan,
+        f"{product.name} has no ATM fee refunds: look up the account, explain, no credit.",
     )
 
 
@@ -131,7 +123,7 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
         return None
     product = pick(raising, index)
     person = ctx.customer()
-    account = ctx.checking(person, product, age_days=ctx.rng.randint(120, 2000))
+    account = ctx.deposit(person, product, age_days=ctx.rng.randint(120, 2000))
     card = ctx.debit_card(person, account, product)
     limit_type = ("atm", "purchase")[index % 2]
     standard = product.debit.atm_limit if limit_type == "atm" else product.debit.purchase_limit
@@ -164,14 +156,11 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
     )
     return draft(
         product,
-        family,
         "temporary_limit",
-        purpose="Raise a debit card limit for 24 hours within the product's maximum.",
-        notes=f"Standard ${standard}, product cap {product.debit.temp_cap_percent}% = "
+        scenario,
+        plan,
+        f"Standard ${standard}, product cap {product.debit.temp_cap_percent}% = "
         f"${highest}; asked ${asked}, granted ${granted}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_LIMIT, product_doc(product, "debit_card")],
     )
 
 
@@ -184,29 +173,25 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
     person = ctx.customer()
     age = ctx.rng.randint(15, 50) if young else ctx.rng.randint(200, 1500)
     if young:
-        ctx.savings(person, ctx.rng.choice(ctx.bank.savings))
-    account = ctx.checking(person, product, age_days=age)
+        ctx.deposit(person, ctx.rng.choice(ctx.bank.savings))
+    account = ctx.deposit(person, product, age_days=age)
     ctx.debit_card(person, account, product, issued_days_ago=max(age - 5, 1))
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason="You want a higher daily ATM withdrawal limit on your debit card for tomorrow.",
-        known=known,
         wishes=f"The card belongs to your {product.name}. Ask for a daily ATM limit $200 above "
         "your current one. If the agent explains that it is not possible, accept that.",
         opening="Hello, can you raise my daily ATM limit for tomorrow?",
-        facts=facts,
     )
     plan = accounts_plan(person)
     why = "account younger than 60 days" if young else "product without temporary increases"
     return draft(
         product,
-        family,
         "temporary_limit_refused",
-        purpose="A temporary limit increase that the rules do not allow.",
-        notes=f"Refused: {why}. Nothing changes beyond the verification and the account look-up.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_LIMIT, product_doc(product, "debit_card")],
+        scenario,
+        plan,
+        f"Refused: {why}. Nothing changes beyond the verification and the account look-up.",
     )
 
 
@@ -221,10 +206,10 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
     """Cancel the account's cards, move the balance to another account, then close it."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     balance = ctx.ledger.balance(account)
     savings_product = ctx.rng.choice(ctx.bank.savings)
-    other = ctx.savings(person, savings_product)
+    other = ctx.deposit(person, savings_product)
     card = ctx.debit_card(person, account, product) if index % 3 != 1 else None
     code, why = _CLOSING[index % 3]
     known, facts = ctx.identity(person)
@@ -245,13 +230,10 @@ def close_checking(ctx: Context, family: str, index: int) -> Draft:
     plan.call(T["close_bank_account"], account_id=account, reason=code)
     return draft(
         product,
-        family,
         "close_checking",
-        purpose="Close a checking account: cancel its card, empty it, close with a reason code.",
-        notes=f"Move ${balance:.2f} to {other}; close with reason {code}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.CLOSE_DEPOSIT, P.MOVE_MONEY],
+        scenario,
+        plan,
+        f"Move ${balance:.2f} to {other}; close with reason {code}.",
     )
 
 
@@ -264,30 +246,27 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
     eligible = required == 0 or index % 2 == 0
     if required:
         total = required + ctx.rng.randint(500, 8000) if eligible else required * 0.6
-        existing = ctx.savings(person, savings_product, balance=round(total * 0.7, 2))
-        ctx.checking(
+        existing = ctx.deposit(person, savings_product, balance=round(total * 0.7, 2))
+        ctx.deposit(
             person,
             ctx.bank.checking_of("everyday_checking")[1],
             balance=round(total - ctx.ledger.balance(existing), 2),
         )
     else:
-        ctx.savings(person, savings_product)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+        ctx.deposit(person, savings_product)
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to open a {product.name} account in addition to what you have.",
-        known=known,
         wishes=f"Ask to open a {product.name}. If the agent says you do not qualify, accept "
         "that and end the call.",
         opening=f"Hello, I'd like to open a {product.name}.",
-        facts=facts,
     )
     return account_opening(
         product,
-        family,
         person,
         scenario,
         eligible=eligible,
-        purpose="Open a checking account if the customer meets the product's requirement.",
         notes=(
             f"Requirement ${required}: eligible, open it."
             if eligible

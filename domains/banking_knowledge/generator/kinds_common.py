@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any, TypeVar
 
 from tau_env.domains.banking_knowledge.generator.catalog import TOOLS
@@ -23,6 +25,7 @@ __all__ = [
     "T",
     "account_opening",
     "accounts_plan",
+    "brief",
     "debit_cards_plan",
     "draft",
     "pick",
@@ -40,6 +43,30 @@ def pick(options: Sequence[P], index: int) -> P:
     return options[index % len(options)]
 
 
+def brief(
+    ctx: Context,
+    person: Person,
+    *,
+    reason: str,
+    wishes: str,
+    opening: str,
+    accepts: Sequence[str] = ("confirm",),
+    asks_for_transfer: bool = False,
+    tells_user_id: bool = False,
+) -> Scenario:
+    """The brief of a caller who is `person` and knows what `Context.identity` draws for them.
+
+    With `tells_user_id`, they also know their user id (for a tool the agent gives them).
+    """
+    known, facts = ctx.identity(person)
+    if tells_user_id:
+        known += f" Your user id is {person.user_id}."
+        facts["user_id"] = person.user_id
+    return Scenario(
+        reason, known, wishes, opening, facts, list(accepts), asks_for_transfer=asks_for_transfer
+    )
+
+
 def verified_plan(person: Person) -> Plan:
     """A plan that starts by logging the customer's verification."""
     return Plan().verify(person)
@@ -55,33 +82,52 @@ def debit_cards_plan(person: Person, account: str) -> Plan:
     return accounts_plan(person).call(T["get_debit_cards"], account_id=account)
 
 
+def _read_kind_texts() -> dict[str, dict[str, Any]]:
+    """`kinds.toml`: each task kind's purpose line and the documents all its tasks need."""
+    text = resources.files(__package__).joinpath("kinds.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+_KIND_TEXTS = _read_kind_texts()
+
+
 def draft(
     product: Product | None,
-    family: str,
     kind: str,
-    *,
-    purpose: str,
-    notes: str,
     scenario: Scenario,
     plan: Plan,
-    documents: Sequence[str],
+    notes: str,
+    *,
+    family: str = "",
+    documents: Sequence[str] = (),
     user_tools: Sequence[str] = (),
     basis: Sequence[str] = ("DB",),
     agent_data: dict[str, Any] | None = None,
     communicate: Sequence[str] = (),
 ) -> Draft:
-    """A draft whose documents always include the verification procedure."""
-    docs = [PROCEDURES.VERIFY, *documents]
+    """A draft of task kind `kind`, with the purpose and documents `kinds.toml` gives the kind.
+
+    The task's family is its product's, or `family` for a task about no product.
+
+    The documents are the verification procedure, the kind's procedures, the product's document
+    on the kind's topic (when the kind names one), then the task's own `documents`.
+    """
+    texts = _KIND_TEXTS[kind]
+    docs = [PROCEDURES.VERIFY, *(getattr(PROCEDURES, name) for name in texts["procedures"])]
+    if "product_document" in texts:
+        if product is None:
+            raise ValueError(f"task kind {kind!r} names a product document but has no product")
+        docs.append(product_doc(product, texts["product_document"]))
     return Draft(
         family=product.family if product is not None else family,
         kind=kind,
-        purpose=purpose,
+        purpose=texts["purpose"],
         notes=notes,
         scenario=scenario,
         plan=plan,
         basis=list(basis),
         user_tools=list(user_tools),
-        documents=list(dict.fromkeys(docs)),
+        documents=list(dict.fromkeys([*docs, *documents])),
         agent_data=agent_data,
         communicate=list(communicate),
     )
@@ -94,10 +140,8 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
     the right reason (graded on the database staying unchanged and on the reason).
     """
     holder = ctx.customer(min_age=55)
-    if isinstance(product, CheckingProduct):
-        ctx.checking(holder, product)
-    elif isinstance(product, SavingsProduct):
-        ctx.savings(holder, product)
+    if isinstance(product, CheckingProduct | SavingsProduct):
+        ctx.deposit(holder, product)
     else:
         ctx.card(holder, product)
     caller = ctx.people.draw()
@@ -142,31 +186,26 @@ def transfer_third_party(ctx: Context, product: Product, index: int) -> Draft:
     )
     return draft(
         product,
-        product.family,
         "third_party_transfer",
-        purpose="A caller who is not the holder asks about an account: transfer, no verification.",
-        notes=f"Not the holder: no verification; transfer with reason {reason_code}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[PROCEDURES.SPECIALISTS, product_doc(product, "overview")],
+        scenario,
+        plan,
+        f"Not the holder: no verification; transfer with reason {reason_code}.",
         basis=("DB", "ACTION"),
     )
 
 
 def account_opening(
     product: CheckingProduct | SavingsProduct,
-    family: str,
     person: Person,
     scenario: Scenario,
     *,
     eligible: bool,
-    purpose: str,
     notes: str,
 ) -> Draft:
     """Opening a deposit product (kind ``open_<type>``), or refusing it (``..._refused``).
 
     The agent looks the customer's accounts up and, when the customer qualifies, opens the
-    product; the documents are the account and deposit-opening procedures and its overview.
+    product; the purpose and documents are the kind's in `kinds.toml`.
     """
     account_type = "checking" if isinstance(product, CheckingProduct) else "savings"
     plan = accounts_plan(person)
@@ -179,11 +218,8 @@ def account_opening(
         )
     return draft(
         product,
-        family,
         f"open_{account_type}" if eligible else f"open_{account_type}_refused",
-        purpose=purpose,
-        notes=notes,
-        scenario=scenario,
-        plan=plan,
-        documents=[PROCEDURES.ACCOUNTS, PROCEDURES.OPEN_DEPOSIT, product_doc(product, "overview")],
+        scenario,
+        plan,
+        notes,
     )

@@ -10,11 +10,12 @@ from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
+    brief,
     debit_cards_plan,
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
+from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import (
     CARD_DESIGNS,
@@ -26,12 +27,20 @@ __all__ = ["DEBIT_KINDS"]
 P = PROCEDURES
 
 
+def _identity_and_choices(
+    ctx: Context, person: Person, option: str, design: str
+) -> tuple[str, dict[str, str]]:
+    """The caller's identity (`Context.identity`) plus the delivery and design they ask for."""
+    known, facts = ctx.identity(person)
+    return known, facts | {"delivery_option": option, "card_design": design}
+
+
 def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
     """Order a first debit card with the customer's delivery option and design."""
     product = pick(ctx.bank.checking_of(family), index)
     rng = ctx.rng
     person = ctx.customer()
-    account = ctx.checking(person, product, balance=ctx.amount(300, 4000))
+    account = ctx.deposit(person, product, balance=ctx.amount(300, 4000))
     if index % 2:
         ctx.debit_card(
             person, account, product, status="CLOSED", extra={"closure_reason": "damaged"}
@@ -42,8 +51,7 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
         product.debit.delivery_fees[option],
         product.debit.design_fees[design],
     )
-    known, facts = ctx.identity(person)
-    facts |= {"delivery_option": option, "card_design": design}
+    known, facts = _identity_and_choices(ctx, person, option, design)
     scenario = Scenario(
         reason=f"Your {product.name} has no working debit card and you would like one.",
         known=known,
@@ -65,14 +73,11 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "order_debit_card",
-        purpose="Order a debit card with the product's delivery and design fees.",
-        notes=f"{option} costs ${delivery_fee:.2f} and {design} ${design_fee:.2f} on "
+        scenario,
+        plan,
+        f"{option} costs ${delivery_fee:.2f} and {design} ${design_fee:.2f} on "
         f"{product.name}; no active card on the account.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_ORDER, product_doc(product, "debit_card")],
     )
 
 
@@ -80,7 +85,7 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
     """Cancel a lost or stolen card, then order its replacement with the replacement fee."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product, balance=ctx.amount(400, 4000))
+    account = ctx.deposit(person, product, balance=ctx.amount(400, 4000))
     card = ctx.debit_card(person, account, product)
     reason = ("lost", "stolen")[index % 2]
     option = DELIVERY_OPTIONS[(index // 2) % 3]
@@ -91,8 +96,7 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
         if reason == "lost"
         else "Your wallet with your debit card was stolen this morning."
     )
-    known, facts = ctx.identity(person)
-    facts |= {"delivery_option": option, "card_design": design}
+    known, facts = _identity_and_choices(ctx, person, option, design)
     scenario = Scenario(
         reason=f"{story} You want the card cancelled and a new one sent.",
         known=known,
@@ -119,14 +123,11 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "replace_lost_debit_card",
-        purpose="Cancel a lost or stolen debit card and order a replacement.",
-        notes=f"Cancel {card['card_id']} ({reason}); order {option}/{design} with replacement "
+        scenario,
+        plan,
+        f"Cancel {card['card_id']} ({reason}); order {option}/{design} with replacement "
         f"fee ${debit.replacement_fee:.2f}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_LOST, P.DEBIT_ORDER, product_doc(product, "debit_card")],
     )
 
 
@@ -145,7 +146,7 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
     product = pick(ctx.bank.checking_of(family), index)
     reason, behaviour, story = _ACTIVATION[(index + ctx.rng.randint(0, 5)) % len(_ACTIVATION)]
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     if reason in ("lost", "stolen"):
         ctx.debit_card(person, account, product, status="CLOSED", extra={"closure_reason": reason})
     elif reason in ("expired", "damaged"):
@@ -181,14 +182,7 @@ def activate_debit_card(ctx: Context, family: str, index: int) -> Draft:
         pin=pin,
     )
     return draft(
-        product,
-        family,
-        "activate_debit_card",
-        purpose="Activate a pending debit card with the tool matching its issue reason.",
-        notes=f"issue_reason {reason}: {T[behaviour]}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_ACTIVATE, P.PIN],
+        product, "activate_debit_card", scenario, plan, f"issue_reason {reason}: {T[behaviour]}."
     )
 
 
@@ -196,7 +190,7 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
     """Pause a misplaced card, or resume a paused one that was found."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     resume = index % 3 == 2
     if resume:
         card = ctx.debit_card(
@@ -212,24 +206,16 @@ def pause_or_resume_card(ctx: Context, family: str, index: int) -> Draft:
         reason += "it blocked until you find it, without cancelling it."
         opening = "Hello, I've misplaced my debit card at home. Can you block it for now?"
         behaviour, kind = "freeze_debit_card", "pause_debit_card"
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=reason,
-        known=known,
         wishes=f"The card belongs to your {product.name}. You do not want a new card.",
         opening=opening,
-        facts=facts,
     )
     plan = debit_cards_plan(person, account).call(T[behaviour], card_id=card["card_id"])
     return draft(
-        product,
-        family,
-        kind,
-        purpose="Pause a misplaced debit card, or resume a found one.",
-        notes=f"{T[behaviour]} on {card['card_id']}; no cancellation.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_PAUSE],
+        product, kind, scenario, plan, f"{T[behaviour]} on {card['card_id']}; no cancellation."
     )
 
 
@@ -237,7 +223,7 @@ def reset_pin(ctx: Context, family: str, index: int) -> Draft:
     """Set a new PIN for a customer who forgot theirs."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     card = ctx.debit_card(person, account, product)
     pin = ctx.pin()
     known, facts = ctx.identity(person)
@@ -257,13 +243,10 @@ def reset_pin(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "reset_pin",
-        purpose="Reset a forgotten debit card PIN.",
-        notes=f"Reset tool (not change) on {card['card_id']} with PIN {pin}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.PIN],
+        scenario,
+        plan,
+        f"Reset tool (not change) on {card['card_id']} with PIN {pin}.",
     )
 
 

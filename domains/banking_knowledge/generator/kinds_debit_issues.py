@@ -9,6 +9,7 @@ from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     accounts_plan,
+    brief,
     debit_cards_plan,
     draft,
     pick,
@@ -25,7 +26,7 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
     """Block recurring charges on a card, or allow them again after an earlier block."""
     product = pick(ctx.bank.checking_of(family), index)
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     allow = index % 3 == 2
     extra: dict[str, object] = {"recurring_blocked": True} if allow else {}
     card = ctx.debit_card(person, account, product, extra=extra)
@@ -42,27 +43,23 @@ def recurring_block(ctx: Context, family: str, index: int) -> Draft:
             f"charges on it, starting with {merchant}. You do not want refunds of past charges."
         )
         opening = "Hello, can you stop all subscription charges on my debit card?"
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=reason,
-        known=known,
         wishes=f"The card belongs to your {product.name}. Keep the card itself working for "
         "ordinary purchases.",
         opening=opening,
-        facts=facts,
     )
     plan = debit_cards_plan(person, account).call(
         T["set_debit_card_recurring_block"], card_id=card["card_id"], block_recurring=not allow
     )
     return draft(
         product,
-        family,
         "allow_recurring" if allow else "block_recurring",
-        purpose="Block (or allow again) recurring charges on a debit card.",
-        notes=f"block_recurring={not allow} on {card['card_id']}; no dispute.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.RECURRING],
+        scenario,
+        plan,
+        f"block_recurring={not allow} on {card['card_id']}; no dispute.",
     )
 
 
@@ -71,7 +68,7 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
     product = pick(ctx.bank.checking_of(family), index)
     variant = index % 3  # 0: velocity block, 1: alert the agent may clear, 2: bank-raised alert
     person = ctx.customer()
-    account = ctx.checking(person, product)
+    account = ctx.deposit(person, product)
     if variant == 0:
         extra: dict[str, object] = {"velocity_blocked": True}
     else:
@@ -87,16 +84,15 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
             -ctx.amount(20, 90),
             "debit",
         )
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your debit card was declined this morning after several purchases at "
         f"{merchant} yesterday.",
-        known=known,
         wishes=f"The card belongs to your {product.name}. The purchases at {merchant} were all "
         "yours; say so if asked. You want the card working again. If the agent says a "
         "specialist team must handle it, accept the transfer.",
         opening="Hi, my debit card keeps getting declined. Can you help?",
-        facts=facts,
         accepts=["confirm", "transfer"],
         asks_for_transfer=True,
     )
@@ -114,17 +110,7 @@ def card_alert(ctx: Context, family: str, index: int) -> Draft:
         reason = "velocity_clear" if variant == 0 else "customer_verified"
         plan.call(T["clear_debit_card_alert"], card_id=card["card_id"], reason=reason)
     kind = ("clear_velocity_block", "clear_fraud_alert", "fraud_alert_transfer")[variant]
-    return draft(
-        product,
-        family,
-        kind,
-        purpose="A blocked debit card: clear what an agent may clear, transfer the rest.",
-        notes=f"Card record: {extra}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_ALERTS, P.SPECIALISTS],
-        basis=basis,
-    )
+    return draft(product, kind, scenario, plan, f"Card record: {extra}.", basis=basis)
 
 
 _DEBIT_DISPUTES = (
@@ -148,7 +134,7 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
     category, prefix, kind, story = _DEBIT_DISPUTES[(index + rng.randint(0, 4)) % 5]
     recent = index % 2 == 0
     person = ctx.customer()
-    account = ctx.checking(person, product, balance=ctx.amount(800, 5000))
+    account = ctx.deposit(person, product, balance=ctx.amount(800, 5000))
     card = ctx.debit_card(person, account, product)
     when = november(rng.randint(1, 8)) if recent else date(2025, rng.choice((7, 8)), 20)
     place = "OTHER BANK" if category == "atm_cash_discrepancy" else ctx.merchant("Shopping").upper()
@@ -214,15 +200,12 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "debit_dispute",
-        purpose="Dispute a debit card billing error with the procedure's field table.",
-        notes=f"{category} ({kind}), disputed ${disputed:.2f}, provisional credit {recent}"
+        scenario,
+        plan,
+        f"{category} ({kind}), disputed ${disputed:.2f}, provisional credit {recent}"
         + (" (second of two identical charges)" if category == "duplicate_charge" else "")
         + ".",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.DEBIT_DISPUTE],
     )
 
 

@@ -6,7 +6,6 @@ from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import draft, pick, verified_plan
 from tau_env.domains.banking_knowledge.generator.people import WORDS
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 
 __all__ = ["PROFILE_KINDS"]
 
@@ -14,7 +13,7 @@ __all__ = ["PROFILE_KINDS"]
 def change_email(ctx: Context, family: str, index: int) -> Draft:
     """Verify, then change the email address on file."""
     person = ctx.customer()
-    ctx.checking(person, pick(ctx.bank.checking, index))
+    ctx.deposit(person, pick(ctx.bank.checking, index))
     local = person.name.lower().replace(" ", "_")
     new_email = f"{local}{ctx.rng.randint(100, 999)}@{ctx.rng.choice(WORDS.email_domains)}"
     known, facts = ctx.identity(person)
@@ -31,13 +30,11 @@ def change_email(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         None,
-        family,
         "change_email",
-        purpose="Change a verified customer's email address.",
-        notes="Verify with two details, then change_user_email.",
-        scenario=scenario,
-        plan=plan,
-        documents=[PROCEDURES.CONTACT],
+        scenario,
+        plan,
+        "Verify with two details, then change_user_email.",
+        family=family,
     )
 
 
@@ -51,7 +48,7 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
     """
     person = ctx.customer()
     product = pick(ctx.bank.checking, index)
-    ctx.checking(person, product)
+    ctx.deposit(person, product)
     day, month, year = person.date_of_birth[3:5], person.date_of_birth[:2], person.date_of_birth[6:]
     wrong_birth = f"{month}/{int(day) % 28 + 1:02d}/{year}"
     scenario = Scenario(
@@ -69,14 +66,12 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         None,
-        family,
         "verification_failed",
-        purpose="A caller who cannot confirm two details is not helped and not logged.",
-        notes=f"Only the phone matches (date of birth on file {person.date_of_birth}): find "
+        scenario,
+        Plan().agent("get_user_information_by_name", customer_name=person.name),
+        f"Only the phone matches (date of birth on file {person.date_of_birth}): find "
         "the record, say the date of birth does not match; no verification, no account look-up.",
-        scenario=scenario,
-        plan=Plan().agent("get_user_information_by_name", customer_name=person.name),
-        documents=[],
+        family=family,
         basis=("DB", "ACTION", "COMMUNICATE"),
         communicate=["date of birth"],
     )

@@ -15,12 +15,12 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
     accounts_plan,
+    brief,
     draft,
     pick,
     transfer_third_party,
     verified_plan,
 )
-from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CheckingProduct, SavingsProduct
@@ -43,9 +43,9 @@ def _everyday(ctx: Context) -> CheckingProduct:
 def _open(ctx: Context, person: Person, product: CheckingProduct | SavingsProduct) -> str:
     """The account of `product` (savings customers also get the checking it requires)."""
     if isinstance(product, SavingsProduct):
-        ctx.checking(person, _everyday(ctx))
-        return ctx.savings(person, product)
-    return ctx.checking(person, product)
+        ctx.deposit(person, _everyday(ctx))
+        return ctx.deposit(person, product)
+    return ctx.deposit(person, product)
 
 
 def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
@@ -76,14 +76,11 @@ def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
         plan.give(T["deposit_check"], account_id=account, check_amount=amount)
     return draft(
         product,
-        family,
         "photo_deposit" if allowed else "photo_deposit_refused",
-        purpose="Photo check deposit within the product's per-check limit.",
-        notes=f"Limit ${limit}; check ${amount:.2f}: "
+        scenario,
+        plan,
+        f"Limit ${limit}; check ${amount:.2f}: "
         + ("give the deposit tool." if allowed else "too large, nothing given."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.MOBILE_DEPOSIT, product_doc(product, "deposits")],
         user_tools=["call_discoverable_user_tool"],
     )
 
@@ -97,30 +94,26 @@ def referral(ctx: Context, family: str, index: int) -> Draft:
     product = pick(in_program if allowed else outside, index)
     person = ctx.customer()
     _open(ctx, person, product)
-    known, facts = ctx.identity(person)
-    facts["user_id"] = person.user_id
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"A friend wants to open a {product.name} and you want to refer them.",
-        known=f"{known} Your user id is {person.user_id}.",
         wishes="Do the referral yourself if the agent tells you how. If the agent says this "
         "product cannot be referred, accept that.",
         opening=f"Hello, I'd like to refer a friend for a {product.name}.",
-        facts=facts,
+        tells_user_id=True,
     )
     plan = verified_plan(person)
     if allowed:
         plan.user("submit_referral", user_id=person.user_id, account_type=product.name)
     return draft(
         product,
-        family,
         "referral" if allowed else "referral_refused",
-        purpose="A referral the customer submits with their own tool.",
-        notes="In the program: the customer submits it."
+        scenario,
+        plan,
+        "In the program: the customer submits it."
         if allowed
         else "Not in the referral program: nothing to submit.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.REFERRAL, product_doc(product, "overview")],
         user_tools=["submit_referral"],
     )
 
@@ -134,8 +127,8 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
     """Refund excess withdrawal fees that were not due (all, part, or none of them)."""
     product = pick(ctx.bank.savings, index)
     person = ctx.customer()
-    ctx.checking(person, _everyday(ctx))
-    account = ctx.savings(person, product, history=False)
+    ctx.deposit(person, _everyday(ctx))
+    account = ctx.deposit(person, product, history=False)
     variant = index % 3  # 0: all wrong, 1: one of two wrong, 2: all due (refused)
     free = product.free_withdrawals
     withdrawals = {0: free - 1, 1: free + 1, 2: free + 2}[variant]
@@ -159,15 +152,14 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
                 account, november(day), "EXCESS WITHDRAWAL FEE", -product.excess_fee, "fee"
             )
     refund = round(wrong * product.excess_fee, 2)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You were charged excess withdrawal fees on your {product.name} this month "
         "and think that is wrong.",
-        known=known,
         wishes="Ask the agent to check the fees and refund any that were charged by mistake. "
         "Accept what the agent finds.",
         opening="Hi, I was charged withdrawal fees on my savings this month. Can you check them?",
-        facts=facts,
     )
     plan = accounts_plan(person).call(T["get_account_transactions"], account_id=account)
     if refund:
@@ -176,14 +168,11 @@ def withdrawal_fee_refund(ctx: Context, family: str, index: int) -> Draft:
         )
     return draft(
         product,
-        family,
         "withdrawal_fee_refund" if refund else "withdrawal_fee_refund_refused",
-        purpose="Savings excess withdrawal fees: refund only those charged within the allowance.",
-        notes=f"{withdrawals} withdrawals this month, allowance {free}, {len(fees_after)} fees; "
+        scenario,
+        plan,
+        f"{withdrawals} withdrawals this month, allowance {free}, {len(fees_after)} fees; "
         f"{wrong} not due: refund ${refund:.2f}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.SAVINGS_FEES, product_doc(product, "withdrawals")],
     )
 
 
@@ -212,8 +201,8 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         if correct is not None and paid is not None and (right or correct > paid):
             break
     person = ctx.customer()
-    ctx.checking(person, _everyday(ctx))
-    account = ctx.savings(person, product, balance=float(balance + paid), history=False)
+    ctx.deposit(person, _everyday(ctx))
+    account = ctx.deposit(person, product, balance=float(balance + paid), history=False)
     ctx.ledger.add_bank_transaction(
         account, date(2025, 10, 2), "TRANSFER FROM CHECKING", 500.0, "transfer"
     )
@@ -225,15 +214,14 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         "interest",
     )
     owed = float(correct - paid)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"The interest paid into your {product.name} on November 1 looks lower than "
         "you expected.",
-        known=known,
         wishes="Ask the agent to check the interest and correct it if it is wrong. Accept what "
         "the agent finds.",
         opening="Hello, my savings interest this month seems too low. Could you check it?",
-        facts=facts,
     )
     plan = accounts_plan(person).call(T["get_account_transactions"], account_id=account)
     if not right:
@@ -253,14 +241,11 @@ def interest_correction(ctx: Context, family: str, index: int) -> Draft:
         )
     return draft(
         product,
-        family,
         "interest_correction_refused" if right else "interest_correction",
-        purpose="Savings interest paid at the wrong rate: report and credit the difference.",
-        notes=f"Balance ${balance}, APY {apy}%, applied {applied}%: paid ${paid}, correct "
+        scenario,
+        plan,
+        f"Balance ${balance}, APY {apy}%, applied {applied}%: paid ${paid}, correct "
         f"${correct}" + ("" if right else f", credit ${owed:.2f}."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.INTEREST, product_doc(product, "interest")],
     )
 
 
@@ -271,22 +256,19 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
     person = ctx.customer()
     age = ctx.rng.randint(30, 1500) if eligible else ctx.rng.randint(2, 12)
     checking = _everyday(ctx)
-    ctx.checking(person, checking, age_days=age, history=eligible)
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    ctx.deposit(person, checking, age_days=age, history=eligible)
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to open a {product.name} next to your {checking.name}.",
-        known=known,
         wishes=f"Ask to open a {product.name}. If the agent says you cannot yet, accept that.",
         opening=f"Hi, I'd like to open a {product.name} account.",
-        facts=facts,
     )
     return account_opening(
         product,
-        family,
         person,
         scenario,
         eligible=eligible,
-        purpose="Open a savings account when the customer has checking at least 14 days old.",
         notes=f"Checking is {age} days old: " + ("open it." if eligible else "too new, refuse."),
     )
 
@@ -295,8 +277,8 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
     """Move money from checking into savings (refused when checking cannot cover it)."""
     product = pick(ctx.bank.savings, index)
     person = ctx.customer()
-    checking = ctx.checking(person, _everyday(ctx), balance=ctx.amount(800, 5000))
-    savings = ctx.savings(person, product)
+    checking = ctx.deposit(person, _everyday(ctx), balance=ctx.amount(800, 5000))
+    savings = ctx.deposit(person, product)
     ctx.remember("close_savings", person, checking, savings)
     available = ctx.ledger.balance(checking)
     possible = index % 4 != 3
@@ -326,14 +308,11 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
         )
     return draft(
         product,
-        family,
         "move_to_savings" if possible else "move_to_savings_refused",
-        purpose="Move money between the customer's own accounts within the balance.",
-        notes=f"Checking holds ${available:.2f}; move ${amount:.2f}"
+        scenario,
+        plan,
+        f"Checking holds ${available:.2f}; move ${amount:.2f}"
         + ("." if possible else ": too much, refuse."),
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.MOVE_MONEY],
     )
 
 
@@ -349,20 +328,19 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
         person, checking, savings = returning
     else:
         person = ctx.customer()
-        checking = ctx.checking(person, _everyday(ctx))
-        savings = ctx.savings(person, product)
+        checking = ctx.deposit(person, _everyday(ctx))
+        savings = ctx.deposit(person, product)
     balance = ctx.ledger.balance(savings)
     code, why = (
         ("consolidating_accounts", "you prefer to keep everything in your checking account"),
         ("no_longer_needed", "you have finished saving for what you wanted"),
     )[index % 2]
-    known, facts = ctx.identity(person)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to close your {product.name} because {why}.",
-        known=known,
         wishes="The remaining savings should go to your checking account. Confirm when asked.",
         opening=f"Hello, I want to close my {product.name}.",
-        facts=facts,
     )
     plan = (
         accounts_plan(person)
@@ -376,13 +354,10 @@ def close_savings(ctx: Context, family: str, index: int) -> Draft:
     )
     return draft(
         product,
-        family,
         "close_savings",
-        purpose="Close a savings account after moving its balance to checking.",
-        notes=f"Move ${balance:.2f} to {checking}; close with reason {code}.",
-        scenario=scenario,
-        plan=plan,
-        documents=[P.ACCOUNTS, P.CLOSE_DEPOSIT, P.MOVE_MONEY],
+        scenario,
+        plan,
+        f"Move ${balance:.2f} to {checking}; close with reason {code}.",
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
 
 from tau_env.domains.banking_knowledge.constants import TODAY
@@ -29,15 +29,8 @@ class Person:
     date_of_birth: str
 
     def record(self) -> dict[str, str]:
-        """The ``users`` record."""
-        return {
-            "name": self.name,
-            "user_id": self.user_id,
-            "address": self.address,
-            "email": self.email,
-            "phone_number": self.phone_number,
-            "date_of_birth": self.date_of_birth,
-        }
+        """The ``users`` record (the fields in declaration order)."""
+        return asdict(self)
 
     @property
     def first_name(self) -> str:

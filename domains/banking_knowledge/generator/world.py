@@ -178,26 +178,36 @@ class Ledger:
         return card_last_4_digits(account_id)
 
     # -- history --------------------------------------------------------------------------------
+    def _add_history(
+        self, table: str, prefix: str, owner: str, tag: str | None, fields: dict[str, Any]
+    ) -> str:
+        """Append a history record; returns its id, `prefix` plus a hash of where it stands.
+
+        The hash covers the owning account, the table's record count and the optional `tag`
+        (a description or merchant), so two records never share an id. The id is the record's
+        first field, named ``payment_id`` in ``payment_history`` and ``transaction_id`` elsewhere.
+        """
+        number = len(self.tables[table])
+        key = f"{owner}:{number}" if tag is None else f"{owner}:{number}:{tag}"
+        id_field = "payment_id" if table == "payment_history" else "transaction_id"
+        record_id = prefix + hex_digest(key, 12)
+        self._put(table, record_id, {id_field: record_id, **fields})
+        return record_id
+
     def add_bank_transaction(
         self, account_id: str, when: date, description: str, amount: float, kind: str
     ) -> str:
         """A posted deposit account transaction (negative `amount` = debit); returns its id."""
-        number = len(self.tables["bank_account_transaction_history"])
-        transaction_id = "btxn_" + hex_digest(f"{account_id}:{number}:{description}", 12)
-        self._put(
-            "bank_account_transaction_history",
-            transaction_id,
-            {
-                "transaction_id": transaction_id,
-                "account_id": account_id,
-                "date": day(when),
-                "description": description,
-                "amount": round(amount, 2),
-                "type": kind,
-                "status": "posted",
-            },
-        )
-        return transaction_id
+        fields = {
+            "account_id": account_id,
+            "date": day(when),
+            "description": description,
+            "amount": round(amount, 2),
+            "type": kind,
+            "status": "posted",
+        }
+        table = "bank_account_transaction_history"
+        return self._add_history(table, "btxn_", account_id, description, fields)
 
     def add_card_transaction(
         self,
@@ -212,42 +222,30 @@ class Ledger:
         points: int | None = None,
     ) -> str:
         """A completed card purchase (or fee); points default to the product's rate."""
-        number = len(self.tables["credit_card_transaction_history"])
-        transaction_id = "ctxn_" + hex_digest(f"{card_account}:{number}:{merchant}", 12)
         earned = int(amount * offer.rate(category)) if points is None else points
-        self._put(
-            "credit_card_transaction_history",
-            transaction_id,
-            {
-                "transaction_id": transaction_id,
-                "user_id": person.user_id,
-                "credit_card_account_id": card_account,
-                "credit_card_type": offer.name,
-                "merchant_name": merchant,
-                "transaction_amount": money_text(amount, dollar=True),
-                "transaction_date": day(when),
-                "category": category,
-                "status": "COMPLETED",
-                "rewards_earned": f"{earned} points",
-            },
-        )
-        return transaction_id
+        fields = {
+            "user_id": person.user_id,
+            "credit_card_account_id": card_account,
+            "credit_card_type": offer.name,
+            "merchant_name": merchant,
+            "transaction_amount": money_text(amount, dollar=True),
+            "transaction_date": day(when),
+            "category": category,
+            "status": "COMPLETED",
+            "rewards_earned": f"{earned} points",
+        }
+        table = "credit_card_transaction_history"
+        return self._add_history(table, "ctxn_", card_account, merchant, fields)
 
     def add_payment(
         self, person: Person, card_account: str, when: date, amount: float, status: str
     ) -> None:
         """A payment on a card account (``ON_TIME`` or ``LATE``)."""
-        number = len(self.tables["payment_history"])
-        payment_id = "pay_" + hex_digest(f"{card_account}:{number}", 12)
-        self._put(
-            "payment_history",
-            payment_id,
-            {
-                "payment_id": payment_id,
-                "credit_card_account_id": card_account,
-                "user_id": person.user_id,
-                "payment_date": day(when),
-                "amount": money_text(amount, dollar=True),
-                "status": status,
-            },
-        )
+        fields = {
+            "credit_card_account_id": card_account,
+            "user_id": person.user_id,
+            "payment_date": day(when),
+            "amount": money_text(amount, dollar=True),
+            "status": status,
+        }
+        self._add_history("payment_history", "pay_", card_account, None, fields)
