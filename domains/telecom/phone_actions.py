@@ -10,7 +10,7 @@ from __future__ import annotations
 from tau_env.domains.telecom import device
 from tau_env.domains.telecom.constants import NETWORK_MODES
 from tau_env.domains.telecom.phone_checks import on_off
-from tau_env.domains.telecom.user_data_model import APNSettings, TelecomUserDB
+from tau_env.domains.telecom.user_data_model import APNSettings, PhoneState, TelecomUserDB
 from tau_env.tools import tool
 
 __all__ = ["WRITE_TOOLS"]
@@ -18,6 +18,12 @@ __all__ = ["WRITE_TOOLS"]
 
 def _with_status(db: TelecomUserDB, text: str) -> str:
     return f"{text}\nStatus Bar: {device.status_bar(db.device.get())}"
+
+
+def _searched_with_status(db: TelecomUserDB, phone: PhoneState, text: str) -> str:
+    """Let the changed phone look for a network again, then report ``text`` with the status bar."""
+    device.network_search(phone, db.surroundings.get())
+    return _with_status(db, text)
 
 
 @tool(side="user", kind="write")
@@ -37,8 +43,7 @@ def set_network_mode_preference(db: TelecomUserDB, mode: str) -> str:
         )
     phone = db.device.edit_top()
     phone.network_mode_preference = mode  # type: ignore[assignment]  # checked just above
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, f"Preferred Network Mode set to: {mode}")
+    return _searched_with_status(db, phone, f"Preferred Network Mode set to: {mode}")
 
 
 @tool(side="user", kind="write")
@@ -53,8 +58,7 @@ def reseat_sim_card(db: TelecomUserDB) -> str:
     """Take the SIM card out and put it back in, which can fix a SIM the phone does not see."""
     phone = db.device.edit_top()
     phone.sim_card_missing = False
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, "SIM card re-seated successfully.")
+    return _searched_with_status(db, phone, "SIM card re-seated successfully.")
 
 
 @tool(side="user", kind="write")
@@ -62,8 +66,7 @@ def toggle_data(db: TelecomUserDB) -> str:
     """Turn mobile data on or off: whether the phone may use the cellular network for internet."""
     phone = db.device.edit_top()
     phone.data_enabled = not phone.data_enabled
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, f"Mobile Data is now {on_off(phone.data_enabled)}.")
+    return _searched_with_status(db, phone, f"Mobile Data is now {on_off(phone.data_enabled)}.")
 
 
 @tool(side="user", kind="write")
@@ -71,8 +74,7 @@ def toggle_roaming(db: TelecomUserDB) -> str:
     """Turn data roaming on or off: whether the phone may use data on networks abroad."""
     phone = db.device.edit_top()
     phone.roaming_enabled = not phone.roaming_enabled
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, f"Data Roaming is now {on_off(phone.roaming_enabled)}.")
+    return _searched_with_status(db, phone, f"Data Roaming is now {on_off(phone.roaming_enabled)}.")
 
 
 @tool(side="user", kind="write")
@@ -92,8 +94,7 @@ def set_apn_settings(db: TelecomUserDB, apn_settings: APNSettings) -> str:
     """
     phone = db.device.edit_top()
     phone.active_apn_settings = apn_settings
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, f"APN settings set to: {apn_settings.apn_name}")
+    return _searched_with_status(db, phone, f"APN settings set to: {apn_settings.apn_name}")
 
 
 @tool(side="user", kind="write")

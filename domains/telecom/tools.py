@@ -202,6 +202,15 @@ def get_data_usage(db: TelecomDB, customer_id: str, line_id: str) -> dict[str, A
     }
 
 
+def _set_roaming(db: TelecomDB, customer_id: str, line_id: str, *, enabled: bool) -> str:
+    """Turn roaming on a customer's line on or off; say so if it already was."""
+    word = "enabled" if enabled else "disabled"
+    if target_line(db, customer_id, line_id).roaming_enabled == enabled:
+        return f"Roaming was already {word}"
+    db.lines.edit(line_id).roaming_enabled = enabled
+    return f"Roaming {word} successfully"
+
+
 @tool(kind="write")
 def enable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
     """Allow international roaming on a line.
@@ -210,11 +219,7 @@ def enable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
         customer_id: The id of the customer who owns the line.
         line_id: The id of the line.
     """
-    line = target_line(db, customer_id, line_id)
-    if line.roaming_enabled:
-        return "Roaming was already enabled"
-    db.lines.edit(line_id).roaming_enabled = True
-    return "Roaming enabled successfully"
+    return _set_roaming(db, customer_id, line_id, enabled=True)
 
 
 @tool(kind="write")
@@ -225,11 +230,7 @@ def disable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
         customer_id: The id of the customer who owns the line.
         line_id: The id of the line.
     """
-    line = target_line(db, customer_id, line_id)
-    if not line.roaming_enabled:
-        return "Roaming was already disabled"
-    db.lines.edit(line_id).roaming_enabled = False
-    return "Roaming disabled successfully"
+    return _set_roaming(db, customer_id, line_id, enabled=False)
 
 
 @tool(kind="generic")
