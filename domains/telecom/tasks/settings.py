@@ -42,50 +42,72 @@ class Setting:
     conflicts: frozenset[str] = frozenset()
 
 
+def _one_call_setting(
+    name: str,
+    summary: str,
+    benign_for: set[str],
+    conflicts: set[str],
+    tool_name: str,
+    **arguments: object,
+) -> Setting:
+    """A setting the customer puts in place with one call of their own tool ``tool_name``."""
+    return Setting(
+        name=name,
+        summary=summary,
+        calls=lambda s: [_user(tool_name, **arguments)],
+        benign_for=frozenset(benign_for),
+        conflicts=frozenset(conflicts),
+    )
+
+
 SERVICE, DATA, MMS = "service_issue", "mobile_data_issue", "mms_issue"
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        name="data_saver_on",
-        summary="Data saver is on by choice (it slows data, which neither calls nor MMS need).",
-        calls=lambda s: [_user("turn_data_saver_mode_on")],
-        benign_for=frozenset({SERVICE, MMS}),
-        conflicts=frozenset({"data_saver_mode_on"}),
+    _one_call_setting(
+        "data_saver_on",
+        "Data saver is on by choice (it slows data, which neither calls nor MMS need).",
+        {SERVICE, MMS},
+        {"data_saver_mode_on"},
+        "turn_data_saver_mode_on",
     ),
-    Setting(
-        name="vpn_connected",
-        summary="A VPN to a fast server is connected (it does not slow data).",
-        calls=lambda s: [_user("connect_vpn")],
-        benign_for=frozenset({SERVICE, DATA, MMS}),
-        conflicts=frozenset({"bad_vpn", "airplane_mode_on"}),
+    _one_call_setting(
+        "vpn_connected",
+        "A VPN to a fast server is connected (it does not slow data).",
+        {SERVICE, DATA, MMS},
+        {"bad_vpn", "airplane_mode_on"},
+        "connect_vpn",
     ),
-    Setting(
-        name="wifi_calling_on",
-        summary="Wi-Fi calling is on, MMS over Wi-Fi off (harmless for service and data).",
-        calls=lambda s: [_user("set_wifi_calling", enabled=True, mms_over_wifi=False)],
-        benign_for=frozenset({SERVICE, DATA}),
-        conflicts=frozenset({"bad_wifi_calling"}),
+    _one_call_setting(
+        "wifi_calling_on",
+        "Wi-Fi calling is on, MMS over Wi-Fi off (harmless for service and data).",
+        {SERVICE, DATA},
+        {"bad_wifi_calling"},
+        "set_wifi_calling",
+        enabled=True,
+        mms_over_wifi=False,
     ),
-    Setting(
-        name="network_3g_only",
-        summary="The phone is set to 3G only (enough for calls and MMS).",
-        calls=lambda s: [_user("set_network_mode_preference", mode="3g_only")],
-        benign_for=frozenset({SERVICE, MMS}),
-        conflicts=frozenset({"bad_network_preference"}),
+    _one_call_setting(
+        "network_3g_only",
+        "The phone is set to 3G only (enough for calls and MMS).",
+        {SERVICE, MMS},
+        {"bad_network_preference"},
+        "set_network_mode_preference",
+        mode="3g_only",
     ),
-    Setting(
-        name="network_4g_only",
-        summary="The phone is set to 4G only (enough for calls and MMS).",
-        calls=lambda s: [_user("set_network_mode_preference", mode="4g_only")],
-        benign_for=frozenset({SERVICE, MMS}),
-        conflicts=frozenset({"bad_network_preference"}),
+    _one_call_setting(
+        "network_4g_only",
+        "The phone is set to 4G only (enough for calls and MMS).",
+        {SERVICE, MMS},
+        {"bad_network_preference"},
+        "set_network_mode_preference",
+        mode="4g_only",
     ),
-    Setting(
-        name="data_off",
-        summary="Mobile data is off by choice (calls and texts do not need it).",
-        calls=lambda s: [_user("turn_data_off")],
-        benign_for=frozenset({SERVICE}),
-        conflicts=frozenset({"data_mode_off"}),
+    _one_call_setting(
+        "data_off",
+        "Mobile data is off by choice (calls and texts do not need it).",
+        {SERVICE},
+        {"data_mode_off"},
+        "turn_data_off",
     ),
 )
 """Every setting, by order of drawing."""
