@@ -356,6 +356,21 @@ def train(config: TrainConfig) -> dict[str, Any]:
     return summary
 
 
+_NUMBERS = (
+    "timesteps",
+    "seed",
+    "eval_every",
+    "n_envs",
+    "n_steps",
+    "batch_size",
+    "n_epochs",
+    "learning_rate",
+    "ent_coef",
+)
+"""`TrainConfig` fields set on the command line as ``--<name>`` (with dashes), typed and
+defaulted as the field."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: parse arguments, train, print the headline figures."""
     parser = argparse.ArgumentParser(
@@ -363,38 +378,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--domain", default=TrainConfig.domain, help="telecom, airline or retail")
-    parser.add_argument("--timesteps", type=int, default=TrainConfig.timesteps)
     parser.add_argument("--cpu-budget", type=float, default=TrainConfig.cpu_budget_s)
-    parser.add_argument("--seed", type=int, default=TrainConfig.seed)
-    parser.add_argument("--eval-every", type=int, default=TrainConfig.eval_every)
-    parser.add_argument("--n-envs", type=int, default=TrainConfig.n_envs)
     parser.add_argument("--task-filter", default="", help="keep tasks whose id contains this")
     parser.add_argument("--train-style", default=None, help="user style in training (persona)")
     parser.add_argument("--test-style", default=TrainConfig.test_style)
-    parser.add_argument("--n-steps", type=int, default=TrainConfig.n_steps)
-    parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
-    parser.add_argument("--n-epochs", type=int, default=TrainConfig.n_epochs)
-    parser.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate)
-    parser.add_argument("--ent-coef", type=float, default=TrainConfig.ent_coef)
+    for name in _NUMBERS:
+        default = getattr(TrainConfig, name)
+        parser.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default)
     parser.add_argument("--no-grid", action="store_true", help="score the curve's split only")
     args = parser.parse_args(argv)
     summary = train(
         TrainConfig(
             out=args.out,
             domain=args.domain,
-            timesteps=args.timesteps,
             cpu_budget_s=args.cpu_budget,
-            seed=args.seed,
-            eval_every=args.eval_every,
-            n_envs=args.n_envs,
             task_filter=args.task_filter,
             train_style=args.train_style,
             test_style=args.test_style,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            n_epochs=args.n_epochs,
-            learning_rate=args.learning_rate,
-            ent_coef=args.ent_coef,
+            **{name: getattr(args, name) for name in _NUMBERS},
             grid=() if args.no_grid else EVAL_GRID,
         )
     )

@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import harness
-from harness import Stat, gold_user, percentiles, time_calls, time_with_arg, traced_memory
+from harness import (
+    Stat,
+    gold_user,
+    percentiles,
+    time_calls,
+    time_with_arg,
+    timed_gold_episode,
+    traced_memory,
+)
 
 import tau_env
 from tau_env import CallTool, SendMessage
@@ -171,9 +179,7 @@ def _gold_episodes(label: str, env: Any, tasks: list[Task], *, rounds: int) -> l
         run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
     for _ in range(rounds):
         for task in tasks:
-            start = harness.clock()
-            result = run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
-            elapsed = (harness.clock() - start) * 1e6
+            elapsed, result = timed_gold_episode(env, gold, task.id, harness.clock)
             samples.append(elapsed)
             per_step.append(elapsed / max(1, result.steps))
     median, p10, p90 = percentiles(samples)

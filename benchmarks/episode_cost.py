@@ -37,7 +37,6 @@ observation). The observing loops show what observations cost on top of the env'
 
 from __future__ import annotations
 
-import argparse
 import functools
 import os
 import re
@@ -52,7 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import gold_user, official_data_dir
+from harness import chosen_data_dir, cost_parser, gold_user, timed_gold_episode
 
 import tau_env
 from tau_env.baselines.oracle import OracleAgent
@@ -153,9 +152,7 @@ def measure(
     whole, per_step, grading = [], [], []
     for _ in range(rounds):
         for task in tasks:
-            start = time.process_time()
-            result = run_episode(env, OracleAgent, gold, task_id=task.id, seed=1)
-            elapsed = (time.process_time() - start) * 1e6
+            elapsed, result = timed_gold_episode(env, gold, task.id, time.process_time)
             whole.append(elapsed)
             per_step.append(elapsed / max(1, result.steps))
             conversation = raw.conversation
@@ -222,12 +219,7 @@ def instructions_per_step(domain: str, data_dir: Path | None, loop: str = LOOPS[
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--domains", default="mock,airline,retail,telecom,telecom-workflow")
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--builtin", action="store_true", help="built-in data, not official")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
+    parser = cost_parser(__doc__, domains="mock,airline,retail,telecom,telecom-workflow")
     parser.add_argument("--loop", choices=LOOPS, default=LOOPS[0], help="with --passes")
     parser.add_argument(
         "--instructions",
@@ -239,7 +231,7 @@ def main() -> None:
         parser.error("--instructions plays one pass itself; give it without --passes")
     if args.loop != LOOPS[0] and args.passes is None and not args.instructions:
         parser.error("--loop is for --passes or --instructions (instruction counts)")
-    data_dir = None if args.builtin else official_data_dir(args.data_dir)
+    data_dir = chosen_data_dir(args)
     if args.instructions:
         for domain in args.domains.split(","):
             print(instructions_per_step(domain, data_dir, args.loop), flush=True)

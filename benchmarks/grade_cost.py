@@ -27,7 +27,6 @@ never uses), so callgrind can count exactly them::
 
 from __future__ import annotations
 
-import argparse
 import functools
 import statistics
 import sys
@@ -38,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from episode_cost import for_each_domain, warmed_env
-from harness import gold_user, official_data_dir
+from harness import chosen_data_dir, cost_parser, gold_user
 
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
@@ -104,15 +103,10 @@ def measure(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--domains", default="mock,airline,retail,banking_knowledge,telecom")
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--builtin", action="store_true", help="built-in data, not official")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
+    parser = cost_parser(__doc__, domains="mock,airline,retail,banking_knowledge,telecom")
     parser.add_argument("--again", action="store_true", help="measure a second grade")
     args = parser.parse_args()
-    data_dir = None if args.builtin else official_data_dir(args.data_dir)
+    data_dir = chosen_data_dir(args)
     for_each_domain(
         args.domains,
         lambda domain: measure(domain, data_dir, args.rounds, args.passes, args.again),

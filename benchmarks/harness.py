@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import time
@@ -134,3 +135,38 @@ def traced_memory(fn: Callable[[], Any]) -> tuple[Any, float]:
     finally:
         tracemalloc.stop()
     return result, (after - before) / 2**20
+
+
+def cost_parser(doc: str, domains: str) -> argparse.ArgumentParser:
+    """The options every per-domain cost benchmark takes: which domains, which data, how often.
+
+    `doc` is the script's docstring (its first line describes it); `domains` the default list.
+    """
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--domains", default=domains)
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--builtin", action="store_true", help="built-in data, not official")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--passes", type=int, default=None, help="untimed passes only")
+    return parser
+
+
+def chosen_data_dir(args: argparse.Namespace) -> Path | None:
+    """The data folder `cost_parser`'s options name (None: built-in data)."""
+    return None if args.builtin else official_data_dir(args.data_dir)
+
+
+def timed_gold_episode(
+    env: Any, gold: Callable[[Any], GoldUser], task_id: str, timer: Callable[[], float]
+) -> tuple[float, Any]:
+    """Play task `task_id` with the oracle agent and the `gold` user (seed 1).
+
+    Returns:
+        Microseconds on `timer`, and the episode's result.
+    """
+    from tau_env.baselines.oracle import OracleAgent
+    from tau_env.episode_runner import run_episode
+
+    start = timer()
+    result = run_episode(env, OracleAgent, gold, task_id=task_id, seed=1)
+    return (timer() - start) * 1e6, result

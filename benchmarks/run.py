@@ -26,19 +26,7 @@ from bench_users import fake_llm_calls, gym_steps, scripted_episodes
 from env_benchmarks import Source, benchmark_source
 from harness import Stat, official_data_dir, percentiles
 
-from tau_env.domain import registered_domains
-
-
-def has_builtin_data(domain: str) -> bool:
-    """False for a domain that ships no built-in data yet (banking_knowledge)."""
-    from tau_env.domain import load_domain
-    from tau_env.errors import NoBuiltinData
-
-    try:
-        load_domain(domain)
-    except NoBuiltinData:
-        return False
-    return True
+from tau_env.domain import has_builtin_data, registered_domains
 
 
 def import_time(repeat: int) -> Stat:

@@ -17,8 +17,9 @@ the public names below resolve on first use, and ``dir(tau_env)`` lists them.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tau_env.lazy import lazy_getattr
 
 __version__ = "0.1.0"
 
@@ -68,14 +69,7 @@ if TYPE_CHECKING:
     from tau_env.tasks.model import Task
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first use (keeps ``import tau_env`` light)."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tau_env' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
 
 
 def __dir__() -> list[str]:

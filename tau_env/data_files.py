@@ -7,15 +7,16 @@ An official data folder is laid out like the reference's ``data/tau2``: each dom
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tau_env.domain import DomainData
 from tau_env.errors import DataError
-from tau_env.state.database import Database
+from tau_env.state.database import Database, Snapshot
 from tau_env.tasks.loading import parse_tasks, read_json, read_splits, read_text
+from tau_env.tasks.model import Task
 
 BUILTIN_FILES = {
     "db": "builtin_db.json",
@@ -32,6 +33,7 @@ shipped; these files are written by tau_env's own generators.
 
 __all__ = [
     "BUILTIN_FILES",
+    "DomainData",
     "builtin_text",
     "load_builtin_data",
     "load_official_data",
@@ -42,6 +44,41 @@ __all__ = [
     "read_optional_text",
     "read_text",
 ]
+
+
+@dataclass(frozen=True)
+class DomainData:
+    """What a loader reads: the policy, the two databases, the tasks and their splits.
+
+    Attributes:
+        policy: The policy text the agent receives.
+        agent_snapshot: Parsed agent database.
+        user_snapshot: Parsed user database, or None when the user has no tools.
+        tasks: Every task of the data source, in file order.
+        splits: Split name -> task ids.
+        source: ``"built-in"`` or the folder the data came from (for messages).
+        guidelines: User-simulation guidelines shipped with the data (official data only).
+        solo_policy: The policy variant for No-User mode, where the data has one.
+        tasks_file: The task file, named in errors about a task (None: `source` is named).
+        splits_file: The split file, named in errors about a split (None: `source`).
+        task_policy: Builds the policy of one task, for data whose policy depends on the task
+            (banking's golden-documents variant); None: every task gets `policy`.
+        extras: Parsed data only the domain's own code reads (banking: the knowledge base,
+            the prompt templates); the core passes it through untouched.
+    """
+
+    policy: str
+    agent_snapshot: Snapshot
+    user_snapshot: Snapshot | None
+    tasks: tuple[Task, ...]
+    splits: Mapping[str, tuple[str, ...]]
+    source: str
+    guidelines: Mapping[str, str] = field(default_factory=dict)
+    solo_policy: str | None = None
+    tasks_file: str | None = None
+    splits_file: str | None = None
+    task_policy: Callable[[Task], str] | None = None
+    extras: Mapping[str, Any] = field(default_factory=dict)
 
 
 def official_folder(data_dir: Path, domain: str) -> Path:

@@ -2,8 +2,9 @@
 
 A domain package (``tau_env.domains.<name>``) exposes a `DomainDefinition`: its code (tools,
 database classes) and two loaders, one for the built-in data written by this project and one
-for a reference data folder. `load_domain` pairs the definition with data, validates every
-task against the registered functions, and caches the result, so no file is parsed twice.
+for a reference data folder (a domain whose files follow the usual layout names neither).
+`load_domain` pairs the definition with data, validates every task against the registered
+functions, and caches the result, so no file is parsed twice.
 """
 
 from __future__ import annotations
@@ -12,15 +13,16 @@ import importlib
 import json
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tau_env.errors import DataError, InvalidOption, did_you_mean
+from tau_env.data_files import DomainData, load_builtin_data, load_official_folder
+from tau_env.errors import DataError, InvalidOption, NoBuiltinData, did_you_mean
 from tau_env.messages import Requestor, side_of
 from tau_env.registry import registered_domains, spec_for
-from tau_env.state.database import Database, SeedSource, Snapshot
+from tau_env.state.database import Database, SeedSource
 from tau_env.state.journal import Journal
 from tau_env.state.world import Toolbox, World
 from tau_env.tasks.loading import select_split
@@ -36,44 +38,10 @@ __all__ = [
     "PreparedTask",
     "RetrievalSupport",
     "clear_domain_cache",
+    "has_builtin_data",
     "load_domain",
     "registered_domains",
 ]
-
-
-@dataclass(frozen=True)
-class DomainData:
-    """What a loader reads: the policy, the two databases, the tasks and their splits.
-
-    Attributes:
-        policy: The policy text the agent receives.
-        agent_snapshot: Parsed agent database.
-        user_snapshot: Parsed user database, or None when the user has no tools.
-        tasks: Every task of the data source, in file order.
-        splits: Split name -> task ids.
-        source: ``"built-in"`` or the folder the data came from (for messages).
-        guidelines: User-simulation guidelines shipped with the data (official data only).
-        solo_policy: The policy variant for No-User mode, where the data has one.
-        tasks_file: The task file, named in errors about a task (None: `source` is named).
-        splits_file: The split file, named in errors about a split (None: `source`).
-        task_policy: Builds the policy of one task, for data whose policy depends on the task
-            (banking's golden-documents variant); None: every task gets `policy`.
-        extras: Parsed data only the domain's own code reads (banking: the knowledge base,
-            the prompt templates); the core passes it through untouched.
-    """
-
-    policy: str
-    agent_snapshot: Snapshot
-    user_snapshot: Snapshot | None
-    tasks: tuple[Task, ...]
-    splits: Mapping[str, tuple[str, ...]]
-    source: str
-    guidelines: Mapping[str, str] = field(default_factory=dict)
-    solo_policy: str | None = None
-    tasks_file: str | None = None
-    splits_file: str | None = None
-    task_policy: Callable[[Task], str] | None = None
-    extras: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -107,8 +75,10 @@ class DomainDefinition:
         name: Registry name (``"mock"``, ``"airline"``...).
         toolbox: Tools and env functions of both sides, and the sync rule.
         agent_db: Database class of the agent side.
-        load_builtin: Reads the built-in data; ``variant`` selects e.g. a policy version.
-        load_official: Reads ``<data_dir>/domains/<folder>/`` of a reference data folder.
+        load_builtin: Reads the built-in data; None: the usual layout, the ``data/`` folder
+            of the package that defines the domain (`tau_env.data_files.load_builtin_data`).
+        load_official: Reads a reference data folder; None: the usual layout,
+            ``<data_dir>/domains/<name>/`` (`tau_env.data_files.load_official_folder`).
         version: Bumped whenever tools, data, policy, tasks or grading change.
         user_db: Database class of the user side; None when the user has no tools of its own.
         user_vocabulary: What the scripted user needs to know about the domain: patterns of
@@ -122,8 +92,8 @@ class DomainDefinition:
     name: str
     toolbox: Toolbox
     agent_db: type[Database]
-    load_builtin: Callable[[], DomainData]
-    load_official: Callable[[Path], DomainData]
+    load_builtin: Callable[[], DomainData] | None = None
+    load_official: Callable[[Path], DomainData] | None = None
     version: int = 0
     user_db: type[Database] | None = None
     user_vocabulary: UserVocabulary | None = None
@@ -316,6 +286,19 @@ def default_retrieval(name: str) -> str | None:
     return support.default if support is not None else None
 
 
+def has_builtin_data(name: str) -> bool:
+    """Whether the registered domain `name` ships built-in data (loads it, once per process).
+
+    False for a domain whose built-in loader raises `NoBuiltinData` (it needs a reference
+    data folder); every domain of tau_env ships its own.
+    """
+    try:
+        load_domain(name)
+    except NoBuiltinData:
+        return False
+    return True
+
+
 def load_domain(
     name: str,
     data_dir: str | Path | None = None,
@@ -361,11 +344,17 @@ def clear_domain_cache() -> None:
 @cache
 def _load_data(name: str, folder: str | None) -> DomainData:
     definition = _definition(name)
+    agent_db, user_db = definition.agent_db, definition.user_db
     if folder is None:
-        return definition.load_builtin()
+        if definition.load_builtin is not None:
+            return definition.load_builtin()
+        package = spec_for(name).entry_point.partition(":")[0]
+        return load_builtin_data(package, agent_db=agent_db, user_db=user_db)
     if not Path(folder).is_dir():
         raise DataError(f"{folder}: data folder not found")
-    return definition.load_official(Path(folder))
+    if definition.load_official is not None:
+        return definition.load_official(Path(folder))
+    return load_official_folder(Path(folder), name, agent_db, user_db)
 
 
 @cache

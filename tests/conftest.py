@@ -65,7 +65,7 @@ def domain_sources() -> list[tuple[str, str | None]]:
     A domain counts as having official data when loading it from the folder succeeds
     (``telecom-workflow`` reads ``domains/telecom/``), not when a folder of its name exists.
     """
-    from tau_env.domain import load_domain, registered_domains
+    from tau_env.domain import has_builtin_data, load_domain, registered_domains
     from tau_env.errors import DataError
 
     data = official_data_dir()
@@ -87,18 +87,6 @@ def each_source():
     sources = domain_sources()
     ids = [source_id(source) for source in sources]
     return pytest.mark.parametrize(("domain_name", "data_dir"), sources, ids=ids)
-
-
-def has_builtin_data(name: str) -> bool:
-    """False for a domain that ships no built-in data yet (it raises `NoBuiltinData`)."""
-    from tau_env.domain import load_domain
-    from tau_env.errors import NoBuiltinData
-
-    try:
-        load_domain(name)
-    except NoBuiltinData:
-        return False
-    return True
 
 
 def source_id(source: tuple[str, str | None]) -> str:

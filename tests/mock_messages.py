@@ -1,7 +1,12 @@
-"""Messages the tests send to the mock domain's user."""
+"""Actions the tests play in the mock domain: messages to its user, a common tool call."""
 
-from tau_env.actions import SendMessage
+from tau_env.actions import CallTool, SendMessage
 from tau_env.messages import RequestedToolCall, UserRequest
+
+COMPLETE_TASK_1 = CallTool(
+    name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}
+)
+"""The agent marks task_1 completed (what most mock tasks want)."""
 
 
 def dismiss_request(content: str) -> SendMessage:

@@ -12,9 +12,9 @@ Importing this package registers the gymnasium ids ``tau_env/<Domain>-v<N>`` (se
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from tau_env.lazy import lazy_getattr
 from tau_env.wrappers.registration import register_gym_envs
 
 _EXPORTS = {
@@ -59,10 +59,4 @@ if TYPE_CHECKING:
 register_gym_envs()
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tau_env.wrappers' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

@@ -20,12 +20,10 @@ __all__ = [
     "DELAYED_FLIGHT_COMPENSATION",
     "FREE_BAGS",
     "INSURANCE_FEE",
-    "MAX_CERTIFICATES",
-    "MAX_CREDIT_CARDS",
-    "MAX_GIFT_CARDS",
     "MAX_PASSENGERS",
     "NOW",
     "ONESTOP_NEXT_DAY_PREFIX",
+    "PAYMENT_LIMITS",
     "RESERVATION_ID_POOL",
     "TODAY",
     "CabinClass",
@@ -76,9 +74,12 @@ FREE_BAGS: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
 """Free checked bags per passenger, by the booking user's membership and the cabin."""
 
 MAX_PASSENGERS: Final = 5
-MAX_CERTIFICATES: Final = 1
-MAX_CREDIT_CARDS: Final = 1
-MAX_GIFT_CARDS: Final = 3
+
+PAYMENT_LIMITS: Final[Mapping[str, int]] = MappingProxyType(
+    {"certificate": 1, "credit_card": 1, "gift_card": 3}
+)
+"""The most payment methods of each kind one reservation may use (a policy rule; as in the
+reference, the booking tool does not check it)."""
 
 CANCELLED_FLIGHT_COMPENSATION: Final = 100
 """Certificate value per passenger for a cancelled flight, dollars."""

@@ -8,6 +8,8 @@ the policy's rules on changes, cancellations and compensation are the agent's to
 
 from __future__ import annotations
 
+from typing import Any
+
 from tau_env.domains.airline.constants import (
     AIRPORTS,
     BAG_FEE,
@@ -308,14 +310,9 @@ def update_reservation_baggages(
     user = find_user(db, reservation.user_id)
     fee = BAG_FEE * max(0, nonfree_baggages - reservation.nonfree_baggages)
     payment = charge_for_update(db, user, payment_id, fee)
-    history = reservation.payment_history
-    db.reservations.update(
-        reservation_id,
-        payment_history=history if payment is None else [*history, payment],
-        total_baggages=total_baggages,
-        nonfree_baggages=nonfree_baggages,
+    return _charged_update(
+        db, reservation, payment, total_baggages=total_baggages, nonfree_baggages=nonfree_baggages
     )
-    return db.reservations[reservation_id]
 
 
 @tool(kind="write")
@@ -356,14 +353,7 @@ def update_reservation_flights(
         sum(f.price for f in new_flights) - sum(f.price for f in reservation.flights)
     ) * count
     payment = charge_for_update(db, user, payment_id, difference)
-    history = reservation.payment_history
-    db.reservations.update(
-        reservation_id,
-        payment_history=history if payment is None else [*history, payment],
-        flights=new_flights,
-        cabin=cabin,
-    )
-    return db.reservations[reservation_id]
+    return _charged_update(db, reservation, payment, flights=new_flights, cabin=cabin)
 
 
 @tool(kind="write")
@@ -381,6 +371,17 @@ def update_reservation_passengers(
     new_passengers = [copy_record(passenger) for passenger in passengers]
     db.reservations.update(reservation_id, passengers=new_passengers)
     return db.reservations[reservation_id]
+
+
+def _charged_update(
+    db: AirlineDB, reservation: Reservation, payment: Payment | None, **changes: Any
+) -> Reservation:
+    """Apply `changes` to the reservation, adding `payment` (if any) to its payment history."""
+    history = reservation.payment_history
+    if payment is not None:
+        history = [*history, payment]
+    db.reservations.update(reservation.reservation_id, payment_history=history, **changes)
+    return db.reservations[reservation.reservation_id]
 
 
 def _booked_flight(reservation: Reservation, info: FlightInfo) -> ReservationFlight | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_env.data_files import load_builtin_data, load_official_folder
+from tau_env.data_files import load_official_folder
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.mock.data_model import MockDB
 from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
@@ -34,11 +34,6 @@ TOOLBOX = Toolbox.of(
 )
 
 
-def load_builtin() -> DomainData:
-    """The mock data written by tau_env (shipped in ``data/``)."""
-    return load_builtin_data(__name__, agent_db=MockDB, user_db=MockUserDB)
-
-
 def load_official(data_dir: Path) -> DomainData:
     """The reference's mock data from ``<data_dir>/domains/mock/``."""
     return load_official_folder(data_dir, "mock", MockDB, MockUserDB, solo_policy=True)
@@ -49,6 +44,5 @@ DEFINITION = DomainDefinition(
     toolbox=TOOLBOX,
     agent_db=MockDB,
     user_db=MockUserDB,
-    load_builtin=load_builtin,
     load_official=load_official,
 )

@@ -17,9 +17,6 @@ Version History:
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_env.data_files import load_official_folder
 from tau_env.domain import DomainData, DomainDefinition
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.tools import TOOLBOX
@@ -35,16 +32,10 @@ def load_builtin() -> DomainData:
     return builtin_data()
 
 
-def load_official(data_dir: Path) -> DomainData:
-    """The reference's retail data from ``<data_dir>/domains/retail/``."""
-    return load_official_folder(data_dir, "retail", RetailDB)
-
-
 DEFINITION = DomainDefinition(
     name="retail",
     toolbox=TOOLBOX,
     agent_db=RetailDB,
     load_builtin=load_builtin,
-    load_official=load_official,
     user_vocabulary=USER_VOCABULARY,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tau_env.domains.telecom import device
 from tau_env.domains.telecom.constants import NETWORK_MODES
 from tau_env.domains.telecom.phone_checks import on_off
-from tau_env.domains.telecom.user_data_model import APNSettings, PhoneState, TelecomUserDB
+from tau_env.domains.telecom.user_data_model import APNSettings, TelecomUserDB
 from tau_env.tools import tool
 
 __all__ = ["WRITE_TOOLS"]
@@ -20,10 +20,14 @@ def _with_status(db: TelecomUserDB, text: str) -> str:
     return f"{text}\nStatus Bar: {device.status_bar(db.device.get())}"
 
 
-def _searched_with_status(db: TelecomUserDB, phone: PhoneState, text: str) -> str:
-    """Let the changed phone look for a network again, then report ``text`` with the status bar."""
-    device.network_search(phone, db.surroundings.get())
-    return _with_status(db, text)
+def _toggle(db: TelecomUserDB, flag: str, label: str, *, search: bool = True) -> str:
+    """Flip the phone's switch `flag` (then let it search for a network), and say so."""
+    phone = db.device.edit_top()
+    on = not getattr(phone, flag)
+    setattr(phone, flag, on)
+    if search:
+        device.network_search(phone, db.surroundings.get())
+    return _with_status(db, f"{label} is now {on_off(on)}.")
 
 
 @tool(side="user", kind="write")
@@ -43,7 +47,8 @@ def set_network_mode_preference(db: TelecomUserDB, mode: str) -> str:
         )
     phone = db.device.edit_top()
     phone.network_mode_preference = mode  # type: ignore[assignment]  # checked just above
-    return _searched_with_status(db, phone, f"Preferred Network Mode set to: {mode}")
+    device.network_search(phone, db.surroundings.get())
+    return _with_status(db, f"Preferred Network Mode set to: {mode}")
 
 
 @tool(side="user", kind="write")
@@ -58,31 +63,26 @@ def reseat_sim_card(db: TelecomUserDB) -> str:
     """Take the SIM card out and put it back in, which can fix a SIM the phone does not see."""
     phone = db.device.edit_top()
     phone.sim_card_missing = False
-    return _searched_with_status(db, phone, "SIM card re-seated successfully.")
+    device.network_search(phone, db.surroundings.get())
+    return _with_status(db, "SIM card re-seated successfully.")
 
 
 @tool(side="user", kind="write")
 def toggle_data(db: TelecomUserDB) -> str:
     """Turn mobile data on or off: whether the phone may use the cellular network for internet."""
-    phone = db.device.edit_top()
-    phone.data_enabled = not phone.data_enabled
-    return _searched_with_status(db, phone, f"Mobile Data is now {on_off(phone.data_enabled)}.")
+    return _toggle(db, "data_enabled", "Mobile Data")
 
 
 @tool(side="user", kind="write")
 def toggle_roaming(db: TelecomUserDB) -> str:
     """Turn data roaming on or off: whether the phone may use data on networks abroad."""
-    phone = db.device.edit_top()
-    phone.roaming_enabled = not phone.roaming_enabled
-    return _searched_with_status(db, phone, f"Data Roaming is now {on_off(phone.roaming_enabled)}.")
+    return _toggle(db, "roaming_enabled", "Data Roaming")
 
 
 @tool(side="user", kind="write")
 def toggle_data_saver_mode(db: TelecomUserDB) -> str:
     """Turn Data Saver on or off. When on, it uses less data, which can make data slower."""
-    phone = db.device.edit_top()
-    phone.data_saver_mode = not phone.data_saver_mode
-    return _with_status(db, f"Data Saver Mode is now {on_off(phone.data_saver_mode)}.")
+    return _toggle(db, "data_saver_mode", "Data Saver Mode", search=False)
 
 
 @tool(side="user", kind="write")
@@ -94,7 +94,8 @@ def set_apn_settings(db: TelecomUserDB, apn_settings: APNSettings) -> str:
     """
     phone = db.device.edit_top()
     phone.active_apn_settings = apn_settings
-    return _searched_with_status(db, phone, f"APN settings set to: {apn_settings.apn_name}")
+    device.network_search(phone, db.surroundings.get())
+    return _with_status(db, f"APN settings set to: {apn_settings.apn_name}")
 
 
 @tool(side="user", kind="write")

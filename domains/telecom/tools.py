@@ -202,15 +202,6 @@ def get_data_usage(db: TelecomDB, customer_id: str, line_id: str) -> dict[str, A
     }
 
 
-def _set_roaming(db: TelecomDB, customer_id: str, line_id: str, *, enabled: bool) -> str:
-    """Turn roaming on a customer's line on or off; say so if it already was."""
-    word = "enabled" if enabled else "disabled"
-    if target_line(db, customer_id, line_id).roaming_enabled == enabled:
-        return f"Roaming was already {word}"
-    db.lines.edit(line_id).roaming_enabled = enabled
-    return f"Roaming {word} successfully"
-
-
 @tool(kind="write")
 def enable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
     """Allow international roaming on a line.
@@ -219,7 +210,7 @@ def enable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
         customer_id: The id of the customer who owns the line.
         line_id: The id of the line.
     """
-    return _set_roaming(db, customer_id, line_id, enabled=True)
+    return _set_roaming(db, customer_id, line_id, True)
 
 
 @tool(kind="write")
@@ -230,7 +221,16 @@ def disable_roaming(db: TelecomDB, customer_id: str, line_id: str) -> str:
         customer_id: The id of the customer who owns the line.
         line_id: The id of the line.
     """
-    return _set_roaming(db, customer_id, line_id, enabled=False)
+    return _set_roaming(db, customer_id, line_id, False)
+
+
+def _set_roaming(db: TelecomDB, customer_id: str, line_id: str, on: bool) -> str:
+    """Switch the customer's line's roaming on or off (saying so if it already was)."""
+    done = "enabled" if on else "disabled"
+    if target_line(db, customer_id, line_id).roaming_enabled == on:
+        return f"Roaming was already {done}"
+    db.lines.edit(line_id).roaming_enabled = on
+    return f"Roaming {done} successfully"
 
 
 @tool(kind="generic")

@@ -7,7 +7,8 @@ does not, and so on), because its task files name them and its assertions depend
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from tau_env.domains.telecom import device
 from tau_env.domains.telecom.constants import PERMISSION_NAMES
@@ -43,20 +44,6 @@ def _set_airplane_mode(db: TelecomUserDB, on: bool) -> None:
     surroundings = db.surroundings.get()
     if device.toggle_airplane_mode(phone, surroundings) != on:
         device.toggle_airplane_mode(phone, surroundings)
-
-
-@env_function(side="user")
-def turn_airplane_mode_on(db: TelecomUserDB) -> str:
-    """Turn airplane mode on."""
-    _set_airplane_mode(db, True)
-    return "Airplane Mode is now ON."
-
-
-@env_function(side="user")
-def turn_airplane_mode_off(db: TelecomUserDB) -> str:
-    """Turn airplane mode off."""
-    _set_airplane_mode(db, False)
-    return "Airplane Mode is now OFF."
 
 
 @env_function(side="user")
@@ -108,32 +95,33 @@ def _set_roaming(db: TelecomUserDB, on: bool) -> None:
             return
 
 
-@env_function(side="user")
-def turn_roaming_on(db: TelecomUserDB) -> str:
-    """Turn data roaming on in the phone's settings."""
-    _set_roaming(db, True)
-    return "Data Roaming is now ON."
+def _set_data_saver_mode(db: TelecomUserDB, on: bool) -> None:
+    db.device.edit().data_saver_mode = on
 
 
-@env_function(side="user")
-def turn_roaming_off(db: TelecomUserDB) -> str:
-    """Turn data roaming off in the phone's settings."""
-    _set_roaming(db, False)
-    return "Data Roaming is now OFF."
+def _switch(name: str, label: str, set_to: Callable[[TelecomUserDB, bool], None], on: bool) -> Any:
+    """The env function `name`: set a phone setting on or off, and say so."""
+    said = f"{label} is now {'ON' if on else 'OFF'}."
+
+    def switch(db: TelecomUserDB) -> str:
+        set_to(db, on)
+        return said
+
+    switch.__name__ = switch.__qualname__ = name
+    switch.__doc__ = f"Turn {label.lower()} {'on' if on else 'off'}."
+    return env_function(side="user")(switch)
 
 
-@env_function(side="user")
-def turn_data_saver_mode_on(db: TelecomUserDB) -> str:
-    """Turn data saver on."""
-    db.device.edit().data_saver_mode = True
-    return "Data Saver Mode is now ON."
-
-
-@env_function(side="user")
-def turn_data_saver_mode_off(db: TelecomUserDB) -> str:
-    """Turn data saver off."""
-    db.device.edit().data_saver_mode = False
-    return "Data Saver Mode is now OFF."
+_SWITCHES = {
+    f"turn_{setting}_{state}": _switch(f"turn_{setting}_{state}", label, set_to, state == "on")
+    for setting, label, set_to in (
+        ("airplane_mode", "Airplane Mode", _set_airplane_mode),
+        ("roaming", "Data Roaming", _set_roaming),
+        ("data_saver_mode", "Data Saver Mode", _set_data_saver_mode),
+    )
+    for state in ("on", "off")
+}
+"""``turn_<setting>_on`` / ``_off`` for the three settings the task files switch."""
 
 
 @env_function(side="user")
@@ -201,10 +189,27 @@ def simulate_network_search(db: TelecomUserDB) -> str:
 # -- assertions ----------------------------------------------------------------------------------
 
 
-@env_function(side="user", mutates_state=False)
-def assert_airplane_mode_status(db: TelecomUserDB, expected_status: bool) -> bool:
-    """True when airplane mode is as expected."""
-    return db.device.get().airplane_mode == expected_status
+def _expected(name: str, part: str, flag: str) -> Any:
+    """The assertion `name`: true when a flag of the phone (or its surroundings) is as expected."""
+
+    def check(db: TelecomUserDB, expected_status: bool) -> bool:
+        return bool(getattr(getattr(db, part).get(), flag) == expected_status)
+
+    check.__name__ = check.__qualname__ = name
+    check.__doc__ = f"True when the {part}'s ``{flag}`` is as expected."
+    return env_function(side="user", mutates_state=False)(check)
+
+
+_FLAG_CHECKS = {
+    name: _expected(name, part, flag)
+    for name, part, flag in (
+        ("assert_airplane_mode_status", "device", "airplane_mode"),
+        ("assert_mobile_roaming_status", "device", "roaming_enabled"),
+        ("assert_mobile_data_saver_mode_status", "device", "data_saver_mode"),
+        ("assert_mobile_data_usage_exceeded", "surroundings", "mobile_data_usage_exceeded"),
+    )
+}
+"""Assertions that compare one flag of the phone (or the line) with the expected status."""
 
 
 @env_function(side="user", mutates_state=False)
@@ -220,18 +225,6 @@ def assert_mobile_data_status(db: TelecomUserDB, expected_status: bool) -> bool:
     """True when mobile data works (or does not) as expected."""
     working = device.mobile_data_working(db.device.get(), db.surroundings.get())
     return working == expected_status
-
-
-@env_function(side="user", mutates_state=False)
-def assert_mobile_roaming_status(db: TelecomUserDB, expected_status: bool) -> bool:
-    """True when the phone's data roaming switch is as expected."""
-    return db.device.get().roaming_enabled == expected_status
-
-
-@env_function(side="user", mutates_state=False)
-def assert_mobile_data_saver_mode_status(db: TelecomUserDB, expected_status: bool) -> bool:
-    """True when data saver is as expected."""
-    return db.device.get().data_saver_mode == expected_status
 
 
 @env_function(side="user", mutates_state=False)
@@ -259,38 +252,32 @@ def assert_can_send_mms(db: TelecomUserDB, expected_status: bool) -> bool:
     return device.can_send_mms(db.device.get(), db.surroundings.get()) == expected_status
 
 
-@env_function(side="user", mutates_state=False)
-def assert_mobile_data_usage_exceeded(db: TelecomUserDB, expected_status: bool) -> bool:
-    """True when the line's data is used up (or not) as expected."""
-    return db.surroundings.get().mobile_data_usage_exceeded == expected_status
-
-
 USER_ENV_FUNCTIONS = (
     set_user_info,
     set_user_location,
-    turn_airplane_mode_on,
-    turn_airplane_mode_off,
+    _SWITCHES["turn_airplane_mode_on"],
+    _SWITCHES["turn_airplane_mode_off"],
     unseat_sim_card,
     lock_sim_card,
     turn_data_on,
     turn_data_off,
-    turn_roaming_on,
-    turn_roaming_off,
-    turn_data_saver_mode_on,
-    turn_data_saver_mode_off,
+    _SWITCHES["turn_roaming_on"],
+    _SWITCHES["turn_roaming_off"],
+    _SWITCHES["turn_data_saver_mode_on"],
+    _SWITCHES["turn_data_saver_mode_off"],
     break_apn_settings,
     break_apn_mms_setting,
     set_wifi_calling,
     break_vpn,
     remove_app_permission,
     simulate_network_search,
-    assert_airplane_mode_status,
+    _FLAG_CHECKS["assert_airplane_mode_status"],
     assert_service_status,
     assert_mobile_data_status,
-    assert_mobile_roaming_status,
-    assert_mobile_data_saver_mode_status,
+    _FLAG_CHECKS["assert_mobile_roaming_status"],
+    _FLAG_CHECKS["assert_mobile_data_saver_mode_status"],
     assert_internet_speed,
     assert_internet_not_excellent,
     assert_can_send_mms,
-    assert_mobile_data_usage_exceeded,
+    _FLAG_CHECKS["assert_mobile_data_usage_exceeded"],
 )

@@ -7,6 +7,7 @@ import copy
 import random
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tau_env.errors import ContextWindowExceeded, InfrastructureError, ModelAccessError
@@ -199,18 +200,7 @@ class LLMClient:
     def _finish(
         self, reply: LLMResponse, call: ChatCall, attempts: int, started: float
     ) -> LLMResponse:
-        response = LLMResponse(
-            model=reply.model,
-            content=reply.content,
-            tool_calls=reply.tool_calls,
-            usage=reply.usage,
-            cost=reply.cost,
-            cached=reply.cached,
-            attempts=attempts,
-            latency=time.monotonic() - started,
-            finish_reason=reply.finish_reason,
-            tokens=reply.tokens,
-        )
+        response = replace(reply, attempts=attempts, latency=time.monotonic() - started)
         if self.cache is not None and call.key is not None:
             self.cache.put(call.key, response)
         self.usage.record(response)

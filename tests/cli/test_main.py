@@ -105,6 +105,7 @@ def test_cli_main__imports_no_other_tau_env_module():
             "tau_env.cli",
             "tau_env.cli.main",
             "tau_env.errors",
+            "tau_env.lazy",
             "tau_env.registry",
             "tau_env.wrappers",
             "tau_env.wrappers.registration",

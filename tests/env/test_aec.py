@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import tau_env
-from tau_env.actions import CallTool, SendMessage, Stop
+from tau_env.actions import SendMessage, Stop
 from tau_env.grading import TaskGrader
 from tau_env.grading.grader import ComponentGrader
+from tests.mock_messages import COMPLETE_TASK_1
 
 
 class _Counting:
@@ -33,7 +34,7 @@ def _play_complete_task(env) -> None:
     env.reset(seed=0, options={"task_id": "complete_task"})
     for action in (
         SendMessage(content="close task_1"),
-        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        COMPLETE_TASK_1,
         Stop(),
     ):
         env.step(action)

@@ -5,9 +5,9 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import tau_env
-from tau_env.domain import registered_domains
+from tau_env.domain import has_builtin_data, registered_domains
 from tau_env.utils.env_checker import check_env
-from tests.conftest import domain_sources, has_builtin_data, source_id
+from tests.conftest import domain_sources, source_id
 
 
 @pytest.fixture(params=domain_sources(), ids=source_id)

@@ -6,7 +6,7 @@ import tau_env
 from tau_env import CallTool, SendMessage, Stop
 from tau_env.env.conversation import GREETING
 from tau_env.errors import InvalidAction
-from tests.mock_messages import dismiss_request
+from tests.mock_messages import COMPLETE_TASK_1, dismiss_request
 
 
 def play(env, *actions):
@@ -61,7 +61,7 @@ def test_message__passes_the_floor_and_the_user_never_sees_agent_tool_traffic(ra
     play(
         raw_mock_env,
         SendMessage(content="Close task_1 please."),
-        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        COMPLETE_TASK_1,
         dismiss_request("Done. Please dismiss notif_1."),
     )
     assert raw_mock_env.agent_selection == "user"
@@ -117,7 +117,7 @@ def test_stop_action__ends_with_that_sides_stop_and_the_reward_goes_to_both(raw_
     play(
         raw_mock_env,
         SendMessage(content="close task_1"),
-        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        COMPLETE_TASK_1,
         Stop(),
     )
     assert raw_mock_env.infos["user"]["termination"] == "agent_stop"
@@ -232,7 +232,7 @@ def test_episodes__do_not_leak_state_into_each_other(raw_mock_env):
     play(
         raw_mock_env,
         SendMessage(content="x"),
-        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"}),
+        COMPLETE_TASK_1,
     )
     raw_mock_env.reset(seed=0, options={"task_id": "complete_task"})
     assert raw_mock_env.conversation.world.agent_db.tasks["task_1"].status == "pending"

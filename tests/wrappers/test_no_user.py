@@ -7,6 +7,7 @@ from tau_env.baselines.oracle import SoloOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers import DONE_TOOL, NoUser, playable_without_user, solo_compatible
 from tau_env.wrappers.no_user import needs_a_listener, no_user_refusal
+from tests.mock_messages import COMPLETE_TASK_1
 
 MOCK_AGENT_TOOLS = ["create_task", "get_users", "update_task_status", "transfer_to_human_agents"]
 MOCK_USER_TOOLS = ["check_notifications", "dismiss_notification"]
@@ -73,9 +74,7 @@ def test_user_tools__act_on_the_users_device_and_answer_the_agent():
 
 def test_done__ends_the_episode_as_the_agents_stop_and_it_is_graded():
     env = no_user("complete_task")
-    env.step(
-        CallTool(name="update_task_status", arguments={"task_id": "task_1", "status": "completed"})
-    )
+    env.step(COMPLETE_TASK_1)
     env.step(CallTool(name=DONE_TOOL))
     _, reward, terminated, truncated, info = env.last()
     assert terminated and not truncated and reward == 1.0

@@ -12,10 +12,10 @@ from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.changes import (
     CHANGE_RULES,
     known_info,
-    lookups,
     paid_change,
     refusal,
 )
+from tau_env.domains.airline.generator.common import lookups
 from tau_env.domains.airline.generator.context import Context, describe_method
 from tau_env.domains.airline.generator.drafts import Draft
 
@@ -64,21 +64,13 @@ def bags_refused(ctx: Context) -> Draft | None:
     if ctx.rng.random() < 0.5:
         return refusal(
             ctx,
-            "bags_refused",
+            "remove_bags",
             lambda u, r: r.total_baggages > 0 and not rules.has_flown(r, flights),
-            "Refuse to remove checked bags from a reservation.",
-            "remove all checked bags from reservation {rid} and get the bag fees back",
-            "You will travel with hand luggage only.",
-            ["removed"],
         )
     return refusal(
         ctx,
-        "bags_refused",
+        "add_insurance",
         lambda u, r: r.insurance == "no" and not rules.has_flown(r, flights),
-        "Refuse to add travel insurance after booking.",
-        "add travel insurance to reservation {rid}",
-        "You are worried about the weather.",
-        ["after booking"],
     )
 
 
@@ -132,10 +124,6 @@ def passenger_count_refused(ctx: Context) -> Draft | None:
     flights = ctx.data.flights
     return refusal(
         ctx,
-        "passenger_count_refused",
+        "add_passenger",
         lambda u, r: len(r.passengers) < 5 and not rules.has_flown(r, flights),
-        "Refuse to change the number of passengers on a reservation.",
-        "add one more passenger to reservation {rid}",
-        "You do not want a separate booking for the extra person.",
-        ["number of passengers"],
     )

@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from tau_env.domains.airline.data_model import Reservation, User
 from tau_env.domains.airline.generator import rules
+from tau_env.domains.airline.generator.common import lookups
 from tau_env.domains.airline.generator.context import Context
 from tau_env.domains.airline.generator.drafts import Draft, money, route
 
@@ -76,8 +77,7 @@ def _allowed(
         f"{REASONS[reason]}. {instructions}",
         facts=_facts(user, reservation, reason),
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": rid}),
+            *lookups(user, reservation),
             ("cancel_reservation", {"reservation_id": rid}),
         ],
         communicate=[str(refund)] if tell else [],
@@ -168,8 +168,7 @@ def cancel_refused(ctx: Context) -> Draft | None:
         f"{REASONS[reason]}.",
         facts=_facts(user, reservation, reason),
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": rid}),
+            *lookups(user, reservation),
         ],
         communicate=["24 hours"],
         notes=["The agent refuses to cancel the reservation."],
@@ -203,8 +202,7 @@ def cancel_flown_transfer(ctx: Context) -> Draft | None:
         ticket=f"User {user.user_id} wants to cancel the remaining flights of reservation {rid}.",
         facts=_facts(user, reservation, "change"),
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": rid}),
+            *lookups(user, reservation),
             ("transfer_to_human_agents", {"summary": summary}),
         ],
         expects_transfer=True,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
 from typing import Any
 
 from tau_env.domains.airline.constants import CABINS, TODAY
 from tau_env.domains.airline.data_model import Reservation, StatusAvailable, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.booking import CITY, cabin_name
+from tau_env.domains.airline.generator.common import lookups
 from tau_env.domains.airline.generator.context import Context, describe_method
 from tau_env.domains.airline.generator.drafts import Draft, money, route
 
@@ -31,13 +34,6 @@ def known_info(user: User, reservation: Reservation) -> str:
         f"You are {user.name.first_name} {user.name.last_name}; your user id is {user.user_id}. "
         f"The reservation is {reservation.reservation_id} ({route(reservation)})."
     )
-
-
-def lookups(user: User, reservation: Reservation) -> list[tuple[str, dict[str, Any]]]:
-    return [
-        ("get_user_details", {"user_id": user.user_id}),
-        ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
-    ]
 
 
 def _legs(reservation: Reservation) -> list[dict[str, str]]:
@@ -169,41 +165,36 @@ def change_flight(ctx: Context) -> Draft | None:
     )
 
 
-def refusal(
-    ctx: Context,
-    family: str,
-    eligible: Any,
-    purpose: str,
-    request: str,
-    instructions: str,
-    reasons: list[str],
-) -> Draft | None:
+_REFUSALS = tomllib.loads(resources.files(__package__).joinpath("refusals.toml").read_text("utf-8"))
+"""Request name -> the texts of a forbidden request (``refusals.toml``, next to this module)."""
+
+
+def refusal(ctx: Context, name: str, eligible: Any) -> Draft | None:
     """A request the policy forbids on a reservation: look it up, refuse and say why.
 
     Args:
         ctx: The generation context.
-        family: The task family.
+        name: The request's entry in ``refusals.toml`` (its family, purpose, the user's
+            request and behaviour, and what the refusal must say).
         eligible: ``(user, reservation) -> bool``: the reservations the request suits.
-        purpose: What the task tests, for reviewers.
-        request: What the user wants (``{rid}``, ``{r}`` and ``{cabin}`` are filled in).
-        instructions: How the user behaves.
-        reasons: What the refusal must say, in the policy's words (``basic economy``).
     """
+    entry = _REFUSALS[name]
+    family = entry["family"]
     user, reservation = ctx.reservation(family, eligible)
     rid = reservation.reservation_id
-    asked = request.format(rid=rid, r=reservation, cabin=cabin_name(reservation.cabin))
+    asked = entry["request"].format(rid=rid, r=reservation, cabin=cabin_name(reservation.cabin))
     return Draft(
         family=family,
-        purpose=purpose,
+        purpose=entry["purpose"],
         policies=CHANGE_RULES,
         reason=f"You want to {asked}.",
         known=known_info(user, reservation),
-        instructions=instructions
+        instructions=entry["instructions"]
         + " If the agent says it is not allowed, accept it and end the call.",
         ticket=f"User {user.user_id} wants to {asked}.",
         facts={"user_id": user.user_id, "reservation_id": rid},
         actions=lookups(user, reservation),
-        communicate=reasons,
+        communicate=list(entry["reasons"]),
         notes=["The agent refuses and changes nothing."],
     )
 
@@ -213,12 +204,8 @@ def change_refused_basic(ctx: Context) -> Draft | None:
     flights = ctx.data.flights
     return refusal(
         ctx,
-        "change_refused_basic",
+        "move_basic_economy",
         lambda u, r: r.cabin == "basic_economy" and rules.is_upcoming(r, flights),
-        "Refuse to change the flights of a basic economy reservation.",
-        "move the flights of reservation {rid} two days later",
-        "You do not want to change the cabin or pay for an upgrade.",
-        ["basic economy"],
     )
 
 
@@ -227,12 +214,8 @@ def change_refused_route(ctx: Context) -> Draft | None:
     flights = ctx.data.flights
     return refusal(
         ctx,
-        "change_refused_route",
+        "change_destination",
         lambda u, r: r.cabin != "basic_economy" and rules.is_upcoming(r, flights),
-        "Refuse to change the destination of a reservation.",
-        "keep reservation {rid} but fly to a different city than {r.destination}",
-        "You do not want to cancel or make a new booking.",
-        ["destination"],
     )
 
 
@@ -284,14 +267,10 @@ def cabin_refused_flown(ctx: Context) -> Draft | None:
     flights = ctx.data.flights
     return refusal(
         ctx,
-        "cabin_refused_flown",
+        "cabin_after_flown",
         lambda u, r: (
             rules.has_flown(r, flights)
             and r.cabin != "business"
             and any(f.date > TODAY for f in r.flights)
         ),
-        "Refuse a cabin change when a flight of the reservation has been flown.",
-        "upgrade reservation {rid} to business for the rest of the trip",
-        "You already flew the first flight.",
-        ["flown"],
     )

@@ -6,12 +6,22 @@ import datetime as dt
 import random
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from tau_env.domains.airline.constants import CabinClass
-from tau_env.domains.airline.data_model import Passenger
-from tau_env.domains.airline.generator.names import FIRST_NAMES, LAST_NAMES
+from tau_env.domains.airline.data_model import Passenger, Reservation, User
+from tau_env.domains.airline.generator.names import NAMES
 
-__all__ = ["DATES", "NOW", "PRICE_RANGES", "TODAY_DAY", "birthday", "person", "stamp"]
+__all__ = [
+    "DATES",
+    "NOW",
+    "PRICE_RANGES",
+    "TODAY_DAY",
+    "birthday",
+    "lookups",
+    "person",
+    "stamp",
+]
 
 DATES = tuple(f"2024-05-{day:02d}" for day in range(1, 31))
 """Every date a flight operates on (May 2024, the reference's calendar)."""
@@ -41,5 +51,13 @@ def birthday(rng: random.Random) -> str:
 
 def person(rng: random.Random) -> Passenger:
     """A traveller with a random name and date of birth."""
-    first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+    first, last = rng.choice(NAMES.first_names), rng.choice(NAMES.last_names)
     return Passenger(first_name=first, last_name=last, dob=birthday(rng))
+
+
+def lookups(user: User, reservation: Reservation) -> list[tuple[str, dict[str, Any]]]:
+    """The gold plan's first steps on an existing reservation: the user, then the reservation."""
+    return [
+        ("get_user_details", {"user_id": user.user_id}),
+        ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
+    ]

@@ -6,6 +6,7 @@ from tau_env.domains.airline.constants import FREE_BAGS, TODAY
 from tau_env.domains.airline.data_model import Reservation, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.booking import cabin_name
+from tau_env.domains.airline.generator.common import lookups
 from tau_env.domains.airline.generator.context import Context, describe_method
 from tau_env.domains.airline.generator.drafts import Draft, money, route
 
@@ -62,8 +63,7 @@ def compensation_cancelled(ctx: Context) -> Draft | None:
             "cancelled_flight": cancelled.flight_number,
         },
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": rid}),
+            *lookups(user, reservation),
             ("send_certificate", {"user_id": user.user_id, "amount": amount}),
         ],
         communicate=[str(amount)],
@@ -115,8 +115,7 @@ def compensation_refused(ctx: Context) -> Draft | None:
         ticket=f"User {user.user_id} asks for compensation because {said}.",
         facts={"user_id": user.user_id, "reservation_id": reservation.reservation_id},
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": reservation.reservation_id}),
+            *lookups(user, reservation),
         ],
         communicate=reasons,
         notes=["The agent gives no compensation."],
@@ -179,8 +178,7 @@ def compensation_delayed(ctx: Context) -> Draft | None:
             "payment": describe_method(method),
         },
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": rid}),
+            *lookups(user, reservation),
             (
                 "search_direct_flight",
                 {"origin": old.origin, "destination": old.destination, "date": new_date},
@@ -216,8 +214,7 @@ def baggage_allowance(ctx: Context) -> Draft | None:
         ticket=f"User {user.user_id} asks how many checked bags are free on reservation {rid}.",
         facts={"user_id": user.user_id, "reservation_id": rid},
         actions=[
-            ("get_user_details", {"user_id": user.user_id}),
-            ("get_reservation_details", {"reservation_id": rid}),
+            *lookups(user, reservation),
         ],
         communicate=[str(free)],
         notes=[

@@ -36,13 +36,7 @@ from tau_env.domains.airline.generator.common import (
     person,
     stamp,
 )
-from tau_env.domains.airline.generator.names import (
-    CARD_BRANDS,
-    CITIES,
-    FIRST_NAMES,
-    LAST_NAMES,
-    STREETS,
-)
+from tau_env.domains.airline.generator.names import NAMES
 from tau_env.domains.airline.generator.reservations import draw_reservation
 
 __all__ = ["WorldConfig", "generate_world"]
@@ -165,14 +159,14 @@ def _users(rng: random.Random, config: WorldConfig) -> dict[str, User]:
     users: dict[str, User] = {}
     taken_ids: set[str] = set(CERTIFICATE_ID_POOL)
     while len(users) < config.users:
-        first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+        first, last = rng.choice(NAMES.first_names), rng.choice(NAMES.last_names)
         number = rng.randint(1000, 9999)
         user_id = f"{first.lower()}_{last.lower()}_{number}"
         if user_id in users:
             continue
-        city, state, zip_prefix = rng.choice(CITIES)
+        city, state, zip_prefix = rng.choice(NAMES.cities)
         address = {
-            "address1": f"{rng.randint(10, 999)} {rng.choice(STREETS)}",
+            "address1": f"{rng.randint(10, 999)} {rng.choice(NAMES.streets)}",
             "address2": f"Apt {rng.randint(1, 40)}" if rng.random() < 0.4 else None,
             "city": city,
             "country": "USA",
@@ -199,7 +193,11 @@ def _payment_methods(rng: random.Random, taken: set[str]) -> dict[str, Any]:
     methods: list[dict[str, Any]] = []
     for _ in range(rng.choice((1, 1, 2))):
         methods.append(
-            {"source": "credit_card", "brand": rng.choice(CARD_BRANDS), "last_four": _digits(rng)}
+            {
+                "source": "credit_card",
+                "brand": rng.choice(NAMES.card_brands),
+                "last_four": _digits(rng),
+            }
         )
     for _ in range(rng.choice((0, 1, 1, 2))):
         methods.append({"source": "gift_card", "amount": float(rng.randint(0, 60) * 10)})

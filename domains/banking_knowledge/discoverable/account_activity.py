@@ -10,8 +10,8 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import dollars, owned_card
-from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, number, one_of
+from tau_env.domains.banking_knowledge.discoverable.texts import executed
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
@@ -42,10 +42,7 @@ def _credit_account(
     """Shared body of the checking and savings credits (they differ in three details)."""
     if not account_id or amount is None or not credit_type:
         return "Error: Missing required parameters."
-    try:
-        amount = float(amount)
-    except (TypeError, ValueError):
-        return "Error: Invalid credit amount. Must be a number."
+    amount = number(amount, "Error: Invalid credit amount. Must be a number.")
     if amount <= 0:
         return "Error: Credit amount must be positive."
     types = (
@@ -53,8 +50,7 @@ def _credit_account(
         if savings
         else ["rebate_credit", "fee_refund"]
     )
-    if credit_type not in types:
-        return invalid_choice("credit_type", types)
+    one_of(credit_type, "credit_type", types)
     account = found(db.accounts, account_id, "Account")
     account_class = account.get("class", "").lower()
     if savings and account_class not in ("saving", "savings"):
@@ -179,8 +175,7 @@ def _parsed_date(text: str) -> datetime:
 @behaviour("get_account_transactions", "read")
 def get_account_transactions(db: BankingDB, account_id: str) -> str:
     """An account's transactions, most recent first (same-date records keep stored order)."""
-    if not account_id:
-        return "Error: Missing required parameter: account_id"
+    given(account_id, "Error: Missing required parameter: account_id")
     if not exists(db.accounts, account_id):
         return f"Error: Account '{account_id}' not found."
     history = db.bank_account_transaction_history
@@ -213,10 +208,7 @@ def pay_credit_card_from_checking(
             "Error: Missing required parameters "
             "(user_id, checking_account_id, credit_card_account_id, amount)."
         )
-    try:
-        amount = float(amount)
-    except (ValueError, TypeError):
-        return "Error: Invalid payment amount. Must be a positive number."
+    amount = number(amount, "Error: Invalid payment amount. Must be a positive number.")
     if amount <= 0:
         return "Error: Payment amount must be a positive number."
     checking = found(db.accounts, checking_account_id, "Checking account")

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import tomllib
 from datetime import datetime
+from importlib import resources
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import executed, invalid_choice
+from tau_env.domains.banking_knowledge.discoverable.checks import (
+    found,
+    given,
+    inserted,
+    number,
+    one_of,
+)
+from tau_env.domains.banking_knowledge.discoverable.texts import executed
 from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
-    add,
     edit,
     is_empty_result,
     query_by,
@@ -23,30 +30,10 @@ from tau_env.domains.banking_knowledge.lookups import (
 
 __all__ = ["BEHAVIOURS"]
 
-_CHECKING_EARLY_CLOSURE = {
-    "Light Blue Account": (15, 30),
-    "Light Green Account": (15, 30),
-    "Green Fee-Free Account": (15, 30),
-    "Blue Account": (25, 60),
-    "Green Account": (25, 60),
-    "Evergreen Account": (50, 90),
-    "Bluest Account": (100, 180),
-}
-"""Checking tier -> (early closure fee in dollars, window in days since opening)."""
-
-_SAVINGS_EARLY_CLOSURE = {
-    "Bronze Account": (20, 60),
-    "Silver Account": (35, 90),
-    "Silver Plus Account": (35, 90),
-    "Gold Account": (75, 180),
-    "Gold Plus Account": (75, 180),
-    "Gold Years Account": (75, 180),
-    "Platinum Account": (150, 270),
-    "Platinum Plus Account": (150, 270),
-    "Diamond Elite Account": (150, 270),
-}
-"""Savings tier -> (fee, window). Applies to class ``savings``, which the data never uses
-(it spells the class ``saving``): kept as the reference has it."""
+_EARLY_CLOSURE: dict[str, dict[str, list[int]]] = tomllib.loads(
+    resources.files(__package__).joinpath("early_closure.toml").read_text("utf-8")
+)
+"""Account class -> tier -> [early closure fee in dollars, window in days since opening]."""
 
 _ELIGIBILITY_ERROR = "Error: Account eligibility requirements not met."
 
@@ -94,11 +81,9 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
     New records use the ``account_type``/``account_class`` fields (not ``class``/``level``),
     as the reference's do.
     """
-    if not user_id or not account_type or not account_class:
-        return "Error: Missing required parameters."
+    given(all((user_id, account_type, account_class)), "Error: Missing required parameters.")
     types = ["checking", "savings", "business_checking", "business_savings"]
-    if account_type not in types:
-        return invalid_choice("account_type", types)
+    one_of(account_type, "account_type", types)
     owned = [a for _, a in rows_where(db.accounts, "user_id", user_id)]
     if not _eligible(owned, account_type):
         return _ELIGIBILITY_ERROR
@@ -112,8 +97,8 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
         "status": "OPEN",
         "date_opened": TODAY_TEXT,
     }
-    if not add(db.accounts, account_id, record):
-        return f"Failed to open account: Account ID '{account_id}' may already exist."
+    taken = f"Failed to open account: Account ID '{account_id}' may already exist."
+    inserted(db.accounts, account_id, record, taken)
     return (
         "Bank account opened successfully!\n"
         f"  - Account ID: {account_id}\n"
@@ -128,9 +113,7 @@ def open_bank_account(db: BankingDB, user_id: str, account_type: str, account_cl
 
 def _early_closure_fee(account: dict[str, Any], balance: float) -> float | None:
     """The fee due when closing now (0 if none); None when the balance cannot cover it."""
-    table = {"checking": _CHECKING_EARLY_CLOSURE, "savings": _SAVINGS_EARLY_CLOSURE}.get(
-        account.get("class", "")
-    )
+    table = _EARLY_CLOSURE.get(account.get("class", ""))
     terms = table.get(account.get("level", "")) if table else None
     opened = account.get("date_opened", "")
     if not terms or not opened:
@@ -153,8 +136,7 @@ def close_bank_account(
     waive_early_closure_fee: bool = False,
 ) -> str:
     """Close an account whose balance, less any early closure fee, is exactly zero."""
-    if not account_id:
-        return "Error: Missing required parameter (account_id)."
+    given(account_id, "Error: Missing required parameter (account_id).")
     account = found(db.accounts, account_id, "Account")
     if account.get("status") == "CLOSED":
         return f"Error: Account '{account_id}' is already closed."
@@ -189,8 +171,7 @@ def close_bank_account(
 @behaviour("get_user_accounts", "read")
 def get_user_accounts(db: BankingDB, user_id: str) -> str:
     """Every bank account and credit card account of a customer."""
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
+    given(user_id, "Error: Missing required parameter: user_id")
     bank = query_by(db, "accounts", "user_id", user_id)
     cards = query_by(db, "credit_card_accounts", "user_id", user_id)
     lines = executed(db, "get_user_accounts", "User accounts retrieved successfully.")
@@ -211,10 +192,7 @@ def transfer_funds(
             "Error: Missing required parameters "
             "(source_account_id, destination_account_id, amount)."
         )
-    try:
-        amount = float(amount)
-    except (ValueError, TypeError):
-        return f"Error: Invalid amount '{amount}'. Must be a number."
+    amount = number(amount, f"Error: Invalid amount '{amount}'. Must be a number.")
     if amount <= 0:
         return "Error: Transfer amount must be positive."
     if source_account_id == destination_account_id:

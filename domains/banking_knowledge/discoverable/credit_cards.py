@@ -8,10 +8,10 @@ from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     check_card_exists,
 )
+from tau_env.domains.banking_knowledge.discoverable.checks import given, inserted, one_of
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
-    invalid_choice,
     title,
 )
 from tau_env.domains.banking_knowledge.ids import (
@@ -46,8 +46,7 @@ def order_replacement_credit_card(
             "(credit_card_account_id, user_id, shipping_address, reason)."
         )
     reasons = ["fraud_suspected", "lost", "stolen", "damaged", "expired", "other"]
-    if reason not in reasons:
-        return invalid_choice("reason", reasons)
+    one_of(reason, "reason", reasons)
     check_card_exists(db, credit_card_account_id)
     order_id = credit_card_order_id(credit_card_account_id, user_id, reason)
     order = {
@@ -61,8 +60,8 @@ def order_replacement_credit_card(
         "status": "ORDERED",
         "old_card_cancelled": True,
     }
-    if not add(db.credit_card_orders, order_id, order):
-        return "Error: Order may have already been placed for this card replacement."
+    taken = "Error: Order may have already been placed for this card replacement."
+    inserted(db.credit_card_orders, order_id, order, taken)
     if exists(db.credit_card_accounts, credit_card_account_id):
         card = edit(db.credit_card_accounts, credit_card_account_id)
         card["status"] = "CLOSED"
@@ -88,8 +87,8 @@ def log_credit_card_closure_reason(
     db: BankingDB, credit_card_account_id: str, user_id: str, closure_reason: str
 ) -> str:
     """Record why a customer wants to close a card (a second record of the pair is ignored)."""
-    if not credit_card_account_id or not user_id or not closure_reason:
-        return "Error: Missing required parameters."
+    missing = "Error: Missing required parameters."
+    given(all((credit_card_account_id, user_id, closure_reason)), missing)
     reasons = [
         "annual_fee",
         "not_using_card",
@@ -99,8 +98,7 @@ def log_credit_card_closure_reason(
         "negative_experience",
         "other",
     ]
-    if closure_reason not in reasons:
-        return invalid_choice("closure_reason", reasons)
+    one_of(closure_reason, "closure_reason", reasons)
     record_id = closure_reason_id(credit_card_account_id, user_id)
     add(
         db.credit_card_closure_reasons,
@@ -150,8 +148,7 @@ def apply_statement_credit(
         )
     if amount <= 0:
         return "Error: Credit amount must be positive."
-    if reason not in _STATEMENT_CREDIT_REASONS:
-        return invalid_choice("reason", _STATEMENT_CREDIT_REASONS)
+    one_of(reason, "reason", _STATEMENT_CREDIT_REASONS)
     check_card_exists(db, credit_card_account_id)
     credit_id = transaction_id(user_id, "STATEMENT_CREDIT", reason, amount, "Statement Credit")
     record = {
@@ -200,11 +197,9 @@ def apply_credit_card_flag(
             "(credit_card_account_id, user_id, flag_type, expiration_date, reason)."
         )
     flags = ["annual_fee_waived", "promotional_apr", "rewards_bonus", "other"]
-    if flag_type not in flags:
-        return invalid_choice("flag_type", flags)
+    one_of(flag_type, "flag_type", flags)
     reasons = ["retention_offer", "loyalty_benefit", "promotional", "error_correction", "other"]
-    if reason not in reasons:
-        return invalid_choice("reason", reasons)
+    one_of(reason, "reason", reasons)
     check_card_exists(db, credit_card_account_id)
     flag_id = account_flag_id(credit_card_account_id, flag_type, expiration_date)
     record = {
@@ -218,8 +213,8 @@ def apply_credit_card_flag(
         "applied_at": TODAY_TEXT,
         "status": "ACTIVE",
     }
-    if not add(db.credit_card_account_flags, flag_id, record):
-        return f"Error: Failed to apply account flag. Flag ID '{flag_id}' may already exist."
+    taken = f"Error: Failed to apply account flag. Flag ID '{flag_id}' may already exist."
+    inserted(db.credit_card_account_flags, flag_id, record, taken)
     return (
         "Account flag applied successfully!\n"
         f"  - Flag ID: {flag_id}\n"
@@ -235,8 +230,8 @@ def apply_credit_card_flag(
 @behaviour("close_credit_card_account", "write")
 def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_id: str) -> str:
     """Close a card account for good."""
-    if not credit_card_account_id or not user_id:
-        return "Error: Missing required parameters (credit_card_account_id, user_id)."
+    missing = "Error: Missing required parameters (credit_card_account_id, user_id)."
+    given(all((credit_card_account_id, user_id)), missing)
     check_card_exists(db, credit_card_account_id)
     if not exists(db.credit_card_accounts, credit_card_account_id):
         return f"Error: Failed to close credit card account '{credit_card_account_id}'."
@@ -254,8 +249,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
 @behaviour("update_transaction_rewards", "write")
 def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_earned: str) -> str:
     """Correct the rewards recorded on a card transaction."""
-    if not transaction_id or not new_rewards_earned:
-        return "Error: Missing required parameters."
+    given(all((transaction_id, new_rewards_earned)), "Error: Missing required parameters.")
     if not exists(db.credit_card_transaction_history, transaction_id):
         return f"Error: Transaction '{transaction_id}' not found."
     edit(db.credit_card_transaction_history, transaction_id)["rewards_earned"] = new_rewards_earned

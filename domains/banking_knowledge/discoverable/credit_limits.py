@@ -11,6 +11,7 @@ from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     dollars,
     owned_card,
 )
+from tau_env.domains.banking_knowledge.discoverable.checks import given, number
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -27,34 +28,49 @@ from tau_env.domains.banking_knowledge.lookups import (
 
 __all__ = ["BEHAVIOURS"]
 
+_MISSING = "Error: Missing required parameters."
+
+
+def _logged(
+    db: BankingDB, account_id: str, user_id: str, increase: float, status: str, **details: Any
+) -> str | None:
+    """Log a limit increase request (``PENDING``) or a decision on one, with its `details`.
+
+    Returns:
+        The record's id; None when that record exists already (nothing is written).
+    """
+    request_id = credit_limit_request_id(account_id, user_id, increase)
+    dated = "submitted_at" if status == "PENDING" else "decision_date"
+    record = {
+        "request_id": request_id,
+        "credit_card_account_id": account_id,
+        "user_id": user_id,
+        **details,
+        dated: TODAY_TEXT,
+        "status": status,
+    }
+    return request_id if add(db.credit_limit_increase_requests, request_id, record) else None
+
 
 @behaviour("submit_credit_limit_request", "write")
 def submit_credit_limit_request(
     db: BankingDB, credit_card_account_id: str, user_id: str, requested_increase_amount: int
 ) -> str:
     """File a credit limit increase request for a whole number of dollars."""
-    if not credit_card_account_id or not user_id or requested_increase_amount is None:
-        return "Error: Missing required parameters."
-    try:
-        amount = float(requested_increase_amount)
-    except (TypeError, ValueError):
-        return "Error: Invalid requested_increase_amount. Must be a whole number."
+    amount_given = requested_increase_amount is not None
+    given(all((credit_card_account_id, user_id, amount_given)), _MISSING)
+    invalid = "Error: Invalid requested_increase_amount. Must be a whole number."
+    amount = number(requested_increase_amount, invalid)
     if not amount.is_integer():
         return "Error: Invalid requested_increase_amount. Must be a whole number of dollars."
     whole = int(amount)
     if whole <= 0:
         return "Error: Requested increase amount must be positive."
     owned_card(db, credit_card_account_id, user_id)  # answers for a missing or foreign card
-    request_id = credit_limit_request_id(credit_card_account_id, user_id, whole)
-    record = {
-        "request_id": request_id,
-        "credit_card_account_id": credit_card_account_id,
-        "user_id": user_id,
-        "requested_increase_amount": whole,
-        "submitted_at": TODAY_TEXT,
-        "status": "PENDING",
-    }
-    if not add(db.credit_limit_increase_requests, request_id, record):
+    request_id = _logged(
+        db, credit_card_account_id, user_id, whole, "PENDING", requested_increase_amount=whole
+    )
+    if request_id is None:
         return "Error: A similar request may already exist."
     lines = executed(
         db, "submit_credit_limit_request", "Credit limit increase request submitted successfully."
@@ -74,8 +90,8 @@ def get_payment_history(db: BankingDB, credit_card_account_id: str, months: int)
 
     Payments are sorted by their MM/DD/YYYY date as text, as the reference does.
     """
-    if not credit_card_account_id or months is None:
-        return "Error: Missing required parameters (credit_card_account_id, months)."
+    missing = "Error: Missing required parameters (credit_card_account_id, months)."
+    given(credit_card_account_id and months is not None, missing)
     try:
         count = int(months)
     except (ValueError, TypeError):
@@ -113,20 +129,18 @@ def _blocks_limit_increase(
     db: BankingDB, account_id: str, user_id: str, card: dict[str, Any]
 ) -> bool:
     """Open disputes of the customer, a pending replacement, or an account not in standing."""
-    for _, dispute in rows(db.transaction_disputes):
-        if dispute.get("user_id") == user_id and dispute.get("status") in (
-            "SUBMITTED",
-            "UNDER_REVIEW",
-            "PENDING",
-        ):
-            return True
-    for _, order in rows(db.credit_card_orders):
-        if order.get("credit_card_account_id") == account_id and order.get("status") in (
-            "PENDING",
-            "PROCESSING",
-            "SHIPPED",
-        ):
-            return True
+    open_disputes = ("SUBMITTED", "UNDER_REVIEW", "PENDING")
+    if any(
+        dispute.get("user_id") == user_id and dispute.get("status") in open_disputes
+        for _, dispute in rows(db.transaction_disputes)
+    ):
+        return True
+    open_orders = ("PENDING", "PROCESSING", "SHIPPED")
+    if any(
+        order.get("credit_card_account_id") == account_id and order.get("status") in open_orders
+        for _, order in rows(db.credit_card_orders)
+    ):
+        return True
     standing = card.get("account_status", "").upper()
     return standing in ("PAST_DUE", "DELINQUENT", "COLLECTIONS", "CLOSED")
 
@@ -136,8 +150,8 @@ def approve_credit_limit_increase(
     db: BankingDB, credit_card_account_id: str, user_id: str, new_credit_limit: int
 ) -> str:
     """Set a card's new limit when nothing blocks it, and record the decision."""
-    if not credit_card_account_id or not user_id or new_credit_limit is None:
-        return "Error: Missing required parameters."
+    limit_given = new_credit_limit is not None
+    given(all((credit_card_account_id, user_id, limit_given)), _MISSING)
     card = owned_card(db, credit_card_account_id, user_id)
     if _blocks_limit_increase(db, credit_card_account_id, user_id, card):
         return "Error: Credit limit increase request cannot be approved at this time."
@@ -145,20 +159,15 @@ def approve_credit_limit_increase(
     new_limit = float(new_credit_limit)
     edit(db.credit_card_accounts, credit_card_account_id)["credit_limit"] = f"${new_limit:.2f}"
     increase = new_limit - current
-    request_id = credit_limit_request_id(credit_card_account_id, user_id, increase)
-    add(
-        db.credit_limit_increase_requests,
-        request_id,
-        {
-            "request_id": request_id,
-            "credit_card_account_id": credit_card_account_id,
-            "user_id": user_id,
-            "previous_limit": f"${current:.2f}",
-            "new_limit": f"${new_limit:.2f}",
-            "increase_amount": f"${increase:.2f}",
-            "decision_date": TODAY_TEXT,
-            "status": "APPROVED",
-        },
+    _logged(
+        db,
+        credit_card_account_id,
+        user_id,
+        increase,
+        "APPROVED",
+        previous_limit=f"${current:.2f}",
+        new_limit=f"${new_limit:.2f}",
+        increase_amount=f"${increase:.2f}",
     )
     return (
         "Credit limit increase approved!\n"
@@ -176,8 +185,7 @@ def deny_credit_limit_increase(
     db: BankingDB, credit_card_account_id: str, user_id: str, denial_reason: str
 ) -> str:
     """Record the denial of a credit limit increase."""
-    if not credit_card_account_id or not user_id or not denial_reason:
-        return "Error: Missing required parameters."
+    given(all((credit_card_account_id, user_id, denial_reason)), _MISSING)
     reasons = [
         "insufficient_account_age",
         "cooldown_period_active",
@@ -193,19 +201,7 @@ def deny_credit_limit_increase(
         return f"Error: Invalid denial_reason. Must be one of: {', '.join(reasons)}"
     if not exists(db.credit_card_accounts, credit_card_account_id):
         return f"Error: Credit card account '{credit_card_account_id}' not found."
-    request_id = credit_limit_request_id(credit_card_account_id, user_id, 0.0)
-    add(
-        db.credit_limit_increase_requests,
-        request_id,
-        {
-            "request_id": request_id,
-            "credit_card_account_id": credit_card_account_id,
-            "user_id": user_id,
-            "denial_reason": denial_reason,
-            "decision_date": TODAY_TEXT,
-            "status": "DENIED",
-        },
-    )
+    _logged(db, credit_card_account_id, user_id, 0.0, "DENIED", denial_reason=denial_reason)
     return (
         "Credit limit increase request denied.\n"
         f"  - Account: {credit_card_account_id}\n"

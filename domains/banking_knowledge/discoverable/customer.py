@@ -6,12 +6,13 @@ then acts: a call that fails its own checks afterwards is still logged, as in th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
-from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.base import Answer, behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.checks import found, number
 from tau_env.domains.banking_knowledge.ids import (
     card_last_4_digits,
     dispute_id,
@@ -52,54 +53,56 @@ def log_user_call(db: BankingDB, name: str, arguments: dict[str, Any]) -> None:
     )
 
 
-def _start(db: BankingDB, key: str, arguments: dict[str, Any]) -> tuple[str, str | None]:
-    """The tool's public name, and the refusal if it was not given (else the call is logged)."""
+@dataclass(frozen=True)
+class _Call:
+    """A logged customer call: the tool's public name and the arguments, echoed in answers."""
+
+    name: str
+    arguments: dict[str, Any]
+
+    def echo(self, first_line: str) -> str:
+        """The answer's opening: `first_line`, then the tool and its arguments."""
+        arguments = indented(self.arguments)
+        return f"{first_line}\n\nExecuted: {self.name}\nArguments: {arguments}\n"
+
+
+def _start(db: BankingDB, key: str, **arguments: Any) -> _Call:
+    """Log the call of the behaviour `key` (the customer's tool).
+
+    Raises:
+        Answer: The refusal when the agent has not given the tool (the call is not logged).
+    """
     name = name_of(db, key)
     refusal = not_given(db, name)
-    if refusal is None:
-        log_user_call(db, name, arguments)
-    return name, refusal
-
-
-def _echo(first_line: str, name: str, arguments: dict[str, Any]) -> str:
-    return f"{first_line}\n\nExecuted: {name}\nArguments: {indented(arguments)}\n"
+    if refusal is not None:
+        raise Answer(refusal)
+    log_user_call(db, name, arguments)
+    return _Call(name, arguments)
 
 
 @behaviour("submit_cash_back_dispute", "write")
 def submit_cash_back_dispute(db: BankingDB, user_id: str, transaction_id: str) -> str:
     """Dispute the cash back of a transaction; resolved at once when the task says so."""
-    arguments = {"user_id": user_id, "transaction_id": transaction_id}
-    name, refusal = _start(db, "submit_cash_back_dispute", arguments)
-    if refusal:
-        return refusal
+    call = _start(db, "submit_cash_back_dispute", user_id=user_id, transaction_id=transaction_id)
     case_id = dispute_id(user_id, transaction_id)
     settings = row(db.task_config, "dispute_settings") or {}
+    record = {
+        "dispute_id": case_id,
+        "user_id": user_id,
+        "transaction_id": transaction_id,
+        "submitted_at": TODAY_TEXT,
+    }
     if settings.get("auto_resolve_disputes", False):
-        record = {
-            "dispute_id": case_id,
-            "user_id": user_id,
-            "transaction_id": transaction_id,
-            "submitted_at": TODAY_TEXT,
-            "status": "RESOLVED",
-            "resolution": "APPROVED",
-        }
+        record.update(status="RESOLVED", resolution="APPROVED")
         status = (
             "Status: RESOLVED - The dispute has been reviewed and approved. "
             "The transaction rewards need to be updated."
         )
     else:
-        record = {
-            "dispute_id": case_id,
-            "user_id": user_id,
-            "transaction_id": transaction_id,
-            "submitted_at": TODAY_TEXT,
-            "status": "SUBMITTED",
-        }
+        record["status"] = "SUBMITTED"
         status = "Status: SUBMITTED - Your dispute has been queued for review."
-    text = _echo(
-        "Cash back dispute submitted successfully. Your case has been queued for review.",
-        name,
-        arguments,
+    text = call.echo(
+        "Cash back dispute submitted successfully. Your case has been queued for review."
     )
     if add(db.cash_back_disputes, case_id, record):
         return f"{text}Dispute ID: {case_id}\n{status}"
@@ -109,15 +112,10 @@ def submit_cash_back_dispute(db: BankingDB, user_id: str, transaction_id: str) -
 @behaviour("get_referral_link", "write")
 def get_referral_link(db: BankingDB, user_id: str, card_name: str) -> str:
     """Create a referral for a card and the link to share."""
-    arguments = {"user_id": user_id, "card_name": card_name}
-    name, refusal = _start(db, "get_referral_link", arguments)
-    if refusal:
-        return refusal
+    call = _start(db, "get_referral_link", user_id=user_id, card_name=card_name)
     link_id = referral_link_id(user_id, card_name)
-    text = _echo(
-        "Referral link generated successfully. Share this link with the person you want to refer.",
-        name,
-        arguments,
+    text = call.echo(
+        "Referral link generated successfully. Share this link with the person you want to refer."
     )
     if add_referral(db, link_id, user_id, card_name):
         return f"{text}Referral ID: {link_id}\nReferral link: https://rhobank.com/refer/{link_id}"
@@ -127,29 +125,21 @@ def get_referral_link(db: BankingDB, user_id: str, card_name: str) -> str:
 @behaviour("get_card_last_4_digits", "read")
 def get_card_last_4_digits(db: BankingDB, credit_card_account_id: str) -> str:
     """The last 4 digits of a card (derived from the account id; the call is still logged)."""
-    arguments = {"credit_card_account_id": credit_card_account_id}
-    name, refusal = _start(db, "get_card_last_4_digits", arguments)
-    if refusal:
-        return refusal
+    call = _start(db, "get_card_last_4_digits", credit_card_account_id=credit_card_account_id)
     found = query_by(db, "credit_card_accounts", "account_id", credit_card_account_id)
     if is_empty_result(found):
         return f"Error: Credit card account '{credit_card_account_id}' not found."
     digits = card_last_4_digits(credit_card_account_id)
-    text = _echo("Card information retrieved successfully.", name, arguments)
+    text = call.echo("Card information retrieved successfully.")
     return f"{text}Last 4 digits of card: {digits}"
 
 
 @behaviour("deposit_check", "write")
 def deposit_check(db: BankingDB, account_id: str, check_amount: float) -> str:
     """Deposit a check into an open account (the balance is written with a ``$``)."""
-    arguments = {"account_id": account_id, "check_amount": check_amount}
-    name, refusal = _start(db, "deposit_check", arguments)
-    if refusal:
-        return refusal
-    try:
-        amount = float(check_amount)
-    except (ValueError, TypeError):
-        return f"Error: Invalid check amount '{check_amount}'. Must be a number."
+    call = _start(db, "deposit_check", account_id=account_id, check_amount=check_amount)
+    invalid = f"Error: Invalid check amount '{check_amount}'. Must be a number."
+    amount = number(check_amount, invalid)
     if amount <= 0:
         return "Error: Check amount must be positive."
     account = found(db.accounts, account_id, "Account")
@@ -158,11 +148,9 @@ def deposit_check(db: BankingDB, account_id: str, check_amount: float) -> str:
     previous = parse_balance(account.get("current_holdings", account.get("balance", 0)))
     new_balance = previous + amount
     edit(db.accounts, account_id)["current_holdings"] = f"${new_balance:.2f}"
-    text = _echo(
+    text = call.echo(
         "Check deposited successfully. Funds will be available according to your account's "
-        "deposit policy.",
-        name,
-        arguments,
+        "deposit policy."
     )
     return (
         f"{text}Check deposit processed!\n"

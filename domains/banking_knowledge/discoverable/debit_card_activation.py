@@ -10,10 +10,15 @@ from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
-from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import title
-from tau_env.domains.banking_knowledge.lookups import edit, row, rows
+from tau_env.domains.banking_knowledge.discoverable.base import Answer, behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.checks import (
+    found,
+    given,
+    linked_account_open,
+    transition,
+)
+from tau_env.domains.banking_knowledge.discoverable.texts import result, title
+from tau_env.domains.banking_knowledge.lookups import edit, rows
 
 __all__ = ["BEHAVIOURS"]
 
@@ -62,49 +67,41 @@ _ACTIVATION_TOOL_FOR_REASON = {
 """Issue reason -> the activation behaviour that handles it (the reference's three tools)."""
 
 
-def _activation_problem(
+def _checked_reason(
     db: BankingDB, key: str, card_id: str, last_4_digits: str, details: tuple[Any, ...]
-) -> str | None:
-    """The checks every activation variant makes, in the reference's order."""
+) -> str:
+    """The card's issue reason, once the checks every activation variant makes have passed.
+
+    Raises:
+        Answer: The first check that fails, in the reference's order.
+    """
     expiration_date, cvv, pin = details
-    if not all((card_id, last_4_digits, expiration_date, cvv, pin)):
-        return (
-            "Error: Missing required parameters. "
-            "Required: card_id, last_4_digits, expiration_date, cvv, pin."
-        )
+    missing = (
+        "Error: Missing required parameters. "
+        "Required: card_id, last_4_digits, expiration_date, cvv, pin."
+    )
+    given(all((card_id, last_4_digits, expiration_date, cvv, pin)), missing)
     problem = pin_problem(pin)
     if problem:
-        return f"Error: {problem}"
+        raise Answer(f"Error: {problem}")
     if not cvv.isdigit() or len(cvv) != 3:
-        return "Error: CVV must be exactly 3 digits."
+        raise Answer("Error: CVV must be exactly 3 digits.")
     if not last_4_digits.isdigit() or len(last_4_digits) != 4:
-        return "Error: Last 4 digits must be exactly 4 digits."
+        raise Answer("Error: Last 4 digits must be exactly 4 digits.")
     card = found(db.debit_cards, card_id, "Debit card")
     reason = card.get("issue_reason", "new_account")
     handler = _ACTIVATION_TOOL_FOR_REASON.get(reason)
     if handler != key:
         right = name_of(db, handler) if handler else "unknown"
-        return (
+        raise Answer(
             f"Error: Wrong activation tool. This card has issue_reason='{reason}'. "
             f"Please use {right} instead of {name_of(db, key)}."
         )
-    if card.get("status") == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if card.get("status") != "PENDING":
-        return (
-            f"Error: Debit card '{card_id}' cannot be activated. Current status: "
-            f"{card.get('status')}. Only PENDING cards can be activated."
-        )
+    transition(card_id, card, "PENDING", "ACTIVE", "activated")
     if card.get("last_4_digits") != last_4_digits:
-        return "Error: Card verification failed. The last 4 digits do not match our records."
-    account_id = card.get("account_id")
-    account = row(db.accounts, account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. "
-            "Card cannot be activated."
-        )
-    return None
+        raise Answer("Error: Card verification failed. The last 4 digits do not match our records.")
+    linked_account_open(db, card, "activated")
+    return str(reason)
 
 
 def _activate(db: BankingDB, card_id: str, old_status: str, reason_text: str) -> list[str]:
@@ -136,20 +133,10 @@ def activate_new_debit_card(
     db: BankingDB, card_id: str, last_4_digits: str, expiration_date: str, cvv: str, pin: str
 ) -> str:
     """Activate a first card (issue reason new_account or first_card)."""
-    key = "activate_new_debit_card"
-    problem = _activation_problem(db, key, card_id, last_4_digits, (expiration_date, cvv, pin))
-    if problem:
-        return problem
+    details = (expiration_date, cvv, pin)
+    _checked_reason(db, "activate_new_debit_card", card_id, last_4_digits, details)
     others = _activate(db, card_id, "DEACTIVATED", "New card activated")
-    lines = [
-        "New Debit Card Activation Successful",
-        f"Card ID: {card_id}",
-        "Status: ACTIVE",
-        f"Activation Date: {TODAY_TEXT}",
-        "",
-        "Your card is now ready to use at any ATM or point of sale terminal.",
-        "For security, please sign the back of your card.",
-    ]
+    lines = [result("activate_new_debit_card", card_id=card_id)]
     if others:
         lines.append(f"\nNote: Previous card(s) have been deactivated: {', '.join(others)}")
     return "\n".join(lines)
@@ -160,25 +147,10 @@ def activate_replacement_debit_card(
     db: BankingDB, card_id: str, last_4_digits: str, expiration_date: str, cvv: str, pin: str
 ) -> str:
     """Activate a card replacing a lost, stolen or fraud-suspected one."""
-    key = "activate_replacement_debit_card"
-    problem = _activation_problem(db, key, card_id, last_4_digits, (expiration_date, cvv, pin))
-    if problem:
-        return problem
-    reason = (row(db.debit_cards, card_id) or {}).get("issue_reason", "lost")
+    details = (expiration_date, cvv, pin)
+    reason = _checked_reason(db, "activate_replacement_debit_card", card_id, last_4_digits, details)
     others = _activate(db, card_id, "DEACTIVATED", f"Replacement card activated ({reason})")
-    lines = [
-        "Replacement Debit Card Activation Successful",
-        f"Card ID: {card_id}",
-        f"Replacement Reason: {title(reason)}",
-        "Status: ACTIVE",
-        f"Activation Date: {TODAY_TEXT}",
-        "",
-        "Your replacement card is now ready to use.",
-        "",
-        "IMPORTANT SECURITY REMINDERS:",
-        "- Please review your recent transactions for any unauthorized charges",
-        "- Report any suspicious activity immediately",
-    ]
+    lines = [result("activate_replacement_debit_card", card_id=card_id, reason=title(reason))]
     if reason == "fraud":
         lines.append(
             "- Since fraud was suspected, we recommend changing your online banking password"
@@ -193,21 +165,10 @@ def activate_reissued_debit_card(
     db: BankingDB, card_id: str, last_4_digits: str, expiration_date: str, cvv: str, pin: str
 ) -> str:
     """Activate a reissued card; the old card keeps a one-day grace period."""
-    key = "activate_reissued_debit_card"
-    problem = _activation_problem(db, key, card_id, last_4_digits, (expiration_date, cvv, pin))
-    if problem:
-        return problem
-    reason = (row(db.debit_cards, card_id) or {}).get("issue_reason", "expired")
+    details = (expiration_date, cvv, pin)
+    reason = _checked_reason(db, "activate_reissued_debit_card", card_id, last_4_digits, details)
     others = _activate(db, card_id, "GRACE_PERIOD", f"Reissued card activated ({reason})")
-    lines = [
-        "Reissued Debit Card Activation Successful",
-        f"Card ID: {card_id}",
-        f"Reissue Reason: {title(reason)}",
-        "Status: ACTIVE",
-        f"Activation Date: {TODAY_TEXT}",
-        "",
-        "Your reissued card is now ready to use.",
-    ]
+    lines = [result("activate_reissued_debit_card", card_id=card_id, reason=title(reason))]
     if others:
         lines.append(
             f"\nNote: Your previous card(s) ({', '.join(others)}) will remain active for 24 "
@@ -222,17 +183,11 @@ def activate_reissued_debit_card(
     return "\n".join(lines)
 
 
-_PIN_FOOTER = [
-    "",
-    "The new PIN is effective immediately.",
-]
-
-
 @behaviour("reset_debit_card_pin", "write")
 def reset_debit_card_pin(db: BankingDB, card_id: str, last_4_digits: str, new_pin: str) -> str:
     """Set a new PIN for a forgotten one and unlock the card (the PIN itself is not stored)."""
-    if not all((card_id, last_4_digits, new_pin)):
-        return "Error: Missing required parameters. Required: card_id, last_4_digits, new_pin."
+    missing = "Error: Missing required parameters. Required: card_id, last_4_digits, new_pin."
+    given(all((card_id, last_4_digits, new_pin)), missing)
     if not last_4_digits.isdigit() or len(last_4_digits) != 4:
         return "Error: Last 4 digits must be exactly 4 digits."
     problem = pin_problem(new_pin)
@@ -246,29 +201,17 @@ def reset_debit_card_pin(db: BankingDB, card_id: str, last_4_digits: str, new_pi
             f"Error: Cannot reset PIN. Card status is {card.get('status')}. "
             "Only ACTIVE cards can have their PIN reset."
         )
-    reset = edit(db.debit_cards, card_id)
-    reset["pin_last_changed"] = TODAY_TEXT
-    reset["pin_locked"] = False
-    reset["pin_attempts_remaining"] = 3
-    return "\n".join(
-        [
-            "Debit Card PIN Reset Successfully",
-            f"Card ID: {card_id}",
-            f"PIN Changed: {TODAY_TEXT}",
-            *_PIN_FOOTER,
-            "Your card has been unlocked and is ready to use.",
-            "Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.",
-            "",
-            "Security reminder: Never share your PIN with anyone.",
-        ]
+    edit(db.debit_cards, card_id).update(
+        pin_last_changed=TODAY_TEXT, pin_locked=False, pin_attempts_remaining=3
     )
+    return result("reset_debit_card_pin", card_id=card_id)
 
 
 @behaviour("change_debit_card_pin", "write")
 def change_debit_card_pin(db: BankingDB, card_id: str, current_pin: str, new_pin: str) -> str:
     """Change a known PIN (the current PIN is checked for format only, as in the reference)."""
-    if not all((card_id, current_pin, new_pin)):
-        return "Error: Missing required parameters. Required: card_id, current_pin, new_pin."
+    missing = "Error: Missing required parameters. Required: card_id, current_pin, new_pin."
+    given(all((card_id, current_pin, new_pin)), missing)
     if not current_pin.isdigit() or len(current_pin) != 4:
         return "Error: Current PIN must be exactly 4 digits."
     problem = pin_problem(new_pin)
@@ -283,17 +226,7 @@ def change_debit_card_pin(db: BankingDB, card_id: str, current_pin: str, new_pin
             "Only ACTIVE cards can have their PIN changed."
         )
     edit(db.debit_cards, card_id)["pin_last_changed"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Debit Card PIN Changed Successfully",
-            f"Card ID: {card_id}",
-            f"PIN Changed: {TODAY_TEXT}",
-            *_PIN_FOOTER,
-            "Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.",
-            "",
-            "Security reminder: Never share your PIN with anyone.",
-        ]
-    )
+    return result("change_debit_card_pin", card_id=card_id)
 
 
 BEHAVIOURS = (

@@ -7,8 +7,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice
+from tau_env.domains.banking_knowledge.discoverable.checks import found, inserted, one_of
 from tau_env.domains.banking_knowledge.ids import debit_card_id, debit_card_order_id, hex_digest
 from tau_env.domains.banking_knowledge.lookups import add, edit, row, rows, rows_where
 
@@ -93,12 +92,10 @@ def order_debit_card(
             "delivery_option, delivery_fee, card_design, design_fee, shipping_address."
         )
     assert delivery is not None and design is not None
-    if delivery_option.upper() not in _DELIVERY_TIMES:
-        return invalid_choice("delivery_option", list(_DELIVERY_TIMES))
+    one_of(delivery_option.upper(), "delivery_option", list(_DELIVERY_TIMES))
     option = delivery_option.upper()
     designs = ["CLASSIC", "PREMIUM", "CUSTOM"]
-    if card_design.upper() not in designs:
-        return invalid_choice("card_design", designs)
+    one_of(card_design.upper(), "card_design", designs)
     style = card_design.upper()
     account = found(db.accounts, account_id, "Account")
     if account.get("class") != "checking":
@@ -153,8 +150,8 @@ def order_debit_card(
         "expected_delivery": expected,
         "status": "PENDING",
     }
-    if not add(db.debit_card_orders, order_id, order):
-        return "Error: Failed to create debit card order. Order may already exist."
+    taken = "Error: Failed to create debit card order. Order may already exist."
+    inserted(db.debit_card_orders, order_id, order, taken)
     if total > 0:
         edit(db.accounts, account_id)["current_holdings"] = f"{holdings - total:.2f}"
         fee_id = f"btxn_dcfee_{order_id[-8:]}"

@@ -7,8 +7,15 @@ from datetime import datetime
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
-from tau_env.domains.banking_knowledge.discoverable.checks import found
-from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
+from tau_env.domains.banking_knowledge.discoverable.checks import (
+    found,
+    given,
+    linked_account_open,
+    number,
+    one_of,
+    transition,
+)
+from tau_env.domains.banking_knowledge.discoverable.texts import result, title
 from tau_env.domains.banking_knowledge.json_text import indented
 from tau_env.domains.banking_knowledge.lookups import edit, row, rows_where
 
@@ -18,8 +25,7 @@ __all__ = ["BEHAVIOURS"]
 @behaviour("close_debit_card", "write")
 def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
     """Close an active or pending card for good."""
-    if not card_id or not reason:
-        return "Error: Missing required parameters. Required: card_id, reason."
+    given(all((card_id, reason)), "Error: Missing required parameters. Required: card_id, reason.")
     reasons = [
         "lost",
         "stolen",
@@ -28,8 +34,7 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
         "no_longer_needed",
         "account_closing",
     ]
-    if reason.lower() not in reasons:
-        return invalid_choice("reason", reasons)
+    one_of(reason.lower(), "reason", reasons)
     reason = reason.lower()
     card = found(db.debit_cards, card_id, "Debit card")
     previous = card.get("status")
@@ -38,10 +43,9 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
             f"Error: Debit card '{card_id}' cannot be closed. Current status: {previous}. "
             "Only ACTIVE or PENDING cards can be closed."
         )
-    closed = edit(db.debit_cards, card_id)
-    closed["status"] = "CLOSED"
-    closed["closed_date"] = TODAY_TEXT
-    closed["closure_reason"] = reason
+    edit(db.debit_cards, card_id).update(
+        status="CLOSED", closed_date=TODAY_TEXT, closure_reason=reason
+    )
     lines = [
         "Debit Card Closed Successfully",
         f"Card ID: {card_id}",
@@ -73,81 +77,29 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
 @behaviour("freeze_debit_card", "write")
 def freeze_debit_card(db: BankingDB, card_id: str) -> str:
     """Freeze an active card until it is unfrozen."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
+    given(card_id, "Error: Missing required parameter: card_id.")
     card = found(db.debit_cards, card_id, "Debit card")
-    if card.get("status") == "FROZEN":
-        return f"Error: Debit card '{card_id}' is already frozen."
-    if card.get("status") != "ACTIVE":
-        return (
-            f"Error: Debit card '{card_id}' cannot be frozen. Current status: "
-            f"{card.get('status')}. Only ACTIVE cards can be frozen."
-        )
-    frozen = edit(db.debit_cards, card_id)
-    frozen["status"] = "FROZEN"
-    frozen["frozen_date"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Debit Card Frozen Successfully",
-            f"Card ID: {card_id}",
-            "Status: FROZEN",
-            f"Frozen Date: {TODAY_TEXT}",
-            "",
-            "While frozen:",
-            "- All new purchase transactions will be declined",
-            "- Recurring payments and subscriptions will be declined",
-            "- Pending transactions already authorized may still process",
-            "",
-            "To unfreeze, the customer can call customer service or use the mobile app.",
-            "If the card is confirmed lost or stolen, recommend closing the card permanently "
-            "instead.",
-        ]
-    )
+    transition(card_id, card, "ACTIVE", "FROZEN", "frozen")
+    edit(db.debit_cards, card_id).update(status="FROZEN", frozen_date=TODAY_TEXT)
+    return result("freeze_debit_card", card_id=card_id)
 
 
 @behaviour("unfreeze_debit_card", "write")
 def unfreeze_debit_card(db: BankingDB, card_id: str) -> str:
     """Unfreeze a frozen card whose account is still open."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
+    given(card_id, "Error: Missing required parameter: card_id.")
     card = found(db.debit_cards, card_id, "Debit card")
-    if card.get("status") == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if card.get("status") != "FROZEN":
-        return (
-            f"Error: Debit card '{card_id}' cannot be unfrozen. Current status: "
-            f"{card.get('status')}. Only FROZEN cards can be unfrozen."
-        )
-    account_id = card.get("account_id")
-    account = row(db.accounts, account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. "
-            "Card cannot be unfrozen."
-        )
-    thawed = edit(db.debit_cards, card_id)
-    thawed["status"] = "ACTIVE"
-    thawed["unfrozen_date"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Debit Card Unfrozen Successfully",
-            f"Card ID: {card_id}",
-            "Status: ACTIVE",
-            f"Unfrozen Date: {TODAY_TEXT}",
-            "",
-            "The card is now active and ready to use immediately.",
-            "All transactions will process normally.",
-        ]
-    )
+    transition(card_id, card, "FROZEN", "ACTIVE", "unfrozen")
+    linked_account_open(db, card, "unfrozen")
+    edit(db.debit_cards, card_id).update(status="ACTIVE", unfrozen_date=TODAY_TEXT)
+    return result("unfreeze_debit_card", card_id=card_id)
 
 
 @behaviour("clear_debit_card_alert", "write")
 def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
     """Clear a velocity block, or a fraud alert the bank did not raise itself."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
-    if not reason:
-        return "Error: Missing required parameter: reason."
+    given(card_id, "Error: Missing required parameter: card_id.")
+    given(reason, "Error: Missing required parameter: reason.")
     reasons = ["customer_verified", "velocity_clear"]
     if reason not in reasons:
         return f"Error: Invalid reason '{reason}'. Must be one of: {', '.join(reasons)}"
@@ -155,20 +107,9 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
     if reason == "velocity_clear":
         if not card.get("velocity_blocked", False):
             return f"Error: Debit card '{card_id}' does not have an active velocity block."
-        cleared = edit(db.debit_cards, card_id)
-        cleared["velocity_blocked"] = False
-        cleared["velocity_cleared_date"] = TODAY_TEXT
-        return "\n".join(
-            [
-                "Velocity Block Cleared Successfully",
-                f"Card ID: {card_id}",
-                f"Cleared Date: {TODAY_TEXT}",
-                "",
-                "The card is now unblocked and ready for normal use.",
-                "The velocity monitoring will continue - if the same unusual patterns recur,",
-                "the card may be blocked again automatically.",
-            ]
-        )
+        cleared = {"velocity_blocked": False, "velocity_cleared_date": TODAY_TEXT}
+        edit(db.debit_cards, card_id).update(cleared)
+        return result("clear_velocity_block", card_id=card_id)
     if not card.get("fraud_alert_active", False):
         return f"Error: Debit card '{card_id}' does not have an active fraud alert."
     if card.get("alert_source") == "bank_initiated":
@@ -177,30 +118,16 @@ def clear_debit_card_alert(db: BankingDB, card_id: str, reason: str) -> str:
             "detection system and cannot be cleared by customer service agents. Please transfer "
             "the customer to the security team using transfer_to_human_agents."
         )
-    cleared = edit(db.debit_cards, card_id)
-    cleared["fraud_alert_active"] = False
-    cleared["alert_source"] = None
-    cleared["fraud_alert_cleared_date"] = TODAY_TEXT
-    return "\n".join(
-        [
-            "Fraud Alert Cleared Successfully",
-            f"Card ID: {card_id}",
-            f"Cleared Date: {TODAY_TEXT}",
-            "",
-            "The fraud alert has been removed from the card.",
-            "All transactions will process normally.",
-            "",
-            "Remind the customer to review recent transactions and report any unauthorized "
-            "charges.",
-        ]
+    edit(db.debit_cards, card_id).update(
+        fraud_alert_active=False, alert_source=None, fraud_alert_cleared_date=TODAY_TEXT
     )
+    return result("clear_fraud_alert", card_id=card_id)
 
 
 @behaviour("get_debit_cards", "read")
 def get_debit_cards(db: BankingDB, account_id: str) -> str:
     """A checking account's cards as JSON, newest issue date (compared as text) first."""
-    if not account_id:
-        return "Error: Missing required parameter 'account_id'."
+    given(account_id, "Error: Missing required parameter 'account_id'.")
     account = found(db.accounts, account_id, "Account")
     if account.get("class", "").lower() not in ("checking", "business_checking"):
         return (
@@ -240,18 +167,12 @@ _DEFAULT_ATM_LIMITS = {
 @behaviour("raise_debit_card_limit", "write")
 def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_limit: int) -> str:
     """Raise a card's daily ATM or purchase limit for 24 hours (at most by half)."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
-    if not limit_type:
-        return "Error: Missing required parameter: limit_type."
+    given(card_id, "Error: Missing required parameter: card_id.")
+    given(limit_type, "Error: Missing required parameter: limit_type.")
     if limit_type not in ("atm", "purchase"):
         return f"Error: Invalid limit_type '{limit_type}'. Must be 'atm' or 'purchase'."
-    if new_limit is None:
-        return "Error: Missing required parameter: new_limit."
-    try:
-        requested = float(new_limit)
-    except (ValueError, TypeError):
-        return f"Error: new_limit must be an integer, got '{new_limit}'."
+    given(new_limit is not None, "Error: Missing required parameter: new_limit.")
+    requested = number(new_limit, f"Error: new_limit must be an integer, got '{new_limit}'.")
     if not requested.is_integer():
         return f"Error: new_limit must be an integer, got '{requested}'."
     wanted = int(requested)
@@ -327,33 +248,20 @@ def raise_debit_card_limit(db: BankingDB, card_id: str, limit_type: str, new_lim
     raised[f"temporary_{limit_type}_limit_increase"] = True
     raised[f"original_{limit_type}_limit"] = current
     raised[f"temporary_{limit_type}_limit_expires"] = TODAY_TEXT
-    return "\n".join(
-        [
-            f"Temporary {label} Increase Granted Successfully",
-            f"Card ID: {card_id}",
-            f"Previous Limit: ${current}",
-            f"New Temporary Limit: ${wanted}",
-            f"Increase Amount: ${wanted - current}",
-            "",
-            "Important Information:",
-            "- This temporary increase expires in 24 hours",
-            f"- After expiration, the limit will revert to ${current}",
-            "- Only one temporary increase is allowed per 24-hour period",
-            "",
-            "Note: If the customer is at a third-party (non-Rho-Bank) ATM, that ATM may have its "
-            "own",
-            "per-transaction or daily limits that Rho-Bank cannot override. The customer may need "
-            "to",
-            "use a Rho-Bank ATM or make multiple smaller withdrawals at third-party ATMs.",
-        ]
+    return result(
+        "raise_debit_card_limit",
+        label=label,
+        card_id=card_id,
+        current=current,
+        wanted=wanted,
+        increase=wanted - current,
     )
 
 
 @behaviour("set_debit_card_recurring_block", "write")
 def set_debit_card_recurring_block(db: BankingDB, card_id: str, block_recurring: bool) -> str:
     """Block or allow recurring charges on an active card."""
-    if not card_id:
-        return "Error: Missing required parameter: card_id"
+    given(card_id, "Error: Missing required parameter: card_id")
     card = row(db.debit_cards, card_id)
     if not card:
         return f"Error: Debit card '{card_id}' not found."

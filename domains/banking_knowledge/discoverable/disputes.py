@@ -6,11 +6,10 @@ from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.atm_images import SCANNED_DEPOSITS
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
-from tau_env.domains.banking_knowledge.discoverable.checks import found
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted, one_of
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
-from tau_env.domains.banking_knowledge.discoverable.texts import invalid_choice, title
+from tau_env.domains.banking_knowledge.discoverable.texts import title
 from tau_env.domains.banking_knowledge.ids import dispute_id
-from tau_env.domains.banking_knowledge.lookups import add
 
 __all__ = ["BEHAVIOURS"]
 
@@ -35,11 +34,9 @@ def file_credit_card_dispute(
     partial_refund_amount: float | None = None,
 ) -> str:
     """Open a dispute on a credit card transaction (the transaction is not looked up)."""
-    if not transaction_id or not user_id:
-        return "Error: Missing required parameters."
+    given(all((transaction_id, user_id)), "Error: Missing required parameters.")
     actions = ["keep_active", "cancel_and_reissue"]
-    if card_action not in actions:
-        return invalid_choice("card_action", actions)
+    one_of(card_action, "card_action", actions)
     reasons = [
         "unauthorized_fraudulent_charge",
         "duplicate_charge",
@@ -49,11 +46,9 @@ def file_credit_card_dispute(
         "canceled_subscription_still_charging",
         "refund_never_processed",
     ]
-    if dispute_reason not in reasons:
-        return invalid_choice("dispute_reason", reasons)
+    one_of(dispute_reason, "dispute_reason", reasons)
     resolutions = ["full_refund", "partial_refund"]
-    if resolution_requested not in resolutions:
-        return invalid_choice("resolution_requested", resolutions)
+    one_of(resolution_requested, "resolution_requested", resolutions)
     if resolution_requested == "partial_refund" and partial_refund_amount is None:
         return (
             "Error: partial_refund_amount is required when resolution_requested is "
@@ -81,8 +76,8 @@ def file_credit_card_dispute(
         "submitted_at": TODAY_TEXT,
         "status": "SUBMITTED",
     }
-    if not add(db.transaction_disputes, case_id, record):
-        return "Error: Dispute may have already been filed for this transaction."
+    taken = "Error: Dispute may have already been filed for this transaction."
+    inserted(db.transaction_disputes, case_id, record, taken)
     lines = [
         "Credit card transaction dispute filed successfully. A case has been opened and will be "
         "reviewed within 10 business days.",
@@ -177,16 +172,12 @@ def file_debit_card_dispute(
             "Error: card_in_possession, contacted_merchant, police_report_filed, and "
             "written_statement_provided are required boolean fields."
         )
-    if dispute_category not in _DEBIT_CATEGORIES:
-        return invalid_choice("dispute_category", _DEBIT_CATEGORIES)
-    if transaction_type not in _DEBIT_TRANSACTION_TYPES:
-        return invalid_choice("transaction_type", _DEBIT_TRANSACTION_TYPES)
+    one_of(dispute_category, "dispute_category", _DEBIT_CATEGORIES)
+    one_of(transaction_type, "transaction_type", _DEBIT_TRANSACTION_TYPES)
     pin_states = ["yes_shared", "yes_observed", "no", "unknown"]
-    if pin_compromised not in pin_states:
-        return invalid_choice("pin_compromised", pin_states)
+    one_of(pin_compromised, "pin_compromised", pin_states)
     actions = ["keep_active", "freeze_pending_investigation", "close_and_reissue"]
-    if card_action not in actions:
-        return invalid_choice("card_action", actions)
+    one_of(card_action, "card_action", actions)
     if disputed_amount <= 0:
         return "Error: disputed_amount must be a positive number."
     case_id = dispute_id(user_id, transaction_id)
@@ -218,8 +209,8 @@ def file_debit_card_dispute(
         "submitted_at": TODAY_TEXT,
         "status": "OPEN",
     }
-    if not add(db.debit_card_disputes, case_id, record):
-        return "Error: Dispute may have already been filed for this transaction."
+    taken = "Error: Dispute may have already been filed for this transaction."
+    inserted(db.debit_card_disputes, case_id, record, taken)
     lines = [
         f"Dispute ID: {case_id}",
         f"Transaction: {transaction_id}",
@@ -253,8 +244,7 @@ def file_debit_card_dispute(
 @behaviour("get_atm_deposit_images", "read")
 def get_atm_deposit_images(db: BankingDB, transaction_id: str) -> str:
     """The scanned envelope of a bank-ATM deposit, or a note that no image exists."""
-    if not transaction_id:
-        return "Error: Missing required parameter: transaction_id"
+    given(transaction_id, "Error: Missing required parameter: transaction_id")
     transaction = found(db.bank_account_transaction_history, transaction_id, "Transaction")
     if transaction.get("type") != "atm_deposit":
         return (

@@ -16,6 +16,7 @@ from typing import Any
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
+from tau_env.domains.banking_knowledge.discoverable.checks import given
 from tau_env.domains.banking_knowledge.discoverable.texts import history
 
 __all__ = ["HISTORIES"]
@@ -27,8 +28,7 @@ def _history_behaviour(key: str, query: Mapping[str, str]) -> Callable[..., str]
 
     def read(db: BankingDB, **arguments: Any) -> str:
         value = arguments[field]
-        if not value:
-            return f"Error: Missing required parameter: {field}"
+        given(value, f"Error: Missing required parameter: {field}")
         heading = query["heading"].format(value)
         return history(
             db, key, query["done"], heading, query["table"], field, value, query["empty"]

@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
 
+from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import name_of
 from tau_env.domains.banking_knowledge.lookups import is_empty_result, query_by
 
-__all__ = ["executed", "history", "invalid_choice", "title"]
+__all__ = ["executed", "history", "result", "title"]
+
+_RESULTS: Mapping[str, str] = tomllib.loads(
+    resources.files(__package__).joinpath("results.toml").read_text("utf-8")
+)
+"""Result key -> the text a behaviour answers when it succeeds (``results.toml``)."""
+
+
+def result(key: str, **values: Any) -> str:
+    """The result text `key` of ``results.toml`` with `values` (and ``today``) filled in."""
+    return _RESULTS[key].format(today=TODAY_TEXT, **values)
 
 
 def title(code: str) -> str:
     """``fee_refund`` -> ``Fee Refund``."""
     return code.replace("_", " ").title()
-
-
-def invalid_choice(field: str, allowed: Sequence[str]) -> str:
-    """``Error: Invalid <field>. Must be one of: [...]`` (Python's list rendering)."""
-    return f"Error: Invalid {field}. Must be one of: {list(allowed)}"
 
 
 def executed(db: BankingDB, key: str, first_line: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from tau_env.domains.banking_knowledge.generator.library import Library, product_doc
-from tau_env.domains.banking_knowledge.generator.people import CITIES, STREETS
+from tau_env.domains.banking_knowledge.generator.people import WORDS
 from tau_env.domains.banking_knowledge.generator.products import (
     BANK_NAME,
     Bank,
@@ -124,8 +124,8 @@ def write_extra_documents(library: Library, bank: Bank, rng: random.Random) -> N
             f"{card.name}: questions customers ask",
             f"# {card.name}: questions customers ask\n{_card_faq(card)}",
         )
-    for city, state, _ in CITIES:
-        street = rng.choice(STREETS)
+    for city, state, _ in WORDS.cities:
+        street = rng.choice(WORDS.streets)
         saturday = rng.choice(("9:00 to 13:00", "10:00 to 14:00", "closed"))
         services = rng.sample(
             ("safe deposit boxes", "notary", "coin counting", "foreign currency", "drive-up ATM"),

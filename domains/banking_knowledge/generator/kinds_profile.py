@@ -5,7 +5,7 @@ from __future__ import annotations
 from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
 from tau_env.domains.banking_knowledge.generator.kinds_common import draft, pick, verified_plan
-from tau_env.domains.banking_knowledge.generator.people import EMAIL_DOMAINS
+from tau_env.domains.banking_knowledge.generator.people import WORDS
 from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 
 __all__ = ["PROFILE_KINDS"]
@@ -16,7 +16,7 @@ def change_email(ctx: Context, family: str, index: int) -> Draft:
     person = ctx.customer()
     ctx.checking(person, pick(ctx.bank.checking, index))
     local = person.name.lower().replace(" ", "_")
-    new_email = f"{local}{ctx.rng.randint(100, 999)}@{ctx.rng.choice(EMAIL_DOMAINS)}"
+    new_email = f"{local}{ctx.rng.randint(100, 999)}@{ctx.rng.choice(WORDS.email_domains)}"
     known, facts = ctx.identity(person)
     facts["new_email"] = new_email
     scenario = Scenario(

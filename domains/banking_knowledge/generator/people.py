@@ -9,43 +9,12 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from tau_env.domains.banking_knowledge.constants import TODAY
+from tau_env.domains.word_lists import word_lists
 
-__all__ = ["People", "Person", "months_ago"]
+__all__ = ["WORDS", "People", "Person", "months_ago"]
 
-FIRST_NAMES: tuple[str, ...] = (
-    "Adaeze", "Bram", "Calla", "Dorian", "Elowen", "Fenna", "Gideon", "Halle", "Idris", "Jolene",
-    "Kasimir", "Linnea", "Marek", "Nell", "Orrin", "Petra", "Quillon", "Rhea", "Silas", "Thea",
-    "Ulla", "Vikram", "Wilda", "Xavi", "Yvette", "Zoltan", "Anouk", "Bastian", "Cosima", "Dev",
-    "Emrys", "Florin", "Gaia", "Hollis", "Ingrid", "Jovan", "Kalani", "Leif", "Marisol", "Niamh",
-    "Odile", "Pavel", "Roisin", "Soren", "Tamsin", "Ugo", "Vesna", "Wyatt", "Yara", "Zinnia",
-)  # fmt: skip
-
-LAST_NAMES: tuple[str, ...] = (
-    "Achterberg", "Balogun", "Castellanos", "Dubois", "Eklund", "Farrow", "Galloway", "Hirano",
-    "Ivanova", "Jablonski", "Kristiansen", "Larkin", "Mbeki", "Nordstrom", "Oyelaran",
-    "Pemberton", "Quaresma", "Rasmussen", "Szabo", "Tanaka", "Uchenna", "Varga", "Whitlock",
-    "Xiong", "Yardley", "Zielinski", "Abernathy", "Bellweather", "Cortazar", "Drummond",
-    "Esposito", "Fairbanks", "Grigoryan", "Holloway", "Iwasaki", "Juarez", "Kowal", "Lindgren",
-)  # fmt: skip
-
-STREETS: tuple[str, ...] = (
-    "Anchor Lane", "Bramble Road", "Copperfield Drive", "Driftwood Court", "Eastbrook Avenue",
-    "Fernhill Way", "Goldfinch Street", "Hawthorn Terrace", "Ironwood Place", "Jasmine Row",
-    "Kingfisher Road", "Lantern Hill", "Millpond Street", "Nightingale Way", "Oakridge Drive",
-    "Primrose Lane", "Quayside Road", "Rosewater Avenue", "Saltmarsh Court", "Thistle Street",
-)  # fmt: skip
-
-CITIES: tuple[tuple[str, str, str], ...] = (
-    ("Eugene", "OR", "974"), ("Fort Collins", "CO", "805"), ("Ann Arbor", "MI", "481"),
-    ("Durham", "NC", "277"), ("Provo", "UT", "846"), ("Flagstaff", "AZ", "860"),
-    ("Ithaca", "NY", "148"), ("Charleston", "SC", "294"), ("Bellingham", "WA", "982"),
-    ("Lincoln", "NE", "685"), ("Duluth", "MN", "558"), ("Las Cruces", "NM", "880"),
-)  # fmt: skip
-"""(city, state, first three digits of the zip code)."""
-
-EMAIL_DOMAINS: tuple[str, ...] = ("postbox.example", "mailhaven.example", "letterly.example")
-
-AREA_CODES: tuple[str, ...] = ("541", "970", "734", "919", "801", "928", "607", "843", "360")
+WORDS = word_lists(__package__, "people.toml")
+"""Names, streets, cities, e-mail domains and area codes (``people.toml``, next to this module)."""
 
 
 @dataclass(frozen=True)
@@ -87,23 +56,26 @@ class People:
         """A new customer aged `min_age`..`max_age` on the bank's fixed 'today'."""
         rng = self.rng
         while True:
-            first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+            first, last = rng.choice(WORDS.first_names), rng.choice(WORDS.last_names)
             name = f"{first} {last}"
             if name not in self.used:
                 break
         self.used.add(name)
         user_id = self._fresh(lambda: "".join(rng.choices(_ID_ALPHABET, k=10)))
-        city, state, zip_prefix = rng.choice(CITIES)
+        city, state, zip_prefix = rng.choice(WORDS.cities)
         address = (
-            f"{rng.randint(12, 9980)} {rng.choice(STREETS)}, {city}, {state} "
+            f"{rng.randint(12, 9980)} {rng.choice(WORDS.streets)}, {city}, {state} "
             f"{zip_prefix}{rng.randint(10, 99)}"
         )
         email = self._fresh(
             lambda: (
-                f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(EMAIL_DOMAINS)}"
+                f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}"
+                f"@{rng.choice(WORDS.email_domains)}"
             )
         )
-        phone = self._fresh(lambda: f"{rng.choice(AREA_CODES)}-555-{rng.randint(0, 9999):04d}")
+        phone = self._fresh(
+            lambda: f"{rng.choice(WORDS.area_codes)}-555-{rng.randint(0, 9999):04d}"
+        )
         oldest = TODAY.replace(year=TODAY.year - max_age - 1) + timedelta(days=1)
         youngest = TODAY.replace(year=TODAY.year - min_age)
         born = oldest + timedelta(days=rng.randint(0, (youngest - oldest).days))

@@ -10,8 +10,10 @@ runs, so the database file alone describes the bank.
 from __future__ import annotations
 
 import random
+import tomllib
 from dataclasses import dataclass, field
 from datetime import date
+from importlib import resources
 from typing import Any
 
 from tau_env.domains.banking_knowledge.constants import TABLES
@@ -25,19 +27,11 @@ from tau_env.domains.banking_knowledge.ids import card_last_4_digits, hex_digest
 
 __all__ = ["NOTES", "Ledger", "day", "money_text"]
 
-NOTES: dict[str, str] = {
-    "users": "Larkspur Bank customers: contact details and date of birth (MM/DD/YYYY).",
-    "accounts": "Deposit accounts. class is checking or saving; level is the product name.",
-    "debit_cards": "Debit cards of checking accounts, with their daily limits in dollars.",
-    "referrals": "Referrals customers made, by referrer.",
-    "credit_card_applications": "Applications for Larkspur credit cards.",
-    "verification_history": "Identity verifications logged by agents.",
-    "credit_card_transaction_history": "Credit card purchases, fees and credits.",
-    "bank_account_transaction_history": "Deposit account activity; negative amounts are debits.",
-    "credit_card_accounts": "Credit card accounts: product, balance, limit and points.",
-    "payment_history": "Payments made on credit card accounts.",
-}
-"""Our notes beside each table that has records (part of the database hash)."""
+NOTES: dict[str, str] = tomllib.loads(
+    resources.files(__package__).joinpath("table_notes.toml").read_text("utf-8")
+)
+"""Our notes beside each table that has records (``table_notes.toml``; part of the database
+hash)."""
 
 
 def day(value: date) -> str:

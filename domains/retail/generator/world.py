@@ -26,13 +26,7 @@ from tau_env.domains.retail.data_model import (
     Variant,
 )
 from tau_env.domains.retail.generator.catalog import CATALOG, ProductSpec
-from tau_env.domains.retail.generator.people import (
-    CARD_BRANDS,
-    CITIES,
-    FIRST_NAMES,
-    LAST_NAMES,
-    STREETS,
-)
+from tau_env.domains.retail.generator.people import PEOPLE
 
 __all__ = ["STATUS_WEIGHTS", "generate_world", "random_address"]
 
@@ -65,10 +59,10 @@ class _Ids:
 
 def random_address(rng: random.Random) -> UserAddress:
     """A plausible invented US address."""
-    city, state, zip_prefix = rng.choice(CITIES)
+    city, state, zip_prefix = rng.choice(PEOPLE.cities)
     second = rng.choice(("", "", f"Apt {rng.randint(1, 40)}", f"Suite {rng.randint(100, 999)}"))
     return UserAddress(
-        address1=f"{rng.randint(10, 2999)} {rng.choice(STREETS)}",
+        address1=f"{rng.randint(10, 2999)} {rng.choice(PEOPLE.streets)}",
         address2=second,
         city=city,
         country="USA",
@@ -101,7 +95,7 @@ def _payment_methods(rng: random.Random, ids: _Ids) -> dict[str, PaymentMethod]:
         card = CreditCard(
             source="credit_card",
             id=ids.digits(7, "credit_card_"),
-            brand=rng.choice(CARD_BRANDS),
+            brand=rng.choice(PEOPLE.card_brands),
             last_four=f"{rng.randint(0, 9999):04d}",
         )
         # Customers tell their cards apart by brand and last digits: keep those distinct.
@@ -120,7 +114,7 @@ def _payment_methods(rng: random.Random, ids: _Ids) -> dict[str, PaymentMethod]:
 
 
 def _users(rng: random.Random, ids: _Ids, count: int) -> list[User]:
-    names = rng.sample(list(itertools.product(FIRST_NAMES, LAST_NAMES)), count)
+    names = rng.sample(list(itertools.product(PEOPLE.first_names, PEOPLE.last_names)), count)
     users = []
     for first, last in names:
         handle = f"{first.lower()}_{last.lower()}"

@@ -101,7 +101,7 @@ def build_task(
     for issue in blueprint.issues:
         setup += issue.breaks(scenario)
     for setting in settings:
-        setup += setting.calls(scenario)
+        setup += setting.calls
     fixable = [issue for issue in blueprint.issues if issue.fixes is not None]
     steps = [step for issue in fixable for step in issue.fixes(scenario)]  # type: ignore[misc]
     actions = [
