@@ -35,12 +35,9 @@ def customer_by_phone(db: TelecomDB, phone_number: str) -> Customer:
     the customer of ``555-123-2002``.
     """
     for customer in db.customers.values():
-        if customer.phone_number == phone_number:
+        line_numbers = (line_by_id(db, line_id).phone_number for line_id in customer.line_ids)
+        if customer.phone_number == phone_number or phone_number in line_numbers:
             return customer
-        for line_id in customer.line_ids:
-            line = line_by_id(db, line_id)
-            if line.phone_number == phone_number:
-                return customer
     raise ToolError(f"Customer with phone number {phone_number} not found")
 
 

@@ -12,6 +12,9 @@ change asked for, and which status icons a novice may misread.
 
 from __future__ import annotations
 
+import json
+
+from tau_env.data_files import builtin_text
 from tau_env.tasks.model import GoalCheck
 from tau_env.tasks.scenario_reading import ScenarioVocabulary
 from tau_env.tasks.user_vocabulary import ReportLexicon, UserVocabulary
@@ -47,32 +50,49 @@ SCENARIO = ScenarioVocabulary(
     ),
 )
 
+
+def _lexicon(lines: tuple[tuple[str, tuple[str, ...]], ...]) -> ReportLexicon:
+    """The phone words: ``lines`` as given, the rest read from ``data/user_words.json``.
+
+    The file holds the plain word lists (status icons said in words, what the user says they
+    did, the check a novice runs instead, the icons a novice misreads); the line patterns stay
+    here, next to the regexes they are.
+    """
+    words = json.loads(builtin_text("tau_env.domains.telecom", "data/user_words.json"))
+    return ReportLexicon(
+        lines=lines,
+        tokens=tuple((text, tuple(said)) for text, said in words["tokens"].items()),
+        tool_phrases=tuple((tool, tuple(said)) for tool, said in words["tool_phrases"].items()),
+        neighbours=tuple((tool, other) for tool, other in words["neighbours"]),
+        misreads=tuple((text, instead) for text, instead in words["misreads"]),
+    )
+
+
 _SWITCHES = (
-    (
-        r"Airplane Mode(?: is now|:) (ON|OFF)\.?",
-        ("airplane mode is {on:1}", "airplane mode: {on:1}"),
-    ),
-    (
-        r"Mobile Data (?:Enabled:|is now) (Yes|No|ON|OFF)\.?",
-        ("mobile data is {on:1}", "mobile data: {on:1}"),
-    ),
-    (
-        r"Data Roaming (?:Enabled:|is now) (Yes|No|ON|OFF)\.?",
-        ("data roaming is {on:1}", "roaming: {on:1}"),
-    ),
-    (
-        r"Data Saver [Mm]ode is (?:now )?(ON|OFF)(?: \(limits data usage\))?\.",
-        ("data saver is {on:1}", "data saver mode: {on:1}"),
-    ),
-    (
-        r"Wi-Fi Calling is (?:currently turned|now) (ON|OFF)\.",
-        ("wi-fi calling is {on:1}", "wifi calling: {on:1}"),
+    *(
+        (pattern, (f"{name} is {{on:1}}", f"{short}: {{on:1}}"))
+        for pattern, name, short in (
+            (r"Airplane Mode(?: is now|:) (ON|OFF)\.?", "airplane mode", "airplane mode"),
+            (r"Mobile Data (?:Enabled:|is now) (Yes|No|ON|OFF)\.?", "mobile data", "mobile data"),
+            (r"Data Roaming (?:Enabled:|is now) (Yes|No|ON|OFF)\.?", "data roaming", "roaming"),
+            (
+                r"Data Saver [Mm]ode is (?:now )?(ON|OFF)(?: \(limits data usage\))?\.",
+                "data saver",
+                "data saver mode",
+            ),
+            (
+                r"Wi-Fi Calling is (?:currently turned|now) (ON|OFF)\.",
+                "wi-fi calling",
+                "wifi calling",
+            ),
+        )
     ),
     (r"Wi-Fi Radio: (ON|OFF)", ("wi-fi is {on:1}",)),
     (r"Wi-Fi is now (ON|OFF)\.", ("wi-fi is now {on:1}",)),
 )
+"""On/off lines: each is said as "<name> is on" or "<short>: on" (switch words for ``{on:1}``)."""
 
-LEXICON = ReportLexicon(
+LEXICON = _lexicon(
     lines=(
         *_SWITCHES,
         (r"Status Bar: (.*)", ("the status bar shows {1}", "at the top of my screen I see {1}")),
@@ -155,80 +175,6 @@ LEXICON = ReportLexicon(
             ("there's a payment request for bill {1} of {2} USD",),
         ),
         (r"No payment request has been made\.", ("I don't see any payment request",)),
-    ),
-    tokens=(
-        ("✈️ Airplane Mode", ("an airplane icon", "the airplane mode icon")),
-        ("📵 No Signal", ("no signal", "no bars at all")),
-        ("📶¹ Poor", ("one bar of signal", "1 bar, poor signal")),
-        ("📶² Fair", ("two bars of signal", "2 bars, fair signal")),
-        ("📶³ Good", ("three bars of signal", "3 bars, good signal")),
-        ("📶⁴ Excellent", ("four bars of signal", "full bars, excellent signal")),
-        ("📱 Data Enabled", ("the mobile data icon", "mobile data on")),
-        ("📵 Data Disabled", ("mobile data off", "a crossed-out data icon")),
-        ("🔽 Data Saver", ("the data saver arrow", "data saver on")),
-        ("🔒 VPN Connected", ("a VPN lock", "VPN connected")),
-        ("📡 Enabled", ("wi-fi on",)),
-        ("🔋", ("battery",)),
-        (" | ", (", ",)),
-        ("4g_5g_preferred", ("4G/5G preferred", "4g/5g preferred")),
-        ("4g_only", ("4G only",)),
-        ("3g_only", ("3G only",)),
-        ("2g_only", ("2G only", "2g only")),
-        ("Not Set", ("not set", "empty")),
-        ("POOR", ("poor",)),
-        ("FAIR", ("fair",)),
-        ("GOOD", ("good",)),
-        ("EXCELLENT", ("excellent",)),
-        ("UNKNOWN", ("unknown",)),
-    ),
-    tool_phrases=(
-        ("check_status_bar", ("I looked at the top of my screen", "I checked the status bar")),
-        (
-            "check_network_status",
-            ("I opened the network status", "I looked at my network settings"),
-        ),
-        ("check_network_mode_preference", ("I checked the network mode",)),
-        ("run_speed_test", ("I ran a speed test", "I did the speed test")),
-        ("check_sim_status", ("I checked the SIM card",)),
-        ("check_data_restriction_status", ("I checked data saver",)),
-        ("check_apn_settings", ("I looked at the APN settings",)),
-        ("check_wifi_calling_status", ("I checked wi-fi calling",)),
-        ("check_vpn_status", ("I checked the VPN",)),
-        ("check_app_permissions", ("I checked the app's permissions",)),
-        ("can_send_mms", ("I tried sending a picture message", "I checked whether MMS works")),
-        ("check_payment_request", ("I looked for a payment request",)),
-        ("toggle_airplane_mode", ("I flipped the airplane mode switch", "I toggled airplane mode")),
-        ("toggle_data", ("I flipped the mobile data switch", "I toggled mobile data")),
-        ("toggle_roaming", ("I flipped the data roaming switch", "I toggled roaming")),
-        ("toggle_data_saver_mode", ("I toggled data saver",)),
-        ("toggle_wifi_calling", ("I toggled wi-fi calling",)),
-        ("set_network_mode_preference", ("I changed the network mode",)),
-        ("reset_apn_settings", ("I reset the APN settings",)),
-        ("reboot_device", ("I restarted the phone", "I turned the phone off and on again")),
-        ("reseat_sim_card", ("I took the SIM card out and put it back",)),
-        ("disconnect_vpn", ("I disconnected the VPN",)),
-        ("grant_app_permission", ("I changed the app's permissions",)),
-        ("make_payment", ("I opened the payment request",)),
-    ),
-    neighbours=(
-        ("toggle_airplane_mode", "check_network_status"),
-        ("toggle_data", "check_network_status"),
-        ("toggle_roaming", "check_network_status"),
-        ("toggle_data_saver_mode", "check_data_restriction_status"),
-        ("set_network_mode_preference", "check_network_mode_preference"),
-        ("reset_apn_settings", "check_apn_settings"),
-        ("toggle_wifi_calling", "check_wifi_calling_status"),
-        ("disconnect_vpn", "check_vpn_status"),
-        ("grant_app_permission", "check_app_permissions"),
-        ("reseat_sim_card", "check_sim_status"),
-        ("reboot_device", "check_status_bar"),
-        ("make_payment", "check_payment_request"),
-    ),
-    misreads=(
-        ("📶⁴ Excellent", "📶³ Good"),
-        ("📶³ Good", "📶² Fair"),
-        ("📶² Fair", "📶¹ Poor"),
-        ("📶¹ Poor", "📶² Fair"),
     ),
 )
 

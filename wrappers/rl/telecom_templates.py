@@ -197,6 +197,15 @@ def _fix(
     return Template(name, "fix", applies, _request(text, tool, **arguments), affects, forgets)
 
 
+def _line_change(
+    name: str, applies: Applies, **arguments: Callable[[TelecomBelief], Any]
+) -> Template:
+    """An account change: the agent tool ``name`` on the customer's line (plus ``arguments``)."""
+    return Template(
+        name, "account", applies, _call(name, customer_id=_customer, line_id=_line, **arguments)
+    )
+
+
 def _refuel_amount(belief: TelecomBelief) -> float:
     return round(MAX_REFUEL_GB - (belief.data_refueled or 0.0), 2)
 
@@ -272,37 +281,16 @@ TEMPLATES: tuple[Template, ...] = (
         lambda b, p: b.overdue_bill_id is not None and not b.payment_requested,
         _call("send_payment_request", customer_id=_customer, bill_id=lambda b: b.overdue_bill_id),
     ),
-    Template(
-        "resume_line",
-        "account",
-        lambda b, p: b.line_suspended is True,
-        _call("resume_line", customer_id=_customer, line_id=_line),
+    _line_change("resume_line", lambda b, p: b.line_suspended is True),
+    _line_change(
+        "suspend_line", lambda b, p: b.line_suspended is False, reason=lambda b: _SUSPEND_REASON
     ),
-    Template(
-        "suspend_line",
-        "account",
-        lambda b, p: b.line_suspended is False,
-        _call(
-            "suspend_line", customer_id=_customer, line_id=_line, reason=lambda b: _SUSPEND_REASON
-        ),
-    ),
-    Template(
-        "enable_roaming",
-        "account",
-        lambda b, p: b.line_id is not None and b.line_roaming is False,
-        _call("enable_roaming", customer_id=_customer, line_id=_line),
-    ),
-    Template(
-        "disable_roaming",
-        "account",
-        lambda b, p: b.line_id is not None and b.line_roaming is True,
-        _call("disable_roaming", customer_id=_customer, line_id=_line),
-    ),
-    Template(
+    _line_change("enable_roaming", lambda b, p: b.line_id is not None and b.line_roaming is False),
+    _line_change("disable_roaming", lambda b, p: b.line_id is not None and b.line_roaming is True),
+    _line_change(
         "refuel_data",
-        "account",
         lambda b, p: b.out_of_data is True and _refuel_amount(b) > 0,
-        _call("refuel_data", customer_id=_customer, line_id=_line, gb_amount=_refuel_amount),
+        gb_amount=_refuel_amount,
     ),
     # -- checks on the phone -------------------------------------------------------------------
     _check(

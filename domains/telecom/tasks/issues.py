@@ -77,37 +77,51 @@ def _user_steps(*names: str) -> Fixes:
     return lambda scenario: [("user", name, {}) for name in names]
 
 
+def _phone_issue(
+    name: str, summary: str, fixes: Fixes | None, tool_name: str, **arguments: object
+) -> Issue:
+    """An issue caused by one call of the user's own tool ``tool_name`` (a phone setting)."""
+    return Issue(
+        name=name,
+        summary=summary,
+        breaks=lambda s: [_user(tool_name, **arguments)],
+        fixes=fixes,
+    )
+
+
 # -- no service ----------------------------------------------------------------------------------
 
-AIRPLANE_MODE_ON = Issue(
-    name="airplane_mode_on",
-    summary="Airplane mode was left on.",
-    breaks=lambda s: [_user("turn_airplane_mode_on")],
-    fixes=_user_steps("toggle_airplane_mode"),
+AIRPLANE_MODE_ON = _phone_issue(
+    "airplane_mode_on",
+    "Airplane mode was left on.",
+    _user_steps("toggle_airplane_mode"),
+    "turn_airplane_mode_on",
 )
-UNSEAT_SIM_CARD = Issue(
-    name="unseat_sim_card",
-    summary="The SIM card is not seated properly.",
-    breaks=lambda s: [_user("unseat_sim_card")],
-    fixes=_user_steps("reseat_sim_card"),
+UNSEAT_SIM_CARD = _phone_issue(
+    "unseat_sim_card",
+    "The SIM card is not seated properly.",
+    _user_steps("reseat_sim_card"),
+    "unseat_sim_card",
 )
-LOCK_SIM_CARD_PIN = Issue(
-    name="lock_sim_card_pin",
-    summary="The SIM card is PIN-locked; only a human agent can help.",
-    breaks=lambda s: [_user("lock_sim_card", mode="pin")],
-    fixes=None,
+LOCK_SIM_CARD_PIN = _phone_issue(
+    "lock_sim_card_pin",
+    "The SIM card is PIN-locked; only a human agent can help.",
+    None,
+    "lock_sim_card",
+    mode="pin",
 )
-LOCK_SIM_CARD_PUK = Issue(
-    name="lock_sim_card_puk",
-    summary="The SIM card is PUK-locked; only a human agent can help.",
-    breaks=lambda s: [_user("lock_sim_card", mode="puk")],
-    fixes=None,
+LOCK_SIM_CARD_PUK = _phone_issue(
+    "lock_sim_card_puk",
+    "The SIM card is PUK-locked; only a human agent can help.",
+    None,
+    "lock_sim_card",
+    mode="puk",
 )
-BREAK_APN_SETTINGS = Issue(
-    name="break_apn_settings",
-    summary="The data APN is broken; resetting it takes effect at the next reboot.",
-    breaks=lambda s: [_user("break_apn_settings")],
-    fixes=_user_steps("reset_apn_settings", "reboot_device"),
+BREAK_APN_SETTINGS = _phone_issue(
+    "break_apn_settings",
+    "The data APN is broken; resetting it takes effect at the next reboot.",
+    _user_steps("reset_apn_settings", "reboot_device"),
+    "break_apn_settings",
 )
 
 
@@ -196,29 +210,30 @@ ROAMING_BOTH_OFF = Issue(
     fixes=lambda s: [*_enable_line_roaming(s), ("user", "toggle_roaming", {})],
     abroad=True,
 )
-DATA_MODE_OFF = Issue(
-    name="data_mode_off",
-    summary="The phone's mobile data switch is off.",
-    breaks=lambda s: [_user("turn_data_off")],
-    fixes=_user_steps("toggle_data"),
+DATA_MODE_OFF = _phone_issue(
+    "data_mode_off",
+    "The phone's mobile data switch is off.",
+    _user_steps("toggle_data"),
+    "turn_data_off",
 )
-DATA_SAVER_MODE_ON = Issue(
-    name="data_saver_mode_on",
-    summary="Data saver is on, which slows data five times.",
-    breaks=lambda s: [_user("turn_data_saver_mode_on")],
-    fixes=_user_steps("toggle_data_saver_mode"),
+DATA_SAVER_MODE_ON = _phone_issue(
+    "data_saver_mode_on",
+    "Data saver is on, which slows data five times.",
+    _user_steps("toggle_data_saver_mode"),
+    "turn_data_saver_mode_on",
 )
-BAD_NETWORK_PREFERENCE = Issue(
-    name="bad_network_preference",
-    summary="The phone is set to use 2G only.",
-    breaks=lambda s: [_user("set_network_mode_preference", mode="2g_only")],
-    fixes=lambda s: [("user", "set_network_mode_preference", {"mode": "4g_5g_preferred"})],
+BAD_NETWORK_PREFERENCE = _phone_issue(
+    "bad_network_preference",
+    "The phone is set to use 2G only.",
+    lambda s: [("user", "set_network_mode_preference", {"mode": "4g_5g_preferred"})],
+    "set_network_mode_preference",
+    mode="2g_only",
 )
-BAD_VPN = Issue(
-    name="bad_vpn",
-    summary="A VPN through a poor server slows data ten times.",
-    breaks=lambda s: [_user("break_vpn")],
-    fixes=_user_steps("disconnect_vpn"),
+BAD_VPN = _phone_issue(
+    "bad_vpn",
+    "A VPN through a poor server slows data ten times.",
+    _user_steps("disconnect_vpn"),
+    "break_vpn",
 )
 
 
@@ -261,17 +276,19 @@ DATA_USAGE_EXCEEDED_NO_REFUEL = Issue(
 
 # -- MMS -----------------------------------------------------------------------------------------
 
-BAD_WIFI_CALLING = Issue(
-    name="bad_wifi_calling",
-    summary="Wi-Fi calling sends MMS over Wi-Fi, which the carrier does not support.",
-    breaks=lambda s: [_user("set_wifi_calling", enabled=True, mms_over_wifi=True)],
-    fixes=_user_steps("toggle_wifi_calling"),
+BAD_WIFI_CALLING = _phone_issue(
+    "bad_wifi_calling",
+    "Wi-Fi calling sends MMS over Wi-Fi, which the carrier does not support.",
+    _user_steps("toggle_wifi_calling"),
+    "set_wifi_calling",
+    enabled=True,
+    mms_over_wifi=True,
 )
-BREAK_APN_MMS_SETTING = Issue(
-    name="break_apn_mms_setting",
-    summary="The MMS centre address is missing from the APN settings.",
-    breaks=lambda s: [_user("break_apn_mms_setting")],
-    fixes=_user_steps("reset_apn_settings", "reboot_device"),
+BREAK_APN_MMS_SETTING = _phone_issue(
+    "break_apn_mms_setting",
+    "The MMS centre address is missing from the APN settings.",
+    _user_steps("reset_apn_settings", "reboot_device"),
+    "break_apn_mms_setting",
 )
 
 
