@@ -12,9 +12,9 @@ change asked for, and which status icons a novice may misread.
 
 from __future__ import annotations
 
-import json
+import tomllib
+from importlib import resources
 
-from tau_env.data_files import builtin_text
 from tau_env.tasks.model import GoalCheck
 from tau_env.tasks.scenario_reading import ScenarioVocabulary
 from tau_env.tasks.user_vocabulary import ReportLexicon, UserVocabulary
@@ -52,13 +52,15 @@ SCENARIO = ScenarioVocabulary(
 
 
 def _lexicon(lines: tuple[tuple[str, tuple[str, ...]], ...]) -> ReportLexicon:
-    """The phone words: ``lines`` as given, the rest read from ``data/user_words.json``.
+    """The phone words: ``lines`` as given, the rest read from ``user_words.toml``.
 
     The file holds the plain word lists (status icons said in words, what the user says they
     did, the check a novice runs instead, the icons a novice misreads); the line patterns stay
     here, next to the regexes they are.
     """
-    words = json.loads(builtin_text("tau_env.domains.telecom", "data/user_words.json"))
+    words = tomllib.loads(
+        resources.files(__package__).joinpath("user_words.toml").read_text("utf-8")
+    )
     return ReportLexicon(
         lines=lines,
         tokens=tuple((text, tuple(said)) for text, said in words["tokens"].items()),
