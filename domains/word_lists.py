@@ -6,9 +6,9 @@ the generators draw from the lists by index, so reordering a list changes the ge
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
+
+from tau_env.data_files import builtin_toml
 
 __all__ = ["WordLists", "word_lists"]
 
@@ -37,6 +37,6 @@ class WordLists:
 
 def word_lists(package: str, file: str) -> WordLists:
     """The lists of the TOML file `file` in `package` (a key per field of `WordLists`)."""
-    table = tomllib.loads(resources.files(package).joinpath(file).read_text("utf-8"))
+    table = builtin_toml(package, file)
     cities = tuple((city, state, zip_prefix) for city, state, zip_prefix in table.pop("cities"))
     return WordLists(cities=cities, **{key: tuple(words) for key, words in table.items()})

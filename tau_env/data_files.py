@@ -35,6 +35,7 @@ __all__ = [
     "BUILTIN_FILES",
     "DomainData",
     "builtin_text",
+    "builtin_toml",
     "load_builtin_data",
     "load_official_data",
     "load_official_folder",
@@ -214,6 +215,11 @@ def official_guidelines(data_dir: Path) -> dict[str, str]:
 def builtin_text(package: str, name: str) -> str:
     """A text file shipped inside a domain package."""
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def builtin_toml(package: str, name: str) -> dict[str, Any]:
+    """A TOML table shipped inside a package, next to the module that reads it (once, at import)."""
+    return tomllib.loads(builtin_text(package, name))
 
 
 def load_builtin_data(

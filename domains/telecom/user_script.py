@@ -12,9 +12,7 @@ change asked for, and which status icons a novice may misread.
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
-
+from tau_env.data_files import builtin_toml
 from tau_env.tasks.model import GoalCheck
 from tau_env.tasks.scenario_reading import ScenarioVocabulary
 from tau_env.tasks.user_vocabulary import ReportLexicon, UserVocabulary
@@ -58,9 +56,7 @@ def _lexicon(lines: tuple[tuple[str, tuple[str, ...]], ...]) -> ReportLexicon:
     did, the check a novice runs instead, the icons a novice misreads); the line patterns stay
     here, next to the regexes they are.
     """
-    words = tomllib.loads(
-        resources.files(__package__).joinpath("user_words.toml").read_text("utf-8")
-    )
+    words = builtin_toml(__package__, "user_words.toml")
     return ReportLexicon(
         lines=lines,
         tokens=tuple((text, tuple(said)) for text, said in words["tokens"].items()),

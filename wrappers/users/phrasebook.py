@@ -17,12 +17,11 @@ Alternatives ending a sentence as a question ("Could you tell me ...") make the 
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
+from tau_env.data_files import builtin_toml
 
 __all__ = ["CONNECTORS", "LINKS", "QUESTION_STARTS", "REWRITES", "SYNONYMS"]
 
-_BOOK = tomllib.loads(resources.files(__package__).joinpath("phrasebook.toml").read_text("utf-8"))
+_BOOK = builtin_toml(__package__, "phrasebook.toml")
 
 REWRITES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     (pattern, tuple(alternatives)) for pattern, alternatives in _BOOK["rewrites"]

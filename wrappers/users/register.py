@@ -18,10 +18,9 @@ the opening's wish is the scenario's alone.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 
+from tau_env.data_files import builtin_toml
 from tau_env.wrappers.users.style import UserStyle
 
 __all__ = ["REGISTERS", "Register", "register_for"]
@@ -72,10 +71,9 @@ class Register:
 
 def _read_registers() -> dict[str, Register]:
     """`registers.toml`'s registers (next to this module), in file order."""
-    text = resources.files(__package__).joinpath("registers.toml").read_text("utf-8")
     return {
         name: Register(name=name, **{bank: tuple(phrases) for bank, phrases in banks.items()})
-        for name, banks in tomllib.loads(text).items()
+        for name, banks in builtin_toml(__package__, "registers.toml").items()
     }
 
 

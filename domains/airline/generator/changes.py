@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from typing import Any
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.airline.constants import CABINS, TODAY
 from tau_env.domains.airline.data_model import Reservation, StatusAvailable, User
 from tau_env.domains.airline.generator import rules
@@ -165,7 +164,7 @@ def change_flight(ctx: Context) -> Draft | None:
     )
 
 
-_REFUSALS = tomllib.loads(resources.files(__package__).joinpath("refusals.toml").read_text("utf-8"))
+_REFUSALS = builtin_toml(__package__, "refusals.toml")
 """Request name -> the texts of a forbidden request (``refusals.toml``, next to this module)."""
 
 

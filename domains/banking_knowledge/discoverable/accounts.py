@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from datetime import datetime
-from importlib import resources
 from typing import Any
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.constants import NOW, TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
@@ -30,9 +29,7 @@ from tau_env.domains.banking_knowledge.lookups import (
 
 __all__ = ["BEHAVIOURS"]
 
-_EARLY_CLOSURE: dict[str, dict[str, list[int]]] = tomllib.loads(
-    resources.files(__package__).joinpath("early_closure.toml").read_text("utf-8")
-)
+_EARLY_CLOSURE: dict[str, dict[str, list[int]]] = builtin_toml(__package__, "early_closure.toml")
 """Account class -> tier -> [early closure fee in dollars, window in days since opening]."""
 
 _ELIGIBILITY_ERROR = "Error: Account eligibility requirements not met."

@@ -6,7 +6,7 @@ that must be new, a debit card in the status a change needs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from tau_env.domains.banking_knowledge.data_model import BankingDB, Row
@@ -27,8 +27,8 @@ def given(value: Any, refusal: str) -> None:
         raise Answer(refusal)
 
 
-def one_of(value: Any, field: str, allowed: Sequence[str]) -> None:
-    """Check that an argument's `value` is one of `allowed`.
+def one_of(value: Any, field: str, allowed: Collection[str]) -> None:
+    """Check that an argument's `value` is one of `allowed` (listed in its order if it is not).
 
     Raises:
         Answer: ``Error: Invalid <field>. Must be one of: [...]`` (Python's list rendering).

@@ -8,12 +8,11 @@ one argument, named after the column it matches.
 from __future__ import annotations
 
 import inspect
-import tomllib
 from collections.abc import Callable, Mapping
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.checks import given
@@ -43,8 +42,7 @@ def _history_behaviour(key: str, query: Mapping[str, str]) -> Callable[..., str]
 
 
 def _read_table() -> Mapping[str, Callable[..., str]]:
-    text = resources.files(__package__).joinpath("histories.toml").read_text("utf-8")
-    table = tomllib.loads(text)
+    table = builtin_toml(__package__, "histories.toml")
     return MappingProxyType({key: _history_behaviour(key, query) for key, query in table.items()})
 
 

@@ -7,10 +7,9 @@ generic tools their calls are logged only when the task's gold plan uses them.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
-from importlib import resources
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import behaviour, name_of
 
@@ -35,8 +34,10 @@ def _protocol(key: str, summary: str, instruction: str) -> Callable[[BankingDB],
 
 
 def _read_table() -> tuple[Callable[[BankingDB], str], ...]:
-    text = resources.files(__package__).joinpath("protocols.toml").read_text("utf-8")
-    return tuple(_protocol(key, **entry) for key, entry in tomllib.loads(text).items())
+    return tuple(
+        _protocol(key, **entry)
+        for key, entry in builtin_toml(__package__, "protocols.toml").items()
+    )
 
 
 BEHAVIOURS = (example_tool, *_read_table())

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import name_of
@@ -14,9 +13,7 @@ from tau_env.domains.banking_knowledge.lookups import is_empty_result, query_by
 
 __all__ = ["executed", "history", "result", "title"]
 
-_RESULTS: Mapping[str, str] = tomllib.loads(
-    resources.files(__package__).joinpath("results.toml").read_text("utf-8")
-)
+_RESULTS: Mapping[str, str] = builtin_toml(__package__, "results.toml")
 """Result key -> the text a behaviour answers when it succeeds (``results.toml``)."""
 
 

@@ -9,11 +9,10 @@ gold plans.
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.data_model import CatalogEntry
 
 __all__ = ["TOOLS", "catalog"]
@@ -21,8 +20,7 @@ __all__ = ["TOOLS", "catalog"]
 
 def _read_table() -> tuple[CatalogEntry, ...]:
     """`catalog.toml`'s tools in file order, each shared parameter name replaced by its list."""
-    text = resources.files(__package__).joinpath("catalog.toml").read_text("utf-8")
-    table = tomllib.loads(text)
+    table = builtin_toml(__package__, "catalog.toml")
     shared: dict[str, list[dict[str, Any]]] = table["shared"]
     return tuple(
         CatalogEntry.model_validate(

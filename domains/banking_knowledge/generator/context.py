@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import itertools
 import random
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from importlib import resources
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.constants import TODAY
 from tau_env.domains.banking_knowledge.generator.people import People, Person, months_ago
 from tau_env.domains.banking_knowledge.generator.products import (
@@ -38,9 +37,7 @@ _LABELS = {
     "address": "home address",
 }
 
-_MERCHANTS: dict[str, list[str]] = tomllib.loads(
-    resources.files(__package__).joinpath("merchants.toml").read_text("utf-8")
-)["merchants"]
+_MERCHANTS: dict[str, list[str]] = builtin_toml(__package__, "merchants.toml")["merchants"]
 """Purchase category -> merchants (`merchants.toml`, next to this module)."""
 
 

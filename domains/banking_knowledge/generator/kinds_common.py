@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any, TypeVar
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.generator.catalog import TOOLS
 from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
@@ -84,8 +83,7 @@ def debit_cards_plan(person: Person, account: str) -> Plan:
 
 def _read_kind_texts() -> dict[str, dict[str, Any]]:
     """`kinds.toml`: each task kind's purpose line and the documents all its tasks need."""
-    text = resources.files(__package__).joinpath("kinds.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return builtin_toml(__package__, "kinds.toml")
 
 
 _KIND_TEXTS = _read_kind_texts()

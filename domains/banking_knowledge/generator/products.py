@@ -10,11 +10,11 @@ next to this module); checking and savings products are short tables here.
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
+
+from tau_env.data_files import builtin_toml
 
 __all__ = [
     "BANK_NAME",
@@ -386,9 +386,7 @@ def _card(rng: random.Random, spec: Mapping[str, Any]) -> CardOffer:
     )
 
 
-_CARDS: tuple[Mapping[str, Any], ...] = tuple(
-    tomllib.loads(resources.files(__package__).joinpath("cards.toml").read_text("utf-8"))["card"]
-)
+_CARDS: tuple[Mapping[str, Any], ...] = tuple(builtin_toml(__package__, "cards.toml")["card"])
 """The cards of `cards.toml`, in file order (the order of the draws)."""
 
 

@@ -10,12 +10,11 @@ runs, so the database file alone describes the bank.
 from __future__ import annotations
 
 import random
-import tomllib
 from dataclasses import dataclass, field
 from datetime import date
-from importlib import resources
 from typing import Any
 
+from tau_env.data_files import builtin_toml
 from tau_env.domains.banking_knowledge.constants import TABLES
 from tau_env.domains.banking_knowledge.generator.people import Person
 from tau_env.domains.banking_knowledge.generator.products import (
@@ -27,9 +26,7 @@ from tau_env.domains.banking_knowledge.ids import card_last_4_digits, hex_digest
 
 __all__ = ["NOTES", "Ledger", "day", "money_text"]
 
-NOTES: dict[str, str] = tomllib.loads(
-    resources.files(__package__).joinpath("table_notes.toml").read_text("utf-8")
-)
+NOTES: dict[str, str] = builtin_toml(__package__, "table_notes.toml")
 """Our notes beside each table that has records (``table_notes.toml``; part of the database
 hash)."""
 
@@ -179,17 +176,22 @@ class Ledger:
 
     # -- history --------------------------------------------------------------------------------
     def _add_history(
-        self, table: str, prefix: str, owner: str, tag: str | None, fields: dict[str, Any]
+        self,
+        table: str,
+        id_field: str,
+        prefix: str,
+        owner: str,
+        tag: str | None,
+        fields: dict[str, Any],
     ) -> str:
         """Append a history record; returns its id, `prefix` plus a hash of where it stands.
 
         The hash covers the owning account, the table's record count and the optional `tag`
         (a description or merchant), so two records never share an id. The id is the record's
-        first field, named ``payment_id`` in ``payment_history`` and ``transaction_id`` elsewhere.
+        first field, `id_field`.
         """
         number = len(self.tables[table])
         key = f"{owner}:{number}" if tag is None else f"{owner}:{number}:{tag}"
-        id_field = "payment_id" if table == "payment_history" else "transaction_id"
         record_id = prefix + hex_digest(key, 12)
         self._put(table, record_id, {id_field: record_id, **fields})
         return record_id
@@ -207,7 +209,7 @@ class Ledger:
             "status": "posted",
         }
         table = "bank_account_transaction_history"
-        return self._add_history(table, "btxn_", account_id, description, fields)
+        return self._add_history(table, "transaction_id", "btxn_", account_id, description, fields)
 
     def add_card_transaction(
         self,
@@ -235,7 +237,7 @@ class Ledger:
             "rewards_earned": f"{earned} points",
         }
         table = "credit_card_transaction_history"
-        return self._add_history(table, "ctxn_", card_account, merchant, fields)
+        return self._add_history(table, "transaction_id", "ctxn_", card_account, merchant, fields)
 
     def add_payment(
         self, person: Person, card_account: str, when: date, amount: float, status: str
@@ -248,4 +250,4 @@ class Ledger:
             "amount": money_text(amount, dollar=True),
             "status": status,
         }
-        self._add_history("payment_history", "pay_", card_account, None, fields)
+        self._add_history("payment_history", "payment_id", "pay_", card_account, None, fields)

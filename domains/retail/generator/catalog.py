@@ -6,9 +6,9 @@ the generator draws from them in that order, so the order fixes the built-in sto
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
+
+from tau_env.data_files import builtin_toml
 
 __all__ = ["CATALOG", "ProductSpec"]
 
@@ -30,14 +30,13 @@ class ProductSpec:
 
 def _read_catalog() -> tuple[ProductSpec, ...]:
     """`catalog.toml`'s product types, in file order."""
-    text = resources.files(__package__).joinpath("catalog.toml").read_text("utf-8")
     return tuple(
         ProductSpec(
             name=product["name"],
             options=tuple((key, tuple(values)) for key, values in product["options"].items()),
             price=(float(product["price"][0]), float(product["price"][1])),
         )
-        for product in tomllib.loads(text)["product"]
+        for product in builtin_toml(__package__, "catalog.toml")["product"]
     )
 
 

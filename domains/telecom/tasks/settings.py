@@ -10,10 +10,9 @@ would break (`benign_for`).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 
+from tau_env.data_files import builtin_toml
 from tau_env.tasks.model import EnvFunctionCall
 
 __all__ = ["SETTINGS", "Setting"]
@@ -39,7 +38,6 @@ class Setting:
 
 
 def _read_table() -> tuple[Setting, ...]:
-    text = resources.files(__package__).joinpath("settings.toml").read_text("utf-8")
     return tuple(
         Setting(
             name=name,
@@ -52,7 +50,7 @@ def _read_table() -> tuple[Setting, ...]:
             benign_for=frozenset(entry["benign_for"]),
             conflicts=frozenset(entry["conflicts"]),
         )
-        for name, entry in tomllib.loads(text).items()
+        for name, entry in builtin_toml(__package__, "settings.toml").items()
     )
 
 
