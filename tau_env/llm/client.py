@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tau_env.blocking import blocking
 from tau_env.errors import ContextWindowExceeded, InfrastructureError, ModelAccessError
 from tau_env.llm.cache import ResponseCache
 from tau_env.llm.config import ModelConfig, RetryPolicy
@@ -154,16 +155,8 @@ class LLMClient:
                 continue
             return self._finish(reply, call, attempt, started)
 
-    def complete_sync(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSchema] | None = None,
-        *,
-        tool_choice: str | Mapping[str, Any] | None = None,
-        seed: int | None = None,
-    ) -> LLMResponse:
-        """`complete` for synchronous code (blocks the thread; no event loop of yours needed)."""
-        return run_sync(self.complete(messages, tools, tool_choice=tool_choice, seed=seed))
+    complete_sync = blocking(complete, run_sync)
+    """`complete` for synchronous code (blocks the thread; no event loop of yours needed)."""
 
     # -- steps ---------------------------------------------------------------------------------
     def _cached(self, call: ChatCall) -> LLMResponse | None:

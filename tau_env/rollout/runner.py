@@ -20,7 +20,10 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tau_env.blocking import blocking
+from tau_env.domain import Domain
 from tau_env.errors import TauEnvError
+from tau_env.grading.nl_assertions import Judge
 from tau_env.rollout.collector import spaced_collections
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.judging import build_judge, judge_episode
@@ -46,6 +49,9 @@ __all__ = [
 
 Sink = Callable[[Outcome], None]
 """Receives each outcome as soon as it exists (the driver writes it to the store)."""
+
+JudgingStep = Callable[[ResultStore, EpisodeRecord, Domain, Judge], Coroutine[Any, Any, bool]]
+"""`judge_episode` or `judge_strictly`: rule on one stored episode (True: the ruling is stored)."""
 
 
 class Backend(Protocol):
@@ -231,30 +237,27 @@ async def arun(
         on_start(len(units), len(done))
     counts = {"finished": 0, "failed": 0, "judged": 0}
     judge = build_judge(config.judge, store.path) if config.judge is not None else None
-    judging: list[asyncio.Task[None]] = []
+    judge_tasks: list[asyncio.Task[None]] = []
 
-    async def judge_one(record: EpisodeRecord) -> None:
-        assert judge is not None
-        if await judge_episode(store, record, domain_of(config), judge):
-            counts["judged"] += 1
-        else:
-            counts["failed"] += 1
+    async def counted(verdict: Coroutine[Any, Any, bool]) -> None:
+        counts["judged" if await verdict else "failed"] += 1
 
-    async def judge_strict(record: EpisodeRecord) -> None:
+    def judge_later(record: EpisodeRecord, judging: JudgingStep) -> None:
         assert judge is not None
-        if await judge_strictly(store, record, domain_of(config), judge):
-            counts["judged"] += 1
-        else:
-            counts["failed"] += 1
+        judge_tasks.append(
+            asyncio.create_task(counted(judging(store, record, domain_of(config), judge)))
+        )
 
     def needs_strict(record: EpisodeRecord) -> bool:
         return needs_strict_judge(config, record, domain_of(config))
 
     if judge is not None:
-        judging += [asyncio.create_task(judge_one(r)) for r in store.unjudged(config.run_id)]
+        for record in store.unjudged(config.run_id):
+            judge_later(record, judge_episode)
         if config.grading == "strict":  # NL assertions outside the basis, for the reading
-            waiting = [r for r in store.episodes(config.run_id) if needs_strict(r)]
-            judging += [asyncio.create_task(judge_strict(r)) for r in waiting]
+            for record in store.episodes(config.run_id):
+                if needs_strict(record):
+                    judge_later(record, judge_strictly)
 
     def sink(outcome: Outcome) -> None:
         if isinstance(outcome, EpisodeRecord):
@@ -265,9 +268,9 @@ async def arun(
             else:
                 counts["finished"] += int(written)
                 if written and judge is not None and outcome.reward is None:
-                    judging.append(asyncio.create_task(judge_one(outcome)))
+                    judge_later(outcome, judge_episode)
                 elif written and judge is not None and needs_strict(outcome):
-                    judging.append(asyncio.create_task(judge_strict(outcome)))
+                    judge_later(outcome, judge_strictly)
         if isinstance(outcome, FailureRecord):
             store.add_failure(outcome)
             counts["failed"] += 1
@@ -277,7 +280,7 @@ async def arun(
     if units:
         versions = run_versions(config)
         await (backend or LocalBackend()).execute(config, versions, units, sink)
-    await asyncio.gather(*judging)
+    await asyncio.gather(*judge_tasks)
     return RunSummary(
         run_id=config.run_id,
         planned=config.episodes,
@@ -290,16 +293,5 @@ async def arun(
     )
 
 
-def run(
-    store: ResultStore,
-    config: RunConfig,
-    *,
-    backend: Backend | None = None,
-    on_outcome: Callable[[Outcome], None] | None = None,
-    on_start: Callable[[int, int], None] | None = None,
-    play: bool = True,
-) -> RunSummary:
-    """`arun` on a fresh event loop (for callers that are not async)."""
-    return asyncio.run(
-        arun(store, config, backend=backend, on_outcome=on_outcome, on_start=on_start, play=play)
-    )
+run = blocking(arun)
+"""`arun` on a fresh event loop, for callers that are not async (same arguments, same result)."""

@@ -234,17 +234,9 @@ class InlineTauOpenEnv(TauOpenEnv):
 
     LONG_MESSAGE = 16_384
 
-    async def reset_async(
-        self,
-        seed: int | None = None,
-        episode_id: str | None = None,
-        task_id: str | None = None,
-        split: str | None = None,
-        index: int | None = None,
-        **kwargs: Any,
-    ) -> TauObservation:
-        """`reset`, run in the event loop."""
-        return self.reset(seed, episode_id, task_id, split, index, **kwargs)
+    async def reset_async(self, **request: Any) -> TauObservation:
+        """`reset`, run in the event loop (the request's fields are `reset`'s keywords)."""
+        return self.reset(**request)
 
     async def step_async(
         self, action: TauAction, timeout_s: float | None = None, **kwargs: Any
