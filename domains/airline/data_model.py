@@ -26,6 +26,7 @@ __all__ = [
     "Certificate",
     "CreditCard",
     "DirectFlight",
+    "EasternTime",
     "Flight",
     "FlightDateStatus",
     "FlightInfo",
@@ -107,6 +108,10 @@ class User(Record):
 
 
 # -- flights -----------------------------------------------------------------------------------
+EasternTime = Annotated[str, Field(description="YYYY-MM-DDTHH:MM:SS, EST.")]
+"""A flight's date and time of departure or arrival, on US Eastern time as the data writes it."""
+
+
 class StatusAvailable(Record):
     """The flight has not left on that date and can be booked."""
 
@@ -119,32 +124,32 @@ class StatusOnTime(Record):
     """The flight has not left yet and is expected on time; it can no longer be booked."""
 
     status: Literal["on time"] = Field(description="Discriminator.")
-    estimated_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
-    estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    estimated_departure_time_est: EasternTime
+    estimated_arrival_time_est: EasternTime
 
 
 class StatusDelayed(Record):
     """The flight has not left yet and will leave late."""
 
     status: Literal["delayed"] = Field(description="Discriminator.")
-    estimated_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
-    estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    estimated_departure_time_est: EasternTime
+    estimated_arrival_time_est: EasternTime
 
 
 class StatusFlying(Record):
     """The flight is in the air."""
 
     status: Literal["flying"] = Field(description="Discriminator.")
-    actual_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
-    estimated_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    actual_departure_time_est: EasternTime
+    estimated_arrival_time_est: EasternTime
 
 
 class StatusLanded(Record):
     """The flight has flown."""
 
     status: Literal["landed"] = Field(description="Discriminator.")
-    actual_departure_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
-    actual_arrival_time_est: str = Field(description="YYYY-MM-DDTHH:MM:SS, EST.")
+    actual_departure_time_est: EasternTime
+    actual_arrival_time_est: EasternTime
 
 
 class StatusCancelled(Record):
