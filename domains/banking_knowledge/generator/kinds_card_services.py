@@ -200,6 +200,7 @@ def _fee_reversal(
     plan: Plan,
     scenario: Scenario,
     notes: str,
+    *,
     kind: str,
     credit: float | None,
 ) -> Draft:
@@ -247,7 +248,7 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
     credit = float(card.annual_fee) if wrong else None
     plan = verified_plan(person)
     return _fee_reversal(
-        card, person, account, plan, scenario, notes, "annual_fee_reversal", credit
+        card, person, account, plan, scenario, notes, kind="annual_fee_reversal", credit=credit
     )
 
 
@@ -279,7 +280,9 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
     verdict = "met, reverse." if allowed else "another late payment, refuse."
     notes = f"Needs {rules.on_time_months} on-time payments before the late one: {verdict}"
     credit = float(card.late_fee) if allowed else None
-    return _fee_reversal(card, person, account, plan, scenario, notes, "late_fee_reversal", credit)
+    return _fee_reversal(
+        card, person, account, plan, scenario, notes, kind="late_fee_reversal", credit=credit
+    )
 
 
 def referral_link(ctx: Context, family: str, index: int) -> Draft:
