@@ -33,7 +33,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import numpy as np
 
@@ -367,8 +367,8 @@ _NUMBERS = (
     "learning_rate",
     "ent_coef",
 )
-"""`TrainConfig` fields set on the command line as ``--<name>`` (with dashes), typed and
-defaulted as the field."""
+"""`TrainConfig` fields set on the command line as ``--<name>`` (with dashes), with the
+field's annotated type and default."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -382,9 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--task-filter", default="", help="keep tasks whose id contains this")
     parser.add_argument("--train-style", default=None, help="user style in training (persona)")
     parser.add_argument("--test-style", default=TrainConfig.test_style)
+    types = get_type_hints(TrainConfig)
     for name in _NUMBERS:
-        default = getattr(TrainConfig, name)
-        parser.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default)
+        option = f"--{name.replace('_', '-')}"
+        parser.add_argument(option, type=types[name], default=getattr(TrainConfig, name))
     parser.add_argument("--no-grid", action="store_true", help="score the curve's split only")
     args = parser.parse_args(argv)
     summary = train(

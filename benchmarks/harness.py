@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tau_env.baselines.oracle import OracleAgent
+from tau_env.episode_runner import run_episode
 from tau_env.wrappers.users import GoldUser
 
 REPO = Path(__file__).resolve().parents[1]
@@ -164,9 +166,6 @@ def timed_gold_episode(
     Returns:
         Microseconds on `timer`, and the episode's result.
     """
-    from tau_env.baselines.oracle import OracleAgent
-    from tau_env.episode_runner import run_episode
-
     start = timer()
     result = run_episode(env, OracleAgent, gold, task_id=task_id, seed=1)
     return (timer() - start) * 1e6, result

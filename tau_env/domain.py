@@ -269,12 +269,17 @@ def _check_task_functions(domain: Domain) -> None:
 
 def _definition(name: str) -> DomainDefinition:
     """The definition a registered domain name's entry point names (imported now)."""
-    entry_point = spec_for(name).entry_point
-    module_name, _, attribute = entry_point.partition(":")
+    module_name, attribute = _entry_point(name)
     definition = getattr(importlib.import_module(module_name), attribute)
     if not isinstance(definition, DomainDefinition):
-        raise TypeError(f"{entry_point} is not a DomainDefinition")
+        raise TypeError(f"{module_name}:{attribute} is not a DomainDefinition")
     return definition
+
+
+def _entry_point(name: str) -> tuple[str, str]:
+    """The module and attribute of a registered domain's entry point (``module:attribute``)."""
+    module_name, _, attribute = spec_for(name).entry_point.partition(":")
+    return module_name, attribute
 
 
 def default_retrieval(name: str) -> str | None:
@@ -348,7 +353,7 @@ def _load_data(name: str, folder: str | None) -> DomainData:
     if folder is None:
         if definition.load_builtin is not None:
             return definition.load_builtin()
-        package = spec_for(name).entry_point.partition(":")[0]
+        package, _ = _entry_point(name)
         return load_builtin_data(package, agent_db=agent_db, user_db=user_db)
     if not Path(folder).is_dir():
         raise DataError(f"{folder}: data folder not found")
