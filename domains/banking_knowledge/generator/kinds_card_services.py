@@ -20,13 +20,10 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.people import Person
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CardOffer
 from tau_env.domains.banking_knowledge.generator.world import day
 
 __all__ = ["CARD_SERVICE_KINDS"]
-
-P = PROCEDURES
 
 
 def _cards(ctx: Context, family: str) -> tuple[CardOffer, ...]:
@@ -260,7 +257,7 @@ def late_fee(ctx: Context, family: str, index: int) -> Draft:
     person = customer_with_checking(ctx)
     account = ctx.card(person, card, age_months=ctx.rng.randint(14, 50))
     late = {0} if allowed else {0, ctx.rng.randint(2, rules.on_time_months)}
-    monthly_payments(ctx, person, card, account, late=late)
+    monthly_payments(ctx, person, account, late=late)
     ctx.ledger.add_card_transaction(
         person, account, card, merchant="LATE PAYMENT FEE", amount=float(card.late_fee),
         when=date(2025, 10, 21), category="Fee", points=0,

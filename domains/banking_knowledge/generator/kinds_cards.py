@@ -25,12 +25,9 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
 )
 from tau_env.domains.banking_knowledge.generator.library import product_doc
 from tau_env.domains.banking_knowledge.generator.people import Person
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CardOffer
 
 __all__ = ["CARD_KINDS", "customer_with_checking", "monthly_payments"]
-
-P = PROCEDURES
 
 
 def _cards(ctx: Context, family: str) -> tuple[CardOffer, ...]:
@@ -40,7 +37,6 @@ def _cards(ctx: Context, family: str) -> tuple[CardOffer, ...]:
 def monthly_payments(
     ctx: Context,
     person: Person,
-    card: CardOffer,
     account: str,
     *,
     late: Collection[int] = (),
@@ -149,7 +145,7 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
     person = customer_with_checking(ctx)
     account = ctx.card(person, card, age_months=age, limit=current)
     late = {rng.randint(1, rules.on_time_months - 1)} if variant == 4 else set()
-    monthly_payments(ctx, person, card, account, late=late)
+    monthly_payments(ctx, person, account, late=late)
     if variant == 0:
         asked = rng.choice(range(current + 100, highest + 1, 100))
     elif variant == 1:
@@ -158,16 +154,15 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
         asked = rules.phone_cap + rng.choice((2000, 5000, 10000))
     else:
         asked = rng.choice(range(current + 100, highest + 1, 100))
-    known, facts = ctx.identity(person)
-    facts["requested_limit"] = f"${asked:,}"
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want the credit limit of your {card.name} raised to ${asked:,}.",
-        known=known,
         wishes="Ask for the new limit. If the agent cannot give you that much but offers a "
         "lower limit, accept the highest limit it offers. If the agent declines or says the "
         "request goes to another team, accept that.",
         opening=f"Hi, I'd like a higher credit limit on my {card.name}, ${asked:,} if possible.",
-        facts=facts,
+        facts={"requested_limit": f"${asked:,}"},
         accepts=["confirm", "limit"],
     )
     plan = verified_plan(person)
@@ -192,10 +187,16 @@ def limit_increase(ctx: Context, family: str, index: int) -> Draft | None:
         (deny, {"denial_reason": "insufficient_payment_history"}, "decline: a late payment"),
     )[variant]
     plan.call(T[decision], credit_card_account_id=account, user_id=person.user_id, **details)
-    kinds = ("limit_increase", "limit_counter_offer", "limit_referral", "limit_declined_age")
+    kind = (
+        "limit_increase",
+        "limit_counter_offer",
+        "limit_referral",
+        "limit_declined_age",
+        "limit_declined_payments",
+    )[variant]
     return draft(
         card,
-        (*kinds, "limit_declined_payments")[variant],
+        kind,
         scenario,
         plan,
         f"Age {age} months, current ${current}, highest ${highest}, cap "
@@ -330,15 +331,14 @@ def pay_card(ctx: Context, family: str, index: int) -> Draft:
     account = ctx.card(person, card, balance=owed)
     full = index % 2 == 0
     amount = owed if full else float(ctx.rng.randint(1, int(owed // 50)) * 50)
-    known, facts = ctx.identity(person)
     want = "the whole balance" if full else f"${amount:,.2f}"
-    facts["payment"] = want
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to pay {want} of your {card.name} from your checking account.",
-        known=known,
         wishes=f"Ask the agent to pay {want} from your checking account. Confirm when asked.",
         opening=f"Hi, I'd like to pay my {card.name} from my checking account.",
-        facts=facts,
+        facts={"payment": want},
     )
     plan = accounts_plan(person).call(
         T["pay_credit_card_from_checking"],

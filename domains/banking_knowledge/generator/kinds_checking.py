@@ -20,12 +20,9 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import BANK_NAME
 
 __all__ = ["CHECKING_KINDS"]
-
-P = PROCEDURES
 
 
 def atm_fee_refund(ctx: Context, family: str, index: int) -> Draft | None:
@@ -137,15 +134,14 @@ def temporary_limit(ctx: Context, family: str, index: int) -> Draft | None:
         options = [v for v in range(standard + step, highest + 1, step)]
         asked = granted = ctx.rng.choice(options or [highest])
     label = "daily ATM withdrawal limit" if limit_type == "atm" else "daily purchase limit"
-    known, facts = ctx.identity(person)
-    facts |= {"requested_limit": f"${asked}"}
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Tomorrow you need a higher {label} on your debit card for a one-off expense.",
-        known=known,
         wishes=f"The card belongs to your {product.name}. Ask for a {label} of ${asked}. If the "
         "agent says it cannot go that high, accept the highest limit it offers.",
         opening=f"Hi, could you raise my {label} for a day? I need ${asked}.",
-        facts=facts,
+        facts={"requested_limit": f"${asked}"},
         accepts=["confirm", "limit"],
     )
     plan = debit_cards_plan(person, account).call(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from tau_env.data_files import builtin_toml
@@ -49,20 +49,23 @@ def brief(
     reason: str,
     wishes: str,
     opening: str,
+    facts: Mapping[str, str] | None = None,
     accepts: Sequence[str] = ("confirm",),
     asks_for_transfer: bool = False,
     tells_user_id: bool = False,
 ) -> Scenario:
     """The brief of a caller who is `person` and knows what `Context.identity` draws for them.
 
-    With `tells_user_id`, they also know their user id (for a tool the agent gives them).
+    `facts` are what else they answer when asked (after their identity's). With
+    `tells_user_id`, they also know their user id (for a tool the agent gives them).
     """
-    known, facts = ctx.identity(person)
+    known, answers = ctx.identity(person)
     if tells_user_id:
         known += f" Your user id is {person.user_id}."
-        facts["user_id"] = person.user_id
+        answers["user_id"] = person.user_id
+    answers |= facts or {}
     return Scenario(
-        reason, known, wishes, opening, facts, list(accepts), asks_for_transfer=asks_for_transfer
+        reason, known, wishes, opening, answers, list(accepts), asks_for_transfer=asks_for_transfer
     )
 
 
@@ -81,12 +84,12 @@ def debit_cards_plan(person: Person, account: str) -> Plan:
     return accounts_plan(person).call(T["get_debit_cards"], account_id=account)
 
 
-def _read_kind_texts() -> dict[str, dict[str, Any]]:
-    """`kinds.toml`: each task kind's purpose line and the documents all its tasks need."""
-    return builtin_toml(__package__, "kinds.toml")
-
-
-_KIND_TEXTS = _read_kind_texts()
+_KIND_TEXTS: dict[str, dict[str, Any]] = {
+    kind: texts
+    for name, texts in builtin_toml(__package__, "kinds.toml").items()
+    for kind in texts.pop("kinds", [name])
+}
+"""`kinds.toml` by task kind: the purpose line and the documents all the kind's tasks need."""
 
 
 def draft(

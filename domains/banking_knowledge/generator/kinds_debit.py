@@ -15,24 +15,12 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.people import Person
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import (
     CARD_DESIGNS,
     DELIVERY_OPTIONS,
 )
 
 __all__ = ["DEBIT_KINDS"]
-
-P = PROCEDURES
-
-
-def _identity_and_choices(
-    ctx: Context, person: Person, option: str, design: str
-) -> tuple[str, dict[str, str]]:
-    """The caller's identity (`Context.identity`) plus the delivery and design they ask for."""
-    known, facts = ctx.identity(person)
-    return known, facts | {"delivery_option": option, "card_design": design}
 
 
 def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
@@ -51,15 +39,15 @@ def order_debit_card(ctx: Context, family: str, index: int) -> Draft:
         product.debit.delivery_fees[option],
         product.debit.design_fees[design],
     )
-    known, facts = _identity_and_choices(ctx, person, option, design)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"Your {product.name} has no working debit card and you would like one.",
-        known=known,
         wishes=f"You want {option} delivery and the {design} design. Accept the fees the agent "
         "quotes for these choices and confirm the order. Ship it to the address the bank has "
         "on file.",
         opening="Hi, I'd like to order a debit card for my checking account.",
-        facts=facts,
+        facts={"delivery_option": option, "card_design": design},
     )
     plan = debit_cards_plan(person, account).call(
         T["order_debit_card"],
@@ -96,14 +84,14 @@ def replace_lost_debit_card(ctx: Context, family: str, index: int) -> Draft:
         if reason == "lost"
         else "Your wallet with your debit card was stolen this morning."
     )
-    known, facts = _identity_and_choices(ctx, person, option, design)
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"{story} You want the card cancelled and a new one sent.",
-        known=known,
         wishes=f"The card is for your {product.name}. For the new card you want {option} "
         f"delivery and the {design} design; accept the fees the agent quotes and confirm.",
         opening=f"Hi, my debit card was {reason} and I need a new one.",
-        facts=facts,
+        facts={"delivery_option": option, "card_design": design},
     )
     order = {
         "account_id": account,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from tau_env.domains.banking_knowledge.generator.context import Context, november
-from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
+from tau_env.domains.banking_knowledge.generator.drafts import Draft
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     accounts_plan,
@@ -14,12 +14,9 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     draft,
     pick,
 )
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.world import day
 
 __all__ = ["DEBIT_ISSUE_KINDS"]
-
-P = PROCEDURES
 
 
 def recurring_block(ctx: Context, family: str, index: int) -> Draft:
@@ -157,21 +154,20 @@ def debit_dispute(ctx: Context, family: str, index: int) -> Draft:
         detail = f" You received ${amount - disputed:.0f} instead of ${amount:.0f}."
     noticed = november(rng.randint(9, 13))
     contacted = category != "atm_cash_discrepancy" and rng.random() < 0.5
-    known, facts = ctx.identity(person)
-    facts |= {"discovery_date": day(noticed), "contacted_merchant": "yes" if contacted else "no"}
     merchant_line = (
         "Asked whether you contacted the merchant, you answer yes."
         if contacted
         else "Asked whether you contacted the merchant, you answer no."
     )
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to dispute the {day(when)} debit card transaction of ${amount:.2f} "
         f"({prefix.lower()} at {place.title()}) on your {product.name} because {story}.{detail}",
-        known=known,
         wishes=f"You noticed it on {day(noticed)}. You still have your card and nobody else "
         f"knows your PIN. {merchant_line} You recognise the transaction: you did make it.",
         opening="Hi, I want to dispute a transaction on my debit card.",
-        facts=facts,
+        facts={"discovery_date": day(noticed), "contacted_merchant": "yes" if contacted else "no"},
     )
     fields = {
         "transaction_id": transaction,

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft, Plan, Scenario
-from tau_env.domains.banking_knowledge.generator.kinds_common import draft, pick, verified_plan
+from tau_env.domains.banking_knowledge.generator.kinds_common import (
+    brief,
+    draft,
+    pick,
+    verified_plan,
+)
 from tau_env.domains.banking_knowledge.generator.people import WORDS
 
 __all__ = ["PROFILE_KINDS"]
@@ -16,14 +21,13 @@ def change_email(ctx: Context, family: str, index: int) -> Draft:
     ctx.deposit(person, pick(ctx.bank.checking, index))
     local = person.name.lower().replace(" ", "_")
     new_email = f"{local}{ctx.rng.randint(100, 999)}@{ctx.rng.choice(WORDS.email_domains)}"
-    known, facts = ctx.identity(person)
-    facts["new_email"] = new_email
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You changed email providers and want the bank to use {new_email} from now on.",
-        known=known,
         wishes=f"Your new email address is {new_email}. Confirm it when the agent reads it back.",
         opening="Hi, I'd like to update the email address on my account.",
-        facts=facts,
+        facts={"new_email": new_email},
     )
     plan = verified_plan(person).agent(
         "change_user_email", user_id=person.user_id, new_email=new_email

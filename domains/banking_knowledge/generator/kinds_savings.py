@@ -10,7 +10,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from tau_env.domains.banking_knowledge.generator.context import Context, november
-from tau_env.domains.banking_knowledge.generator.drafts import Draft, Scenario
+from tau_env.domains.banking_knowledge.generator.drafts import Draft
 from tau_env.domains.banking_knowledge.generator.kinds_common import (
     T,
     account_opening,
@@ -22,12 +22,9 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     verified_plan,
 )
 from tau_env.domains.banking_knowledge.generator.people import Person
-from tau_env.domains.banking_knowledge.generator.procedure_ids import PROCEDURES
 from tau_env.domains.banking_knowledge.generator.products import CheckingProduct, SavingsProduct
 
 __all__ = ["DEPOSIT_KINDS", "SAVINGS_KINDS"]
-
-P = PROCEDURES
 
 
 def _deposit_products(ctx: Context, family: str) -> tuple[CheckingProduct | SavingsProduct, ...]:
@@ -60,16 +57,15 @@ def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
         if allowed
         else round(limit + ctx.rng.uniform(50, limit), 2)
     )
-    known, facts = ctx.identity(person)
-    facts |= {"check_amount": f"${amount:,.2f}"}
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You received a paper check for ${amount:,.2f} and want to deposit it into "
         f"your {product.name} without going to a branch.",
-        known=known,
         wishes="If the agent gives you a tool to deposit it, run it with the details the agent "
         "gives. If the agent says the check must go to a branch, accept that.",
         opening="Hi, can I deposit a check from my phone?",
-        facts=facts,
+        facts={"check_amount": f"${amount:,.2f}"},
     )
     plan = accounts_plan(person)
     if allowed:
@@ -287,16 +283,15 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
         if possible
         else float((int(available // 100) + 3) * 100)
     )
-    known, facts = ctx.identity(person)
-    facts["amount"] = f"${amount:,.2f}"
-    scenario = Scenario(
+    scenario = brief(
+        ctx,
+        person,
         reason=f"You want to move ${amount:,.2f} from your checking account into your "
         f"{product.name}.",
-        known=known,
         wishes="Ask for the transfer. If the agent says there is not enough money, accept that "
         "and do not ask for a smaller amount.",
         opening=f"Hi, please move ${amount:,.2f} from my checking into my savings.",
-        facts=facts,
+        facts={"amount": f"${amount:,.2f}"},
     )
     plan = accounts_plan(person)
     if possible:
