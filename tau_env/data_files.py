@@ -180,14 +180,12 @@ def load_official_folder(
     domain: str,
     agent_db: type[Database],
     user_db: type[Database] | None = None,
-    *,
-    solo_policy: bool = False,
 ) -> DomainData:
     """The reference's usual domain folder ``<data_dir>/domains/<domain>/``.
 
-    ``db.json`` (and ``user_db.json`` when there is a `user_db`), ``policy.md`` (and
-    ``policy_solo.md`` if present, with `solo_policy`), the tasks and splits, and the data
-    folder's user-simulation guidelines.
+    ``db.json`` (and ``user_db.json`` when there is a `user_db`), ``policy.md`` (and the
+    No-User variant ``policy_solo.md`` where the folder has one, as mock's does), the tasks and
+    splits, and the data folder's user-simulation guidelines.
     """
     folder = official_folder(data_dir, domain)
     return load_official_data(
@@ -198,7 +196,7 @@ def load_official_folder(
         user_db_file="user_db.json" if user_db is not None else None,
         policy=read_text(folder / "policy.md"),
         guidelines=official_guidelines(data_dir),
-        solo_policy=read_optional_text(folder / "policy_solo.md") if solo_policy else None,
+        solo_policy=read_optional_text(folder / "policy_solo.md"),
     )
 
 

@@ -23,7 +23,6 @@ __all__ = [
     "MAX_PASSENGERS",
     "NOW",
     "ONESTOP_NEXT_DAY_PREFIX",
-    "PAYMENT_LIMITS",
     "RESERVATION_ID_POOL",
     "TODAY",
     "CabinClass",
@@ -74,12 +73,6 @@ FREE_BAGS: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
 """Free checked bags per passenger, by the booking user's membership and the cabin."""
 
 MAX_PASSENGERS: Final = 5
-
-PAYMENT_LIMITS: Final[Mapping[str, int]] = MappingProxyType(
-    {"certificate": 1, "credit_card": 1, "gift_card": 3}
-)
-"""The most payment methods of each kind one reservation may use (a policy rule; as in the
-reference, the booking tool does not check it)."""
 
 CANCELLED_FLIGHT_COMPENSATION: Final = 100
 """Certificate value per passenger for a cancelled flight, dollars."""

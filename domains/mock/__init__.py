@@ -14,10 +14,7 @@ Version History:
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_env.data_files import load_official_folder
-from tau_env.domain import DomainData, DomainDefinition
+from tau_env.domain import DomainDefinition
 from tau_env.domains.mock.data_model import MockDB
 from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.mock.user_data_model import MockUserDB
@@ -34,15 +31,9 @@ TOOLBOX = Toolbox.of(
 )
 
 
-def load_official(data_dir: Path) -> DomainData:
-    """The reference's mock data from ``<data_dir>/domains/mock/``."""
-    return load_official_folder(data_dir, "mock", MockDB, MockUserDB, solo_policy=True)
-
-
 DEFINITION = DomainDefinition(
     name="mock",
     toolbox=TOOLBOX,
     agent_db=MockDB,
     user_db=MockUserDB,
-    load_official=load_official,
 )

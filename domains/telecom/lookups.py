@@ -35,9 +35,11 @@ def customer_by_phone(db: TelecomDB, phone_number: str) -> Customer:
     the customer of ``555-123-2002``.
     """
     for customer in db.customers.values():
-        line_numbers = (line_by_id(db, line_id).phone_number for line_id in customer.line_ids)
-        if customer.phone_number == phone_number or phone_number in line_numbers:
+        if customer.phone_number == phone_number:
             return customer
+        for line_id in customer.line_ids:
+            if line_by_id(db, line_id).phone_number == phone_number:
+                return customer
     raise ToolError(f"Customer with phone number {phone_number} not found")
 
 

@@ -126,9 +126,7 @@ def toggle_wifi_calling(db: TelecomUserDB) -> str:
 
     It places calls over Wi-Fi, which helps where the cellular signal is weak.
     """
-    phone = db.device.edit_top()
-    phone.wifi_calling_enabled = not phone.wifi_calling_enabled
-    return _with_status(db, f"Wi-Fi Calling is now {on_off(phone.wifi_calling_enabled)}.")
+    return _toggle(db, "wifi_calling_enabled", "Wi-Fi Calling", search=False)
 
 
 @tool(side="user", kind="write")

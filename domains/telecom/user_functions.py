@@ -13,7 +13,7 @@ from typing import Any, Literal
 from tau_env.domains.telecom import device
 from tau_env.domains.telecom.constants import PERMISSION_NAMES
 from tau_env.domains.telecom.tools import Number
-from tau_env.domains.telecom.user_data_model import PhoneState, TelecomUserDB
+from tau_env.domains.telecom.user_data_model import TelecomUserDB
 from tau_env.errors import ToolError
 from tau_env.tools import env_function
 
@@ -64,12 +64,6 @@ def lock_sim_card(db: TelecomUserDB, mode: Literal["pin", "puk"]) -> str:
     return f"SIM card locked successfully in {mode} mode."
 
 
-def _toggle_data(phone: PhoneState, db: TelecomUserDB) -> bool:
-    phone.data_enabled = not phone.data_enabled
-    device.network_search(phone, db.surroundings.get())
-    return phone.data_enabled
-
-
 @env_function(side="user")
 def turn_data_on(db: TelecomUserDB) -> str:
     """Turn mobile data on (without a network search, as in the reference)."""
@@ -80,19 +74,25 @@ def turn_data_on(db: TelecomUserDB) -> str:
 @env_function(side="user")
 def turn_data_off(db: TelecomUserDB) -> str:
     """Turn mobile data off."""
-    phone = db.device.edit()
-    if _toggle_data(phone, db):
-        _toggle_data(phone, db)
+    _set_by_toggling(db, "data_enabled", False)
     return "Data connection broken."
 
 
-def _set_roaming(db: TelecomUserDB, on: bool) -> None:
+def _set_by_toggling(db: TelecomUserDB, flag: str, on: bool) -> None:
+    """Set the switch `flag` the reference's way: flip it, and flip again if that was wrong.
+
+    The phone searches for a network after each flip.
+    """
     phone = db.device.edit()
     for _ in range(2):
-        phone.roaming_enabled = not phone.roaming_enabled
+        setattr(phone, flag, not getattr(phone, flag))
         device.network_search(phone, db.surroundings.get())
-        if phone.roaming_enabled == on:
+        if getattr(phone, flag) == on:
             return
+
+
+def _set_roaming(db: TelecomUserDB, on: bool) -> None:
+    _set_by_toggling(db, "roaming_enabled", on)
 
 
 def _set_data_saver_mode(db: TelecomUserDB, on: bool) -> None:

@@ -6,7 +6,7 @@ change of the number of passengers.
 
 from __future__ import annotations
 
-from tau_env.domains.airline.constants import BAG_FEE
+from tau_env.domains.airline.constants import BAG_FEE, MAX_PASSENGERS
 from tau_env.domains.airline.data_model import Passenger
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.changes import (
@@ -125,5 +125,5 @@ def passenger_count_refused(ctx: Context) -> Draft | None:
     return refusal(
         ctx,
         "add_passenger",
-        lambda u, r: len(r.passengers) < 5 and not rules.has_flown(r, flights),
+        lambda u, r: len(r.passengers) < MAX_PASSENGERS and not rules.has_flown(r, flights),
     )

@@ -167,9 +167,7 @@ def cancel_refused(ctx: Context) -> Draft | None:
         ticket=f"User {user.user_id} wants to cancel reservation {rid} for a refund because "
         f"{REASONS[reason]}.",
         facts=_facts(user, reservation, reason),
-        actions=[
-            *lookups(user, reservation),
-        ],
+        actions=lookups(user, reservation),
         communicate=["24 hours"],
         notes=["The agent refuses to cancel the reservation."],
     )

@@ -114,9 +114,7 @@ def compensation_refused(ctx: Context) -> Draft | None:
         "and end the call.",
         ticket=f"User {user.user_id} asks for compensation because {said}.",
         facts={"user_id": user.user_id, "reservation_id": reservation.reservation_id},
-        actions=[
-            *lookups(user, reservation),
-        ],
+        actions=lookups(user, reservation),
         communicate=reasons,
         notes=["The agent gives no compensation."],
     )
@@ -213,9 +211,7 @@ def baggage_allowance(ctx: Context) -> Draft | None:
         "number. You do not want to change anything.",
         ticket=f"User {user.user_id} asks how many checked bags are free on reservation {rid}.",
         facts={"user_id": user.user_id, "reservation_id": rid},
-        actions=[
-            *lookups(user, reservation),
-        ],
+        actions=lookups(user, reservation),
         communicate=[str(free)],
         notes=[
             f"The agent says {free} bags are free ({per_person} per passenger, "
