@@ -16,7 +16,6 @@ from tau_env.domains.banking_knowledge.ids import hex_digest
 from tau_env.domains.banking_knowledge.lookups import (
     account_balance,
     edit,
-    exists,
     render_rows,
     rows_where,
 )
@@ -176,18 +175,19 @@ def _parsed_date(text: str) -> datetime:
 def get_account_transactions(db: BankingDB, account_id: str) -> str:
     """An account's transactions, most recent first (same-date records keep stored order)."""
     given(account_id, "Error: Missing required parameter: account_id")
-    if not exists(db.accounts, account_id):
-        return f"Error: Account '{account_id}' not found."
+    found(db.accounts, account_id, "Account")
     history = db.bank_account_transaction_history
-    found = rows_where(history, "account_id", account_id)
-    found.sort(key=lambda item: _transaction_time(item[1]), reverse=True)
+    records = rows_where(history, "account_id", account_id)
+    records.sort(key=lambda item: _transaction_time(item[1]), reverse=True)
     lines = executed(
         db, "get_account_transactions", "Bank account transactions retrieved successfully."
     )
     lines.append(f"Transactions for account {account_id}:")
-    if found:
+    if records:
         lines.append(
-            render_rows("bank_account_transaction_history", found, history.copied_in_transaction())
+            render_rows(
+                "bank_account_transaction_history", records, history.copied_in_transaction()
+            )
         )
     else:
         lines.append("\nNo transactions found for this account.")

@@ -23,7 +23,6 @@ from tau_env.domains.banking_knowledge.lookups import (
     edit,
     is_empty_result,
     query_by,
-    row,
     rows_where,
 )
 
@@ -194,14 +193,8 @@ def transfer_funds(
         return "Error: Transfer amount must be positive."
     if source_account_id == destination_account_id:
         return "Error: Source and destination accounts cannot be the same."
-    source, destination = (
-        row(db.accounts, source_account_id),
-        row(db.accounts, destination_account_id),
-    )
-    if source is None:
-        return f"Error: Source account '{source_account_id}' not found."
-    if destination is None:
-        return f"Error: Destination account '{destination_account_id}' not found."
+    source = found(db.accounts, source_account_id, "Source account")
+    destination = found(db.accounts, destination_account_id, "Destination account")
     if source.get("status") not in ("ACTIVE", "OPEN"):
         return f"Error: Source account '{source_account_id}' is not active."
     if destination.get("status") not in ("ACTIVE", "OPEN"):

@@ -8,7 +8,7 @@ from tau_env.domains.banking_knowledge.discoverable.base import behaviour
 from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     check_card_exists,
 )
-from tau_env.domains.banking_knowledge.discoverable.checks import given, inserted, one_of
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, inserted, one_of
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -250,8 +250,7 @@ def close_credit_card_account(db: BankingDB, credit_card_account_id: str, user_i
 def update_transaction_rewards(db: BankingDB, transaction_id: str, new_rewards_earned: str) -> str:
     """Correct the rewards recorded on a card transaction."""
     given(all((transaction_id, new_rewards_earned)), "Error: Missing required parameters.")
-    if not exists(db.credit_card_transaction_history, transaction_id):
-        return f"Error: Transaction '{transaction_id}' not found."
+    found(db.credit_card_transaction_history, transaction_id, "Transaction")
     edit(db.credit_card_transaction_history, transaction_id)["rewards_earned"] = new_rewards_earned
     arguments = {"transaction_id": transaction_id, "new_rewards_earned": new_rewards_earned}
     lines = executed(db, "update_transaction_rewards", "Transaction rewards updated successfully.")

@@ -11,7 +11,7 @@ from tau_env.domains.banking_knowledge.discoverable.card_accounts import (
     dollars,
     owned_card,
 )
-from tau_env.domains.banking_knowledge.discoverable.checks import given, number
+from tau_env.domains.banking_knowledge.discoverable.checks import found, given, number
 from tau_env.domains.banking_knowledge.discoverable.histories import HISTORIES
 from tau_env.domains.banking_knowledge.discoverable.texts import (
     executed,
@@ -22,7 +22,6 @@ from tau_env.domains.banking_knowledge.ids import (
 from tau_env.domains.banking_knowledge.lookups import (
     add,
     edit,
-    exists,
     rows,
 )
 
@@ -199,8 +198,7 @@ def deny_credit_limit_increase(
     ]
     if denial_reason not in reasons:
         return f"Error: Invalid denial_reason. Must be one of: {', '.join(reasons)}"
-    if not exists(db.credit_card_accounts, credit_card_account_id):
-        return f"Error: Credit card account '{credit_card_account_id}' not found."
+    found(db.credit_card_accounts, credit_card_account_id, "Credit card account")
     _logged(db, credit_card_account_id, user_id, 0.0, "DENIED", denial_reason=denial_reason)
     return (
         "Credit limit increase request denied.\n"

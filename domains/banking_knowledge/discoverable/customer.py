@@ -12,6 +12,7 @@ from typing import Any
 from tau_env.domains.banking_knowledge.constants import TODAY_TEXT
 from tau_env.domains.banking_knowledge.data_model import BankingDB
 from tau_env.domains.banking_knowledge.discoverable.base import Answer, behaviour, name_of
+from tau_env.domains.banking_knowledge.discoverable.card_accounts import check_card_exists
 from tau_env.domains.banking_knowledge.discoverable.checks import found, number
 from tau_env.domains.banking_knowledge.ids import (
     card_last_4_digits,
@@ -24,7 +25,6 @@ from tau_env.domains.banking_knowledge.lookups import (
     add,
     add_referral,
     edit,
-    is_empty_result,
     parse_balance,
     query_by,
     row,
@@ -126,9 +126,7 @@ def get_referral_link(db: BankingDB, user_id: str, card_name: str) -> str:
 def get_card_last_4_digits(db: BankingDB, credit_card_account_id: str) -> str:
     """The last 4 digits of a card (derived from the account id; the call is still logged)."""
     call = _start(db, "get_card_last_4_digits", credit_card_account_id=credit_card_account_id)
-    found = query_by(db, "credit_card_accounts", "account_id", credit_card_account_id)
-    if is_empty_result(found):
-        return f"Error: Credit card account '{credit_card_account_id}' not found."
+    check_card_exists(db, credit_card_account_id)
     digits = card_last_4_digits(credit_card_account_id)
     text = call.echo("Card information retrieved successfully.")
     return f"{text}Last 4 digits of card: {digits}"

@@ -92,11 +92,10 @@ def order_debit_card(
             "delivery_option, delivery_fee, card_design, design_fee, shipping_address."
         )
     assert delivery is not None and design is not None
-    one_of(delivery_option.upper(), "delivery_option", _DELIVERY_TIMES)
     option = delivery_option.upper()
-    designs = ["CLASSIC", "PREMIUM", "CUSTOM"]
-    one_of(card_design.upper(), "card_design", designs)
+    one_of(option, "delivery_option", _DELIVERY_TIMES)
     style = card_design.upper()
+    one_of(style, "card_design", ["CLASSIC", "PREMIUM", "CUSTOM"])
     account = found(db.accounts, account_id, "Account")
     if account.get("class") != "checking":
         return (

@@ -34,8 +34,8 @@ def close_debit_card(db: BankingDB, card_id: str, reason: str) -> str:
         "no_longer_needed",
         "account_closing",
     ]
-    one_of(reason.lower(), "reason", reasons)
     reason = reason.lower()
+    one_of(reason, "reason", reasons)
     card = found(db.debit_cards, card_id, "Debit card")
     previous = card.get("status")
     if previous not in ("ACTIVE", "PENDING"):

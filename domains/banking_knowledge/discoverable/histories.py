@@ -24,10 +24,11 @@ __all__ = ["HISTORIES"]
 def _history_behaviour(key: str, query: Mapping[str, str]) -> Callable[..., str]:
     """The behaviour `key`: the records of ``query["table"]`` whose column matches its argument."""
     field = query["field"]
+    missing = f"Error: Missing required parameter: {field}"
 
     def read(db: BankingDB, **arguments: Any) -> str:
         value = arguments[field]
-        given(value, f"Error: Missing required parameter: {field}")
+        given(value, missing)
         heading = query["heading"].format(value)
         return history(
             db, key, query["done"], heading, query["table"], field, value, query["empty"]
