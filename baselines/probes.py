@@ -14,7 +14,10 @@ gold plan or its grading criteria.
 | ``read_all`` | asks for identifiers, calls every read tool once with what it heard, ends |
 | ``random_s<N>`` | `RandomAgent` with seed N (random tool calls, messages and stops) |
 
-`probe_factories(domain)` builds them all for one domain, in this order.
+Then the shortcut probes of `tau_env.baselines.shortcut_probes` (issue 53): recital of the
+policy, dumps of every looked-up value, calls without arguments, transfers on every turn and
+per ``reason``, a reader of any task label it is given. `probe_factories(domain)` builds them
+all for one domain, in this order.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.baselines.random_agent import RandomAgent
+from tau_env.baselines.shortcut_probes import SHORTCUT_PROBES, shortcut_factories
 from tau_env.domain import Domain
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
@@ -68,8 +72,16 @@ TRANSFER_SUMMARY = "The customer asked for help; handing the conversation over."
 RANDOM_SEEDS = (0, 1, 2)
 """Seeds of the random probes."""
 
-PROBE_NAMES = ("refuse", "transfer", "agree", "read_all", *(f"random_s{s}" for s in RANDOM_SEEDS))
-"""Every probe, in report order."""
+PROBE_NAMES = (
+    "refuse",
+    "transfer",
+    "agree",
+    "read_all",
+    *(f"random_s{s}" for s in RANDOM_SEEDS),
+    *SHORTCUT_PROBES,
+    "task_id",
+)
+"""Every probe, in report order: the simple ones, then the shortcut probes."""
 
 MAX_LOOKUP_ERRORS = 5
 """`LookupAgent` stops calling tools after this many error results (an env ends an episode
@@ -251,4 +263,5 @@ def probe_factories(domain: Domain) -> dict[str, Callable[[Task], Participant]]:
     }
     for seed in RANDOM_SEEDS:
         factories[f"random_s{seed}"] = partial(RandomAgent, seed=seed)
+    factories.update(shortcut_factories(domain))
     return factories

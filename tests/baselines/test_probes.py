@@ -46,6 +46,14 @@ def test_probe_names__every_probe_is_built_in_report_order(airline):
         "random_s0",
         "random_s1",
         "random_s2",
+        "recite",
+        "recite_transfer",
+        "dump_recite_transfer",
+        "dump",
+        "verify_refuse_transfer",
+        "transfer_each_turn",
+        "topic_recital",
+        "task_id",
     )
 
 
