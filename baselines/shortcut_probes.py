@@ -425,11 +425,11 @@ def _fields(results: list[str]) -> dict[str, str]:
 
 
 def _field_for(parameter: str, fields: dict[str, str]) -> str | None:
-    """The looked-up field a parameter takes: same name, else one sharing its last word."""
+    """The looked-up field a parameter takes: same name, else one sharing a word with it."""
     if parameter in fields:
         return fields[parameter]
-    last = parameter.split("_")[-1]
-    return next((value for key, value in fields.items() if key.split("_")[-1] == last), None)
+    words = set(parameter.split("_")) - {"id"}
+    return next((value for key, value in fields.items() if words & set(key.split("_"))), None)
 
 
 def topic_paragraphs(policy: str, heard: list[str]) -> str:
