@@ -107,11 +107,12 @@ class OracleAgent:
         return SendMessage(content=_instructions(steps), request=request)
 
     def _closing(self) -> str:
-        parts = ["Everything you asked for is done."]
+        transfers = any(step.name == TRANSFER_TOOL for step in self.plan)
+        parts = [] if transfers else ["Everything you asked for is done."]
         if self.to_communicate:
             parts.append("For your records: " + "; ".join(self.to_communicate) + ".")
-        if any(step.name == TRANSFER_TOOL for step in self.plan):
-            parts = [TRANSFER_ANNOUNCEMENT]
+        if transfers:
+            parts.append(TRANSFER_ANNOUNCEMENT)
         return " ".join(parts)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_env.data_files import DomainData, load_builtin_data, load_official_folder
 from tau_env.errors import DataError, InvalidOption, NoBuiltinData, did_you_mean
@@ -30,6 +30,9 @@ from tau_env.tasks.model import Task
 from tau_env.tasks.setup import build_initial_world
 from tau_env.tasks.user_vocabulary import UserVocabulary
 from tau_env.utils.commands import tau_env_command
+
+if TYPE_CHECKING:
+    from tau_env.grading.context import TaskBaseline
 
 __all__ = [
     "Domain",
@@ -108,6 +111,7 @@ class PreparedTask:
     task: Task
     initial_world: World
     _expected: World | None = None  # the gold replay with seed 0
+    _baseline: TaskBaseline | None = None  # the checks on the untouched start
 
 
 class Domain:
@@ -233,6 +237,26 @@ class Domain:
             if not seed or not base.seed_source.drawn:
                 return base
         return replay_gold_actions(prepared.initial_world, task.gold_actions, seed=seed)
+
+    def baseline(self, task: Task) -> TaskBaseline:
+        """What the task's checks say of its untouched starting world (computed once per task).
+
+        Partial credit reads it: the database is an item only when the gold plan changes it,
+        an env assertion only when it does not hold at the start (`tau_env.grading.baseline`).
+        """
+        prepared = self._prepared.get(task.id)
+        if prepared is None or prepared.task is not task:
+            prepared = self.prepare(task)
+        found = prepared._baseline
+        if found is None:
+            from tau_env.grading.baseline import baseline_of
+
+            found = baseline_of(task, prepared.initial_world, self.expected_world(task))
+            with self._lock:
+                if prepared._baseline is None:
+                    prepared._baseline = found
+                found = prepared._baseline
+        return found
 
 
 def _check_task_functions(domain: Domain) -> None:

@@ -25,7 +25,7 @@ from tau_env.wrappers.users import ScriptedUser
 __all__ = ["USER_SEED", "audit"]
 
 USER_SEED = 0
-"""Seed of the scripted user's style and of every episode."""
+"""Seed of the scripted user's style and of every episode, unless the audit is given seeds."""
 
 
 def audit(
@@ -40,6 +40,7 @@ def audit(
     grading: Grading = "official",
     probes: Sequence[str] | None = None,
     on_task: Callable[[int, int], None] | None = None,
+    seeds: Sequence[int] = (USER_SEED,),
 ) -> AuditReport:
     """Play every task of a set with each probe and the oracle, and report who passes.
 
@@ -55,11 +56,18 @@ def audit(
         grading: ``"strict"`` also reads every grade strictly (`tau_env.grading.strict`).
         probes: The probes to play (None: every one, `tau_env.baselines.probes.PROBE_NAMES`).
         on_task: Called with (tasks done, tasks in all) after each task (progress display).
+        seeds: Each (task, player) is played once per seed (the episode's and the scripted
+            user's). A probe passes a task when it passes under some seed (a shortcut that
+            works once counts); the oracle only when it passes under every seed.
 
     Raises:
         KeyError: An unknown task id or probe name.
+        ValueError: No seed.
     """
     grading = check_grading(grading)
+    seeds = tuple(seeds)
+    if not seeds:
+        raise ValueError("an audit needs at least one seed")
     env = make_env(
         domain,
         data_dir=data_dir,
@@ -79,18 +87,24 @@ def audit(
         raise KeyError(f"no probe {unknown[0]!r}; probes: {', '.join(available)}")
     players: dict[str, ParticipantFactory] = {name: available[name] for name in names}
     players[ORACLE] = OracleAgent
-    user = ScriptedUser.factory(loaded, seed=USER_SEED)
+    users = {seed: ScriptedUser.factory(loaded, seed=seed) for seed in seeds}
     grader = bare.grader
     audited = []
     for number, task in enumerate(tasks, 1):
         passed: dict[str, bool | None] = {}
         strict: dict[str, bool | None] = {}
         for name, player in players.items():
-            grade = run_episode(env, player, user, task_id=task.id, seed=USER_SEED).grade
-            passed[name] = grade.success if grade.reward is not None else None
+            official: list[bool | None] = []
+            stricter: list[bool | None] = []
+            for seed, user in users.items():
+                grade = run_episode(env, player, user, task_id=task.id, seed=seed).grade
+                official.append(grade.success if grade.reward is not None else None)
+                if grading == "strict":
+                    reading = grader.strict_reading(grade, task)
+                    stricter.append(reading.success if reading.reward is not None else None)
+            passed[name] = _over_seeds(official, oracle=name == ORACLE)
             if grading == "strict":
-                reading = grader.strict_reading(grade, task)
-                strict[name] = reading.success if reading.reward is not None else None
+                strict[name] = _over_seeds(stricter, oracle=name == ORACLE)
         audited.append(
             TaskAudit(
                 task_id=task.id, passed=passed, strict=strict if grading == "strict" else None
@@ -105,7 +119,20 @@ def audit(
         split=split,
         grading=grading,
         judge=judge_name(judge),
-        user=f"scripted user (seed {USER_SEED})",
+        user=f"scripted user (seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))})",
         players=list(players),
         tasks=audited,
+        seeds=list(seeds),
     )
+
+
+def _over_seeds(outcomes: Sequence[bool | None], *, oracle: bool) -> bool | None:
+    """One outcome from a player's outcomes under each seed.
+
+    A probe passes when it passes under some seed; the oracle when it passes under every one.
+    None (not judged) only when no seed decides it.
+    """
+    deciding = not oracle  # a failing seed fails the oracle; a passing one passes
+    if deciding in outcomes:  # a probe
+        return deciding
+    return None if None in outcomes else not deciding

@@ -72,9 +72,10 @@ class AuditReport(_Model):
         split: The split audited (None: the default one).
         grading: ``official``, or ``strict`` (then each task also has its strict outcomes).
         judge: The judge of NL assertions, if any.
-        user: The user side (the scripted user, its seed).
+        user: The user side (the scripted user, its seeds).
         players: The probes, then `ORACLE`.
         tasks: Per task, in task order.
+        seeds: The seeds each (task, player) was played with (`tau_env.audit.audit`).
     """
 
     domain: str
@@ -86,6 +87,7 @@ class AuditReport(_Model):
     user: str
     players: list[str]
     tasks: list[TaskAudit] = Field(default_factory=list)
+    seeds: list[int] = Field(default_factory=lambda: [0])
 
     @model_validator(mode="after")
     def _strict_outcomes_iff_strict(self) -> AuditReport:

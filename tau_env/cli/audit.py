@@ -19,6 +19,7 @@ from tau_env.cli.common import (
     data_options,
     documented_parser,
 )
+from tau_env.errors import TauEnvError
 
 __all__ = ["add_parser"]
 
@@ -30,11 +31,34 @@ def add_parser(commands: Any) -> None:
     """Register the subcommand."""
     parser = documented_parser(commands, "audit", _SUMMARY, __doc__)
     add_graded_play_arguments(parser)
+    parser.add_argument(
+        "--seeds",
+        default="0",
+        metavar="N,N",
+        help="play each task with each player once per seed (episode and scripted user): a "
+        "probe passes a task when it passes under some seed, the oracle under every one "
+        "(default: 0)",
+    )
     parser.add_argument("--json", action="store_true", help="print the audit as JSON")
     parser.add_argument(
         "--html", default=None, metavar="FILE", help="also write the audit as an HTML page"
     )
     parser.set_defaults(handler=handle)
+
+
+def _seeds(text: str) -> list[int]:
+    """``--seeds``: comma-separated integers.
+
+    Raises:
+        TauEnvError: Not a list of integers (one line naming the value).
+    """
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        seeds = []
+    if not seeds:
+        raise TauEnvError(f"--seeds must be comma-separated integers, actually: {text!r}")
+    return seeds
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -49,6 +73,7 @@ def handle(args: argparse.Namespace) -> int:
         task_ids=task_ids,
         judge=judge,
         grading=args.grading,
+        seeds=_seeds(args.seeds),
     )
     if args.json:
         print(json.dumps(report.summary(), indent=2))

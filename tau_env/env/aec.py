@@ -391,6 +391,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             conversation.world,
             termination,
             partial(self.domain.expected_world, task, seed),
+            partial(self.domain.baseline, task),
         )
         grade = self.grade = self.grader.grade(episode)
         truncated = conversation.truncated

@@ -11,7 +11,7 @@ from tau_env.messages import ToolCall
 from tau_env.tasks.model import GoldAction
 from tau_env.tools.nesting import nests_deeper_than
 
-__all__ = ["ActionGrader", "matches"]
+__all__ = ["ActionGrader", "matches", "normalize"]
 
 
 class ActionGrader:
@@ -60,12 +60,13 @@ def matches(action: GoldAction, call: ToolCall) -> bool:
     wanted = {k: v for k, v in action.arguments.items() if k in keys}
     if called == wanted:  # equal values normalize equally: the usual match costs no parsing
         return True
-    return {k: _normalize(v) for k, v in called.items()} == {
-        k: _normalize(v) for k, v in wanted.items()
+    return {k: normalize(v) for k, v in called.items()} == {
+        k: normalize(v) for k, v in wanted.items()
     }
 
 
-def _normalize(value: Any) -> Any:
+def normalize(value: Any) -> Any:
+    """`value` with JSON text parsed (recursively), as the ACTION comparison reads values."""
     if isinstance(value, str):
         stripped = value.strip()
         if stripped.startswith(("{", "[")):
@@ -74,10 +75,10 @@ def _normalize(value: Any) -> Any:
             except (ValueError, RecursionError):  # (nested deeper than the parser goes)
                 return value
             # JSON text nested too deeply for any tool is compared as text (and not walked).
-            return value if nests_deeper_than(parsed) else _normalize(parsed)
+            return value if nests_deeper_than(parsed) else normalize(parsed)
         return value
     if isinstance(value, dict):
-        return {k: _normalize(v) for k, v in value.items()}
+        return {k: normalize(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_normalize(v) for v in value]
+        return [normalize(v) for v in value]
     return value

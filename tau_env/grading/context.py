@@ -10,7 +10,20 @@ from tau_env.messages import Message
 from tau_env.state.world import World
 from tau_env.tasks.model import Task
 
-__all__ = ["Episode"]
+__all__ = ["Episode", "TaskBaseline"]
+
+
+@dataclass(frozen=True)
+class TaskBaseline:
+    """The task's checks on its starting world, before anyone acts.
+
+    Attributes:
+        changes_world: The gold plan changes the databases (the DB check is an item).
+        assertions_at_start: Per env assertion, in order: it already holds at the start.
+    """
+
+    changes_world: bool
+    assertions_at_start: tuple[bool, ...] = ()
 
 
 @dataclass
@@ -24,6 +37,9 @@ class Episode:
         termination: How the episode ended.
         expected_world_factory: Returns the world after the task's gold actions (cached per
             task by the domain, so calling it costs nothing after the first time).
+        baseline_factory: Returns what the task's checks say of its untouched starting world
+            (cached per task by the domain); None when unknown (every check is then an item
+            of partial credit).
     """
 
     task: Task
@@ -31,6 +47,7 @@ class Episode:
     world: World
     termination: TerminationReason
     expected_world_factory: Callable[[], World]
+    baseline_factory: Callable[[], TaskBaseline] | None = None
     _expected_world: World | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -44,3 +61,9 @@ class Episode:
         if world is None:
             world = self._expected_world = self.expected_world_factory()
         return world
+
+    @property
+    def baseline(self) -> TaskBaseline | None:
+        """The task's baseline (`baseline_factory`'s answer), None when unknown."""
+        factory = self.baseline_factory
+        return None if factory is None else factory()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tau_env.grading.context import Episode
 from tau_env.grading.outcome import Check, new_check
 from tau_env.tasks.model import Task
@@ -23,7 +25,10 @@ class DBGrader:
     """Compares the final world with the expected world, both sides.
 
     Equivalent to comparing the reference's database hashes, but it looks only at records that
-    either world changed, so its cost does not grow with the database.
+    either world changed, so its cost does not grow with the database. When the episode knows
+    its task's baseline, the first detail says whether the gold plan changes the databases:
+    ``{"database": "changed", "met": ...}`` (an item of partial credit), or ``{"database":
+    "unchanged", "met": ..., "constraint": True}`` (met by doing nothing: a constraint).
     """
 
     component = "DB"
@@ -33,6 +38,25 @@ class DBGrader:
         if nothing_to_compare(episode.task):
             return new_check("DB", 1.0, reported=False)
         differences = episode.world.differences(episode.expected_world)
-        if not differences:
-            return new_check("DB", 1.0, [])
-        return new_check("DB", 0.0, [{"different": path} for path in differences])
+        details = database_details(episode, differences)
+        return new_check("DB", 0.0 if differences else 1.0, details)
+
+
+def database_details(episode: Episode, differences: list[str]) -> list[dict[str, Any]]:
+    """The DB check's details.
+
+    Whether the gold plan changes the world (when the baseline is known), then each path where
+    the final world differs from the expected one.
+    """
+    details: list[dict[str, Any]] = []
+    baseline = episode.baseline
+    if baseline is not None:
+        head: dict[str, Any] = {
+            "database": "changed" if baseline.changes_world else "unchanged",
+            "met": not differences,
+        }
+        if not baseline.changes_world:
+            head["constraint"] = True
+        details.append(head)
+    details += [{"different": path} for path in differences]
+    return details

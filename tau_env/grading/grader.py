@@ -26,8 +26,13 @@ from tau_env.grading.strict import (
     read_strictly,
     strict_basis,
 )
+from tau_env.grading.strict_graders import (
+    StrictActionGrader,
+    StrictCommunicateGrader,
+    StrictDBGrader,
+)
 from tau_env.messages import trusted
-from tau_env.tasks.model import RewardType, Task
+from tau_env.tasks.model import RewardType, Task, TaskRules
 
 __all__ = ["ComponentGrader", "TaskGrader", "combine"]
 
@@ -56,10 +61,17 @@ class TaskGrader:
     without a working judge) and the others do not make it 0, the episode has no reward
     (``Grade.reward`` None, listed in ``Grade.not_judged``) and is never a pass.
 
+    Each task's checks are read with the rules its criteria name (``grading``): the
+    reference's (`graders`, the default), or the strict ones only doing the task passes
+    (`strict_graders`; built-in tasks say so). The plan of a task, which graders run for its
+    basis, is made once per (rules, basis).
+
     With ``grading="strict"`` the reward stays the same; the grade is also read strictly
-    (`strict_reading`, `tau_env.grading.strict`), for which NL assertions outside the basis
-    are judged too when a judge is given: as a diagnostic, when the checks are first read, and
-    only when the other checks of the strict reading leave its verdict something to change.
+    (`strict_reading`, `tau_env.grading.strict`): a task read with the reference's rules gets
+    the strict rules' DB, ACTION and COMMUNICATE checks too (`Grade.strict_checks`), and NL
+    assertions outside the basis are judged when a judge is given: as a diagnostic, when the
+    checks are first read, and only when the other checks of the strict reading leave its
+    verdict something to change.
 
     Args:
         judge: Rules on natural-language assertions (an `LLMJudge`, or any callable
@@ -67,6 +79,8 @@ class TaskGrader:
         graders: Replaces the default component graders (for research on grading).
         grading: ``"official"`` (the reference's) or ``"strict"`` (also judge listed NL
             assertions outside the basis, for the strict reading).
+        strict_graders: Replaces the strict rules' graders (default: the strict DB, ACTION
+            and COMMUNICATE graders, and `graders`' others).
     """
 
     def __init__(
@@ -75,6 +89,7 @@ class TaskGrader:
         graders: Sequence[ComponentGrader] | None = None,
         *,
         grading: Grading = "official",
+        strict_graders: Sequence[ComponentGrader] | None = None,
     ) -> None:
         self.judge = judge
         self.grading: Grading = check_grading(grading)
@@ -88,8 +103,10 @@ class TaskGrader:
                 NLAssertionGrader(judge),
             )
         )
-        self._by_component = {grader.component: grader for grader in self.graders}
-        self._plans: dict[tuple[str, ...], _Plan] = {}  # per reward basis
+        self.strict_graders: tuple[ComponentGrader, ...] = tuple(
+            strict_graders or _strict_versions(self.graders)
+        )
+        self._plans: dict[tuple[TaskRules, tuple[str, ...]], _Plan] = {}  # per rules, basis
 
     def grade(self, episode: Episode) -> Grade:
         """Grade a finished episode."""
@@ -104,9 +121,10 @@ class TaskGrader:
         if criteria is None:
             return Grade(reward=1.0, termination=termination, note="no criteria")
         basis = criteria.reward_basis
-        plan = self._plans.get(tuple(basis))
-        if plan is None or plan.graders is not self.graders:
-            plan = self._plan(basis)
+        rules = criteria.rules
+        plan = self._plans.get((rules, tuple(basis)))
+        if plan is None or plan.graders is not self._graders_of(rules):
+            plan = self._plan(rules, basis)
         # The reward first; diagnostics when first read (they never change it). NL assertions
         # last: their judge is asked only when its verdict can change the reward.
         checks: dict[str, Check] = {}  # the grade's own (`combine` copies its argument)
@@ -125,13 +143,34 @@ class TaskGrader:
         ruled = nl_check is not None and nl_check.judged and bool(nl_check.details)
         judge = judge_name(self.judge) if ruled else None
         diagnostics = plan.diagnostics
+        stricter = self._strict_checks(episode) if plan.stricter else {}
         return _combined(
             termination,
             basis,
             checks,
             judge,
-            partial(_diagnose, diagnostics, episode, checks) if diagnostics else None,
+            partial(_diagnose, diagnostics, episode, checks, stricter) if diagnostics else None,
+            stricter,
         )
+
+    def _graders_of(self, rules: TaskRules) -> tuple[ComponentGrader, ...]:
+        return self.strict_graders if rules == "strict" else self.graders
+
+    def _strict_checks(self, episode: Episode) -> dict[str, Check]:
+        """The strict rules' checks that differ from the reference's (`Grade.strict_checks`).
+
+        For the strict reading of a task read with the reference's rules: the components of
+        its strict basis whose strict grader is not the reference's.
+        """
+        listed = strict_basis(episode.task, judged=False)
+        reference = {grader.component: grader for grader in self.graders}
+        checks: dict[str, Check] = {}
+        for grader in self.strict_graders:
+            component = grader.component
+            if component in listed and reference.get(component) is not grader:
+                check = grader.check(episode)
+                checks[component] = check if type(check) is Check else Check.model_validate(check)
+        return checks
 
     def strict_reading(self, grade: Grade, task: Task) -> StrictReading:
         """`grade` (of an episode of `task` this grader graded) under the strict reading."""
@@ -150,13 +189,14 @@ class TaskGrader:
         check = grader.check(episode)
         return check if type(check) is Check else Check.model_validate(check)
 
-    def _plan(self, basis: Sequence[RewardType]) -> _Plan:
-        """What grading a task of this basis runs (made once per basis, then looked up).
+    def _plan(self, rules: TaskRules, basis: Sequence[RewardType]) -> _Plan:
+        """What grading a task of these rules and basis runs (made once, then looked up).
 
         Raises:
             ValueError: A basis component has no grader.
         """
-        by_component = self._by_component
+        graders = self._graders_of(rules)
+        by_component = {grader.component: grader for grader in graders}
         missing = [component for component in basis if component not in by_component]
         if missing:
             raise ValueError(f"no grader for reward basis components {missing}")
@@ -164,13 +204,14 @@ class TaskGrader:
         judge_outside = self.grading == "strict" and self.judge is not None
         diagnostics = tuple(
             grader
-            for grader in self.graders
+            for grader in graders
             if grader.component not in basis
             and (grader.component != "NL_ASSERTION" or judge_outside)
         )
         in_basis = tuple((component, by_component[component]) for component in basis)
-        plan = _Plan(self.graders, in_basis, diagnostics)
-        self._plans[tuple(basis)] = plan
+        stricter = self.grading == "strict" and rules == "reference"
+        plan = _Plan(graders, in_basis, diagnostics, stricter)
+        self._plans[rules, tuple(basis)] = plan
         return plan
 
 
@@ -178,19 +219,26 @@ class _Plan(NamedTuple):
     """The graders one reward basis runs: the basis components in order, then diagnostics.
 
     Attributes:
-        graders: The `TaskGrader.graders` it was made from (a plan of others is made again).
+        graders: The graders it was made from (`TaskGrader.graders` or `strict_graders`; a
+            plan of others is made again).
         basis: (component, grader) per basis entry, in basis order.
         diagnostics: The graders outside the basis, NL_ASSERTION aside (it calls a judge)
             unless the grading is strict and a judge is given.
+        stricter: The strict rules' checks are added for the strict reading (a task read
+            with the reference's rules, under ``grading="strict"``).
     """
 
     graders: tuple[ComponentGrader, ...]
     basis: tuple[tuple[str, ComponentGrader], ...]
     diagnostics: tuple[ComponentGrader, ...]
+    stricter: bool = False
 
 
 def _diagnose(
-    graders: Sequence[ComponentGrader], episode: Episode, basis_checks: Mapping[str, Check]
+    graders: Sequence[ComponentGrader],
+    episode: Episode,
+    basis_checks: Mapping[str, Check],
+    strict_checks: Mapping[str, Check],
 ) -> dict[str, Check]:
     """The checks outside the reward basis, in the graders' order (`Grade.checks` adds them).
 
@@ -210,7 +258,7 @@ def _diagnose(
         decided = any(
             (check := known.get(component)) is not None and check.reward == 0.0
             for component in strict
-        )
+        ) or any(check.reward == 0.0 for check in strict_checks.values())
         assertions = assertions_of(episode.task)
         if decided and assertions:
             checks["NL_ASSERTION"] = unneeded_check(assertions)
@@ -225,6 +273,7 @@ def combine(
     checks: Mapping[str, Check],
     *,
     judge: str | None = None,
+    strict_checks: Mapping[str, Check] | None = None,
 ) -> Grade:
     """The grade of a stopped episode from its component checks.
 
@@ -238,8 +287,10 @@ def combine(
         basis: The task's reward basis.
         checks: Every component that ran (each basis component must be present).
         judge: The judge that ruled on the NL assertions, recorded in the grade.
+        strict_checks: The strict rules' checks for the strict reading (`Grade.strict_checks`).
     """
-    return _combined(termination, basis, _checks_of(checks), judge, None)
+    stricter = _checks_of(strict_checks) if strict_checks else {}
+    return _combined(termination, basis, _checks_of(checks), judge, None, stricter)
 
 
 def _combined(
@@ -248,6 +299,7 @@ def _combined(
     checks: dict[str, Check],
     judge: str | None,
     diagnose: Callable[[], dict[str, Check]] | None,
+    strict_checks: dict[str, Check],
 ) -> Grade:
     """`combine` on checks that become the grade's own, with diagnostics to defer (if any)."""
     product = 1.0
@@ -291,6 +343,7 @@ def _combined(
         "not_judged": not_judged,
         "judge": judge,
         "note": note,
+        "strict_checks": strict_checks,
     }
     grade = trusted(Grade, fields, _GRADE_FIELDS)
     if diagnose is not None:
@@ -308,3 +361,22 @@ def _checks_of(checks: Mapping[str, Check]) -> dict[str, Check]:
         if type(check) is not Check:
             copied[name] = Check.model_validate(check)
     return copied
+
+
+_STRICT_VERSIONS: dict[type, Callable[[], ComponentGrader]] = {
+    DBGrader: StrictDBGrader,
+    ActionGrader: StrictActionGrader,
+    CommunicateGrader: StrictCommunicateGrader,
+}
+"""The reference's graders whose strict rules differ, and their strict graders."""
+
+
+def _strict_versions(graders: Sequence[ComponentGrader]) -> tuple[ComponentGrader, ...]:
+    """`graders` with the strict version of each reference DB, ACTION and COMMUNICATE grader.
+
+    Other graders, and custom ones of those components, are kept.
+    """
+    return tuple(
+        _STRICT_VERSIONS[type(grader)]() if type(grader) in _STRICT_VERSIONS else grader
+        for grader in graders
+    )

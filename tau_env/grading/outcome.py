@@ -120,6 +120,9 @@ class Grade(BaseModel):
         not_judged: Basis components that nothing could judge (why `reward` is None).
         judge: The judge that ruled on the NL assertions (a model name), when one did.
         note: Free text, e.g. why the episode scored 0 without grading.
+        strict_checks: Under ``grading="strict"``, for a task read with the reference's
+            rules, the checks whose strict rules differ (DB, ACTION, COMMUNICATE), graded
+            with them for the strict reading (`tau_env.grading.strict`); empty otherwise.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -132,6 +135,7 @@ class Grade(BaseModel):
     not_judged: list[RewardType] = Field(default_factory=list)
     judge: str | None = None
     note: str | None = None
+    strict_checks: dict[str, Check] = Field(default_factory=dict)
 
     def defer_diagnostics(self, compute: Callable[[], dict[str, Check]]) -> None:
         """Add the checks `compute` returns to `checks` when first needed, not now.

@@ -83,4 +83,10 @@ def _with(grade: Grade, check: Check, judge: str | None) -> Grade:
     if grade.reward_basis is None:  # cannot happen for a grade that waits for a judge
         raise ValueError("a grade without reward basis has nothing to judge")
     checks = {**grade.checks, "NL_ASSERTION": check}
-    return combine(grade.termination, grade.reward_basis, checks, judge=judge)
+    return combine(
+        grade.termination,
+        grade.reward_basis,
+        checks,
+        judge=judge,
+        strict_checks=grade.strict_checks,
+    )

@@ -1,18 +1,25 @@
-"""The strict reading of a grade: the task's own listed checks added to its reward basis.
+"""The strict reading of a grade: the strict rules, and the task's own listed checks.
 
 The reference grades a task only on its ``reward_basis``; checks a task lists outside it
 are diagnostics. Some official tasks pass for an agent that does nothing because of that:
 a refusal task whose NL assertion ("the agent refuses...") is outside the basis, a task that
-lists gold actions without ACTION in the basis. The strict reading (``grading="strict"``,
-``--grading strict``) multiplies in every check the task lists:
+lists gold actions without ACTION in the basis. Others pass for an agent that games the
+reference's rules: ACTION compares only the keys a call has (``{}`` matches), COMMUNICATE is a
+substring ("2" in "24"), a transfer nobody planned costs nothing. The strict reading
+(``grading="strict"``, ``--grading strict``):
 
-- ACTION when the task lists gold actions,
-- COMMUNICATE when it lists information to communicate,
-- NL_ASSERTION when it lists assertions and a judge is given (without a judge they stay out).
+- reads DB, ACTION and COMMUNICATE with the strict rules (`tau_env.grading.strict_graders`:
+  every argument compared, failed calls never match, whole words said after the look-ups,
+  no forbidden fact, no hand-over the gold plan does not make);
+- multiplies in every check the task lists: ACTION when it lists gold actions, COMMUNICATE
+  when it lists information to communicate or facts not to say, NL_ASSERTION when it lists
+  assertions and a judge is given (without a judge they stay out).
 
-It is opt-in and reported beside the official score, never instead of it: the reward an env
-gives, a run stores and pass^k counts stays the reference's. Both readings grade the same
-episode, so strict <= official always holds.
+For official data it is opt-in and reported beside the official score, never instead of it:
+the reward an env gives, a run stores and pass^k counts stays the reference's. Built-in
+tasks say ``grading: "strict"`` in their criteria: their official reward is already read
+with the strict rules (over their own basis). Both readings grade the same episode, so strict
+<= official always holds.
 """
 
 from __future__ import annotations
@@ -66,7 +73,7 @@ def strict_basis(task: Task, *, judged: bool) -> list[RewardType]:
         return basis
     listed: list[tuple[RewardType, bool]] = [
         ("ACTION", bool(criteria.actions)),
-        ("COMMUNICATE", bool(criteria.communicate_info)),
+        ("COMMUNICATE", bool(criteria.communicate_info) or bool(criteria.forbidden_info)),
         ("NL_ASSERTION", bool(criteria.nl_assertions) and judged),
     ]
     basis += [
@@ -114,9 +121,11 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
     """The strict reading of a finished episode's grade.
 
     Uses only the checks the grade already holds (the graders run every check outside the
-    basis as a diagnostic, NL assertions only under a strict `TaskGrader` with a judge):
-    nothing is graded again. A check without a ruling leaves the reading without a reward,
-    unless another check scored 0 and the official grade has a reward (then it is 0).
+    basis as a diagnostic, NL assertions only under a strict `TaskGrader` with a judge; a
+    strict `TaskGrader` adds the strict rules' checks of a task read with the reference's, in
+    ``strict_checks``, read together with the reference's: strict never passes more): nothing
+    is graded again. A check without a ruling leaves the reading without a reward, unless
+    another check scored 0 and the official grade has a reward (then it is 0).
 
     Args:
         grade: The episode's grade, or its JSON dump (as stored).
@@ -127,10 +136,13 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
         official_basis = grade.reward_basis
         reward = grade.reward
         checks: Mapping[str, Any] = grade.checks if official_basis is not None else {}
+        stricter: Mapping[str, Any] = grade.strict_checks
     else:
         official_basis = grade.get("reward_basis")
         reward = grade.get("reward")
         checks = grade.get("checks") or {}
+        stricter = grade.get("strict_checks") or {}
+
     if official_basis is None:  # ended before a stop: 0 under every reading
         return StrictReading(reward=reward)
     basis = strict_basis(task, judged=judged)
@@ -139,6 +151,9 @@ def read_strictly(grade: Grade | Mapping[str, Any], task: Task, *, judged: bool)
     not_judged: list[RewardType] = []
     for component in basis:
         value = _reward_of(checks.get(component))
+        if component in stricter:  # read with both rules: strict never passes more
+            strict_value = _reward_of(stricter[component])
+            value = None if value is None or strict_value is None else min(value, strict_value)
         if value is None:
             not_judged.append(component)
             continue

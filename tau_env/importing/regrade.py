@@ -50,7 +50,12 @@ def regrade(
     replay_writes(world, messages[len(history) :], solo=solo)
     drawn = seed if world.seed_source.drawn else None
     episode = Episode(
-        task, messages, world, termination, partial(domain.expected_world, task, drawn)
+        task,
+        messages,
+        world,
+        termination,
+        partial(domain.expected_world, task, drawn),
+        partial(domain.baseline, task),
     )
     return grader.grade(episode)
 

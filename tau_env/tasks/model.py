@@ -28,12 +28,17 @@ __all__ = [
     "RewardType",
     "StructuredUserInstructions",
     "Task",
+    "TaskRules",
     "UserScenario",
     "UserScript",
 ]
 
 RewardType = Literal["DB", "ENV_ASSERTION", "NL_ASSERTION", "ACTION", "COMMUNICATE"]
 """Grading components a task's ``reward_basis`` can multiply together."""
+
+TaskRules = Literal["reference", "strict"]
+"""The rules a task's checks are read with (`EvaluationCriteria.grading`): the reference's,
+or the strict ones only doing the task passes (`tau_env.grading.strict_graders`)."""
 
 
 class _Model(BaseModel):
@@ -147,13 +152,32 @@ def _default_basis() -> list[RewardType]:
 
 
 class EvaluationCriteria(_Model):
-    """What the grader checks; `reward_basis` says which checks gate the reward."""
+    """What the grader checks; `reward_basis` says which checks gate the reward.
+
+    `forbidden_info` and `grading` are tau_env extensions (official task files have neither):
+    the built-in task generators write them.
+    """
 
     actions: list[GoldAction] | None = None
     env_assertions: list[EnvAssertion] | None = None
     communicate_info: list[str] | None = None
     nl_assertions: list[str] | None = None
     reward_basis: list[RewardType] = Field(default_factory=_default_basis)
+    forbidden_info: list[str] | None = Field(
+        default=None,
+        description="Facts the agent must not say (the strict COMMUNICATE check): reasons of "
+        "rules that do not apply, figures of the customer's other records.",
+    )
+    grading: TaskRules | None = Field(
+        default=None,
+        description="The rules the checks are read with: 'strict' (built-in tasks), or the "
+        "reference's (None or 'reference').",
+    )
+
+    @property
+    def rules(self) -> TaskRules:
+        """``"strict"`` or ``"reference"`` (what `grading` says; None is the reference's)."""
+        return "strict" if self.grading == "strict" else "reference"
 
 
 class GoalCheck(_Model):

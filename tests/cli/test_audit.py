@@ -14,7 +14,7 @@ def test_audit__builtin_mock_text(capsys):
     lines = out.splitlines()
     assert lines[0].startswith("audit of mock (built-in, split default, 10 tasks)")
     assert "official grading" in lines[0]
-    players = [line.split()[0] for line in lines[2:10]]
+    players = [line.split()[0] for line in lines[2 : 3 + len(PROBE_NAMES)]]
     assert players == [*PROBE_NAMES, "oracle"]  # PROBE_NAMES: tests/baselines/test_probes.py
     assert "oracle (gold plan)  1.000 (10/10)" in out
     assert "tasks only the oracle passes" in out
@@ -83,3 +83,12 @@ def test_audit__an_embedding_variant_without_its_key__one_line_before_any_task(
     argv = ["audit", "--domain", "banking_knowledge", "--retrieval", "openai_embeddings"]
     assert main(argv) == 2
     missing_key_error(capsys)
+
+
+def test_audit__seeds_are_listed_and_a_bad_list_is_one_line(capsys):
+    assert main(["audit", "--domain", "mock", "--seeds", "0,1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seeds"] == [0, 1] and data["user"] == "scripted user (seeds 0, 1)"
+    assert main(["audit", "--domain", "mock", "--seeds", "one"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["tau-env: error: --seeds must be comma-separated integers, actually: 'one'"]

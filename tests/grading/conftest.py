@@ -16,14 +16,22 @@ def domain():
 
 
 def make_episode(
-    domain, task: Task, trajectory=(), world=None, termination=TerminationReason.USER_STOP
+    domain,
+    task: Task,
+    trajectory=(),
+    world=None,
+    termination=TerminationReason.USER_STOP,
+    *,
+    baseline: bool = False,
 ) -> Episode:
+    """An episode of `task`; with `baseline`, it knows the task's baseline (as the env's do)."""
     return Episode(
         task=task,
         trajectory=list(trajectory),
         world=world if world is not None else domain.prepare(task).initial_world.fork(),
         termination=termination,
         expected_world_factory=lambda: domain.expected_world(task),
+        baseline_factory=(lambda: domain.baseline(task)) if baseline else None,
     )
 
 

@@ -9,6 +9,7 @@ from tau_env.grading.reward import (
     check_reward,
     has_nl_judge,
     needs_nl_judge,
+    partial_items,
     reward_breakdown,
     reward_of,
 )
@@ -101,3 +102,98 @@ def test_partial__counts_assertions_the_grader_did_not_ask_about(domain):
     assert reward_of(full, "partial") == pytest.approx(1 / 3)
     assert reward_breakdown(full) == {"COMMUNICATE": 0.0, "NL_ASSERTION": 0.5}
     assert with_skipped_verdicts(grade, [], task, None) is grade
+
+
+# -- issue 53: honest partial credit ---------------------------------------------------------
+
+
+def _strict(task):
+    criteria = task.evaluation_criteria.model_copy(update={"grading": "strict"})
+    return task.model_copy(update={"evaluation_criteria": criteria})
+
+
+def test_partial__doing_nothing_earns_nothing_when_the_task_changes_the_world(domain):
+    task = domain.task("complete_task")  # DB only: the gold plan completes a task
+    idle = TaskGrader().grade(make_episode(domain, task, [said("Sorry.")], baseline=True))
+    assert reward_of(idle, "partial") == 0.0
+    assert partial_items(idle) == [
+        {"component": "DB", "name": "database: changed", "kind": "item", "met": False}
+    ]
+
+
+def test_partial__an_unchanged_database_is_a_constraint_not_an_item(domain):
+    task = _strict(domain.task("unknown_user"))  # DB x COMMUNICATE, the gold plan writes nothing
+    grader = TaskGrader()
+    idle = grader.grade(make_episode(domain, task, [said("Sorry.")], baseline=True))
+    assert reward_of(idle, "partial") == 0.0  # the unchanged database earns no credit
+    kinds = {(i["component"], i["name"]): i["kind"] for i in partial_items(idle)}
+    assert kinds[("DB", "database: unchanged")] == "constraint"
+    assert kinds[("COMMUNICATE", "user_7")] == "item"
+    told = grader.grade(make_episode(domain, task, [said("No user_7 here.")], baseline=True))
+    assert reward_of(told, "partial") == 1.0
+    # Breaking the database takes the credit away again.
+    world = domain.prepare(task).initial_world.fork()
+    world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "x"})
+    broke = make_episode(domain, task, [said("No user_7 here.")], world=world, baseline=True)
+    assert reward_of(grader.grade(broke), "partial") == 0.0
+
+
+def test_partial__an_empty_check_is_no_item(domain):
+    task = task_with(communicate_info=[], actions=[], reward_basis=["COMMUNICATE", "ACTION"])
+    grade = TaskGrader().grade(make_episode(domain, task, [said("hi")], baseline=True))
+    assert partial_items(grade) == []
+    assert reward_of(grade, "partial") == reward_of(grade, "binary") == 1.0
+
+
+def test_partial__forbidden_facts_and_extra_transfers_take_credit_away(domain):
+    task = task_with(
+        actions=[GoldAction(action_id="a", name="get_users")],
+        communicate_info=["user_1", "user_2"],
+        forbidden_info=["basic economy"],
+        reward_basis=["DB", "ACTION", "COMMUNICATE"],
+        grading="strict",
+    )
+    grader = TaskGrader()
+    looked = called("get_users")
+    honest = grader.grade(make_episode(domain, task, [looked, said("user_1 and user_2")]))
+    assert reward_of(honest, "partial") == 1.0
+    recital = [looked, said("user_1 and user_2; basic economy never changes")]
+    assert reward_of(grader.grade(make_episode(domain, task, recital)), "partial") == 2 / 3
+    transfer = called("transfer_to_human_agents", summary="s")
+    both = [looked, said("user_1 and user_2; basic economy"), transfer]
+    graded = grader.grade(make_episode(domain, task, both))
+    assert reward_of(graded, "partial") == 1 / 3  # three items met, two constraints broken
+    assert {i["name"] for i in partial_items(graded) if i["kind"] == "constraint"} == {
+        "forbidden: basic economy",
+        "handover: none",
+    }
+    assert reward_breakdown(graded)["COMMUNICATE"] == 0.5
+
+
+def test_partial__an_env_assertion_that_holds_at_the_start_is_a_constraint(domain):
+    def holds(name, **arguments):
+        return {"env_type": "assistant", "func_name": name, "arguments": arguments}
+
+    task = task_with(
+        actions=[
+            GoldAction(
+                action_id="a",
+                name="update_task_status",
+                arguments={"task_id": "task_1", "status": "completed"},
+            )
+        ],
+        env_assertions=[
+            holds("assert_number_of_tasks", user_id="user_1", expected_number=2),  # already
+            holds("assert_task_status", task_id="task_1", expected_status="completed"),
+        ],
+        reward_basis=["ENV_ASSERTION"],
+    )
+    assert domain.baseline(task).assertions_at_start == (True, False)
+    idle = TaskGrader().grade(make_episode(domain, task, [said("Sorry.")], baseline=True))
+    assert [i["kind"] for i in partial_items(idle)] == ["constraint", "item"]
+    assert reward_of(idle, "partial") == 0.0  # the assertion that held earns nothing
+    world = domain.prepare(task).initial_world.fork()
+    world.call_tool("agent", "create_task", {"user_id": "user_1", "title": "x"})
+    world.call_tool("agent", "update_task_status", {"task_id": "task_1", "status": "completed"})
+    broke = TaskGrader().grade(make_episode(domain, task, [], world=world, baseline=True))
+    assert reward_of(broke, "partial") == 0.0  # one item met, one constraint broken

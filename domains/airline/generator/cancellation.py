@@ -203,6 +203,7 @@ def cancel_flown_transfer(ctx: Context) -> Draft | None:
             *lookups(user, reservation),
             ("transfer_to_human_agents", {"summary": summary}),
         ],
+        communicate=["flown"],  # why it cannot cancel: part of the trip has been flown
         expects_transfer=True,
         notes=["The agent transfers the user to a human agent without cancelling."],
     )

@@ -8,6 +8,7 @@ from typing import Any
 from tau_env.domains.airline.data_model import Passenger, Reservation
 from tau_env.tasks.model import Task
 from tau_env.tasks.scenario_reading import with_details
+from tau_env.transfer import TRANSFER_TOOL
 
 __all__ = ["WRITE_TOOLS", "Draft", "money", "people", "route"]
 
@@ -44,6 +45,8 @@ class Draft:
             policy's words, or the figure asked for.
         expects_transfer: A transfer is the right outcome (grading only: the user is told
             nothing of it).
+        forbidden: Facts the agent must not say (a refusal or a question:
+            `tau_env.domains.airline.generator.forbidden`), set when the task is drawn.
         unknown: What the user does not know (scenario), if worth saying.
         notes: Extra expectations, as natural-language assertions (diagnostic only).
     """
@@ -61,23 +64,30 @@ class Draft:
     expects_transfer: bool = False
     unknown: str | None = None
     notes: list[str] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+
+    def writes(self) -> bool:
+        """True when the gold plan changes the database."""
+        return any(name in WRITE_TOOLS for name, _ in self.actions)
 
     def to_task(self, task_id: str) -> Task:
         """The finished task, in the reference's task layout.
 
         The basis is chosen so that an agent that does not do the work fails (issue 45's
         audit, `tau_env.audit`): a transfer changes nothing in the database, so ACTION makes
-        the transfer call itself required (DB x ACTION); a task whose right outcome changes
-        nothing (a refusal, a question) needs the gold plan's look-ups and the reason or
-        figure said (DB x ACTION x COMMUNICATE); every other task DB x COMMUNICATE.
+        the transfer call itself required (DB x ACTION, x COMMUNICATE when it names what to
+        say); a task whose right outcome changes nothing (a refusal, a question) needs the gold
+        plan's look-ups and the reason or figure said (DB x ACTION x COMMUNICATE); every other
+        task DB x COMMUNICATE. Every task is graded with the strict rules (``grading``), and a
+        refusal or question also lists the facts it must not hear (``forbidden_info``).
 
         Raises:
             ValueError: A task whose gold plan writes nothing names nothing to communicate.
         """
-        transfer: dict[str, Any] = {"compare_args": []}
-        changes = any(name in WRITE_TOOLS for name, _ in self.actions)
+        transfer: dict[str, Any] = {"compare_args": []}  # the summary is free text
+        changes = self.writes()
         if self.expects_transfer:
-            basis = ["DB", "ACTION"]
+            basis = ["DB", "ACTION"] + (["COMMUNICATE"] if self.communicate else [])
         elif not changes:
             if not self.communicate:
                 raise ValueError(f"{task_id}: a task that changes nothing must name what to say")
@@ -89,7 +99,7 @@ class Draft:
                 "action_id": f"{task_id}_{i}",
                 "name": name,
                 "arguments": arguments,
-                **(transfer if self.expects_transfer else {}),
+                **(transfer if name == TRANSFER_TOOL else {}),
             }
             for i, (name, arguments) in enumerate(self.actions)
         ]
@@ -113,6 +123,8 @@ class Draft:
                     "communicate_info": self.communicate,
                     "nl_assertions": self.notes,
                     "reward_basis": basis,
+                    "forbidden_info": self.forbidden or None,
+                    "grading": "strict",
                 },
             }
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from tau_env.data_files import builtin_text
 from tau_env.domains.airline.data_model import AirlineData
 from tau_env.domains.airline.generator.bags_and_passengers import (
     add_bags,
@@ -41,6 +42,7 @@ from tau_env.domains.airline.generator.compensation import (
 )
 from tau_env.domains.airline.generator.context import Context, NoCase
 from tau_env.domains.airline.generator.drafts import Draft
+from tau_env.domains.airline.generator.forbidden import forbidden_facts
 from tau_env.tasks.model import Task
 
 __all__ = ["FAMILIES", "Family", "draw_tasks", "split_tasks"]
@@ -86,6 +88,7 @@ def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> lis
         scale: Multiplies every family's quota.
     """
     context = Context(data, rng)
+    policy = builtin_text("tau_env.domains.airline", "policy.md")
     tasks: list[Task] = []
     for family, quota in FAMILIES:
         wanted = max(1, round(quota * scale))
@@ -98,6 +101,8 @@ def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> lis
             except NoCase:
                 continue
             if draft is not None:
+                if draft.expects_transfer or not draft.writes():  # a refusal or a question
+                    draft.forbidden = forbidden_facts(draft, data, policy)
                 drafts.append(draft)
         tasks += [draft.to_task(f"{draft.family}_{i}") for i, draft in enumerate(drafts)]
     return tasks

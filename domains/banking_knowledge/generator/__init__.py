@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.domain import DomainData
-from tau_env.domains.banking_knowledge.builtin import BANK_FILES, bank_from_parts
+from tau_env.domains.banking_knowledge.builtin import BANK_FILES, bank_from_parts, builtin_prompts
 from tau_env.domains.banking_knowledge.data_model import CardProduct, CatalogEntry
 from tau_env.domains.banking_knowledge.generator.catalog import catalog
 from tau_env.domains.banking_knowledge.generator.context import Context
@@ -94,7 +94,12 @@ def generate(seed: int = BUILTIN_SEED, *, scale: float = 1.0, verify: bool = Tru
     write_general_documents(library, rng)
     write_extra_documents(library, bank, rng)
     context = Context(rng, bank, Ledger(rng), People(rng))
-    tasks = draw_tasks(context, scale)
+    texts = {doc_id: doc["content"] for doc_id, doc in library.documents.items()}
+    prompts = builtin_prompts()  # every retrieval variant's policy starts with the header
+    policy = (
+        prompts["components/policy_header.md"] + prompts["components/additional_instructions.md"]
+    )
+    tasks = draw_tasks(context, scale, texts, policy)
     for task in tasks:
         library.require(*task["required_documents"])
     generated = GeneratedBank(

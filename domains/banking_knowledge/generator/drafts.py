@@ -128,6 +128,8 @@ class Draft:
         agent_data: Patch of the initial database, reference layout (None: untouched).
         communicate: What the agent must say (``communicate_info``), for a basis with
             COMMUNICATE.
+        forbidden: What the agent must not say (``forbidden_info``: a refusing kind's;
+            `forbidden.forbidden_facts` adds the tool names); the basis then has COMMUNICATE.
     """
 
     family: str
@@ -141,6 +143,7 @@ class Draft:
     documents: list[str]
     agent_data: dict[str, Any] | None = None
     communicate: list[str] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
 
     def to_task(self, task_id: str) -> dict[str, Any]:
         """The task in the reference's per-task layout, plus the scripted user's brief."""
@@ -164,6 +167,9 @@ class Draft:
         initial = None
         if self.agent_data:
             initial = {"initialization_data": {"agent_data": self.agent_data}}
+        basis = list(self.basis)
+        if self.forbidden and "COMMUNICATE" not in basis:
+            basis.append("COMMUNICATE")
         return {
             "id": task_id,
             "description": {"purpose": self.purpose, "notes": self.notes},
@@ -179,7 +185,9 @@ class Draft:
             "evaluation_criteria": {
                 "actions": actions,
                 **({"communicate_info": self.communicate} if self.communicate else {}),
-                "reward_basis": self.basis,
+                **({"forbidden_info": self.forbidden} if self.forbidden else {}),
+                "reward_basis": basis,
+                "grading": "strict",
             },
             "user_tools": self.user_tools,
             "required_documents": self.documents,

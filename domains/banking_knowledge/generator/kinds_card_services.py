@@ -72,7 +72,9 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
         tells_user_id=True,
     )
     plan = verified_plan(person)
-    if not right:
+    if right:  # the purchase's points, as the records show them, before saying they are right
+        plan.agent("get_credit_card_transactions_by_user", user_id=person.user_id)
+    else:
         plan.give(T["submit_cash_back_dispute"], user_id=person.user_id, transaction_id=transaction)
         plan.call(
             T["update_transaction_rewards"],
@@ -87,6 +89,7 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
         plan,
         f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
         f"(recorded {base})" + (": right, nothing to do." if right else "."),
+        basis=("DB", "ACTION") if right else ("DB",),
         user_tools=["call_discoverable_user_tool"],
         agent_data=None if right else settings,
     )
@@ -204,17 +207,19 @@ def _fee_reversal(
     """A fee the customer wants reversed: `credit` dollars credited back (reason `kind`).
 
     A `credit` of None means the fee stands and nothing is credited. The kind is `kind` or
-    ``<kind>_refused``; the purpose and documents are the kind's in `kinds.toml`.
+    ``<kind>_refused``; the purpose and documents are the kind's in `kinds.toml`. A refusal is
+    graded on the plan's look-ups too (DB x ACTION): the check that shows the fee stands.
     """
-    if credit is not None:
-        plan.call(
-            T["apply_statement_credit"],
-            user_id=person.user_id,
-            credit_card_account_id=account,
-            amount=credit,
-            reason=kind,
-        )
-    return draft(card, kind if credit is not None else f"{kind}_refused", scenario, plan, notes)
+    if credit is None:
+        return draft(card, f"{kind}_refused", scenario, plan, notes, basis=("DB", "ACTION"))
+    plan.call(
+        T["apply_statement_credit"],
+        user_id=person.user_id,
+        credit_card_account_id=account,
+        amount=credit,
+        reason=kind,
+    )
+    return draft(card, kind, scenario, plan, notes)
 
 
 def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
@@ -244,6 +249,8 @@ def annual_fee(ctx: Context, family: str, index: int) -> Draft | None:
     notes = f"Account {age} months old, first year free: {card.first_year_free}: {verdict}"
     credit = float(card.annual_fee) if wrong else None
     plan = verified_plan(person)
+    if credit is None:  # the account's age, as the records show it, before saying it stands
+        plan.agent("get_credit_card_accounts_by_user", user_id=person.user_id)
     return _fee_reversal(
         card, person, account, plan, scenario, notes, kind="annual_fee_reversal", credit=credit
     )

@@ -68,7 +68,7 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
             "phone_number": person.phone_number,
         },
     )
-    return draft(
+    drafted = draft(
         None,
         "verification_failed",
         scenario,
@@ -79,6 +79,9 @@ def verification_failed(ctx: Context, family: str, index: int) -> Draft:
         basis=("DB", "ACTION", "COMMUNICATE"),
         communicate=["date of birth"],
     )
+    # An unverified caller hears none of the record's values.
+    drafted.forbidden = [person.date_of_birth, person.email, person.address]
+    return drafted
 
 
 PROFILE_KINDS = ((change_email, 5), (verification_failed, 4))

@@ -111,6 +111,9 @@ def referral(ctx: Context, family: str, index: int) -> Draft:
         if allowed
         else "Not in the referral program: nothing to submit.",
         user_tools=["submit_referral"],
+        # A refusal says why: the product is not part of the referral program.
+        basis=("DB",) if allowed else ("DB", "COMMUNICATE"),
+        communicate=() if allowed else ("referral program",),
     )
 
 

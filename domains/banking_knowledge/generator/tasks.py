@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tau_env.domains.banking_knowledge.generator.context import Context
 from tau_env.domains.banking_knowledge.generator.drafts import Draft
+from tau_env.domains.banking_knowledge.generator.forbidden import forbidden_facts, refuses
 from tau_env.domains.banking_knowledge.generator.kinds_card_services import CARD_SERVICE_KINDS
 from tau_env.domains.banking_knowledge.generator.kinds_cards import CARD_KINDS
 from tau_env.domains.banking_knowledge.generator.kinds_checking import CHECKING_KINDS
@@ -42,12 +43,20 @@ def family_of(task_id: str) -> str:
     return task_id.split("-", 1)[0]
 
 
-def draw_tasks(ctx: Context, scale: float = 1.0) -> list[dict[str, Any]]:
+def draw_tasks(
+    ctx: Context,
+    scale: float = 1.0,
+    documents: Mapping[str, str] | None = None,
+    policy: str = "",
+) -> list[dict[str, Any]]:
     """Every family's tasks, in family order, as task objects with ids ``<family>-<kind>-<n>``.
 
     Args:
         ctx: The context (its random source is consumed in a fixed order).
         scale: Multiplies every kind's quota (at least one task per kind).
+        documents: Document id -> text: a refusing task must not name the tools they and
+            `policy` name (`forbidden.forbidden_facts`; none without).
+        policy: The agent's policy.
     """
     tasks: list[dict[str, Any]] = []
     for family in FAMILIES:
@@ -64,6 +73,8 @@ def draw_tasks(ctx: Context, scale: float = 1.0) -> list[dict[str, Any]]:
                 made += 1
                 task_id = f"{family}-{drafted.kind}-{numbers[drafted.kind]}"
                 numbers[drafted.kind] += 1
+                if refuses(drafted.kind):
+                    drafted.forbidden = forbidden_facts(drafted, documents or {}, policy)
                 tasks.append(drafted.to_task(task_id))
     return tasks
 

@@ -50,7 +50,7 @@ from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 from tau_env.tasks import Task
 
-__all__ = ["FAMILIES", "Generated", "builtin_data", "generate"]
+__all__ = ["FAMILIES", "FEWER", "Generated", "builtin_data", "generate"]
 
 FAMILIES: tuple[Family, ...] = (
     cancel,
@@ -73,6 +73,11 @@ FAMILIES: tuple[Family, ...] = (
     cancel_and_move,
 )
 """Every task family, in the order tasks are generated."""
+
+FEWER = {"transfer": 10}
+"""Families with a smaller quota. An agent that looks the customer up and hands over passes a
+transfer task as well as one that understood the request: their share stays under 5% of the
+set (issue 53's audit rule)."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +111,7 @@ def generate(seed: int = BUILTIN_SEED, *, users: int = 150, per_family: int = 13
     snapshot = RetailDB.snapshot_of(data)
     journal, source = Journal(), SeedSource(0)
     initial = World(TOOLBOX, RetailDB(snapshot, journal, source), None, journal, source)
-    tasks = generate_tasks(Store(data, rng), FAMILIES, per_family, initial)
+    tasks = generate_tasks(Store(data, rng), FAMILIES, per_family, initial, FEWER)
     return Generated(data, tuple(tasks), split_tasks(tasks))
 
 

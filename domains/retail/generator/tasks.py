@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 
+from tau_env.data_files import builtin_text
 from tau_env.domains.retail.data_model import Order, RetailData, User
+from tau_env.domains.retail.generator.forbidden import forbidden_facts
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
 from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.errors import DataError
@@ -19,6 +22,7 @@ from tau_env.tasks import (
     UserScenario,
 )
 from tau_env.tasks.scenario_reading import with_details
+from tau_env.transfer import TRANSFER_TOOL
 
 __all__ = ["Family", "build_task", "generate_tasks", "locate", "split_tasks", "verify_draft"]
 
@@ -95,15 +99,22 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
         forgotten = "You do not remember the order id."
         unknown = forgotten if unknown is None else f"{unknown} {forgotten}"
     steps = auth_steps + draft.steps
-    basis = _basis(draft, steps, task_id)
+    writes = any(step.name in _WRITES and not step.fails for step in steps)
+    forbidden = None
+    if draft.expects_transfer or not writes:  # a refusal, a question or a transfer
+        forbidden = forbidden_facts(draft, steps, data, _policy()) or None
+    basis = _basis(draft, steps, task_id, forbidden=bool(forbidden))
+    # A step expected to fail (a stale e-mail tried first) is no requirement: the strict
+    # ACTION check never matches a call the env answered with an error.
     actions = [
         GoldAction(
             action_id=f"{task_id}_{index}",
             name=step.name,
             arguments=step.arguments,
-            compare_args=[] if draft.expects_transfer else None,
+            compare_args=[] if draft.expects_transfer and step.name == TRANSFER_TOOL else None,
         )
         for index, step in enumerate(steps)
+        if not step.fails
     ]
     identity = f"{full_name(draft.user)} (email {draft.user.email}, zip {draft.user.address.zip})"
     details = {key: value for key, value in draft.facts.items() if value}
@@ -121,25 +132,32 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
         ),
         ticket=f"Customer {identity} {draft.ticket_request}",
         evaluation_criteria=EvaluationCriteria(
-            actions=actions, communicate_info=list(draft.communicate), reward_basis=basis
+            actions=actions,
+            communicate_info=list(draft.communicate),
+            reward_basis=basis,
+            forbidden_info=forbidden,
+            grading="strict",
         ),
     )
     return task, steps
 
 
-def _basis(draft: Draft, steps: Sequence[GoldStep], task_id: str) -> list[RewardType]:
-    """The reward basis that an agent which does not do the work fails (issue 45's audit).
+def _basis(
+    draft: Draft, steps: Sequence[GoldStep], task_id: str, *, forbidden: bool
+) -> list[RewardType]:
+    """The reward basis that an agent which does not do the work fails (issues 45 and 53).
 
     A transfer changes nothing in the database, so ACTION makes the transfer call required
-    (DB x ACTION). A task whose right outcome changes nothing (a refusal, a question) needs
-    the gold plan's look-ups and its reason or figure said (DB x ACTION x COMMUNICATE).
-    Every other task: DB x COMMUNICATE.
+    (DB x ACTION, x COMMUNICATE when it lists facts not to say). A task whose right outcome
+    changes nothing (a refusal, a question) needs the gold plan's look-ups and its reason or
+    figure said (DB x ACTION x COMMUNICATE). Every other task: DB x COMMUNICATE. Every task
+    is graded with the strict rules (``grading``).
 
     Raises:
         DataError: A task that changes nothing names nothing to communicate.
     """
     if draft.expects_transfer:
-        return ["DB", "ACTION"]
+        return ["DB", "ACTION", "COMMUNICATE"] if forbidden else ["DB", "ACTION"]
     if any(step.name in _WRITES and not step.fails for step in steps):
         return ["DB", "COMMUNICATE"]
     if not draft.communicate:
@@ -147,6 +165,11 @@ def _basis(draft: Draft, steps: Sequence[GoldStep], task_id: str) -> list[Reward
             f"built-in task {task_id}: a task that changes nothing must name what to say"
         )
     return ["DB", "ACTION", "COMMUNICATE"]
+
+
+@cache
+def _policy() -> str:
+    return builtin_text("tau_env.domains.retail", "policy.md")
 
 
 def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[GoldStep]) -> None:
@@ -170,12 +193,20 @@ def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[Gol
 
 
 def generate_tasks(
-    store: Store, families: Sequence[Family], per_family: int, initial: World
+    store: Store,
+    families: Sequence[Family],
+    per_family: int,
+    initial: World,
+    fewer: Mapping[str, int] | None = None,
 ) -> list[Task]:
-    """Up to `per_family` verified tasks of each family, ids ``<family>_<nn>``."""
+    """Up to `per_family` verified tasks of each family, ids ``<family>_<nn>``.
+
+    `fewer`: family name -> a smaller quota for it (its share of the set stays small).
+    """
     tasks: list[Task] = []
     for family in families:
-        for number in range(per_family):
+        quota = min(per_family, (fewer or {}).get(family.__name__, per_family))
+        for number in range(quota):
             draft = family(store)
             if draft is None:
                 break

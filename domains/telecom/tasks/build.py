@@ -148,7 +148,7 @@ def build_task(
         ),
         initial_state=InitialState(initialization_actions=setup),
         evaluation_criteria=EvaluationCriteria(
-            actions=actions, env_assertions=assertions, reward_basis=basis
+            actions=actions, env_assertions=assertions, reward_basis=basis, grading="strict"
         ),
     )
 

@@ -33,15 +33,20 @@ def test_tasks__at_least_200_over_every_family_graded_like_the_reference(bank):
     assert sum(counts.values()) >= 200
     assert min(counts[f] for f in FAMILIES if f != "profile") >= 25
     bases = {tuple(task.reward_basis) for task in bank.tasks}
-    assert bases == {("DB",), ("DB", "ACTION"), ("DB", "ACTION", "COMMUNICATE")}
+    # Issue 53: refusals and hand-overs list facts not to say (COMMUNICATE joins their basis).
+    assert bases == {("DB",), ("DB", "COMMUNICATE"), ("DB", "ACTION", "COMMUNICATE")}
     for task in bank.tasks:
-        if task.reward_basis == ["DB", "ACTION"]:
-            transfers = [a for a in task.gold_actions if a.name == "transfer_to_human_agents"]
-            assert transfers and transfers[0].compare_args == ["reason"], task.id
-        if task.reward_basis == ["DB", "ACTION", "COMMUNICATE"]:
+        criteria = task.evaluation_criteria
+        assert criteria.grading == "strict", task.id  # issue 53: the strict rules
+        transfers = [a for a in task.gold_actions if a.name == "transfer_to_human_agents"]
+        if transfers:
+            assert transfers[0].compare_args == ["reason"], task.id
+        if "COMMUNICATE" in task.reward_basis:
+            assert criteria.forbidden_info, task.id
+        if "verification_failed" in task.id:
             # Issue 45: a caller who fails verification changes nothing, so the record
             # look-up and the reason said are graded too (a do-nothing agent must fail).
-            assert "verification_failed" in task.id, task.id
+            assert task.reward_basis == ["DB", "ACTION", "COMMUNICATE"]
             assert [a.name for a in task.gold_actions] == ["get_user_information_by_name"]
             assert task.evaluation_criteria.communicate_info == ["date of birth"]
 
