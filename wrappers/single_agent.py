@@ -34,6 +34,7 @@ from tau_env.grading.reward import (
     check_reward,
     has_nl_judge,
     needs_nl_judge,
+    partial_items,
     reward_breakdown,
     reward_of,
     with_skipped_verdicts,
@@ -258,7 +259,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
 
         ``task_id``; at the end also ``grade``, ``termination``, ``user_faults`` (what the
         simulated user got wrong, `tau_env.user_faults`), ``reward_breakdown`` (with
-        ``reward="breakdown"``) and, when the user policy failed, ``user_error``.
+        ``reward="breakdown"``), ``reward_items`` (each item and constraint of partial credit,
+        named: `tau_env.grading.reward.partial_items`; with ``reward="partial"`` or
+        ``"breakdown"``) and, when the user policy failed, ``user_error``.
         """
         driven = self.driven
         info = dict(driven.infos["agent"])
@@ -271,6 +274,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
                 info["user_faults"] = self.user_faults().to_dict()
             if self.reward_kind == "breakdown":
                 info["reward_breakdown"] = self.reward_breakdown()
+            if self.reward_kind in ("partial", "breakdown"):
+                info["reward_items"] = partial_items(self.full_grade())
         return info
 
     def user_faults(self) -> UserFaults:
