@@ -285,10 +285,7 @@ def _ids_in_results(results: list[str], said: str) -> list[str]:
         if re.fullmatch(r'"?\w+"?', stripped):
             found.append(stripped.strip('"'))
             continue
-        try:
-            parsed = json.loads(stripped)
-        except ValueError:
-            continue
+        parsed = _parsed(stripped)
         if isinstance(parsed, dict):
             found += [
                 f"id {value}"
@@ -371,14 +368,19 @@ def _shape_fits(parameter: str, value: str) -> bool:
     return True
 
 
+def _parsed(text: str) -> Any:
+    """The JSON value `text` holds, or None when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def said_values(results: list[str]) -> str:
     """Every value of the results as ``key: value`` lines, numbers also as ``%.2f``."""
     lines: list[str] = []
     for text in results:
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = None
+        parsed = _parsed(text)
         if isinstance(parsed, dict | list):
             _flatten("", parsed, lines)
         else:
@@ -407,10 +409,7 @@ def _fields(results: list[str]) -> dict[str, str]:
     """Every ``key: value`` the results hold (JSON keys and ``key: value`` text), first wins."""
     fields: dict[str, str] = {}
     for text in results:
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = None
+        parsed = _parsed(text)
         if isinstance(parsed, dict | list):
             lines: list[str] = []
             _flatten("", parsed, lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from tau_env.grading.context import Episode
@@ -15,7 +16,11 @@ __all__ = ["ActionGrader", "matches", "normalize"]
 
 
 class ActionGrader:
-    """A gold action matches if any call of either side does; order and count are ignored."""
+    """A gold action matches if any call of either side does; order and count are ignored.
+
+    Subclasses decide which gold actions are met (`met_actions`): the strict rules' grader
+    counts only calls that did not fail and compares every gold argument.
+    """
 
     component = "ACTION"
 
@@ -25,6 +30,16 @@ class ActionGrader:
         gold = criteria.actions if criteria else None
         if not gold:
             return new_check("ACTION", 1.0)
+        met = self.met_actions(episode, gold)
+        details = [
+            {"action_id": action.action_id, "name": action.name, "met": done}
+            for action, done in zip(gold, met, strict=True)
+        ]
+        reward = 1.0 if all(met) else 0.0
+        return new_check("ACTION", reward, details)
+
+    def met_actions(self, episode: Episode, gold: Sequence[GoldAction]) -> list[bool]:
+        """Per gold action: some call of either side matches it (`matches`)."""
         calls_by_name: dict[str, list[ToolCall]] = {}  # names must be equal to match
         for message in episode.trajectory:
             # Told apart by role, the messages' discriminator: ``isinstance`` against a
@@ -32,16 +47,10 @@ class ActionGrader:
             if message.role != "tool" and message.tool_calls:
                 for call in message.tool_calls:
                     calls_by_name.setdefault(call.name, []).append(call)
-        details = [
-            {
-                "action_id": action.action_id,
-                "name": action.name,
-                "met": any(matches(action, call) for call in calls_by_name.get(action.name, ())),
-            }
+        return [
+            any(matches(action, call) for call in calls_by_name.get(action.name, ()))
             for action in gold
         ]
-        reward = 1.0 if all(d["met"] for d in details) else 0.0
-        return new_check("ACTION", reward, details)
 
 
 def matches(action: GoldAction, call: ToolCall) -> bool:

@@ -1,4 +1,4 @@
-"""What a task's checks already say of its untouched starting world.
+"""What a task's checks already say of its untouched starting world (and of its gold plan).
 
 Partial credit counts only what an agent can fail by doing nothing (issue 53): the database
 is an item only when the gold plan changes it, and an env assertion only when it does not
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tau_env.grading.context import TaskBaseline
 from tau_env.grading.env_assertions import run_assertions
+from tau_env.grading.expected import failing_gold_actions
 from tau_env.state.world import World
 from tau_env.tasks.model import Task
 
@@ -25,4 +26,5 @@ def baseline_of(task: Task, initial: World, expected: World) -> TaskBaseline:
     criteria = task.evaluation_criteria
     assertions = (criteria.env_assertions if criteria else None) or []
     held = tuple(detail["met"] for detail in run_assertions(initial.fork(), assertions))
-    return TaskBaseline(bool(initial.differences(expected)), held)
+    failing = failing_gold_actions(initial, task.gold_actions)
+    return TaskBaseline(bool(initial.differences(expected)), held, failing)

@@ -20,10 +20,13 @@ class TaskBaseline:
     Attributes:
         changes_world: The gold plan changes the databases (the DB check is an item).
         assertions_at_start: Per env assertion, in order: it already holds at the start.
+        failing_gold: Per gold action, in order: the env answers it with an error when the
+            gold plan is replayed (the strict ACTION check then matches a failed call).
     """
 
     changes_world: bool
     assertions_at_start: tuple[bool, ...] = ()
+    failing_gold: tuple[bool, ...] = ()
 
 
 @dataclass

@@ -8,7 +8,7 @@ from tau_env.messages import side_of
 from tau_env.state.world import World
 from tau_env.tasks.model import GoldAction
 
-__all__ = ["replay_gold_actions"]
+__all__ = ["failing_gold_actions", "replay_gold_actions"]
 
 
 def replay_gold_actions(initial: World, actions: Sequence[GoldAction], seed: int = 0) -> World:
@@ -25,7 +25,25 @@ def replay_gold_actions(initial: World, actions: Sequence[GoldAction], seed: int
             ones a live episode with the same seed invents, so the DB diagnostic compares
             like with like and is the same every time.
     """
+    return _replayed(initial, actions, seed)[0]
+
+
+def failing_gold_actions(initial: World, actions: Sequence[GoldAction]) -> tuple[bool, ...]:
+    """Per gold action, in order: the env answers it with an error when the plan is replayed.
+
+    Some official gold plans try a call that fails (an e-mail that is not on file, an
+    exchange of an order that is not delivered): the strict ACTION check matches such a
+    step with a call that fails the same way.
+    """
+    return _replayed(initial, actions, 0)[1]
+
+
+def _replayed(
+    initial: World, actions: Sequence[GoldAction], seed: int
+) -> tuple[World, tuple[bool, ...]]:
     world = initial.fork(seed)
-    for action in actions:
-        world.call_tool(side_of(action.requestor), action.name, action.arguments)
-    return world
+    failed = [
+        world.call_tool(side_of(action.requestor), action.name, action.arguments).error
+        for action in actions
+    ]
+    return world, tuple(failed)

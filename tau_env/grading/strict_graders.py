@@ -5,7 +5,8 @@ the task generators); ``--grading strict`` reads official tasks with them too, b
 official score (`tau_env.grading.strict`). Where they differ from the reference's:
 
 - ACTION: a gold action matches only a call with every argument the gold call has (or its
-  ``compare_args``) equal, and never a call the env answered with an error.
+  ``compare_args``) equal, and never a call the env answered with an error (unless the gold
+  step itself fails when the plan is replayed, as a few official ones do).
 - COMMUNICATE: each fact is heard as whole words and whole numbers (`tau_env.grading.facts`),
   in an agent message sent after the fact was looked up: after a successful tool result of
   the agent's that holds it, or, for a fact no result holds (a total, a rule), after every
@@ -19,9 +20,11 @@ ENV_ASSERTION and NL_ASSERTION are the reference's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from tau_env.grading.calls import AnsweredCall, answered_calls, matches_exactly
+from tau_env.grading.actions import ActionGrader
+from tau_env.grading.calls import answered_calls, matches_exactly
 from tau_env.grading.context import Episode
 from tau_env.grading.db import database_details, nothing_to_compare
 from tau_env.grading.facts import Phrase, heard_in, phrase, tokens
@@ -33,31 +36,29 @@ from tau_env.transfer import TRANSFER_TOOL
 __all__ = ["StrictActionGrader", "StrictCommunicateGrader", "StrictDBGrader"]
 
 
-class StrictActionGrader:
-    """Every gold action is matched exactly by a call the env did not answer with an error."""
+class StrictActionGrader(ActionGrader):
+    """Every gold action is matched exactly by a call the env did not answer with an error.
 
-    component = "ACTION"
+    A gold step that itself fails when the plan is replayed (`TaskBaseline.failing_gold`) is
+    matched by a call that fails the same way.
+    """
 
-    def check(self, episode: Episode) -> Check:
-        """Grade one episode."""
-        criteria = episode.task.evaluation_criteria
-        gold = criteria.actions if criteria else None
-        if not gold:
-            return new_check("ACTION", 1.0)
-        succeeded: dict[str, list[AnsweredCall]] = {}
-        for answered in answered_calls(episode.trajectory):
-            if not answered.failed:
-                succeeded.setdefault(answered.call.name, []).append(answered)
-        details = [
-            {
-                "action_id": action.action_id,
-                "name": action.name,
-                "met": any(matches_exactly(action, a.call) for a in succeeded.get(action.name, ())),
-            }
-            for action in gold
-        ]
-        reward = 1.0 if all(d["met"] for d in details) else 0.0
-        return new_check("ACTION", reward, details)
+    def met_actions(self, episode: Episode, gold: Sequence[GoldAction]) -> list[bool]:
+        """Per gold action: some call matches it exactly (`matches_exactly`)."""
+        calls = answered_calls(episode.trajectory)
+        baseline = episode.baseline
+        failing = baseline.failing_gold if baseline is not None else ()
+        met = []
+        for index, action in enumerate(gold):
+            fails = index < len(failing) and failing[index]
+            met.append(
+                any(
+                    matches_exactly(action, answered.call)
+                    for answered in calls
+                    if fails or not answered.failed
+                )
+            )
+        return met
 
 
 class StrictCommunicateGrader:
@@ -77,20 +78,18 @@ class StrictCommunicateGrader:
         banned = [phrase(info) for info in forbidden]
         said_banned = [False] * len(banned)
         looked_up = _looked_up_at(episode)
-        results: list[Phrase] = []  # the agent's successful tool results so far
+        results = _Results()  # the agent's successful tool results so far
         for position, message in enumerate(episode.trajectory):
             if message.role == "tool":
                 if message.requestor == "assistant" and not message.error:
-                    results.append(tokens(message.content or ""))
+                    results.add(message.content or "")
                 continue
             if message.role != "assistant" or not (message.content and has_text(message.content)):
                 continue
             said = tokens(message.content)
             for index, fact in enumerate(facts):
                 if not said_facts[index] and heard_in(fact, said):
-                    said_facts[index] = position > looked_up or any(
-                        heard_in(fact, result) for result in results
-                    )
+                    said_facts[index] = position > looked_up or results.hold(fact)
             for index, fact in enumerate(banned):
                 said_banned[index] = said_banned[index] or heard_in(fact, said)
         details: list[dict[str, Any]] = [
@@ -104,6 +103,27 @@ class StrictCommunicateGrader:
         return new_check("COMMUNICATE", reward, details)
 
 
+class _Results:
+    """The agent's tool results so far, cut into tokens only when a fact is looked for in them.
+
+    The usual episode says its facts after the gold plan's reads, so its results are never
+    read again: tokenising them all would be most of the check's cost.
+    """
+
+    def __init__(self) -> None:
+        self._texts: list[str] = []
+        self._tokens: list[Phrase] = []
+
+    def add(self, text: str) -> None:
+        self._texts.append(text)
+
+    def hold(self, fact: Phrase) -> bool:
+        """True when one of the results so far holds `fact`."""
+        tokenised = self._tokens
+        tokenised += [tokens(text) for text in self._texts[len(tokenised) :]]
+        return any(heard_in(fact, result) for result in tokenised)
+
+
 def _looked_up_at(episode: Episode) -> float:
     """Position of the message after which every read of the gold plan was made.
 
@@ -112,12 +132,15 @@ def _looked_up_at(episode: Episode) -> float:
     plan reads nothing.
     """
     tools = episode.world.toolbox.tools("agent")
+    baseline = episode.baseline
+    failing = baseline.failing_gold if baseline is not None else ()
     reads = [
         action
-        for action in episode.task.gold_actions
+        for index, action in enumerate(episode.task.gold_actions)
         if action.requestor == "assistant"
         and (spec := tools.get(action.name)) is not None
         and spec.kind == "read"
+        and not (index < len(failing) and failing[index])  # (a failing read finds nothing)
     ]
     if not reads:
         return -1

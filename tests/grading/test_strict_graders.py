@@ -48,6 +48,19 @@ def test_action__a_call_the_env_answered_with_an_error_never_matches(domain):
     assert official.checks["ACTION"].reward == 1.0
 
 
+def test_action__a_gold_step_that_fails_itself_is_matched_by_the_same_failing_call(domain):
+    gold = _gold("update_task_status", task_id="task_9", status="completed")  # no such task
+    task = task_with(actions=[gold], reward_basis=["ACTION"])
+    assert domain.baseline(task).failing_gold == (True,)
+    trajectory = answered(
+        "update_task_status", "Error: Task task_9 not found", error=True, **gold.arguments
+    )
+    episode = make_episode(domain, task, trajectory, baseline=True)
+    assert StrictActionGrader().check(episode).reward == 1.0
+    wrong = answered("update_task_status", "Error", error=True, task_id="task_8", status="x")
+    assert StrictActionGrader().check(make_episode(domain, task, wrong, baseline=True)).reward == 0
+
+
 def test_action__compare_args_still_names_the_arguments_compared(domain):
     gold = GoldAction(
         action_id="t",
