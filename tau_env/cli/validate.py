@@ -54,7 +54,11 @@ def describe_failure(grade: Grade) -> str:
     parts = []
     for component in grade.failed_components():
         check = grade.checks[component]
-        misses = [d for d in check.details if not d.get("met", True) or "different" in d]
+        misses = [
+            d
+            for d in check.details
+            if (not d.get("met", True) and "database" not in d) or "different" in d
+        ]
         shown = ", ".join(_describe_detail(d) for d in misses[:3]) or "failed"
         parts.append(f"{component} ({shown})")
     return "; ".join(parts)
@@ -69,6 +73,14 @@ def _describe_detail(detail: dict[str, Any]) -> str:
         return f"{detail['assertion']}({args}) {outcome}"
     if "info" in detail:
         return f"never said {detail['info']!r}"
+    if "forbidden" in detail:
+        return f"said {detail['forbidden']!r}, which it must not"
+    if "handover" in detail:
+        return (
+            "a transfer the gold plan does not make"
+            if detail["handover"] == "none"
+            else ("not the gold plan's transfer")
+        )
     if "action_id" in detail:
         return f"action {detail['action_id']} not performed"
     return str(detail)

@@ -345,5 +345,6 @@ def reward_info(grade: dict[str, Any], task: Task, domain: Domain | None = None)
         result["communicate_checks"] = [
             {"info": detail["info"], "met": bool(detail["met"]), "justification": ""}
             for detail in checks["COMMUNICATE"]["details"]
+            if "info" in detail  # (facts not to say have no place in the reference's layout)
         ]
     return result

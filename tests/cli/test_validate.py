@@ -37,3 +37,39 @@ def test_a_judge_without_its_key__one_line_before_any_task(no_openai_key, capsys
     # Issue 42: tasks were replayed, then "not judged (the judge failed)" without the cause.
     assert main(["validate", "--domain", "mock", "--judge-model", "gpt-4.1"]) == 2
     assert missing_key_error(capsys).startswith("tau-env: error: no API key for OpenAI")
+
+
+def test_describe_failure__names_facts_said_and_transfers_not_planned():
+    """Issue 53: the strict checks' constraints read as what went wrong."""
+    from tau_env.cli.validate import describe_failure
+    from tau_env.grading import Check, Grade, TerminationReason
+
+    checks = {
+        "DB": Check(
+            component="DB",
+            reward=0.0,
+            details=[
+                {"database": "unchanged", "met": True, "constraint": True},
+                {"handover": "none", "met": False, "constraint": True, "transfers": 1},
+            ],
+        ),
+        "COMMUNICATE": Check(
+            component="COMMUNICATE",
+            reward=0.0,
+            details=[
+                {"info": "24 hours", "met": True},
+                {"forbidden": "basic economy", "met": False, "constraint": True},
+            ],
+        ),
+    }
+    grade = Grade(
+        reward=0.0,
+        termination=TerminationReason.USER_STOP,
+        reward_basis=["DB", "COMMUNICATE"],
+        breakdown={"DB": 0.0, "COMMUNICATE": 0.0},
+        checks=checks,
+    )
+    assert describe_failure(grade) == (
+        "DB (a transfer the gold plan does not make); "
+        "COMMUNICATE (said 'basic economy', which it must not)"
+    )

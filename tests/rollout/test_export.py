@@ -126,3 +126,18 @@ def test_export__reread_in_the_reference_layout_keeps_verdicts_and_rewards(
     assert waiting.simulations[0].info["termination_reason"] == "user_stop"
     assert waiting.simulations[0].messages  # the conversation is kept
     assert unjudged["info"]["not_judged_simulations"] == 2
+
+
+def test_export__a_built_in_refusal_keeps_the_reference_layout(store):
+    """Issue 53: facts not to say are no communicate check of the reference's layout."""
+    import tau_env
+
+    domain = tau_env.load_domain("airline")
+    refusal = next(t for t in domain.tasks if t.evaluation_criteria.forbidden_info)
+    config = mock_config(domain="airline", tasks=[refusal.id], trials=1)
+    create_run(store, config)
+    run(store, config)
+    [sim] = export_run(store, "r")["simulations"]
+    checks = sim["reward_info"]["communicate_checks"]
+    assert [c["info"] for c in checks] == refusal.evaluation_criteria.communicate_info
+    assert sim["reward_info"]["reward"] == 1.0
