@@ -18,6 +18,9 @@ adversarial policies of issue 53, played by `tau-env audit` beside the simple pr
 - ``topic_recital``: looks up every id the customer says, then recites the policy's
   paragraphs that share words with the customer's request (this project's own gaming
   policy, beyond the issue's list).
+- ``policy_tools``: looks the customer up and logs a verification, then unlocks and calls
+  each tool the policy names as an example (banking: ``list_customer_accounts_4410``) with
+  the customer's user id, and refuses (this project's second gaming policy).
 - ``task_id``: searches everything it is given besides the policy and the tools for a label
   of the task, and acts on its words; with nothing to read it refuses.
 
@@ -91,6 +94,9 @@ class ShortcutPlan:
         recite: Say the whole policy, then the numbers 0-10.
         topic: Say the policy's paragraphs that share words with the customer's request.
         refuse: Say `REFUSAL`.
+        named_tools: Call each tool the policy names that is not in the agent's own list,
+            through the tools whose schema takes a tool name (unlock it, then call it with
+            the looked-up user id).
         transfer: ``"none"``, ``"once"`` (after the message), ``"each_reason"`` (once per value
             of the transfer tool's ``reason`` enum), or ``"each_turn"`` (before each message).
     """
@@ -101,6 +107,7 @@ class ShortcutPlan:
     recite: bool = False
     topic: bool = False
     refuse: bool = False
+    named_tools: bool = False
     transfer: str = "none"
 
 
@@ -114,6 +121,7 @@ SHORTCUT_PROBES: dict[str, ShortcutPlan] = {
     ),
     "transfer_each_turn": ShortcutPlan(lookups="real", dump=True, transfer="each_turn"),
     "topic_recital": ShortcutPlan(lookups="real", topic=True),
+    "policy_tools": ShortcutPlan(lookups="real", verify=True, named_tools=True, refuse=True),
 }
 """Every shortcut probe by name, in report order."""
 
@@ -162,6 +170,8 @@ class ShortcutProbe:
                 yield CallTool(name=name, arguments={})
         if plan.verify:
             yield from self._verifications()
+        if plan.named_tools:
+            yield from self._named_tools()
         parts = []
         if plan.dump:
             parts.append(said_values(self._results()))
@@ -247,6 +257,31 @@ class ShortcutProbe:
                 arguments[parameter] = value
             else:
                 yield CallTool(name=name, arguments=arguments)
+
+    def _named_tools(self) -> Iterator[Action]:
+        """Each tool the policy names outside the agent's list, unlocked then called.
+
+        The dispatchers are found by their schema: the tools that require ``agent_tool_name``,
+        the one without an ``arguments`` parameter first (unlock), then the one with it (call,
+        given the looked-up user id).
+        """
+        assert self._context is not None  # (set before the first action)
+        dispatchers = []
+        for name in self._context.tool_names:
+            parameters = self._schema(name).get("parameters", {})
+            if "agent_tool_name" in parameters.get("required", []):
+                dispatchers.append(("arguments" in parameters.get("properties", {}), name))
+        if not dispatchers:
+            return
+        user_id = _fields(self._results()).get("user_id", "")
+        own = set(self._context.tool_names)
+        named = re.findall(r"\b[a-z]+(?:_[a-z]+)+_\d{4}\b", self._context.instructions)
+        for tool in dict.fromkeys(n for n in named if n not in own):
+            for takes_arguments, step in sorted(dispatchers):
+                arguments: dict[str, Any] = {"agent_tool_name": tool}
+                if takes_arguments:
+                    arguments["arguments"] = json.dumps({"user_id": user_id})
+                yield CallTool(name=step, arguments=arguments)
 
     def _transfers(self, count: int | None) -> Iterator[Action]:
         """`count` transfer calls (None: one per value of a ``reason`` enum, else one)."""

@@ -53,6 +53,7 @@ def test_probe_names__every_probe_is_built_in_report_order(airline):
         "verify_refuse_transfer",
         "transfer_each_turn",
         "topic_recital",
+        "policy_tools",
         "task_id",
     )
 

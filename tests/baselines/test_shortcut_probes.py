@@ -95,6 +95,21 @@ def test_verify_refuse_transfer__logs_a_verification_then_one_transfer_per_reaso
     assert result.reward == 0.0  # transfers the gold plan does not make
 
 
+def test_policy_tools__unlocks_and_calls_each_tool_the_policy_names_then_refuses():
+    env = tau_env.make_env("banking_knowledge")
+    domain = env.unwrapped.domain
+    user = ScriptedUser.factory(domain, seed=0)
+    task = next(t for t in domain.tasks if t.gold_actions[0].name == "log_verification")
+    result = _play(env, user, "policy_tools", task)
+    calls = [(c.name, c.arguments.get("agent_tool_name")) for c in _calls(result)]
+    named = "list_customer_accounts_4410"  # the policy's example of a discoverable tool
+    assert named in domain.policy
+    at = calls.index(("unlock_discoverable_agent_tool", named))
+    assert calls[at + 1] == ("call_discoverable_agent_tool", named)
+    assert _moves(result)[-1].content == REFUSAL
+    assert result.reward == 0.0
+
+
 def test_transfer_each_turn__a_transfer_before_every_message(airline):
     env, user = airline
     result = _play(env, user, "transfer_each_turn", _refusal(env.unwrapped.domain))

@@ -57,10 +57,13 @@ def test_builtin_banking__refusals_list_the_tool_names_the_policy_says():
         criteria = task.evaluation_criteria
         assert "COMMUNICATE" in criteria.reward_basis, task.id
         assert any(heard_in(phrase(f), policy) for f in criteria.forbidden_info), task.id
-    # A refusal's gold plan is more than verify-then-refuse: a look-up only its path makes,
-    # a fact to say, or a write of its own.
+    # A refusal's gold plan is more than verify-then-refuse, or verify, list the accounts with
+    # the tool the policy names as its example, and refuse: a look-up only its path makes, a
+    # fact to say, or a write of its own.
+    example = "list_customer_accounts_4410"
+    assert example in domain.policy
     for task in domain.tasks:
-        names = [a.name for a in task.gold_actions]
-        if names == ["log_verification"]:
+        used = {a.arguments.get("agent_tool_name", a.name) for a in task.gold_actions}
+        if used <= {"log_verification", example}:
             criteria = task.evaluation_criteria
             assert criteria.communicate_info and "COMMUNICATE" in criteria.reward_basis, task.id

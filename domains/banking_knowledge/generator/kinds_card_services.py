@@ -89,7 +89,9 @@ def missing_points(ctx: Context, family: str, index: int) -> Draft | None:
         plan,
         f"{category} at {card.rate(category)}: ${amount:.2f} -> {correct} points "
         f"(recorded {base})" + (": right, nothing to do." if right else "."),
-        basis=("DB", "ACTION") if right else ("DB",),
+        # Right points: look the purchase up, and explain the rate ("... points per dollar").
+        basis=("DB", "ACTION", "COMMUNICATE") if right else ("DB",),
+        communicate=("per dollar",) if right else (),
         user_tools=["call_discoverable_user_tool"],
         agent_data=None if right else settings,
     )

@@ -19,6 +19,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     debit_cards_plan,
     draft,
     pick,
+    refusal,
 )
 from tau_env.domains.banking_knowledge.generator.products import BANK_NAME
 
@@ -104,12 +105,13 @@ def atm_fee_refund_refused(ctx: Context, family: str, index: int) -> Draft | Non
         opening="Hello, can you refund the ATM fees I was charged this month?",
     )
     plan = accounts_plan(person)
-    return draft(
+    return refusal(
         product,
         "atm_fee_refund_refused",
         scenario,
         plan,
         f"{product.name} has no ATM fee refunds: look up the account, explain, no credit.",
+        "ATM fee refunds",
     )
 
 
@@ -182,12 +184,13 @@ def temporary_limit_refused(ctx: Context, family: str, index: int) -> Draft:
     )
     plan = accounts_plan(person)
     why = "account younger than 60 days" if young else "product without temporary increases"
-    return draft(
+    return refusal(
         product,
         "temporary_limit_refused",
         scenario,
         plan,
         f"Refused: {why}. Nothing changes beyond the verification and the account look-up.",
+        "60 days" if young else "temporary increases",
     )
 
 
@@ -268,6 +271,7 @@ def open_checking(ctx: Context, family: str, index: int) -> Draft:
             if eligible
             else f"Balances below the ${required} requirement: open nothing."
         ),
+        reason=str(required),
     )
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "debit_cards_plan",
     "draft",
     "pick",
+    "refusal",
     "transfer_third_party",
     "verified_plan",
 ]
@@ -202,11 +203,13 @@ def account_opening(
     *,
     eligible: bool,
     notes: str,
+    reason: str = "",
 ) -> Draft:
     """Opening a deposit product (kind ``open_<type>``), or refusing it (``..._refused``).
 
     The agent looks the customer's accounts up and, when the customer qualifies, opens the
-    product; the purpose and documents are the kind's in `kinds.toml`.
+    product; the purpose and documents are the kind's in `kinds.toml`. A refusal says its
+    `reason` (the rule's figure, graded DB x COMMUNICATE).
     """
     account_type = "checking" if isinstance(product, CheckingProduct) else "savings"
     plan = accounts_plan(person)
@@ -217,10 +220,19 @@ def account_opening(
             account_type=account_type,
             account_class=product.name,
         )
+    if eligible:
+        return draft(product, f"open_{account_type}", scenario, plan, notes)
+    return refusal(product, f"open_{account_type}_refused", scenario, plan, notes, reason)
+
+
+def refusal(
+    product: Product, kind: str, scenario: Scenario, plan: Plan, notes: str, reason: str
+) -> Draft:
+    """A refusal whose gold plan only verifies and looks the accounts up, graded on its reason.
+
+    It must also say why (`reason`, in the documents' words or figures: DB x COMMUNICATE), or
+    an agent that always verifies, lists the accounts and refuses would pass it.
+    """
     return draft(
-        product,
-        f"open_{account_type}" if eligible else f"open_{account_type}_refused",
-        scenario,
-        plan,
-        notes,
+        product, kind, scenario, plan, notes, basis=("DB", "COMMUNICATE"), communicate=[reason]
     )

@@ -18,6 +18,7 @@ from tau_env.domains.banking_knowledge.generator.kinds_common import (
     brief,
     draft,
     pick,
+    refusal,
     transfer_third_party,
     verified_plan,
 )
@@ -77,6 +78,9 @@ def photo_deposit(ctx: Context, family: str, index: int) -> Draft:
         plan,
         f"Limit ${limit}; check ${amount:.2f}: "
         + ("give the deposit tool." if allowed else "too large, nothing given."),
+        # A refusal says the limit (or an agent that verifies and refuses would pass it).
+        basis=("DB",) if allowed else ("DB", "COMMUNICATE"),
+        communicate=() if allowed else (str(limit),),
         user_tools=["call_discoverable_user_tool"],
     )
 
@@ -269,6 +273,7 @@ def open_savings(ctx: Context, family: str, index: int) -> Draft:
         scenario,
         eligible=eligible,
         notes=f"Checking is {age} days old: " + ("open it." if eligible else "too new, refuse."),
+        reason="14 days",
     )
 
 
@@ -304,13 +309,16 @@ def move_to_savings(ctx: Context, family: str, index: int) -> Draft:
             destination_account_id=savings,
             amount=amount,
         )
-    return draft(
+    notes = f"Checking holds ${available:.2f}; move ${amount:.2f}"
+    if possible:
+        return draft(product, "move_to_savings", scenario, plan, notes + ".")
+    return refusal(
         product,
-        "move_to_savings" if possible else "move_to_savings_refused",
+        "move_to_savings_refused",
         scenario,
         plan,
-        f"Checking holds ${available:.2f}; move ${amount:.2f}"
-        + ("." if possible else ": too much, refuse."),
+        notes + ": too much, refuse.",
+        f"{available:.2f}",
     )
 
 
