@@ -4,7 +4,9 @@ The brief's ``opening`` is the scenario's reason for calling put in the first pe
 instructions' own sentences. A customer says the same wish in other words and leaves the stage
 directions out. `spoken_variants` turns the brief's opening into a few spoken versions:
 
-1. **What is said.** The opening is cut into sentences; stage directions are left out
+1. **What is said.** Item details are said in words (`attributes.speak_attributes`: "the blue
+   T-Shirt in size S", never a literal or an attribute list). The opening is cut into
+   sentences; stage directions are left out
    (sentences that start like an instruction: "If the agent...", "Mention...", "Make sure...",
    "First, try to..."; sentences about the play itself: "pretend", "make up a story", "do not
    reveal", "upfront"...; the same inside a sentence after a comma, and in parentheses). A
@@ -32,6 +34,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
+from tau_env.wrappers.users.attributes import speak_attributes
 from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.phrasebook import (
     CONNECTORS,
@@ -107,7 +110,7 @@ _PRONOUN_I = re.compile(r"I\b")
 
 
 def _clean(text: str) -> str:
-    text = _STOP.sub("", text)
+    text = speak_attributes(_STOP.sub("", text))
     text = _MARKUP.sub("", text)
     text = _LIST_INTRO.sub(": ", text)
     text = _BULLET.sub(", ", text)

@@ -26,6 +26,9 @@ sequences after the same normalisation:
 
 `copied_runs` lists a message's offending runs; `ScenarioWords` holds one scenario's runs,
 built once per scenario text (cached), so checking a message costs one pass over its words.
+It also holds the scenario's plainly read runs (`plain_reading.PlainScenario`: 12 words with
+nothing masked but ids, amounts and names), which `copied` reports too: what the masks hide (an
+attribute list, a quoted literal) is still not read out.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from tau_env.wrappers.users.plain_reading import PlainScenario
 
 __all__ = ["PLACEHOLDER", "RUN", "ScenarioWords", "copied_runs", "masked_words"]
 
@@ -121,10 +126,12 @@ class ScenarioWords:
 
     Attributes:
         runs: Every run of `length` consecutive normalised words of the scenario.
+        plain: The scenario's plainly read runs (`plain_reading.PlainScenario`).
         length: The run length (`RUN`).
     """
 
     runs: frozenset[tuple[str, ...]]
+    plain: PlainScenario
     length: int = RUN
 
     @classmethod
@@ -139,7 +146,14 @@ class ScenarioWords:
         return any(words[i : i + n] in runs for i in range(len(words) - n + 1))
 
     def copied(self, message: str) -> list[str]:
-        """The runs of `message` that repeat the scenario (overlapping runs merged)."""
+        """The runs of `message` that repeat the scenario (overlapping runs merged).
+
+        The masked runs first, then the plainly read ones (`PlainScenario.copied`).
+        """
+        return self.masked_copies(message) + self.plain.copied(message)
+
+    def masked_copies(self, message: str) -> list[str]:
+        """The masked runs of `message` that repeat the scenario (overlapping runs merged)."""
         words = masked_words(message)
         n = self.length
         hits = [i for i in range(len(words) - n + 1) if words[i : i + n] in self.runs]
@@ -156,7 +170,7 @@ class ScenarioWords:
 def _scenario_words(scenario_text: str, length: int) -> ScenarioWords:
     words = masked_words(scenario_text)
     runs = frozenset(words[i : i + length] for i in range(len(words) - length + 1))
-    return ScenarioWords(runs=runs, length=length)
+    return ScenarioWords(runs=runs, plain=PlainScenario.of(scenario_text), length=length)
 
 
 def copied_runs(message: str, scenario_text: str, length: int = RUN) -> list[str]:

@@ -51,6 +51,7 @@ from tau_env.env.conversation import SideView
 from tau_env.messages import STOP_TOKENS, AssistantMessage, ToolMessage
 from tau_env.tasks.model import Task, UserScript
 from tau_env.tasks.scenario_reading import read_scenario
+from tau_env.wrappers.users.attributes import speak_attributes
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
     announces_transfer,
@@ -241,7 +242,7 @@ class ScriptedUser:
         label = key.replace("_", " ")
         if value is None:
             return self.voice.unknown_fact(label)
-        return f"My {label} is {value}."
+        return f"My {label} {_verb(label)} {speak_attributes(value)}."
 
     def _needs_repeat(self, calls: list[CallTool]) -> bool:
         """A novice asks once to hear a new instruction again before following it."""
@@ -353,3 +354,8 @@ def _latest_agent_message(view: SideView) -> AssistantMessage | None:
         if isinstance(message, AssistantMessage):
             return message
     return None
+
+
+def _verb(label: str) -> str:
+    """The verb after a label: "are" for a plural ("items", "order ids"), else "is"."""
+    return "are" if label.endswith("s") and not label.endswith(("ss", "us", "is")) else "is"

@@ -162,6 +162,7 @@ def _opening(
     ]
     said = [part for part in said if part]
     words = tuple(word for part in said for word in masked_words(part))
-    if ScenarioWords.of(scenario_text).repeats(words):
+    scenario = ScenarioWords.of(scenario_text)
+    if scenario.repeats(words) or scenario.plain.copied(" ".join(said)):
         return cores[core_index]
     return " ".join(said)
