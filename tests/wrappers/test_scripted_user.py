@@ -133,7 +133,7 @@ def test_requested_tools__outside_accepted_tools_are_declined(mock_domain):
         user=lambda t: ScriptedUser(t, script=script),
     )
     assert not any(m.role == "user" and m.tool_calls for m in result.trajectory)
-    assert "rather not do dismiss_notification" in user_texts(result)[1]
+    assert "rather not do that" in user_texts(result)[1]  # in words, not the tool's name
 
 
 def test_goal_checks__probe_after_the_requested_actions_and_stop_when_they_pass(mock_domain):

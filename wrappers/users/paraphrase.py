@@ -44,7 +44,13 @@ from tau_env.wrappers.users.phrasebook import (
     SYNONYMS,
 )
 
-__all__ = ["FILLER_BUDGET", "WORD_BUDGET", "sayable_sentences", "spoken_variants"]
+__all__ = [
+    "FILLER_BUDGET",
+    "WORD_BUDGET",
+    "said_in_own_words",
+    "sayable_sentences",
+    "spoken_variants",
+]
 
 WORD_BUDGET = 50
 """Sentences after the first are said while the opening stays within this many words (the
@@ -183,13 +189,14 @@ def _match_case(replacement: str, found: str) -> str:
     return replacement
 
 
-def _rewrite(sentence: str, rng: random.Random) -> str:
-    """`sentence` with every rewrite that applies, each with a seeded choice of alternative."""
+def _rewrite(sentence: str, rng: random.Random, variety: float = _VARIETY) -> str:
+    """`sentence` with every rewrite that applies, each with a seeded choice of alternative,
+    and with a chance `variety` for each synonym that could be used."""
     for pattern, options in _COMPILED_REWRITES:
         if pattern.search(sentence):
             sentence = pattern.sub(partial(_said_as, rng.choice(options)), sentence)
     for word, pattern in _SYNONYM_WORD.items():
-        if rng.random() < _VARIETY and pattern.search(sentence):
+        if variety and rng.random() < variety and pattern.search(sentence):
             sentence = _substitute(sentence, pattern, rng.choice(SYNONYMS[word]), 0)
     if sentence.startswith(QUESTION_STARTS) and sentence.endswith("."):
         sentence = sentence[:-1] + "?"
@@ -372,3 +379,19 @@ def spoken_variants(
             total += size
         variants.append(" ".join(said))
     return tuple(dict.fromkeys(variants))
+
+
+@lru_cache(maxsize=16384)
+def said_in_own_words(line: str, scenario_text: str, fillers: tuple[str, ...]) -> str:
+    """`line` (a reply the scenario tells the user to give) in words that copy no run of it.
+
+    Item details said in words, a seeded rewrite of its phrasing (no synonym for variety: the
+    reply says what it was told, "by mistake" stays), then the repairs of `spoken_variants`
+    (synonyms, link words, at most `FILLER_BUDGET` fillers). "" when it cannot be said so.
+    """
+    rng = random.Random(line)
+    sentence = _rewrite(speak_attributes(" ".join(line.split())), rng, variety=0.0)
+    repaired = _repaired(
+        sentence, _Check(ScenarioWords.of(scenario_text), ""), rng, fillers, FILLER_BUDGET
+    )
+    return repaired[0] if repaired is not None else ""

@@ -52,6 +52,7 @@ from tau_env.messages import STOP_TOKENS, AssistantMessage, ToolMessage
 from tau_env.tasks.model import Task, UserScript
 from tau_env.tasks.scenario_reading import read_scenario
 from tau_env.wrappers.users.attributes import speak_attributes
+from tau_env.wrappers.users.conduct import Keeper, offers_transfer
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
     announces_transfer,
@@ -78,6 +79,7 @@ that process for seconds, in regular-expression calls no thread switch can inter
 
 _STOP = STOP_TOKENS["done"]
 _ANSWER = re.compile(r"\d")
+_WHY = re.compile(r"\b(?:why|reason|what for|what happened)\b", re.IGNORECASE)
 
 
 class ScriptedUser:
@@ -114,6 +116,7 @@ class ScriptedUser:
             self.style = replace(self.style, patience=patience)
         register = register_for(brief.persona, self.style)
         self.voice = Voice(self.script, scenario_text, register, seed, task.id)
+        self.keeper = Keeper(self.script, self.voice)
         lexicon = vocabulary.reports
         self.rng = random.Random(f"{self.style.seed}:{zlib.crc32(brief.script.opening.encode())}")
         self.reporter = Reporter(self.style, lexicon, self.rng)
@@ -176,21 +179,33 @@ class ScriptedUser:
 
     def _respond(self, text: str, message: AssistantMessage | None, context: SideContext) -> Action:
         script = self.script
-        if announces_transfer(text):
+        keeper = self.keeper
+        if (declined := keeper.transfer_offer(text)) is not None:
+            self.idle = 0
+            return SendMessage(content=declined)
+        if announces_transfer(text) and not offers_transfer(text):
             return Stop(reason="transfer")
+        told = keeper.topic_answer(text) or keeper.health_answer(text)
+        if told is not None:
+            self.idle = 0
+            return SendMessage(content=told)
         calls, facts = self._requests(text, message, context)
-        replies = self._answers(facts)
+        replies = self._answers(facts) + keeper.unknown_or_withheld(text, list(facts))
         runnable: list[CallTool] = []
         for call in calls:
             if script.accepted_tools is not None and call.name not in script.accepted_tools:
-                replies.append(f"I'd rather not do {call.name} on my side.")
+                replies.append("I'd rather not do that myself.")
             elif call.missing:
-                replies.append(f"Which {', '.join(call.missing)} should I use for {call.name}?")
+                missing = " and ".join(name.replace("_", " ") for name in call.missing)
+                replies.append(f"Which {missing} should I use for that?")
             else:
                 runnable.append(CallTool(name=call.name, arguments=dict(call.arguments)))
         # "Can you confirm your user id?" asks for a fact, not for a decision.
         decision = None if facts else offer_decision(text, script.accepts, script.declines)
-        if decision is not None:
+        held = None if facts else keeper.decision(text, decision)
+        if held is not None:
+            replies.append(held)
+        elif decision is not None:
             replies.append(self.voice.say("yes") if decision else self.voice.say("no"))
         if runnable:
             self.idle = 0
@@ -213,6 +228,9 @@ class ScriptedUser:
             if script.after_refusal == "ask_human" and not self.asked_for_human:
                 self.asked_for_human = True
                 return SendMessage(content=self.voice.say("ask_human"))
+            if (pushback := keeper.pushback()) is not None:
+                self.idle = 0
+                return SendMessage(content=pushback)
             return SendMessage(content=f"{self.voice.say('accept_refusal')} {_STOP}")
         return self._idle_turn(text)
 
@@ -269,6 +287,8 @@ class ScriptedUser:
         if self.script.goal_checks:
             return self._start_probe()
         if asks_question(text):
+            if _WHY.search(text):  # "Why do you want to...?": the reason, said again
+                return SendMessage(content=self.voice.reason())
             return SendMessage(content=self.voice.say("unknown"))
         return SendMessage(content=self.voice.say("okay"))
 
@@ -345,8 +365,11 @@ def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]])
 
 
 def _answers_something(text: str) -> bool:
-    """An agent statement that could answer a question: a sentence with a figure, no question."""
-    return any(not asks_question(s) and _ANSWER.search(s) for s in sentences(text))
+    """An agent statement that could answer a question: a sentence with a figure, and no
+    question of its own (a question is no answer, whatever figures come with it)."""
+    if asks_question(text):
+        return False
+    return any(_ANSWER.search(s) for s in sentences(text))
 
 
 def _latest_agent_message(view: SideView) -> AssistantMessage | None:
