@@ -18,8 +18,8 @@ from tau_env.messages import Message, Requestor
 __all__ = [
     "AfterRefusal",
     "Answer",
-    "ConfirmRule",
     "Conduct",
+    "ConfirmRule",
     "Description",
     "EnvAssertion",
     "EnvFunctionCall",

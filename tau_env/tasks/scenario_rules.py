@@ -7,19 +7,29 @@ mistake", "You are willing to pay up to $100", "Be persistent"... `read_conduct`
 instruction kinds into a `Conduct` (with the excerpt each comes from, like the rest of the
 brief), sentence by sentence, from every section but the persona:
 
-| kind | read from | the user then |
-|---|---|---|
-| ``no_transfer`` | "do not (ask to) be transferred", "under no circumstances ... transferred" | never asks for a human, declines a transfer |
-| ``persistence`` | "insist", "be persistent", "don't take no for an answer", "N times" | pushes back on a refusal N times (2 by default) |
-| ``on_refusal`` | "if the agent says/denies ..., mention/insist/say ..." | says it to the first refusal |
-| ``no_alternative`` | "decline any alternative", "do not want any other flight", "do not accept partial changes, alternatives" | declines what is offered instead |
-| ``declines`` | "you do not want to cancel or modify", "no baggage and insurance", "do not accept JFK", "never cancel your entire order" | declines offers naming them |
-| ``confirmations`` | "if/when the agent asks (you) (for) (final) confirm(ation) (again), ..." | says what it is told instead of a plain yes ("only the desk lamp") |
-| ``unknown`` | "you do not remember / know / have (your) <label>" | says it does not know <label> |
-| ``answers`` | "if the agent asks (for) <topic>, say <answer>", "give the reason when asked: <answer>" | answers a question on <topic> with <answer> |
-| ``withheld`` | "do not reveal / share / prefer not to provide" + address, birthday, item id... | will not tell it (it is on file) |
-| ``budget`` | "willing to pay up to $X", "only if it costs less than $X", "$X budget" | declines a price above X |
-| ``healthy`` | "you are healthy", "do not have a health(-related) issue" | says no to a health reason |
+- ``no_transfer``: "do not (ask to) be transferred", "under no circumstances ...
+  transferred": never asks for a human, declines a transfer.
+- ``persistence``: "insist", "be persistent", "don't take no for an answer" ("N times"):
+  pushes back on a refusal N times (2 by default).
+- ``on_refusal``: "if the agent says / denies ..., mention / insist / say ...": says it to
+  the first refusal.
+- ``no_alternative``: "decline any alternative", "do not want any other flight", "do not
+  accept partial changes, alternatives": declines what is offered instead.
+- ``declines`` (`ConductReading.declines`): "you do not want to cancel or modify", "no
+  baggage and insurance", "do not accept JFK", "never cancel your entire order": declines
+  offers naming them.
+- ``confirmations``: "if / when the agent asks (you) (for) (final) confirm(ation) (again),
+  ...": says what it is told instead of a plain yes ("only the desk lamp").
+- ``unknown``: "you do not remember / know (your) <label>", "you don't have an email": says
+  it does not know <label>.
+- ``answers``: "if the agent asks (for) <topic>, say <answer>", "give the reason when asked:
+  <answer>": answers a question on <topic> with <answer>.
+- ``withheld``: "do not reveal / share", "prefer not to provide" with an address, a
+  birthday, an item id...: will not tell it (it is on file).
+- ``budget``: "willing to pay up to $X", "only if it costs less than $X", "$X budget":
+  declines a price above X.
+- ``healthy``: "you are healthy", "do not have a health(-related) issue": says no to a health
+  reason.
 
 Nothing else of the task is looked at (the honesty tests hold this module to it too).
 """
@@ -30,7 +40,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from tau_env.tasks.model import Answer, ConfirmRule, Conduct
+from tau_env.tasks.model import Answer, Conduct, ConfirmRule
 from tau_env.tasks.scenario_text import ScenarioText, first_person
 
 __all__ = ["ConductReading", "read_conduct", "rule_sentences"]
@@ -150,8 +160,35 @@ _NOT_ANSWERS = re.compile(
     re.IGNORECASE,
 )
 _TOPIC_STOP = frozenset(
-    "for the a an your you about which how many much what whether if is are were was in that "
-    "of to any it this on there".split()
+    [
+        "for",
+        "the",
+        "a",
+        "an",
+        "your",
+        "you",
+        "about",
+        "which",
+        "how",
+        "many",
+        "much",
+        "what",
+        "whether",
+        "if",
+        "is",
+        "are",
+        "were",
+        "was",
+        "in",
+        "that",
+        "of",
+        "to",
+        "any",
+        "it",
+        "this",
+        "on",
+        "there",
+    ]
 )
 _ANSWER_END = re.compile(
     r",?\s+(?:but (?:when|if|once|then)|then|and then)\s+.*$|\s+(?:first|initially)\b.*$|"
@@ -213,7 +250,7 @@ class ConductReading:
 
 
 def rule_sentences(scenario: ScenarioText) -> Iterator[str]:
-    """The sentences instructions may be in: every section but the persona, in order.
+    r"""The sentences instructions may be in: every section but the persona, in order.
 
     A single line break inside a sentence ("...is not possible,\nmention that...") joins.
     """
@@ -378,12 +415,10 @@ class _Reader:
         for sentence in self.sentences:
             if _CONFIRM.search(sentence):
                 continue
-            if found := _REASON_WHEN_ASKED.search(sentence):
-                add(found["topic"], found["answer"], found.group())
-            elif found := _PROVIDE_WHEN_ASKED.search(sentence):
-                add(found["topic"], found["answer"], found.group())
-            elif found := _ASKED.search(sentence):
-                add(found["topic"], found["answer"], found.group())
+            for pattern in (_REASON_WHEN_ASKED, _PROVIDE_WHEN_ASKED, _ASKED):
+                if found := pattern.search(sentence):
+                    add(found["topic"], found["answer"], found.group())
+                    break
         return answers
 
     def on_refusal(self) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tau_env.tasks.model import ConfirmRule, Conduct, UserScript
+from tau_env.tasks.model import Conduct, ConfirmRule, UserScript
 from tau_env.wrappers.users.matcher import asked_facts, asks_question, mentions, sentences
 from tau_env.wrappers.users.voice import Voice
 
@@ -38,8 +38,8 @@ _TRANSFER_WORDS = re.compile(
     r"specialist|escalat\w*)\b"
 )
 _OFFERING = re.compile(
-    r"\b(?:would you like|do you want|shall i|should i|may i|can i|could i|i can|i could|"
-    r"want me to|like me to|if you(?:'d| would)? (?:like|prefer|want))\b"
+    r"\b(?:would you (?:also )?like|do you (?:also )?want|shall i|should i|want me to|"
+    r"like me to|if you(?:'d| would)? (?:like|prefer|want))\b"
 )
 _CONFIRMING = re.compile(
     r"\b(?:confirm\w*|proceed|go ahead|shall i|should i|is (?:that|this) (?:correct|right|ok"
@@ -183,6 +183,11 @@ class Keeper:
         if not confirming and ordinary is None:
             self.declined = False
             return None
+        own = ordinary is None  # an offer the matcher does not read ("would you also like")
+        if own:
+            ordinary = not mentions(text, self.script.declines) and (
+                self._offers_a_wish(text) or "confirm" in self.script.accepts
+            )
         if confirming:
             self.confirmations += 1
             rule = self._confirm_rule(text)
@@ -194,17 +199,22 @@ class Keeper:
         if self.conduct.no_alternative and _ALTERNATIVE.search(text.lower()):
             self.declined = True
             return self.voice.say("no")
-        if self.declined and ordinary is not False and _PUSHED.search(text.lower()):
+        if self.declined and _PUSHED.search(text.lower()):
             return self.voice.say("decline_again")  # the declined offer, pushed again
         if ordinary is False and self._offers_a_wish(text):
             self.declined = False  # "...a voucher instead. Would you like that?"
             return self.voice.say("yes")
         self.declined = ordinary is False
+        if own:
+            return self.voice.say("yes" if ordinary else "no")
         return None
 
     def _offers_a_wish(self, text: str) -> bool:
-        """The message offers what the user accepts (named in a sentence before the question)
-        and nothing it declines."""
+        """Whether the message offers what the user accepts and nothing it declines.
+
+        The offer may be named in a sentence before the question ("...a voucher instead.
+        Would you like that?").
+        """
         wishes = [word for word in self.script.accepts if word != "confirm"]
         return mentions(text, wishes) and not mentions(text, self.script.declines)
 
@@ -241,8 +251,11 @@ class Keeper:
 
     # -- refusals ------------------------------------------------------------------------------
     def pushback(self) -> str | None:
-        """Pushing back on a refusal: what the scenario says to answer the first, then the
-        user's own words while its persistence lasts."""
+        """Pushing back on a refusal, or None when the user gives in.
+
+        What the scenario says to answer the first refusal, then the user's own words while
+        its persistence lasts.
+        """
         first = self.pushed == 0 and self.conduct.on_refusal
         if not first and self.pushed >= self.conduct.persistence:
             return None

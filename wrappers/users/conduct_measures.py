@@ -74,15 +74,19 @@ Check = Callable[[str | None, Mapping[str, Any]], bool]
 CHECKS: dict[str, tuple[str, Check]] = {
     "declines": (
         "declines: no yes, a no, no human, the call goes on",
-        lambda r, p: r is not None
-        and not _AGREES.search(r)
-        and bool(_DECLINES.search(r))
-        and not _ASKS_HUMAN.search(r)
-        and _TRANSFERRED not in r,
+        lambda r, p: (
+            r is not None
+            and not _AGREES.search(r)
+            and bool(_DECLINES.search(r))
+            and not _ASKS_HUMAN.search(r)
+            and _TRANSFERRED not in r
+        ),
     ),
     "agrees": (
         "agrees: a yes, no no",
-        lambda r, p: r is not None and bool(_AGREES.search(r)) and not re.match(r"\s*no\b", r, re.I),
+        lambda r, p: (
+            r is not None and bool(_AGREES.search(r)) and not re.match(r"\s*no\b", r, re.I)
+        ),
     ),
     "no_human": (
         "asks for no human (or has ended the call)",
@@ -94,9 +98,11 @@ CHECKS: dict[str, tuple[str, Check]] = {
     ),
     "pushes_back": (
         "pushes back: the call goes on, no acceptance, no human",
-        lambda r, p: not _ended(r)
-        and not _ASKS_HUMAN.search(r or "")
-        and not re.match(r"\s*(?:i understand|okay, i see|alright|understood)", r or "", re.I),
+        lambda r, p: (
+            not _ended(r)
+            and not _ASKS_HUMAN.search(r or "")
+            and not re.match(r"\s*(?:i understand|okay, i see|alright|understood)", r or "", re.I)
+        ),
     ),
     "says": (
         "says the instructed words",
@@ -104,39 +110,46 @@ CHECKS: dict[str, tuple[str, Check]] = {
     ),
     "accepts_refusal": (
         "accepts the refusal: no human, no push back",
-        lambda r, p: r is not None
-        and not _ASKS_HUMAN.search(r)
-        and (_STOPPED in r or bool(_ACCEPTS_REFUSAL.search(r))),
+        lambda r, p: (
+            r is not None
+            and not _ASKS_HUMAN.search(r)
+            and (_STOPPED in r or bool(_ACCEPTS_REFUSAL.search(r)))
+        ),
     ),
     "keeps_scope": (
         "keeps to its scope: no plain yes, names what goes ahead, refuses the rest",
-        lambda r, p: r is not None
-        and not _ended(r)
-        and _words(r, [p["keep"].split()[-1]])
-        and (
-            p["drop"].split()[-1].lower() not in r.lower()
-            or bool(re.search(rf"\bnot\b[^.]*{p['drop'].split()[-1]}", r, re.I))
+        lambda r, p: (
+            r is not None
+            and not _ended(r)
+            and _words(r, [p["keep"].split()[-1]])
+            and (
+                p["drop"].split()[-1].lower() not in r.lower()
+                or bool(re.search(rf"\bnot\b[^.]*{p['drop'].split()[-1]}", r, re.I))
+            )
         ),
     ),
     "says_instead": (
         "says what it was told instead of a plain yes",
-        lambda r, p: _words(r, p["words"]) and not _ended(r) and not re.match(r"\s*yes\b", r or "", re.I),
+        lambda r, p: (
+            _words(r, p["words"]) and not _ended(r) and not re.match(r"\s*yes\b", r or "", re.I)
+        ),
     ),
     "says_unknown": (
         "says it does not know, invents nothing, stays on the line",
-        lambda r, p: r is not None
-        and not _ended(r)
-        and bool(_UNKNOWN.search(r))
-        and "@" not in r,
+        lambda r, p: r is not None and not _ended(r) and bool(_UNKNOWN.search(r)) and "@" not in r,
     ),
     "withholds": (
         "keeps it to itself, stays on the line",
-        lambda r, p: r is not None
-        and not _ended(r)
-        and bool(_WITHHOLDS.search(r))
-        and (not p["value"] or p["value"] not in r)
-        and not re.search(r"\b\d{1,5} [A-Z][a-z]+ (?:St|Street|Ave|Avenue|Rd|Road|Dr|Drive)\b", r)
-        and not re.search(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b", r),
+        lambda r, p: (
+            r is not None
+            and not _ended(r)
+            and bool(_WITHHOLDS.search(r))
+            and (not p["value"] or p["value"] not in r)
+            and not re.search(
+                r"\b\d{1,5} [A-Z][a-z]+ (?:St|Street|Ave|Avenue|Rd|Road|Dr|Drive)\b", r
+            )
+            and not re.search(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b", r)
+        ),
     ),
     "denies": (
         "says no",
@@ -272,9 +285,7 @@ def probes(label: Mapping[str, Any]) -> list[Probe]:
             Probe("unknown", (f"Could you give me your {label_text}?",), ((("says_unknown", {}),),))
         )
     for answer in label.get("answer", ()):
-        found.append(
-            Probe("answer", (answer["ask"],), ((("says", {"words": answer["say"]}),),))
-        )
+        found.append(Probe("answer", (answer["ask"],), ((("says", {"words": answer["say"]}),),)))
     for held in label.get("withhold", ()):
         found.append(
             Probe("withhold", (held["ask"],), ((("withholds", {"value": held["value"]}),),))
@@ -305,7 +316,10 @@ def replies_to(trajectory: Sequence[Message], lines: Sequence[str]) -> list[str 
     said = [(m.role, m.content or "") for m in trajectory if m.content]
     replies: list[str | None] = []
     for line in lines:
-        index = next((i for i, (role, text) in enumerate(said) if role == "assistant" and text == line), None)
+        index = next(
+            (i for i, (role, text) in enumerate(said) if role == "assistant" and text == line),
+            None,
+        )
         reply = None
         if index is not None:
             reply = next((text for role, text in said[index + 1 :] if role == "user"), None)
@@ -356,7 +370,6 @@ def judge(
                         )
                 for name, parameters in probe.any_reply:
                     passed = any(CHECKS[name][1](reply, parameters) for reply in replies)
-                    outcomes.append(
-                        Outcome(task_id, seed, probe.kind, name, passed, "(any)", " | ".join(r or "" for r in replies))
-                    )
+                    said = " | ".join(reply or "" for reply in replies)
+                    outcomes.append(Outcome(task_id, seed, probe.kind, name, passed, "(any)", said))
     return outcomes

@@ -190,8 +190,10 @@ def _match_case(replacement: str, found: str) -> str:
 
 
 def _rewrite(sentence: str, rng: random.Random, variety: float = _VARIETY) -> str:
-    """`sentence` with every rewrite that applies, each with a seeded choice of alternative,
-    and with a chance `variety` for each synonym that could be used."""
+    """`sentence` with every rewrite that applies, each with a seeded choice of alternative.
+
+    Each synonym that could be used is, with the chance `variety`.
+    """
     for pattern, options in _COMPILED_REWRITES:
         if pattern.search(sentence):
             sentence = pattern.sub(partial(_said_as, rng.choice(options)), sentence)

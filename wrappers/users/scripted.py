@@ -13,21 +13,30 @@ Each turn it does the first of these that applies:
    goal checks were run and all pass, it **stops satisfied** (``closing ###STOP###``).
 3. **Opens** with its reason for calling (the script's ``opening``, in its own words).
 4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
-   reads of a message):
-   - a transfer announcement: **stops** with ``###TRANSFER###``;
+   reads of a message). Its conduct off the path comes first (`conduct.Keeper`, read from the
+   scenario by `tau_env.tasks.scenario_rules`): a transfer offer declined by a user told not
+   to be transferred, a question on a topic the scenario says how to answer, a health reason
+   denied; then:
+   - a transfer announcement (or offer): **stops** with ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
      words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
      declines the others, asks for missing arguments (a novice may ask for the instruction
      again first, or run a neighbouring tool instead);
-   - fact questions: answers from ``facts``, says it does not know anything else;
-   - an offer or a request for confirmation: declines what ``declines`` names, accepts what
-     ``accepts`` names (its wishes and what the scenario allows), declines the rest;
+   - fact questions: answers from ``facts``, says it does not know anything else (what the
+     scenario says it does not know, or will not tell, is said as such);
+   - an offer or a request for confirmation: what the scenario says to answer instead of yes
+     (only part of the scope, a change of mind), a price over its budget or an alternative it
+     does not accept declined, a declined offer pushed again declined again; else declines
+     what ``declines`` names, accepts what ``accepts`` names (its wishes and what the scenario
+     allows), declines the rest;
    - a statement that the work is done (never a question or a promise): runs its goal checks
      (and stops if they pass), asks the scenario's questions, then stops satisfied;
    - an answer, when the user only wanted to know something: asks its next question or stops;
-   - a refusal: asks for a human when the scenario says so (once), otherwise stops;
-   - anything else: a short neutral answer (with goal checks: it checks again and reports).
-     After ``patience`` such turns in a row it gives up and stops.
+   - a refusal: asks for a human when the scenario says so (once), pushes back when it says
+     to insist (or says what it says to answer a refusal), otherwise stops;
+   - anything else: a short neutral answer, its reason again when asked why (with goal
+     checks: it checks again and reports). After ``patience`` such turns in a row it gives up
+     and stops.
 
 It never improvises facts, so the same agent behaviour and seed always give the same
 conversation.
@@ -51,8 +60,9 @@ from tau_env.env.conversation import SideView
 from tau_env.messages import STOP_TOKENS, AssistantMessage, ToolMessage
 from tau_env.tasks.model import Task, UserScript
 from tau_env.tasks.scenario_reading import read_scenario
+from tau_env.tasks.scenario_text import first_person
 from tau_env.wrappers.users.attributes import speak_attributes
-from tau_env.wrappers.users.conduct import Keeper, offers_transfer
+from tau_env.wrappers.users.conduct import Keeper
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
     announces_transfer,
@@ -183,7 +193,7 @@ class ScriptedUser:
         if (declined := keeper.transfer_offer(text)) is not None:
             self.idle = 0
             return SendMessage(content=declined)
-        if announces_transfer(text) and not offers_transfer(text):
+        if announces_transfer(text):  # an offer too: the user takes it, as it always has
             return Stop(reason="transfer")
         told = keeper.topic_answer(text) or keeper.health_answer(text)
         if told is not None:
@@ -260,7 +270,7 @@ class ScriptedUser:
         label = key.replace("_", " ")
         if value is None:
             return self.voice.unknown_fact(label)
-        return f"My {label} {_verb(label)} {speak_attributes(value)}."
+        return f"My {label} {_verb(label)} {speak_attributes(first_person(value))}."
 
     def _needs_repeat(self, calls: list[CallTool]) -> bool:
         """A novice asks once to hear a new instruction again before following it."""
@@ -365,8 +375,10 @@ def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]])
 
 
 def _answers_something(text: str) -> bool:
-    """An agent statement that could answer a question: a sentence with a figure, and no
-    question of its own (a question is no answer, whatever figures come with it)."""
+    """An agent statement that could answer a question: a sentence with a figure.
+
+    A message that asks a question of its own is no answer, whatever figures come with it.
+    """
     if asks_question(text):
         return False
     return any(_ANSWER.search(s) for s in sentences(text))

@@ -123,8 +123,10 @@ class Voice:
         orders = [answers, answers[::-1]] + [
             answers[i:] + answers[:i] for i in range(1, len(answers))
         ]
-        said = next((o for o in orders if not words.copied(" ".join(o))), answers)
-        return " ".join([lead, *said] if lead else said)
+        said = next((" ".join(o) for o in orders if not words.copied(" ".join(o))), None)
+        if said is None:  # every order copies: the answers in other words
+            said = self.own_words(" ".join(answers)) or " ".join(answers)
+        return f"{lead} {said}" if lead else said
 
     def unknown_fact(self, label: str) -> str:
         """Not knowing the fact `label` ("Sorry, I don't know my email.")."""
@@ -135,8 +137,10 @@ class Voice:
         return self.rng.choice(self.register.withhold).format(label=label)
 
     def own_words(self, line: str) -> str:
-        """A reply the scenario tells the user to give, in words copying none of it ("" when
-        it cannot be said so; see `paraphrase.said_in_own_words`)."""
+        """A reply the scenario tells the user to give, in words copying none of it.
+
+        "" when it cannot be said so (see `paraphrase.said_in_own_words`).
+        """
         return said_in_own_words(line, self.scenario_text, self.register.fillers)
 
     def reason(self) -> str:
