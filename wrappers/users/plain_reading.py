@@ -32,33 +32,16 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tau_env.wrappers.users.word_runs import CONTRACTIONS, SAME_WORDS, repeated_runs, runs_of
+
 __all__ = ["PLAIN_RUN", "PlainScenario", "plain_words", "program_speech", "scenario_names"]
 
 PLAIN_RUN = 12
 """The shortest run of scenario words, read plainly, that counts as reading instructions out."""
 
-_CONTRACTIONS = (
-    (re.compile(r"\bcan[’']t\b"), "can not"),
-    (re.compile(r"\bwon[’']t\b"), "will not"),
-    (re.compile(r"\bshan[’']t\b"), "shall not"),
-    (re.compile(r"n[’']t\b"), " not"),
-    (re.compile(r"[’']m\b"), " am"),
-    (re.compile(r"[’']re\b"), " are"),
-    (re.compile(r"[’']ve\b"), " have"),
-    (re.compile(r"[’']ll\b"), " will"),
-    (re.compile(r"[’']d\b"), " would"),
-    (re.compile(r"[’']s\b"), " is"),
-)
 _TOKEN = re.compile(r"[A-Za-z0-9_#@$%.’'-]+")
 _ID_LIKE = re.compile(r"\d|[_#@]")
 _LETTERS = re.compile(r"[a-z]+")
-_SAME: dict[str, str] = {
-    **dict.fromkeys(
-        ("i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself"), "<person>"
-    ),
-    "am": "are",
-    "were": "was",
-}
 _OPENERS = "\"'“‘([{"
 _ENDS = ".!?;"
 _EMPHASIS = frozenset(
@@ -129,7 +112,7 @@ def plain_words(text: str, names: frozenset[str] = frozenset()) -> tuple[str, ..
         names: Words left out as names (`scenario_names` of the scenario).
     """
     said = text.lower()
-    for pattern, spelled in _CONTRACTIONS:
+    for pattern, spelled in CONTRACTIONS:
         said = pattern.sub(spelled, said)
     words: list[str] = []
     for token in _TOKEN.findall(said):
@@ -137,7 +120,7 @@ def plain_words(text: str, names: frozenset[str] = frozenset()) -> tuple[str, ..
             continue  # an id, an amount, a date, a code with digits
         for word in _LETTERS.findall(token):
             if word not in names:
-                words.append(_SAME.get(word, word))
+                words.append(SAME_WORDS.get(word, word))
     return tuple(words)
 
 
@@ -166,24 +149,14 @@ class PlainScenario:
 
     def copied(self, message: str) -> list[str]:
         """The runs of `message` that repeat the scenario (overlapping runs merged)."""
-        words = self.words(message)
-        n = self.length
-        spans: list[list[int]] = []
-        for i in range(len(words) - n + 1):
-            if words[i : i + n] in self.runs:
-                if spans and i <= spans[-1][1]:
-                    spans[-1][1] = i + n
-                else:
-                    spans.append([i, i + n])
-        return [" ".join(words[a:b]) for a, b in spans]
+        return repeated_runs(self.words(message), self.runs, self.length)
 
 
 @lru_cache(maxsize=4096)
 def _plain_scenario(scenario_text: str, length: int) -> PlainScenario:
     names = scenario_names(scenario_text)
     words = plain_words(scenario_text, names)
-    runs = frozenset(words[i : i + length] for i in range(len(words) - length + 1))
-    return PlainScenario(names=names, runs=runs, length=length)
+    return PlainScenario(names=names, runs=runs_of(words, length), length=length)
 
 
 # -- program speech ----------------------------------------------------------------------------
