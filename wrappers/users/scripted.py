@@ -89,6 +89,9 @@ that process for seconds, in regular-expression calls no thread switch can inter
 
 _STOP = STOP_TOKENS["done"]
 _ANSWER = re.compile(r"\d")
+_CLOSING = re.compile(
+    r"\b(?:anything else|something else|any other questions?|anything more)\b", re.IGNORECASE
+)
 _WHY = re.compile(r"\b(?:why|reason|what for|what happened)\b", re.IGNORECASE)
 
 
@@ -200,7 +203,8 @@ class ScriptedUser:
             self.idle = 0
             return SendMessage(content=told)
         calls, facts = self._requests(text, message, context)
-        replies = self._answers(facts) + keeper.unknown_or_withheld(text, list(facts))
+        not_told = keeper.unknown_or_withheld(text, list(facts))
+        replies = self._answers(facts) + not_told
         runnable: list[CallTool] = []
         for call in calls:
             if script.accepted_tools is not None and call.name not in script.accepted_tools:
@@ -211,8 +215,9 @@ class ScriptedUser:
             else:
                 runnable.append(CallTool(name=call.name, arguments=dict(call.arguments)))
         # "Can you confirm your user id?" asks for a fact, not for a decision.
-        decision = None if facts else offer_decision(text, script.accepts, script.declines)
-        held = None if facts else keeper.decision(text, decision)
+        asked = bool(facts or not_told)
+        decision = None if asked else offer_decision(text, script.accepts, script.declines)
+        held = None if asked else keeper.decision(text, decision)
         if held is not None:
             replies.append(held)
         elif decision is not None:
@@ -377,11 +382,13 @@ def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]])
 def _answers_something(text: str) -> bool:
     """An agent statement that could answer a question: a sentence with a figure.
 
-    A message that asks a question of its own is no answer, whatever figures come with it.
+    A message that asks a question of its own ("How many bags? I see 2.") is no answer,
+    whatever figures come with it; "Anything else?" asks nothing.
     """
-    if asks_question(text):
+    said = sentences(text)
+    if any(asks_question(s) and not _CLOSING.search(s) for s in said):
         return False
-    return any(_ANSWER.search(s) for s in sentences(text))
+    return any(not asks_question(s) and _ANSWER.search(s) for s in said)
 
 
 def _latest_agent_message(view: SideView) -> AssistantMessage | None:
