@@ -21,7 +21,7 @@ from typing import Any
 
 from tau_env.chat import ChatEnv, EpisodeTokens, SystemPrompt, make_chat_env, parse_assistant_text
 from tau_env.integrations.trl.generation import ModelGenerate
-from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
+from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule, process_of
 
 __all__ = [
     "ROLLOUT_KEY",
@@ -106,7 +106,7 @@ class TauRollout:
         self._new_chat = new_chat
         self._chats = [new_chat()]  # one per episode of a call, reused by the next calls
         self._current = self._chats[0]
-        self._schedule: SeedSchedule | None = None
+        self._schedule = SeedSchedule(group_seeds)
 
     @property
     def chat(self) -> ChatEnv:
@@ -114,19 +114,23 @@ class TauRollout:
         return self._current
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
-        """One episode per prompt (TRL repeats each prompt ``num_generations`` times)."""
-        if self._schedule is None:  # a group is num_generations copies of a prompt, in a row
-            size = getattr(trainer, "num_generations", None)
-            self._schedule = SeedSchedule(self.group_seeds, size if isinstance(size, int) else None)
+        """One episode per prompt (TRL repeats each prompt ``num_generations`` times).
+
+        With several processes every process calls it at once, each with its slice of the
+        batch: the seeds are those of the whole batch (`SeedSchedule.batch`).
+        """
+        self._schedule.group_size = _group_size(trainer)
         while len(self._chats) < len(prompts):
             self._chats.append(self._new_chat())
         budget = int(getattr(trainer, "max_completion_length", None) or 1 << 30)
         tokenizer = trainer.processing_class
-        playing = []
-        for chat, prompt in zip(self._chats, prompts, strict=False):
-            task_id = task_id_of(prompt)
-            seed = self._schedule.next(task_id, self.seed)
-            playing.append(_Playing(chat, tokenizer, task_id, seed, budget))
+        task_ids = [task_id_of(prompt) for prompt in prompts]
+        rank, world = process_of(trainer)
+        seeds = self._schedule.batch(task_ids, self.seed, rank=rank, world=world)
+        playing = [
+            _Playing(chat, tokenizer, task_id, seed, budget)
+            for chat, task_id, seed in zip(self._chats, task_ids, seeds, strict=False)
+        ]
         for _ in range(self.max_turns):
             active = [episode for episode in playing if not episode.over]
             if not active:
@@ -243,7 +247,8 @@ def make_rollout_func(
         seed: The base of the episode seeds (`tau_env.integrations.trl.seeds`).
         group_seeds: ``"shared"`` (the rollouts of a GRPO group, the consecutive copies of one
             prompt, play one seed), ``"distinct"`` (every rollout its own) or ``"fixed"``
-            (`seed` for every episode).
+            (`seed` for every episode); with several processes, the seeds one process would
+            give the whole batch.
         **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
             ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
             (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
@@ -307,6 +312,19 @@ def task_id_of(prompt: Any) -> str | None:
 def tau_reward(completions: Sequence[Any], tau_reward: Sequence[float], **_: Any) -> list[float]:
     """GRPO reward function: each episode's reward on the rollout function's scale."""
     return [float(reward) for reward in tau_reward]
+
+
+def _group_size(trainer: Any) -> int | None:
+    """The trainer's rollouts per group (None when it has no ``num_generations``).
+
+    In evaluation TRL groups ``num_generations_eval`` rollouts (when it sets one).
+    """
+    model = getattr(trainer, "model", None)
+    evaluating = model is not None and getattr(model, "training", True) is False
+    size = getattr(trainer, "num_generations_eval" if evaluating else "num_generations", None)
+    if evaluating and not isinstance(size, int):
+        size = getattr(trainer, "num_generations", None)
+    return size if isinstance(size, int) else None
 
 
 def _decode(tokenizer: Any, ids: list[int]) -> str:
