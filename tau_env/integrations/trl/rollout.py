@@ -10,11 +10,16 @@ environment's (mask 0). The reward is the env's grade, passed to `tau_reward` as
 
 TRL hands the function the prompts already repeated ``num_generations`` times; it returns one
 episode per prompt received. Episodes that run out of turns or of completion budget are not
-graded and get reward 0 (``tau_finished`` is False).
+graded and get reward 0 (``tau_finished`` is False). An episode whose NL judge failed to rule
+is marked instead of stopping the batch: reward None (TRL leaves it out of its group's
+baseline and gives it advantage 0), an ``env_mask`` of zeros (none of its tokens is in the
+loss), ``tau_judge_failed`` True, a warning, and the ``tau_env/judge_failed`` metric (the
+batch's share of such rollouts, logged by `tau_reward`).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,12 +55,15 @@ class EpisodeRollout:
         completion_ids: Model and environment ids after it.
         env_mask: 1 for the model's ids, 0 for the environment's.
         logprobs: Per completion id: the sampling log-probability (0 for environment ids).
-        reward: The reward on the chat env's scale (0 when the episode did not finish).
+        reward: The reward on the chat env's scale (0 when the episode did not finish; None
+            when its NL judge failed to rule).
         breakdown: Each reward-basis check -> the fraction of its items met (empty when the
-            episode did not finish).
+            episode did not finish or its judge failed).
         user_faults: What the simulated user got wrong (`tau_env.user_faults`; empty when the
             episode did not finish).
         finished: True when the episode ended within the turn and token budgets.
+        judge_failed: True when the episode ended but its NL judge failed to rule (no reward,
+            an all-zero ``env_mask``).
         tool_calls: Tool calls the model made that the env executed.
         messages: The chat of the episode.
     """
@@ -66,10 +74,11 @@ class EpisodeRollout:
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
-    reward: float = 0.0
+    reward: float | None = 0.0
     breakdown: dict[str, float | None] = field(default_factory=dict)
     user_faults: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
+    judge_failed: bool = False
     tool_calls: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
 
@@ -88,6 +97,7 @@ class TauRollout:
         seed: The base of the episode seeds.
         group_seeds: How a GRPO group's episodes are seeded (`tau_env.integrations.trl.seeds`).
         max_turns: Model turns per episode before it is cut.
+        judge_failures: Episodes (in this process) whose NL judge failed to rule.
     """
 
     def __init__(
@@ -107,6 +117,7 @@ class TauRollout:
         self._chats = [new_chat()]  # one per episode of a call, reused by the next calls
         self._current = self._chats[0]
         self._schedule = SeedSchedule(group_seeds)
+        self.judge_failures = 0
 
     @property
     def chat(self) -> ChatEnv:
@@ -138,6 +149,14 @@ class TauRollout:
             for episode, (ids, logprobs) in zip(active, self._turns(trainer, active), strict=True):
                 episode.take(ids, logprobs)
         episodes = [episode.result() for episode in playing]
+        for unscored in (e for e in episodes if e.judge_failed):
+            self.judge_failures += 1
+            warnings.warn(
+                f"tau_env: task {unscored.task_id} (seed {unscored.seed}): the NL judge did "
+                f"not rule; rollout left unscored and out of the loss "
+                f"({self.judge_failures} so far in this process)",
+                stacklevel=2,
+            )
         return {
             "prompt_ids": [e.prompt_ids for e in episodes],
             "completion_ids": [e.completion_ids for e in episodes],
@@ -145,6 +164,7 @@ class TauRollout:
             "env_mask": [e.env_mask for e in episodes],
             "tau_reward": [e.reward for e in episodes],
             "tau_finished": [e.finished for e in episodes],
+            "tau_judge_failed": [e.judge_failed for e in episodes],
             "tau_tool_calls": [e.tool_calls for e in episodes],
             "tau_task_id": [e.task_id for e in episodes],
             "tau_seed": [e.seed for e in episodes],
@@ -201,8 +221,12 @@ class _Playing:
     def _finish(self, info: dict[str, Any]) -> None:
         rollout, chat = self.rollout, self.chat
         rollout.finished = True
-        rollout.reward = chat.scored_reward()
-        rollout.breakdown = chat.reward_breakdown
+        rollout.judge_failed = chat.judge_failure is not None
+        if rollout.judge_failed:
+            rollout.reward = None
+        else:
+            rollout.reward = chat.scored_reward()
+            rollout.breakdown = chat.reward_breakdown
         rollout.user_faults = info.get("user_faults", {})
         self.over = True
 
@@ -210,7 +234,8 @@ class _Playing:
         """The episode as the rollout function returns it (cut to the completion budget)."""
         rollout, tokens, budget = self.rollout, self.tokens, self.budget
         rollout.completion_ids = tokens.completion_ids[:budget]
-        rollout.env_mask = tokens.loss_mask[:budget]
+        mask = tokens.loss_mask[:budget]
+        rollout.env_mask = [0] * len(mask) if rollout.judge_failed else mask
         rollout.logprobs = rollout.logprobs[:budget]
         rollout.messages = list(self.chat.messages)
         return rollout
@@ -309,9 +334,21 @@ def task_id_of(prompt: Any) -> str | None:
     return text[len(ROLLOUT_KEY) :].strip() or None
 
 
-def tau_reward(completions: Sequence[Any], tau_reward: Sequence[float], **_: Any) -> list[float]:
-    """GRPO reward function: each episode's reward on the rollout function's scale."""
-    return [float(reward) for reward in tau_reward]
+def tau_reward(
+    completions: Sequence[Any],
+    tau_reward: Sequence[float | None],
+    tau_judge_failed: Sequence[bool] | None = None,
+    log_metric: Callable[[str, float], None] | None = None,
+    **_: Any,
+) -> list[float | None]:
+    """GRPO reward function: each episode's reward on the rollout function's scale.
+
+    None for an episode whose NL judge failed to rule; the share of those in the batch is
+    logged as ``tau_env/judge_failed`` (through TRL's ``log_metric``).
+    """
+    if log_metric is not None and tau_judge_failed is not None and len(tau_judge_failed):
+        log_metric("tau_env/judge_failed", sum(map(bool, tau_judge_failed)) / len(tau_judge_failed))
+    return [None if reward is None else float(reward) for reward in tau_reward]
 
 
 def _group_size(trainer: Any) -> int | None:
