@@ -34,12 +34,19 @@ slice of every batch, and the counts are made rank-aware so that no seed is hand
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 from tau_env.rollout_seeds import episode_seed
 
-__all__ = ["GROUP_SEEDS", "GroupSeeds", "SeedSchedule", "current_process", "gather_tasks"]
+__all__ = [
+    "GROUP_SEEDS",
+    "GroupSeeds",
+    "SeedSchedule",
+    "current_process",
+    "gather_tasks",
+    "process_of",
+]
 
 GroupSeeds = Literal["shared", "distinct", "fixed"]
 GROUP_SEEDS: tuple[str, ...] = get_args(GroupSeeds)
@@ -55,33 +62,18 @@ class SeedSchedule:
         group_seeds: ``"shared"``, ``"distinct"`` or ``"fixed"`` (see the module docstring).
         group_size: Rollouts per group (GRPO's ``num_generations``), when known; None: a
             group is every consecutive rollout of the same task and base seed.
-        rank: This process's index among `world` (None: read from accelerate when the first
-            seed is asked for, `current_process`).
-        world: How many processes play rollouts (None: with `rank`, from accelerate).
 
     Raises:
-        ValueError: Unknown `group_seeds`, a `group_size` below 1, or a rank outside the world.
+        ValueError: Unknown `group_seeds` or a `group_size` below 1.
     """
 
-    def __init__(
-        self,
-        group_seeds: str = "shared",
-        group_size: int | None = None,
-        *,
-        rank: int | None = None,
-        world: int | None = None,
-    ) -> None:
+    def __init__(self, group_seeds: str = "shared", group_size: int | None = None) -> None:
         if group_seeds not in GROUP_SEEDS:
             raise ValueError(f"group_seeds must be one of {list(GROUP_SEEDS)}: {group_seeds!r}")
         if group_size is not None and group_size < 1:
             raise ValueError(f"group_size must be >= 1, actually: {group_size}")
-        if (rank is None) != (world is None) or (
-            world is not None and rank is not None and not 0 <= rank < world
-        ):
-            raise ValueError(f"rank must be in [0, world), both given or neither: {rank}, {world}")
         self.group_seeds = group_seeds
         self.group_size = group_size
-        self._process = None if rank is None or world is None else (rank, world)
         self._played: dict[Key, int] = {}  # (base, task) -> groups or rollouts begun
         self._group: Key | None = None  # the group in progress
         self._in_group = 0  # its rollouts so far
@@ -91,16 +83,14 @@ class SeedSchedule:
     def next(self, task_id: str | None, base: int | None) -> int:
         """The episode seed of this process's next rollout of `task_id`, from a row seeded `base`.
 
-        Rank-aware numbering (see the module docstring).
+        Rank-aware numbering (see the module docstring), the rank and world size read from
+        accelerate (`current_process`).
 
         Args:
             task_id: The row's task (None: the env draws it; the seed is derived all the same).
             base: The row's seed (None: 0).
         """
-        if self._process is None:
-            self._process = current_process()
-        rank, world = self._process
-        return self._next(_key(task_id, base), rank, world)
+        return self._next(_key(task_id, base), *current_process())
 
     def batch(
         self,
@@ -109,7 +99,6 @@ class SeedSchedule:
         *,
         rank: int = 0,
         world: int = 1,
-        gather: Callable[[list[str | None]], list[list[str | None]]] | None = None,
     ) -> list[int]:
         """The episode seeds of one process's batch, as one process would give the whole batch.
 
@@ -117,12 +106,11 @@ class SeedSchedule:
             task_ids: This process's rollouts, in order (TRL's repeated prompts).
             base: The seed of every rollout's row (None: 0).
             rank: This process's index.
-            world: How many processes play this batch, each its own slice.
-            gather: Every process's `task_ids`, in rank order (default: `gather_tasks`); called
-                only when `world` > 1, on every process at once.
+            world: How many processes play this batch, each its own slice: with more than one,
+                every process must call this at once (`gather_tasks` is collective).
         """
         mine = list(task_ids)
-        batches = [mine] if world == 1 else (gather or gather_tasks)(mine)
+        batches = [mine] if world == 1 else gather_tasks(mine)
         seeds = [[self._next(_key(t, base), 0, 1) for t in batch] for batch in batches]
         return seeds[rank]
 

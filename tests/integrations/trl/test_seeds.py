@@ -171,7 +171,7 @@ def test_environment_factory__two_ranks_never_share_a_seed(mode, trl, monkeypatc
     ranks = [[cls() for _ in range(GROUP)] for cls in classes]  # one class per process
     seeds = []
     for batch in batches:
-        for rank, envs in enumerate(ranks):  # each class reads its process at its first reset
+        for rank, envs in enumerate(ranks):  # one class per process: it reads its rank
             monkeypatch.setattr(
                 seeds_module, "current_process", lambda r=rank: (r, 2), raising=False
             )
