@@ -159,37 +159,12 @@ _NOT_ANSWERS = re.compile(
     r"transfer|book|upgrade|change|do not|don't)\b",
     re.IGNORECASE,
 )
-_TOPIC_STOP = frozenset(
-    [
-        "for",
-        "the",
-        "a",
-        "an",
-        "your",
-        "you",
-        "about",
-        "which",
-        "how",
-        "many",
-        "much",
-        "what",
-        "whether",
-        "if",
-        "is",
-        "are",
-        "were",
-        "was",
-        "in",
-        "that",
-        "of",
-        "to",
-        "any",
-        "it",
-        "this",
-        "on",
-        "there",
-    ]
+_TOPIC_WORDS_LEFT_OUT = (
+    "for the a an your you about which how many much what whether if is are were was "
+    "in that of to any it this on there"
 )
+_TOPIC_STOP = frozenset(_TOPIC_WORDS_LEFT_OUT.split())
+"""Words of a question's topic that name nothing ("how many passengers" is "passengers")."""
 _ANSWER_END = re.compile(
     r",?\s+(?:but (?:when|if|once|then)|then|and then)\s+.*$|\s+(?:first|initially)\b.*$|"
     r"\s+and be\b.*$"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from tau_env.baselines.off_path import LineAgent
@@ -269,7 +270,9 @@ def probes(label: Mapping[str, Any]) -> list[Probe]:
             checks.append((("agrees", {}),))
         found.append(Probe("confirm_only", tuple(lines), tuple(checks)))
     if rule := label.get("at_confirmation"):
-        second = (("declines", {}),) if rule.get("then") == "decline" else ()
+        then: tuple[tuple[str, dict[str, Any]], ...] = ()
+        if rule.get("then") == "decline":
+            then = (("declines", {}),)
         found.append(
             Probe(
                 "at_confirmation",
@@ -277,7 +280,7 @@ def probes(label: Mapping[str, Any]) -> list[Probe]:
                     f"Just to confirm: I'll go ahead with {rule['scope']}. Shall I proceed?",
                     "Shall I proceed, then?",
                 ),
-                ((("says_instead", {"words": rule["say"]}),), second),
+                ((("says_instead", {"words": rule["say"]}),), then),
             )
         )
     for label_text in label.get("unknown", ()):
@@ -356,7 +359,7 @@ def judge(
             for seed in seeds:
                 result = run_episode(
                     env,
-                    lambda task, lines=probe.lines: LineAgent(task, lines=lines),
+                    partial(LineAgent, lines=probe.lines),
                     user_factory,
                     task_id=task_id,
                     seed=seed,

@@ -44,34 +44,11 @@ _ID_LIKE = re.compile(r"\d|[_#@]")
 _LETTERS = re.compile(r"[a-z]+")
 _OPENERS = "\"'“‘([{"
 _ENDS = ".!?;"
-_EMPHASIS = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "do",
-        "don't",
-        "if",
-        "and",
-        "or",
-        "but",
-        "all",
-        "any",
-        "both",
-        "only",
-        "must",
-        "none",
-        "yes",
-        "one",
-        "the",
-        "is",
-        "are",
-        "will",
-        "want",
-        "exact",
-        "same",
-    ]
+_EMPHASIS_WORDS = (
+    "not no never do don't if and or but all any both only must none yes one the is "
+    "are will want exact same"
 )
+_EMPHASIS = frozenset(_EMPHASIS_WORDS.split())
 """Words scenarios write in capitals for emphasis ("Do NOT", "ONLY", "BOTH"): not names."""
 
 
