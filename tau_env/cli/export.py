@@ -72,6 +72,20 @@ def add_parser(commands: Any) -> None:
         help="sft: only episodes whose reward reaches this (1.0: the passed ones; default: all)",
     )
     corpora.add_argument(
+        "--sft-layout",
+        choices=("messages", "prompt-completion"),
+        default=None,
+        help="sft: the whole chat as 'messages', or the chat before the model's first turn as "
+        "'prompt' and the rest as 'completion' (default: messages)",
+    )
+    corpora.add_argument(
+        "--pair-continuation",
+        choices=("episode", "turn"),
+        default=None,
+        help="preference: 'chosen' and 'rejected' run from the turn where the episodes part to "
+        "each one's last agent turn, or are that turn alone (default: episode)",
+    )
+    corpora.add_argument(
         "--no-metadata",
         action="store_true",
         help="leave out each line's metadata (run, task id, trial, seed, reward)",
@@ -96,11 +110,9 @@ def add_parser(commands: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Write the export; say where when writing a file."""
+    _check_corpus_flags(args)
     if args.format in ("sft", "preference"):
         return _write_corpus(args)
-    if args.min_reward is not None or args.no_metadata:
-        flag = "--min-reward" if args.min_reward is not None else "--no-metadata"
-        raise TauEnvError(f"{flag} is for --format sft and --format preference")
     with open_existing_store(args.store, read_only=True) as store:
         if args.format == "submission":
             run_ids = _run_ids(args, store)
@@ -137,10 +149,6 @@ def _write_corpus(args: argparse.Namespace) -> int:
 
     Every run is opened (its data loaded, its tasks reset) before the first line is written.
     """
-    if args.format == "preference" and args.min_reward is not None:
-        raise TauEnvError(
-            "--min-reward is for --format sft (a preference pair is a passed and a failed episode)"
-        )
     left_out: Counter[str] = Counter()
     with open_existing_store(args.store, read_only=True) as store:
         chosen: list[str | None] = [*_run_ids(args, store)] or [None]  # None: the latest run
@@ -148,11 +156,20 @@ def _write_corpus(args: argparse.Namespace) -> int:
         metadata = not args.no_metadata
         if args.format == "sft":
             examples: Iterator[dict[str, Any]] = sft_examples(
-                runs, min_reward=args.min_reward, metadata=metadata, left_out=left_out
+                runs,
+                min_reward=args.min_reward,
+                layout=args.sft_layout or "messages",
+                metadata=metadata,
+                left_out=left_out,
             )
             what = "SFT examples"
         else:
-            examples = preference_examples(runs, metadata=metadata, left_out=left_out)
+            examples = preference_examples(
+                runs,
+                continuation=args.pair_continuation or "episode",
+                metadata=metadata,
+                left_out=left_out,
+            )
             what = "preference pairs"
         if args.out == "-":
             sys.stdout.flush()
@@ -167,6 +184,29 @@ def _write_corpus(args: argparse.Namespace) -> int:
     for reason, count in sorted(left_out.items()):
         print(f"  left out: {count} ({reason})", file=sys.stderr)
     return 0
+
+
+_CORPUS_FLAGS = {
+    "--min-reward": ("sft",),
+    "--sft-layout": ("sft",),
+    "--pair-continuation": ("preference",),
+    "--no-metadata": ("sft", "preference"),
+}
+"""Each corpus option, and the formats it applies to."""
+
+
+def _check_corpus_flags(args: argparse.Namespace) -> None:
+    """Refuse a corpus option given with a format it does not apply to."""
+    given = {
+        "--min-reward": args.min_reward is not None,
+        "--sft-layout": args.sft_layout is not None,
+        "--pair-continuation": args.pair_continuation is not None,
+        "--no-metadata": args.no_metadata,
+    }
+    for flag, formats in _CORPUS_FLAGS.items():
+        if given[flag] and args.format not in formats:
+            allowed = " and ".join(f"--format {name}" for name in formats)
+            raise TauEnvError(f"{flag} is for {allowed}")
 
 
 def _write_lines(examples: Iterator[dict[str, Any]], file: Any) -> int:

@@ -6,18 +6,19 @@ Both are JSON Lines that ``datasets.load_dataset("json", data_files=...)`` loads
 - **SFT** (`sft_examples`): one line per episode, ``{"messages", "tools", "metadata"}``:
   the agent's chat (`tau_env.rollout.episode_chats`), system prompt first, through the agent's
   last turn, and its tool schemas. Rendered with a chat template, a line gives the token ids
-  the chat route's `tau_env.chat.tokenize_episode` gives for the same episode.
+  the chat route's `tau_env.chat.tokenize_episode` gives for the same episode. The
+  ``prompt-completion`` layout (`SftLayout`) splits the chat before the model's first turn.
 - **Preference** (`preference_examples`): ``{"prompt", "chosen", "rejected", "tools",
   "metadata"}`` pairs of a passed and a failed episode of the same task. The two chats must be
   identical up to an agent turn where they differ: ``prompt`` is that shared beginning,
   ``chosen`` and ``rejected`` each episode's messages from that turn through its last agent
-  turn. Each failed episode is paired with the passed episode that shares the longest
-  beginning with it (the first in run and trial order among equals), so a failed episode gives
-  at most one pair and a passed one may serve several. Chats that first differ in what the
-  environment said (the customer worded things differently: another episode seed) are no
-  pair: the difference is not the agent's doing. Two runs of different agents with the same
-  ``--seed`` play each (task, trial) with the same seed, so their customers speak alike until
-  the agents part.
+  turn (or that turn alone: `PairContinuation`). Each failed episode is paired with the passed
+  episode that shares the longest beginning with it (the first in run and trial order among
+  equals), so a failed episode gives at most one pair and a passed one may serve several.
+  Chats that first differ in what the environment said (the customer worded things
+  differently: another episode seed) make no pair: the difference is not the agent's doing.
+  Two runs of different agents with the same ``--seed`` play each (task, trial) with the same
+  seed, so their customers speak alike until the agents part.
 
 ``metadata`` names the run, task, trial, seed and reward of each episode (and
 ``prompt_length``, the messages before the model's first turn, for SFT): for filtering and for
@@ -35,12 +36,27 @@ import itertools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from tau_env.rollout.episode_chats import EpisodeChat, RunChats
 from tau_env.utils.surrogates import replace_surrogates
 
-__all__ = ["jsonl_lines", "preference_examples", "sft_examples"]
+__all__ = [
+    "PairContinuation",
+    "SftLayout",
+    "jsonl_lines",
+    "preference_examples",
+    "sft_examples",
+]
+
+SftLayout = Literal["messages", "prompt-completion"]
+"""``messages``: the whole chat in one column; ``prompt-completion``: the chat before the
+model's first turn as ``prompt``, the rest as ``completion`` (TRL then leaves the prompt, the
+greeting and a task's history included, out of the loss)."""
+
+PairContinuation = Literal["episode", "turn"]
+"""``episode``: ``chosen`` / ``rejected`` run from the parting turn to each episode's last agent
+turn; ``turn``: each is the parting turn alone (no environment text in either)."""
 
 _TOLERANCE = 1e-6
 """Rewards within this of ``min_reward`` count as reaching it (the success rule's tolerance)."""
@@ -50,6 +66,7 @@ def sft_examples(
     runs: Sequence[RunChats],
     *,
     min_reward: float | None = None,
+    layout: SftLayout = "messages",
     metadata: bool = True,
     left_out: Counter[str] | None = None,
 ) -> Iterator[dict[str, Any]]:
@@ -58,6 +75,7 @@ def sft_examples(
     Args:
         runs: The stored runs.
         min_reward: Keep only episodes whose reward reaches it (e.g. 1.0: the passed ones).
+        layout: See `SftLayout`.
         metadata: Add each episode's ``metadata``.
         left_out: Counts the episodes left out, by reason.
     """
@@ -71,7 +89,13 @@ def sft_examples(
             elif (chat := run.chat(episode)) is None:
                 tally["no agent turn"] += 1
             else:
-                example: dict[str, Any] = {"messages": chat.messages, "tools": chat.tools}
+                messages, start = chat.messages, chat.prompt_length
+                example: dict[str, Any] = (
+                    {"messages": messages}
+                    if layout == "messages"
+                    else {"prompt": messages[:start], "completion": messages[start:]}
+                )
+                example["tools"] = chat.tools
                 if metadata:
                     example["metadata"] = {
                         "task_id": episode.task_id,
@@ -82,7 +106,11 @@ def sft_examples(
 
 
 def preference_examples(
-    runs: Sequence[RunChats], *, metadata: bool = True, left_out: Counter[str] | None = None
+    runs: Sequence[RunChats],
+    *,
+    continuation: PairContinuation = "episode",
+    metadata: bool = True,
+    left_out: Counter[str] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """(prompt, chosen, rejected) pairs of passed and failed episodes of `runs`, by task.
 
@@ -91,6 +119,7 @@ def preference_examples(
 
     Args:
         runs: The stored runs (one run with several trials, or several runs).
+        continuation: See `PairContinuation`.
         metadata: Add each pair's ``metadata``.
         left_out: Counts, by reason, the episodes left out: failed ones no passed episode
             parts from at an agent turn, and those that cannot be used at all.
@@ -104,10 +133,11 @@ def preference_examples(
             tasks.setdefault(chat.task_key, []).append(chat)
         for chats in tasks.values():
             for chosen, rejected, at in _pairs(chats, tally):
+                end = at + 1 if continuation == "turn" else None
                 pair: dict[str, Any] = {
                     "prompt": chosen.messages[:at],
-                    "chosen": chosen.messages[at:],
-                    "rejected": rejected.messages[at:],
+                    "chosen": chosen.messages[at:end],
+                    "rejected": rejected.messages[at:end],
                     "tools": chosen.tools,
                 }
                 if metadata:
