@@ -12,7 +12,7 @@ from tau_env.chat import make_chat_env, tokenize_episode
 from tau_env.cli.main import main
 from tau_env.rollout_seeds import episode_seed
 from tests.chat.conftest import play_oracle
-from tests.integrations.trl.conftest import parameters_changed
+from tests.integrations.trl.conftest import CPU_TRAINING, parameters_changed
 
 # Telecom tasks in which the agent calls tools and the customer runs steps on their phone.
 TELECOM = [
@@ -90,13 +90,7 @@ def _config(trl, cls, tmp_path, **overrides):
         "max_steps": 1,
         "learning_rate": 1e-2,
         "max_length": None,  # (a tiny tokenizer spends thousands of tokens on the policy)
-        "report_to": "none",
-        "save_strategy": "no",
-        "use_cpu": True,
-        "bf16": False,
-        "seed": 0,
-        "dataloader_num_workers": 0,
-        "activation_checkpointing": False,
+        **CPU_TRAINING,
     }
     return cls(**{**values, **overrides})
 
