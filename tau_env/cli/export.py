@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -207,6 +208,8 @@ def _check_corpus_flags(args: argparse.Namespace) -> None:
         if given[flag] and args.format not in formats:
             allowed = " and ".join(f"--format {name}" for name in formats)
             raise TauEnvError(f"{flag} is for {allowed}")
+    if args.min_reward is not None and not math.isfinite(args.min_reward):
+        raise TauEnvError(f"--min-reward must be a finite number, actually: {args.min_reward}")
 
 
 def _write_lines(examples: Iterator[dict[str, Any]], file: Any) -> int:

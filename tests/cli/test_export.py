@@ -66,7 +66,8 @@ def test_export_preference__to_standard_output(store_path, capsys):
         ),
         (["--no-metadata"], "--no-metadata is for --format sft and --format preference"),
         (["--format", "submission", "--no-metadata"], "--no-metadata is for --format sft"),
-        (["--format", "sft", "--run", "text,nosuch"], "nosuch"),
+        (["--format", "sft", "--run", "text,nosuch"], "holds no run 'nosuch'"),
+        (["--format", "sft", "--min-reward", "nan"], "--min-reward must be a finite number"),
     ],
 )
 def test_export_corpus__bad_options_write_nothing(store_path, tmp_path, capsys, argv, message):
