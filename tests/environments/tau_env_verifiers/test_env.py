@@ -28,21 +28,24 @@ from tau_env.episode_runner import run_episode
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import verifiers_venv
+from tests.id_leaks import agent_sees, leaked
 from tests.vf_eval import eval_config_head, run_vf_eval
 
 EPISODES = 8
 QUESTION = "Could you tell me the phone number on your account, please?"
 
 
-def scripts() -> list[tuple[str, int, list[Action]]]:
-    """(task id, seed, the agent's actions) of the first test tasks, in the taskset's order.
+def scripts(
+    data_dir=None, split: str = "test", count: int = EPISODES
+) -> list[tuple[str, int, list[Action]]]:
+    """(task id, seed, the agent's actions) of the first tasks of `split`, in the taskset's order.
 
     The taskset plays task i of the split with seed i; oracle episodes of at most 6 turns
     alternate with a plain-text question followed by a stop.
     """
-    chat = make_chat_env("telecom", split="test")
+    chat = make_chat_env("telecom", split=split, data_dir=data_dir)
     chosen: list[tuple[str, int, list[Action]]] = []
-    for seed, task in enumerate(chat.single.aec.unwrapped.domain.split("test")):
+    for seed, task in enumerate(chat.single.aec.unwrapped.domain.split(split)):
         if len(chosen) % 2:
             chosen.append((task.id, seed, [SendMessage(content=QUESTION), Stop()]))
         else:
@@ -54,9 +57,9 @@ def scripts() -> list[tuple[str, int, list[Action]]]:
                 chat.step(action_message(actions[-1]))
             if chat.reward == 1.0 and len(actions) <= 6:
                 chosen.append((task.id, seed, actions))
-        if len(chosen) == EPISODES:
+        if len(chosen) == count:
             return chosen
-    raise AssertionError("not enough short telecom test tasks")
+    raise AssertionError(f"not enough short telecom {split} tasks")
 
 
 def fake_model(plans: list[tuple[str, int, list[Action]]]):
@@ -77,15 +80,16 @@ def fake_model(plans: list[tuple[str, int, list[Action]]]):
     return reply
 
 
-def eval_config(model: str, output, plans) -> str:
+def eval_config(model: str, output, plans, data_dir=None, split: str = "test") -> str:
     ids = ", ".join(json.dumps(task_id) for task_id, _, _ in plans)
+    folder = "" if data_dir is None else f"data_dir = {json.dumps(str(data_dir))}\n"
     taskset = f"""[select.include]
 ids = [{ids}]
 [env.taskset]
 id = "tau-env-verifiers"
 domain = "telecom"
-split = "test"
-"""
+split = "{split}"
+{folder}"""
     return eval_config_head(model, output, concurrency=1) + taskset
 
 
@@ -102,6 +106,37 @@ def evaluated(tmp_path_factory):
         requests = fake.requests
     by_task = {e["task"]["data"]["task_id"]: e for e in episodes}
     return plans, requests, by_task
+
+
+@pytest.fixture(scope="module")
+def evaluated_official(tmp_path_factory, data_dir):
+    """vf-eval on two official telecom tasks (their ids spell out the faults)."""
+    venv = verifiers_venv(environment=True)
+    plans = scripts(data_dir, split="base", count=2)
+    folder = tmp_path_factory.mktemp("vf_official")
+    with FakeOpenAIServer(fake_model(plans)) as fake:
+        config = folder / "eval.toml"
+        config.write_text(eval_config(fake.base_url, folder / "out", plans, data_dir, "base"))
+        episodes = run_vf_eval(venv, config, folder / "out")
+        requests = fake.requests
+    assert len(episodes) == 2 and all(e["ok"] for e in episodes)
+    return data_dir, plans, requests
+
+
+@pytest.mark.parametrize("source", ["built-in", "official"])
+def test_requests__never_name_the_task(source, request):
+    """Issue 53: no request the model receives holds the task's id or a part of it (whole
+    bodies and headers, every turn of every episode)."""
+    if source == "built-in":
+        data_dir, (plans, requests, _) = None, request.getfixturevalue("evaluated")
+    else:
+        data_dir, plans, requests = request.getfixturevalue("evaluated_official")
+    domain = tau_env.load_domain("telecom", data_dir)
+    sent = [[r.body, r.headers] for r in requests]
+    assert len(requests) == sum(len(actions) for _, _, actions in plans)
+    for task_id, _, _ in plans:
+        task = domain.task(task_id)
+        assert leaked(task, sent, agent_sees(domain, task)) == [], task_id
 
 
 def test_rewards__equal_run_episode_for_the_same_tasks_seeds_and_actions(evaluated):
