@@ -25,6 +25,7 @@ from tau_env.wrappers.users import ScriptedUser, read_brief
 from tau_env.wrappers.users.register import REGISTERS
 from tau_env.wrappers.users.voice_measures import Prober
 from tests.conftest import domain_sources, each_source, source_id
+from tests.families import task_of
 
 SOURCES = each_source()
 REPO = Path(__file__).resolve().parents[2]
@@ -140,7 +141,9 @@ def test_sources__of_users_and_rl_views_never_name_hidden_grading_data():
 def test_cancel_question__is_answered_not_taken_for_a_completion():
     # The example: a confirmation question naming the refund ended the call before.
     env = tau_env.make_env("retail")
-    line = "I can cancel this order now. You will get a refund of $420.06. Do you confirm?"
+    task = task_of("retail", "cancel")
+    (refund,) = task.evaluation_criteria.communicate_info
+    line = f"I can cancel this order now. You will get a refund of ${refund}. Do you confirm?"
 
     def agent(task):
         class Once:
@@ -149,8 +152,6 @@ def test_cancel_question__is_answered_not_taken_for_a_completion():
 
         return Once()
 
-    result = run_episode(
-        env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id="cancel_00"
-    )
+    result = run_episode(env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id=task.id)
     replies = [m.content for m in result.trajectory if m.role == "user"]
     assert replies[1] in REGISTERS["everyday"].yes  # a persona-less customer agrees
