@@ -11,7 +11,8 @@ asks the customer, by domain and kind:
 - ``unclear``: something the user cannot do with its tools. Understood when the user performs
   nothing and says it does not understand (its register's ``not_understood`` phrasings).
 - ``fact``: an identification question (``facts``: the details asked for). Understood when the
-  reply tells the value of each, from the domain's profile (``[profiles.<domain>]``).
+  reply tells the value of each (every word of it: a name may be told as first and last
+  name), from the domain's profile (``[profiles.<domain>]``).
 - ``confirm``: a request for confirmation. Understood when the user agrees (its register's
   ``yes`` phrasings).
 
@@ -188,7 +189,12 @@ def _setting(domain_name: str) -> tuple[Any, Any, list[dict[str, Any]]]:
 def play_wording(wording: Wording, profile: Mapping[str, str], *, seed: int = 0) -> Outcome:
     """Say `wording` once to a fresh plain-style scripted user and read what it does."""
     domain, task, tools = _setting(wording.domain)
-    script = UserScript(opening="I need some help.", facts=dict(profile), accepts=["confirm"])
+    script = UserScript(
+        opening="I need some help.",
+        facts=dict(profile),
+        accepts=["confirm"],
+        done_phrases=["sorted out"],  # waits for no answer: a figure said is not one
+    )
     user = ScriptedUser(task, domain, script=script, style="plain", seed=seed)
     user.opened = True  # the call is under way: the wording is the agent's next message
     context = SideContext("user", "", tools, tuple(t["function"]["name"] for t in tools), task.id)
@@ -198,7 +204,8 @@ def play_wording(wording: Wording, profile: Mapping[str, str], *, seed: int = 0)
     for turn in range(_MAX_TURNS):
         action = user.act(SideView(history=list(inbox), inbox=inbox), context)
         if isinstance(action, CallTool):
-            calls.append((action.name, dict(action.arguments)))
+            given = action.arguments
+            calls.append((action.name, dict(given) if isinstance(given, dict) else {}))
             inbox = [ToolMessage(id=f"call_{turn}", name=action.name, content="Done.")]
             continue
         reply = action.content if isinstance(action, SendMessage) else ""
@@ -233,8 +240,10 @@ def _understood(
 ) -> bool:
     if wording.kind == "unclear":
         return not calls and _says_not_understood(reply)
-    if wording.kind == "fact":
-        return not calls and all(profile[key] in reply for key in wording.facts)
+    if wording.kind == "fact":  # told whole or in parts ("My first name is ... last name ...")
+        return not calls and all(
+            all(part in reply for part in profile[key].split()) for key in wording.facts
+        )
     if wording.kind == "confirm":
         return not calls and _agrees(reply)
     if _says_not_understood(reply) or len(calls) != len(wording.calls):

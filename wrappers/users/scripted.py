@@ -14,11 +14,14 @@ Each turn it does the first of these that applies:
 3. **Opens** with its reason for calling (the script's ``opening``, in its own words).
 4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
    reads of a message):
-   - a transfer announcement: **stops** with ``###TRANSFER###``;
+   - a transfer announcement (that asks for no user tool): **stops** with ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
-     words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
-     declines the others, asks for missing arguments (a novice may ask for the instruction
-     again first, or run a neighbouring tool instead);
+     words through `tau_env.wrappers.users.matcher`, with the domain's `RequestLexicon`):
+     performs those in ``accepted_tools``, declines the others, asks for missing arguments
+     (a novice may ask for the instruction again first, or run a neighbouring tool instead);
+   - a request it does not understand (asking for nothing else it understood): **says it
+     does not understand** and asks what to do, in its register's words (an unproductive
+     turn); with other requests understood, it does those and says so after its report;
    - fact questions: answers from ``facts``, says it does not know anything else;
    - an offer or a request for confirmation: declines what ``declines`` names, accepts what
      ``accepts`` names (its wishes and what the scenario allows), declines the rest;
@@ -53,13 +56,14 @@ from tau_env.tasks.model import Task, UserScript
 from tau_env.tasks.scenario_reading import read_scenario
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
+    ToolRequests,
     announces_transfer,
     asked_facts,
     asks_question,
     claims_done,
     offer_decision,
+    read_requests,
     refuses,
-    requested_calls,
     sentences,
 )
 from tau_env.wrappers.users.register import register_for
@@ -113,6 +117,7 @@ class ScriptedUser:
             self.style = replace(self.style, patience=patience)
         register = register_for(brief.persona, self.style)
         self.voice = Voice(self.script, scenario_text, register, seed, task.id)
+        self.lexicon = vocabulary.requests
         lexicon = vocabulary.reports
         self.rng = random.Random(f"{self.style.seed}:{zlib.crc32(brief.script.opening.encode())}")
         self.reporter = Reporter(self.style, lexicon, self.rng)
@@ -175,9 +180,10 @@ class ScriptedUser:
 
     def _respond(self, text: str, message: AssistantMessage | None, context: SideContext) -> Action:
         script = self.script
-        if announces_transfer(text):
+        requests, facts = self._requests(text, message, context)
+        calls = list(requests.calls)
+        if not calls and announces_transfer(text):
             return Stop(reason="transfer")
-        calls, facts = self._requests(text, message, context)
         replies = self._answers(facts)
         runnable: list[CallTool] = []
         for call in calls:
@@ -191,6 +197,12 @@ class ScriptedUser:
         decision = None if facts else offer_decision(text, script.accepts, script.declines)
         if decision is not None:
             replies.append(self.voice.say("yes") if decision else self.voice.say("no"))
+        if requests.unclear and (
+            runnable or not (replies or claims_done(text, script.done_phrases))
+        ):
+            replies.append(self.voice.not_understood(requests.unclear[0]))
+            if not runnable:
+                return self._not_understood(replies[-1])
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
@@ -217,14 +229,15 @@ class ScriptedUser:
 
     def _requests(
         self, text: str, message: AssistantMessage | None, context: SideContext
-    ) -> tuple[list[RequestedCall], list[str]]:
+    ) -> tuple[ToolRequests, list[str]]:
         """The tool calls and facts the agent asks for: structured if read, else from words."""
         facts = self.script.facts
         request = message.request if message is not None else None
         if request is not None and self.style.structured_requests:
-            calls = [RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls]
-            return calls, list(request.facts)
-        return requested_calls(text, context.tools, facts), asked_facts(text, facts)
+            calls = tuple(RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls)
+            return ToolRequests(calls), list(request.facts)
+        found = read_requests(text, context.tools, facts, self.lexicon)
+        return found, asked_facts(text, facts, self.lexicon)
 
     def _answers(self, keys: list[str]) -> list[str]:
         answers = [self._answer(key) for key in keys]
@@ -270,6 +283,13 @@ class ScriptedUser:
         if asks_question(text):
             return SendMessage(content=self.voice.say("unknown"))
         return SendMessage(content=self.voice.say("okay"))
+
+    def _not_understood(self, reply: str) -> SendMessage:
+        """Says it did not understand (an unproductive turn: patience runs out on it too)."""
+        self.idle += 1
+        if self.idle >= self.patience:
+            return self._give_up()
+        return SendMessage(content=reply)
 
     def _give_up(self) -> SendMessage:
         return SendMessage(content=f"{self.voice.say('give_up')} {_STOP}")

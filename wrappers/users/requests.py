@@ -1,0 +1,521 @@
+"""How the scripted user reads what an agent asks it to do with its tools: a concept reader.
+
+A request is an *action* on an *object*: "Could you flip the mobile data switch?" is the
+action ``switch`` on the object ``mobile_data``, which ``toggle_data`` answers. The domain's
+`RequestLexicon` names its objects, which tool answers which action on which object, and the
+words for parameter values; the shared words (``understanding.toml``) name the actions and
+the words that shape a sentence. A domain without a lexicon is read by the words of its tools'
+names (``dismiss_notification``: the action "dismiss" on a "notification").
+
+Sentence by sentence (`tau_env.wrappers.users.matcher.sentences`; ``,`` ``;`` and words such
+as "then" or "but" end a clause):
+
+1. **Actions that count.** Not in a negated clause part ("don't", "no need to", "instead of",
+   "leave ... on": to the end of the clause), not in a condition ("if", "once", "after"...: to
+   the end of the clause), not the agent's own ("I'll reset your line", "let me check"), not
+   something the customer already did ("you've restarted"), not a state ("is turned on"; in a
+   question such as "Is Wi-Fi on?" every switch word is a state).
+2. **Objects.** Each object (or a named parameter value: "SMS" is a permission) takes the
+   nearest action before it in the sentence that some tool answers on it; in a question that
+   asks for no action, an object is asked about: its state's check (`shown_by`: "Is Wi-Fi
+   on?" -> ``check_wifi_status``). Of several objects one action takes, those named as a place
+   ("on your phone", "in your network settings") are left out.
+3. **Actions without an object** take the last object named before ("turn it off"), or the
+   tool that needs none ("Please restart."). An action right before another ("try
+   restarting", "tap Connect") is part of it.
+4. **Tools.** The objects one action takes are one request when a single tool answers all of
+   them ("the messaging app's permissions": ``check_app_permissions``), else one request each
+   ("turn off airplane mode and mobile data"). A parameter given two values ("the SMS and
+   storage permissions") is one request per value, unless one follows "to" ("from 2G only to
+   4G/5G"). A tool asked twice is run once, except a switch asked on and then off.
+5. **Not understood.** An action (other than looking or trying) that no tool answers ("Please
+   turn on Bluetooth"), or a polite request whose verb is neither one of the customer's actions
+   nor part of the conversation ("Could you calibrate your battery?"), in a sentence that asks
+   for nothing the customer can do: the customer says it does not understand.
+
+Everything is deterministic and cached per (text, lexicon, tools).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from tau_env.tasks.user_vocabulary import RequestLexicon, ToolWords
+from tau_env.wrappers.users.phrases import Mention, PhraseTable, Words, words_of
+from tau_env.wrappers.users.reading import SHARED
+
+__all__ = ["AskedCall", "Reading", "RequestReader", "reader_for"]
+
+IDENTIFIER = "identifier"
+"""An object a lexicon may declare: any word with ``_`` (``deposit_check_3847``) names it."""
+
+_CHECK = "check"
+_STATE_ACTIONS = frozenset(
+    {"switch", "switch_on", "switch_off", "connect", "disconnect", "set", "grant", "reset"}
+)
+"""Actions that, in a question about state, describe the state ("Is Wi-Fi turned on?")."""
+_DIRECTION = {"switch_on": "on", "switch_off": "off"}
+_TARGET = frozenset({"to", "into", "as"})
+_ADDRESSEES = frozenset({"me", "us"})
+_HAVE = frozenset({"have", "had"})
+_SKIPPED_BEFORE_STATE = frozenset({"currently", "now", "still", "already", "all", "not", "set"})
+
+
+@dataclass(frozen=True)
+class AskedCall:
+    """A user-tool request read from the agent's words.
+
+    Attributes:
+        name: The tool.
+        values: Parameter values the request names (the lexicon's value words).
+        sentence: The sentence (index) it was asked in.
+        position: Where in the sentence (word index).
+        direction: ``"on"`` / ``"off"`` for a switch asked one way, else None.
+    """
+
+    name: str
+    values: Mapping[str, str] = field(default_factory=dict)
+    sentence: int = 0
+    position: int = 0
+    direction: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What an agent's message asks the customer to do with its tools.
+
+    Attributes:
+        calls: The requests, in the order asked.
+        unclear: For each request not understood, the thing it named ("" when none).
+        sentences: The message's sentences (the calls' ``sentence`` index them).
+    """
+
+    calls: tuple[AskedCall, ...] = ()
+    unclear: tuple[str, ...] = ()
+    sentences: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Action:
+    names: frozenset[str]
+    positions: tuple[int, ...]
+
+    @property
+    def start(self) -> int:
+        return self.positions[0]
+
+    @property
+    def end(self) -> int:
+        return self.positions[-1]
+
+
+@dataclass(frozen=True)
+class _Object:
+    name: str
+    positions: tuple[int, ...]
+    value: tuple[str, str] | None = None  # (parameter, value) when a value named it
+
+    @property
+    def start(self) -> int:
+        return self.positions[0]
+
+
+@dataclass
+class _Taken:
+    """Objects one action (or the question itself, key -1) takes, with their tools."""
+
+    action: str
+    objects: list[tuple[_Object, list[str]]] = field(default_factory=list)
+
+
+class RequestReader:
+    """Reads requests for one domain's tools (see the module docstring).
+
+    Args:
+        lexicon: The domain's `RequestLexicon` (None: read by the tools' names).
+        tool_names: The user's tools.
+    """
+
+    def __init__(self, lexicon: RequestLexicon | None, tool_names: Sequence[str]) -> None:
+        lexicon = _with_fallback(lexicon or RequestLexicon(), tool_names)
+        available = set(tool_names)
+        self.tools: dict[str, ToolWords] = {
+            name: words for name, words in lexicon.tools.items() if name in available
+        }
+        self.shown_by = {o: t for o, t in lexicon.shown_by.items() if t in available}
+        actions = {name: list(said) for name, said in SHARED.actions.items()}
+        for name, said in lexicon.actions.items():
+            actions.setdefault(name, []).extend(said)
+        self.actions: PhraseTable[str] = PhraseTable(
+            (phrase, name) for name, said in actions.items() for phrase in said
+        )
+        self.objects: PhraseTable[tuple[str, tuple[str, str] | None]] = PhraseTable(
+            [(phrase, (name, None)) for name, said in lexicon.objects.items() for phrase in said]
+            + [
+                (phrase, (lexicon.value_objects[parameter], (parameter, value)))
+                for parameter, named in lexicon.values.items()
+                if parameter in lexicon.value_objects
+                for value, said in named.items()
+                for phrase in said
+            ]
+        )
+        self.values: PhraseTable[tuple[str, str]] = PhraseTable(
+            (phrase, (parameter, value))
+            for parameter, named in lexicon.values.items()
+            for value, said in named.items()
+            for phrase in said
+        )
+        self.own_actions = frozenset(lexicon.actions)
+        self.identifiers = IDENTIFIER in lexicon.objects
+        self.object_names = frozenset(lexicon.objects) | frozenset(lexicon.value_objects.values())
+
+    # -- candidates ----------------------------------------------------------------------------
+    def candidates(self, action: str, obj: str) -> list[str]:
+        """The tools answering `action` on `obj`, in the lexicon's order (a check: its state's)."""
+        found = [t for t, words in self.tools.items() if obj in words.on and action in words.does]
+        if action == _CHECK and obj in self.shown_by and self.shown_by[obj] not in found:
+            found.append(self.shown_by[obj])
+        return found
+
+    def ordered(self, names: frozenset[str]) -> list[str]:
+        """An action mention's meanings, the domain's own first ("open" the tool, not "check")."""
+        return sorted(names, key=lambda name: (name not in self.own_actions, name))
+
+    def alone(self, action: str) -> list[str]:
+        """The tools an action asks for with nothing named."""
+        return [t for t, words in self.tools.items() if action in words.alone]
+
+    # -- reading -------------------------------------------------------------------------------
+    def read(self, sentences: Sequence[str]) -> Reading:
+        """The requests of a message cut into `sentences` (see the module docstring)."""
+        calls: list[AskedCall] = []
+        unclear: list[str] = []
+        named: list[_Object] = []  # objects named so far, for "it"
+        unknown = 0  # polite requests with an unknown verb: counted only if nothing else is
+        for index, sentence in enumerate(sentences):
+            words = words_of(sentence)
+            reading = _Sentence(self, words, sentence.rstrip().endswith("?"))
+            asked, missed = reading.read(named)
+            calls.extend(_placed(call, index) for call in asked)
+            if not asked:
+                unclear.extend(missed)
+                unknown += not missed and reading.unknown_request
+        if not calls and not unclear and unknown:
+            unclear.append("")
+        return Reading(tuple(_deduplicated(calls, self.tools)), tuple(unclear), tuple(sentences))
+
+
+def _placed(call: AskedCall, sentence: int) -> AskedCall:
+    return AskedCall(call.name, call.values, sentence, call.position, call.direction)
+
+
+def _deduplicated(calls: list[AskedCall], tools: Mapping[str, ToolWords]) -> list[AskedCall]:
+    """A tool asked twice once, except a switch asked on and then off (or off then on)."""
+    kept: list[AskedCall] = []
+    for call in calls:
+        same = [c for c in kept if c.name == call.name and dict(c.values) == dict(call.values)]
+        toggle = call.name in tools and tools[call.name].toggle
+        if same and not (
+            toggle and call.direction and same[-1].direction not in (None, call.direction)
+        ):
+            continue
+        kept.append(call)
+    return kept
+
+
+class _Sentence:
+    """One sentence being read (the steps of the module docstring)."""
+
+    def __init__(self, reader: RequestReader, words: Words, question: bool) -> None:
+        self.reader = reader
+        self.in_actions: set[int] = set()
+        self.unknown_request = False
+        self.words = words
+        self.stems = words.stems
+        self.question = question
+        self.state_question = (
+            question and bool(words.stems) and (words.stems[0] in SHARED.state_questions)
+        )
+        self.clause = _clauses(words)
+        self.negated = _marked(SHARED.negations.find(words), self.clause, len(words))
+        self.subordinate = _marked(SHARED.subordinate.find(words), self.clause, len(words))
+
+    def read(self, named: list[_Object]) -> tuple[list[AskedCall], list[str]]:
+        """The sentence's requests, and the things of the requests it did not understand."""
+        reader = self.reader
+        all_objects = self._objects()
+        in_objects = {p for obj in all_objects for p in obj.positions}
+        found_actions = [  # "payment request" names a thing, not the action "request"
+            a for a in self._actions() if not in_objects.issuperset(a.positions)
+        ]
+        self.in_actions = {p for action in found_actions for p in action.positions}
+        actions = [a for a in found_actions if self._counts(a)]
+        objects = [o for o in all_objects if not self.negated[o.start]]
+        taken: dict[int, _Taken] = {}
+        used: set[int] = set()
+        for obj in objects:
+            key, action, tools = self._taker(obj, actions)
+            if key is None:
+                continue
+            used.add(key)
+            taken.setdefault(key, _Taken(action)).objects.append((obj, tools))
+        missed: list[str] = []
+        for position, lone in enumerate(actions):
+            if position in used or self._leads_into(lone, actions):
+                continue
+            found = self._without_object(lone, objects, named)
+            if found is not None:
+                name, obj, tools = found
+                taken[1000 + position] = _Taken(name, [(obj, tools)])
+            elif (alone := _first_alone(reader, lone)) is not None:
+                name, tool = alone
+                taken[1000 + position] = _Taken(name, [(_Object("", (lone.start,)), [tool])])
+            elif not lone.names <= SHARED.weak | {_CHECK}:
+                missed.append(self._thing_after(lone, objects))
+        named.extend(objects)
+        calls = [call for key in sorted(taken) for call in self._calls(taken[key])]
+        calls.sort(key=lambda call: call.position)
+        self.unknown_request = not actions and self._unknown_request()
+        return calls, missed
+
+    # -- step 1: actions that count --------------------------------------------------------------
+    def _actions(self) -> list[_Action]:
+        grouped: dict[tuple[int, ...], set[str]] = {}
+        for mention in self.reader.actions.find(self.words):
+            grouped.setdefault(mention.positions, set()).add(mention.label)
+        found = [_Action(frozenset(names), positions) for positions, names in grouped.items()]
+        return sorted(found, key=lambda a: a.start)
+
+    def _counts(self, action: _Action) -> bool:
+        start = action.start
+        if self.negated[start] or self.subordinate[start]:
+            return False
+        if start == 0 and self.state_question:
+            return False  # "Do you have a VPN?": "do" asks, it is not "do a speed test"
+        following = self.stems[action.end + 1] if action.end + 1 < len(self.stems) else ""
+        if following in _ADDRESSEES and _CHECK not in action.names:
+            return False  # "let me know", "give me your details": the conversation's
+        if action.names & _STATE_ACTIONS and (self.state_question or self._after_be(start)):
+            return False
+        return not self._someone_else_acts(start)
+
+    def _after_be(self, start: int) -> bool:
+        index = start - 1
+        while index >= 0 and self.stems[index] in _SKIPPED_BEFORE_STATE:
+            index -= 1
+        return index >= 0 and self.stems[index] in SHARED.be
+
+    def _someone_else_acts(self, start: int) -> bool:
+        """The agent's own action ("I'll check"), or one the customer already did."""
+        index = start - 1
+        between: list[str] = []
+        while index >= 0 and self.stems[index] in SHARED.auxiliaries:
+            between.append(self.stems[index])
+            index -= 1
+        if index < 0:
+            return False
+        subject = self.stems[index]
+        if subject in SHARED.agent_subjects:
+            return True
+        surface = self.words.surface[start]
+        past = surface.endswith("ed")  # "you restarted"
+        participle = past or surface in {"done", "taken", "put", "reset", "run", "set"}
+        if subject != "you":
+            return False
+        return (past and not between) or (participle and bool(between) and between[-1] in _HAVE)
+
+    # -- step 2: objects and what takes them ---------------------------------------------------
+    def _objects(self) -> list[_Object]:
+        found = [
+            _Object(name, mention.positions, value)
+            for mention in self.reader.objects.find(self.words)
+            for name, value in [mention.label]
+        ]
+        if self.reader.identifiers:
+            found += [_Object(IDENTIFIER, (i,)) for i, word in enumerate(self.stems) if "_" in word]
+        return sorted(found, key=lambda o: o.start)
+
+    def _taker(self, obj: _Object, actions: list[_Action]) -> tuple[int | None, str, list[str]]:
+        """(which action takes `obj`, the action, its tools); key -1: the question does."""
+        for position in range(len(actions) - 1, -1, -1):
+            action = actions[position]
+            if action.start >= obj.start:
+                continue
+            for name in self.reader.ordered(action.names):
+                tools = self.reader.candidates(name, obj.name)
+                if tools:
+                    return position, name, tools
+        if self.question and not actions:  # "Is Wi-Fi on?" (not "Can you switch X on in Y?")
+            tools = self.reader.candidates(_CHECK, obj.name)
+            if tools:
+                return -1, _CHECK, tools
+        return None, "", []
+
+    # -- step 3: actions without an object -----------------------------------------------------
+    def _leads_into(self, action: _Action, actions: list[_Action]) -> bool:
+        """`action` is right before another ("try restarting", "tap Connect")."""
+        return any(other.start in (action.end + 1, action.end + 2) for other in actions)
+
+    def _without_object(
+        self, action: _Action, objects: list[_Object], named: list[_Object]
+    ) -> tuple[str, _Object, list[str]] | None:
+        before = [o for o in objects if o.start < action.start][::-1] + named[::-1]
+        for obj in before:
+            for name in self.reader.ordered(action.names):
+                tools = self.reader.candidates(name, obj.name)
+                if tools:
+                    return name, _Object(obj.name, (action.start,), obj.value), tools
+        return None
+
+    def _thing_after(self, action: _Action, objects: list[_Object]) -> str:
+        clause = self.clause[action.start]
+        for obj in objects:
+            if obj.start > action.end and self.clause[obj.start] == clause:
+                return " ".join(self.words.surface[p] for p in obj.positions)
+        return ""
+
+    def _unknown_request(self) -> bool:
+        """A polite request whose verb is not the customer's and not the conversation's."""
+        for mention in SHARED.request_markers.find(self.words):
+            index = mention.end + 1
+            while index < len(self.stems) and self.stems[index] in SHARED.auxiliaries:
+                index += 1
+            if index >= len(self.stems) or self.negated[index]:
+                continue
+            verb = self.stems[index]
+            if verb.isalpha() and verb not in SHARED.conversation_verbs:
+                return True
+        return False
+
+    # -- step 4: tools ---------------------------------------------------------------------------
+    def _located(self, obj: _Object) -> bool:
+        """`obj` follows a place word ("on your phone", "in your settings")."""
+        return any(
+            obj.start - 3 <= mention.end < obj.start
+            and not self.in_actions.intersection(mention.positions)
+            for mention in SHARED.locations.find(self.words)
+        )
+
+    def _calls(self, taken: _Taken) -> list[AskedCall]:
+        direction = _DIRECTION.get(taken.action)
+        if len(taken.objects) > 1:
+            unplaced = [(o, tools) for o, tools in taken.objects if not self._located(o)]
+            taken = _Taken(taken.action, unplaced or taken.objects)
+        common = _common([tools for _, tools in taken.objects])
+        if common:
+            groups = [(common[0], [obj for obj, _ in taken.objects])]
+        else:
+            groups = [(tools[0], [obj]) for obj, tools in taken.objects]
+        calls = []
+        for tool, objs in groups:
+            position = min(o.start for o in objs)
+            for values in self._values(objs):
+                calls.append(AskedCall(tool, values, 0, position, direction))
+        return calls
+
+    def _values(self, objects: list[_Object]) -> list[dict[str, str]]:
+        """The parameter values the objects name: one set, or one per value of a parameter."""
+        by_parameter: dict[str, list[tuple[int, str]]] = {}
+        for obj in objects:
+            if obj.value is not None:
+                parameter, value = obj.value
+                by_parameter.setdefault(parameter, []).append((obj.start, value))
+        values: list[dict[str, str]] = [{}]
+        for parameter, said in by_parameter.items():
+            distinct = list(dict.fromkeys(value for _, value in said))
+            targets = [v for start, v in said if self._after_target(start)]
+            if targets:
+                distinct = targets[-1:]
+            values = [{**v, parameter: value} for v in values for value in distinct]
+        return values
+
+    def _after_target(self, start: int) -> bool:
+        return any(self.stems[i] in _TARGET for i in range(max(0, start - 2), start))
+
+
+def _first_alone(reader: RequestReader, action: _Action) -> tuple[str, str] | None:
+    for name in reader.ordered(action.names):
+        tools = reader.alone(name)
+        if tools:
+            return name, tools[0]
+    return None
+
+
+def _common(lists: list[list[str]]) -> list[str]:
+    """The tools in every list, in the first list's order (several objects: one request)."""
+    if len(lists) < 2:
+        return []
+    rest = [set(tools) for tools in lists[1:]]
+    return [tool for tool in lists[0] if all(tool in tools for tools in rest)]
+
+
+def _clauses(words: Words) -> list[int]:
+    """The clause of each word: , ; and the clause-breaking words start a new one."""
+    breaks = {mention.start for mention in SHARED.clause_breaks.find(words)}
+    clause = 0
+    found = []
+    for index, word in enumerate(words.stems):
+        if word in (",", ";") or index in breaks:
+            clause += 1
+        found.append(clause)
+    return found
+
+
+def _marked(mentions: list[Mention[str]], clause: list[int], length: int) -> list[bool]:
+    """Words from each mention to the end of its clause."""
+    marked = [False] * length
+    for mention in mentions:
+        for index in range(mention.start, length):
+            if clause[index] != clause[mention.start]:
+                break
+            marked[index] = True
+    return marked
+
+
+def _with_fallback(lexicon: RequestLexicon, tool_names: Sequence[str]) -> RequestLexicon:
+    """`lexicon` plus the words of the names of the tools it does not describe.
+
+    ``toggle_airplane_mode``: the actions ``understanding.toml``'s ``[fallback.verbs]`` gives
+    "toggle" (switch, turn on, turn off), on the object "airplane … mode" (its name's other
+    words in order, other words between them allowed; of three words or more also without
+    the last: "network mode" for ``set_network_mode_preference``; one word also as its
+    synonyms).
+    """
+    missing = [name for name in tool_names if name not in lexicon.tools]
+    if not missing:
+        return lexicon
+    actions = dict(lexicon.actions)
+    objects = dict(lexicon.objects)
+    tools = dict(lexicon.tools)
+    for name in missing:
+        verb, *nouns = name.split("_")
+        if not nouns:
+            continue
+        said = SHARED.fallback_verbs.get(verb, (verb,))
+        does = tuple(word for word in said if word in SHARED.actions)
+        own = tuple(word for word in said if word not in SHARED.actions)
+        if own:
+            actions[f"verb:{verb}"] = own
+            does += (f"verb:{verb}",)
+        obj = f"noun:{'_'.join(nouns)}"
+        synonyms = SHARED.fallback_nouns.get(nouns[0], ()) if len(nouns) == 1 else ()
+        shorter = (" … ".join(nouns[:-1]),) if len(nouns) >= 3 else ()  # "network mode"
+        objects[obj] = (" … ".join(nouns), *shorter, *synonyms)
+        tools[name] = ToolWords(does=does, on=(obj,))
+    return RequestLexicon(
+        actions=actions,
+        objects=objects,
+        shown_by=lexicon.shown_by,
+        tools=tools,
+        values=lexicon.values,
+        value_objects=lexicon.value_objects,
+        parameters=lexicon.parameters,
+    )
+
+
+@lru_cache(maxsize=256)
+def reader_for(lexicon: RequestLexicon | None, tool_names: tuple[str, ...]) -> RequestReader:
+    """The reader of `lexicon` (compared by identity) for these tools, built once."""
+    return RequestReader(lexicon, tool_names)
