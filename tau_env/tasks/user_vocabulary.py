@@ -98,6 +98,8 @@ class RequestLexicon:
         values: Parameter -> value -> phrases that name the value ("LTE only" for 4g_only).
         value_objects: Parameter -> the object its values name ("SMS" names a permission).
         parameters: Parameter -> `ParameterWords`.
+        containers: Objects that hold the others (the phone): "it" stands for one of them
+            only when nothing else was named, and with another object they name no tool.
     """
 
     actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -107,6 +109,7 @@ class RequestLexicon:
     values: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     value_objects: Mapping[str, str] = field(default_factory=dict)
     parameters: Mapping[str, ParameterWords] = field(default_factory=dict)
+    containers: frozenset[str] = frozenset()
 
     @classmethod
     def from_toml(cls, data: Mapping[str, Any]) -> RequestLexicon:
@@ -140,6 +143,7 @@ class RequestLexicon:
                 )
                 for name, entry in data.get("parameters", {}).items()
             },
+            containers=frozenset(name for name, e in objects.items() if e.get("container")),
         )
 
 

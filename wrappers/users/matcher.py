@@ -177,7 +177,8 @@ def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = 
     correct", "(yes/no)"), ends with one ("..., correct?") or asks leave for the agent's next
     step ("Should I submit this now?"); it offers when it says "Would you like ...", "Can I
     ...". A sentence that is not a question asks for confirmation with "please confirm" or
-    "reply yes". The words are ``understanding.toml``'s ``[confirmation]``.
+    "reply yes", or "let me know if" with a confirmation word ("... if you'd like me to
+    proceed"). The words are ``understanding.toml``'s ``[confirmation]``.
 
     Args:
         text: The agent's message.
@@ -203,7 +204,7 @@ def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = 
                 continue
         elif SHARED.confirmation_requests.find(words):
             confirming = True
-        else:
+        elif not (confirming and SHARED.conditional_requests.find(words)):
             continue
         if declines and _names(sentence, declines):
             return False

@@ -2,8 +2,8 @@
 
 A sentence is normalised (lower case, contractions spelled out: "don't" -> "do not", "it's" ->
 "it is", possessives dropped; "Wi-Fi" -> "wifi", "re-insert" -> "reinsert", other hyphens and
-slashes split words), cut into words (identifiers such as ``notif_1`` stay whole; ``,`` and
-``;`` are words of their own, so that no phrase runs across them) and each word lightly stemmed
+slashes split words), cut into words (identifiers such as ``notif_1`` stay whole; ``,``, ``;``
+and the ``>`` of a menu path are words of their own, so that no phrase runs across them) and each word lightly stemmed
 (`stem`: "restarting", "restarted", "restarts" -> "restart").
 
 A `PhraseTable` finds known phrases in the words: a phrase is words in order, where ``…``
@@ -47,7 +47,9 @@ _JOINED = (
     (re.compile(r"\be-mail\b"), "email"),
     (re.compile(r"\bre-(?=[a-z])"), "re"),
 )
-_WORD = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*|[,;]")
+_WORD = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*|[,;>]")
+_BREAKS = frozenset({",", ";", ">"})
+"""Words no phrase runs across: ``,`` ``;`` and the ``>`` of a menu path."""
 _KEEP = frozenset({"is", "as", "us", "was", "has", "yes", "this", "its", "sms", "mms", "ios"})
 _OWN_STEM = {"setting": "setting", "settings": "setting", "messaging": "messaging"}
 """Words whose light stem would be another word's ("settings" is not "set", "messaging" is
@@ -172,6 +174,8 @@ class PhraseTable(Generic[L]):
             owner = [taken[p] for p in mention.positions if p in taken]
             if owner and any(o != mention.positions for o in owner):
                 continue  # a longer (or earlier) phrase holds one of its words
+            if mention in kept:
+                continue  # two spellings of one phrase ("apn setting", "apn settings")
             taken.update(dict.fromkeys(mention.positions, mention.positions))
             kept.append(mention)
         return sorted(kept, key=lambda m: (m.start, m.end))
@@ -191,7 +195,7 @@ def _match(stems: Sequence[str], index: int, key: tuple[str, ...]) -> tuple[int,
                 (i for i in range(at, limit) if stems[i] == following),
                 None,
             )
-            if skip is None or any(stems[i] in (",", ";") for i in range(at, skip)):
+            if skip is None or any(stems[i] in _BREAKS for i in range(at, skip)):
                 return None
             at = skip
             k += 1

@@ -44,11 +44,13 @@ class SharedWords:
     subordinate: PhraseTable[str]
     clause_breaks: PhraseTable[str]
     locations: PhraseTable[str]
+    controls: frozenset[str]
     pronouns: frozenset[str]
     be: frozenset[str]
     state_questions: frozenset[str]
     auxiliaries: frozenset[str]
     agent_subjects: frozenset[str]
+    describers: frozenset[str]
     request_markers: PhraseTable[str]
     conversation_verbs: frozenset[str]
     restating: PhraseTable[str]
@@ -59,6 +61,7 @@ class SharedWords:
     asking_leave: PhraseTable[str]
     offers: PhraseTable[str]
     confirmation_requests: PhraseTable[str]
+    conditional_requests: PhraseTable[str]
     fallback_verbs: Mapping[str, tuple[str, ...]]
     fallback_nouns: Mapping[str, tuple[str, ...]]
 
@@ -82,11 +85,13 @@ def _read() -> SharedWords:
         subordinate=_table(words["subordinate"], "if"),
         clause_breaks=_table(words["clause_breaks"], "break"),
         locations=_table(words["locations"], "in"),
+        controls=frozenset(words["controls"]),
         pronouns=_stems(words["pronouns"]),
         be=_stems(words["be"]),
         state_questions=_stems(words["state_questions"]),
         auxiliaries=_stems(words["auxiliaries"]),
         agent_subjects=_stems(words["agent_subjects"]),
+        describers=_stems(words["describers"]),
         request_markers=_table(words["request_markers"], "ask"),
         conversation_verbs=_stems(words["conversation_verbs"]),
         restating=_table(words["restating"], "restating"),
@@ -100,6 +105,7 @@ def _read() -> SharedWords:
         asking_leave=_table(confirmation["asking_leave"], "leave"),
         offers=_table(confirmation["offers"], "offer"),
         confirmation_requests=_table(confirmation["requests"], "request"),
+        conditional_requests=_table(confirmation["conditional_requests"], "if"),
         fallback_verbs={verb: tuple(a) for verb, a in data["fallback"]["verbs"].items()},
         fallback_nouns={noun: tuple(w) for noun, w in data["fallback"]["nouns"].items()},
     )

@@ -12,17 +12,23 @@ as "then" or "but" end a clause):
 
 1. **Actions that count.** Not in a negated clause part ("don't", "no need to", "instead of",
    "leave ... on": to the end of the clause), not in a condition ("if", "once", "after"...: to
-   the end of the clause), not the agent's own ("I'll reset your line", "let me check"), not
-   something the customer already did ("you've restarted"), not a state ("is turned on"; in a
+   the end of the clause; a purpose: "so your apps can ..."), not the agent's own ("I'll
+   reset your line", "let me check"), not a description ("it looks like"), not something
+   the customer already did ("you've restarted"), not a state ("is turned on"; in a
    question such as "Is Wi-Fi on?" every switch word is a state).
 2. **Objects.** Each object (or a named parameter value: "SMS" is a permission) takes the
    nearest action before it in the sentence that some tool answers on it; in a question that
    asks for no action, an object is asked about: its state's check (`shown_by`: "Is Wi-Fi
    on?" -> ``check_wifi_status``). Of several objects one action takes, those named as a place
-   ("on your phone", "in your network settings") are left out.
-3. **Actions without an object** take the last object named before ("turn it off"), or the
-   tool that needs none ("Please restart."). An action right before another ("try
-   restarting", "tap Connect") is part of it.
+   ("on your phone", "in your network settings") and the phone that holds the others are
+   left out.
+3. **Actions without an object** take what "it" stands for: the first object of the latest
+   clause that names one ("Airplane mode blocks every radio, so make sure it's off"), the
+   phone itself last; or the tool that needs none ("Please restart."). A look without an
+   object takes one only when a pronoun says so ("tell me what it shows", not "let me know
+   what happens"). An action right before another ("try restarting", "tap Connect") is part
+   of it; going somewhere ("open Settings > VPN") is part of what is done there, and a look
+   when nothing is.
 4. **Tools.** The objects one action takes are one request when a single tool answers all of
    them ("the messaging app's permissions": ``check_app_permissions``), else one request each
    ("turn off airplane mode and mobile data"). A parameter given two values ("the SMS and
@@ -52,6 +58,10 @@ IDENTIFIER = "identifier"
 """An object a lexicon may declare: any word with ``_`` (``deposit_check_3847``) names it."""
 
 _CHECK = "check"
+_OPEN = "open"
+_ASK = "ask"
+_LOOKS = frozenset({_CHECK, _OPEN, _ASK})
+"""Actions that look at something (a question word and going somewhere among them)."""
 _STATE_ACTIONS = frozenset(
     {"switch", "switch_on", "switch_off", "connect", "disconnect", "set", "grant", "reset"}
 )
@@ -60,6 +70,7 @@ _DIRECTION = {"switch_on": "on", "switch_off": "off"}
 _TARGET = frozenset({"to", "into", "as"})
 _ADDRESSEES = frozenset({"me", "us"})
 _HAVE = frozenset({"have", "had"})
+_WHAT = frozenset({"what", "how"})
 _SKIPPED_BEFORE_STATE = frozenset({"currently", "now", "still", "already", "all", "not", "set"})
 
 
@@ -168,12 +179,15 @@ class RequestReader:
             for phrase in said
         )
         self.own_actions = frozenset(lexicon.actions)
+        self.containers = lexicon.containers
         self.identifiers = IDENTIFIER in lexicon.objects
         self.object_names = frozenset(lexicon.objects) | frozenset(lexicon.value_objects.values())
 
     # -- candidates ----------------------------------------------------------------------------
     def candidates(self, action: str, obj: str) -> list[str]:
         """The tools answering `action` on `obj`, in the lexicon's order (a check: its state's)."""
+        if action in _LOOKS:
+            action = _CHECK
         found = [t for t, words in self.tools.items() if obj in words.on and action in words.does]
         if action == _CHECK and obj in self.shown_by and self.shown_by[obj] not in found:
             found.append(self.shown_by[obj])
@@ -192,7 +206,7 @@ class RequestReader:
         """The requests of a message cut into `sentences` (see the module docstring)."""
         calls: list[AskedCall] = []
         unclear: list[str] = []
-        named: list[_Object] = []  # objects named so far, for "it"
+        named: list[list[_Object]] = []  # objects named so far, clause by clause, for "it"
         unknown = 0  # polite requests with an unknown verb: counted only if nothing else is
         for index, sentence in enumerate(sentences):
             words = words_of(sentence)
@@ -212,17 +226,31 @@ def _placed(call: AskedCall, sentence: int) -> AskedCall:
 
 
 def _deduplicated(calls: list[AskedCall], tools: Mapping[str, ToolWords]) -> list[AskedCall]:
-    """A tool asked twice once, except a switch asked on and then off (or off then on)."""
+    """A tool asked twice once, except a switch asked on and then off (or off then on).
+
+    Asked once with values and once without ("the app info ... of the messaging app"), it
+    is one request with the values.
+    """
     kept: list[AskedCall] = []
     for call in calls:
-        same = [c for c in kept if c.name == call.name and dict(c.values) == dict(call.values)]
+        same = [i for i, c in enumerate(kept) if c.name == call.name and _alike(c, call)]
         toggle = call.name in tools and tools[call.name].toggle
-        if same and not (
-            toggle and call.direction and same[-1].direction not in (None, call.direction)
+        if not same or (
+            toggle and call.direction and kept[same[-1]].direction not in (None, call.direction)
         ):
-            continue
-        kept.append(call)
+            kept.append(call)
+        elif len(call.values) > len(kept[same[-1]].values):
+            earlier = kept[same[-1]]
+            kept[same[-1]] = AskedCall(
+                call.name, call.values, earlier.sentence, earlier.position, earlier.direction
+            )
     return kept
+
+
+def _alike(one: AskedCall, other: AskedCall) -> bool:
+    """The same values, or those of one among the other's."""
+    small, large = sorted((dict(one.values), dict(other.values)), key=len)
+    return all(large.get(key) == value for key, value in small.items())
 
 
 class _Sentence:
@@ -242,16 +270,22 @@ class _Sentence:
         self.negated = _marked(SHARED.negations.find(words), self.clause, len(words))
         self.subordinate = _marked(SHARED.subordinate.find(words), self.clause, len(words))
 
-    def read(self, named: list[_Object]) -> tuple[list[AskedCall], list[str]]:
+    def read(self, named: list[list[_Object]]) -> tuple[list[AskedCall], list[str]]:
         """The sentence's requests, and the things of the requests it did not understand."""
         reader = self.reader
         all_objects = self._objects()
         in_objects = {p for obj in all_objects for p in obj.positions}
-        found_actions = [  # "payment request" names a thing, not the action "request"
-            a for a in self._actions() if not in_objects.issuperset(a.positions)
+        ends = {obj.positions[-1] for obj in all_objects}
+        found_actions = [  # "payment request", "the roaming switch" name things, not actions
+            a
+            for a in self._actions()
+            if not in_objects.issuperset(a.positions)
+            and not (a.start - 1 in ends and self.words.surface[a.start] in SHARED.controls)
         ]
         self.in_actions = {p for action in found_actions for p in action.positions}
         actions = [a for a in found_actions if self._counts(a)]
+        if any(a.names - _LOOKS for a in actions):  # "open Settings > VPN and tap Disconnect"
+            actions = [a for a in actions if a.names - {_OPEN}]
         objects = [o for o in all_objects if not self.negated[o.start]]
         taken: dict[int, _Taken] = {}
         used: set[int] = set()
@@ -267,14 +301,15 @@ class _Sentence:
                 continue
             found = self._without_object(lone, objects, named)
             if found is not None:
-                name, obj, tools = found
-                taken[1000 + position] = _Taken(name, [(obj, tools)])
+                name, those, tools = found
+                taken[1000 + position] = _Taken(name, [(obj, tools) for obj in those])
             elif (alone := _first_alone(reader, lone)) is not None:
                 name, tool = alone
                 taken[1000 + position] = _Taken(name, [(_Object("", (lone.start,)), [tool])])
-            elif not lone.names <= SHARED.weak | {_CHECK}:
+            elif not lone.names <= SHARED.weak | _LOOKS:
                 missed.append(self._thing_after(lone, objects))
-        named.extend(objects)
+        for clause in sorted({self.clause[o.start] for o in objects}):
+            named.append([o for o in objects if self.clause[o.start] == clause])
         calls = [call for key in sorted(taken) for call in self._calls(taken[key])]
         calls.sort(key=lambda call: call.position)
         self.unknown_request = not actions and self._unknown_request()
@@ -290,6 +325,8 @@ class _Sentence:
 
     def _counts(self, action: _Action) -> bool:
         start = action.start
+        if action.names == {_ASK} and not self.question:
+            return False  # "..., which would explain it" asks nothing
         if self.negated[start] or self.subordinate[start]:
             return False
         if start == 0 and self.state_question:
@@ -308,7 +345,8 @@ class _Sentence:
         return index >= 0 and self.stems[index] in SHARED.be
 
     def _someone_else_acts(self, start: int) -> bool:
-        """The agent's own action ("I'll check"), or one the customer already did."""
+        """The agent's own action ("I'll check"), a description ("it looks like"), or one the
+        customer already did ("you've restarted")."""
         index = start - 1
         between: list[str] = []
         while index >= 0 and self.stems[index] in SHARED.auxiliaries:
@@ -317,7 +355,7 @@ class _Sentence:
         if index < 0:
             return False
         subject = self.stems[index]
-        if subject in SHARED.agent_subjects:
+        if subject in SHARED.agent_subjects or subject in SHARED.describers:
             return True
         surface = self.words.surface[start]
         past = surface.endswith("ed")  # "you restarted"
@@ -333,17 +371,24 @@ class _Sentence:
             for mention in self.reader.objects.find(self.words)
             for name, value in [mention.label]
         ]
+        # In a menu path ("Settings > Apps > Messaging > Permissions") the last step is meant.
+        found = [
+            o for o in found if self.stems[o.positions[-1] + 1 : o.positions[-1] + 2] != (">",)
+        ]
         if self.reader.identifiers:
             found += [_Object(IDENTIFIER, (i,)) for i, word in enumerate(self.stems) if "_" in word]
         return sorted(found, key=lambda o: o.start)
 
     def _taker(self, obj: _Object, actions: list[_Action]) -> tuple[int | None, str, list[str]]:
         """(which action takes `obj`, the action, its tools); key -1: the question does."""
+        inside = self.subordinate[obj.start]  # "so your apps can use data": only looked at
         for position in range(len(actions) - 1, -1, -1):
             action = actions[position]
             if action.start >= obj.start:
                 continue
             for name in self.reader.ordered(action.names):
+                if inside and name != _CHECK:
+                    continue
                 tools = self.reader.candidates(name, obj.name)
                 if tools:
                     return position, name, tools
@@ -356,18 +401,48 @@ class _Sentence:
     # -- step 3: actions without an object -----------------------------------------------------
     def _leads_into(self, action: _Action, actions: list[_Action]) -> bool:
         """`action` is right before another ("try restarting", "tap Connect")."""
-        return any(other.start in (action.end + 1, action.end + 2) for other in actions)
+        return any(other.start == action.end + 1 for other in actions)
 
     def _without_object(
-        self, action: _Action, objects: list[_Object], named: list[_Object]
-    ) -> tuple[str, _Object, list[str]] | None:
-        before = [o for o in objects if o.start < action.start][::-1] + named[::-1]
+        self, action: _Action, objects: list[_Object], named: list[list[_Object]]
+    ) -> tuple[str, list[_Object], list[str]] | None:
+        """What "it" stands for: the first thing of the latest clause that names one (a
+        container last). A look ("let me know what happens") takes a thing of its own clause, or
+        an earlier one only when "it" says so.
+        """
+        here = [o for o in objects if o.start < action.start]
+        if action.names <= _LOOKS:
+            after = action.end + 1
+            if after < len(self.stems) and self.subordinate[after]:
+                return None  # "let me know once it's done", "see whether that helps"
+            if not self._pronoun_after(action):
+                here = [o for o in here if self.clause[o.start] == self.clause[action.start]]
+                named = []  # without "it", only what this clause names ("Is X showing?")
+        clauses = named + [
+            [o for o in here if self.clause[o.start] == clause]
+            for clause in sorted({self.clause[o.start] for o in here})
+        ]
+        ordered = [o for clause in clauses[::-1] for o in clause]
+        before = [o for o in ordered if o.name not in self.reader.containers] + [
+            o for o in ordered if o.name in self.reader.containers
+        ]
         for obj in before:
             for name in self.reader.ordered(action.names):
                 tools = self.reader.candidates(name, obj.name)
                 if tools:
-                    return name, _Object(obj.name, (action.start,), obj.value), tools
+                    clause = next(c for c in clauses if obj in c)
+                    fellows = [  # "the messaging app is missing the SMS permission": both
+                        o for o in clause if tools[0] in self.reader.candidates(name, o.name)
+                    ]
+                    return name, [_Object(o.name, (action.start,), o.value) for o in fellows], tools
         return None
+
+    def _pronoun_after(self, action: _Action) -> bool:
+        """ "check it", "tell me what it shows": a pronoun next, or after "what"/"how"."""
+        following = self.stems[action.end + 1 : action.end + 3]
+        if following[:1] and following[0] in SHARED.pronouns:
+            return True
+        return len(following) == 2 and following[0] in _WHAT and following[1] in SHARED.pronouns
 
     def _thing_after(self, action: _Action, objects: list[_Object]) -> str:
         clause = self.clause[action.start]
@@ -400,18 +475,23 @@ class _Sentence:
 
     def _calls(self, taken: _Taken) -> list[AskedCall]:
         direction = _DIRECTION.get(taken.action)
-        if len(taken.objects) > 1:
-            unplaced = [(o, tools) for o, tools in taken.objects if not self._located(o)]
-            taken = _Taken(taken.action, unplaced or taken.objects)
-        common = _common([tools for _, tools in taken.objects])
+        named = [obj for obj, _ in taken.objects]
+        chosen = taken.objects
+        if len(chosen) > 1:  # a place names no tool ("on your phone"), but may name a value
+            chosen = [
+                (o, tools)
+                for o, tools in chosen
+                if not self._located(o) and o.name not in self.reader.containers
+            ] or chosen
+        common = _common([tools for _, tools in chosen])
         if common:
-            groups = [(common[0], [obj for obj, _ in taken.objects])]
+            groups = [(common[0], [obj for obj, _ in chosen], named)]
         else:
-            groups = [(tools[0], [obj]) for obj, tools in taken.objects]
+            groups = [(tools[0], [obj], [obj]) for obj, tools in chosen]
         calls = []
-        for tool, objs in groups:
+        for tool, objs, valued in groups:
             position = min(o.start for o in objs)
-            for values in self._values(objs):
+            for values in self._values(valued):
                 calls.append(AskedCall(tool, values, 0, position, direction))
         return calls
 
@@ -512,6 +592,7 @@ def _with_fallback(lexicon: RequestLexicon, tool_names: Sequence[str]) -> Reques
         values=lexicon.values,
         value_objects=lexicon.value_objects,
         parameters=lexicon.parameters,
+        containers=lexicon.containers,
     )
 
 
