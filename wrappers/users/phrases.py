@@ -3,8 +3,8 @@
 A sentence is normalised (lower case, contractions spelled out: "don't" -> "do not", "it's" ->
 "it is", possessives dropped; "Wi-Fi" -> "wifi", "re-insert" -> "reinsert", other hyphens and
 slashes split words), cut into words (identifiers such as ``notif_1`` stay whole; ``,``, ``;``
-and the ``>`` of a menu path are words of their own, so that no phrase runs across them) and each word lightly stemmed
-(`stem`: "restarting", "restarted", "restarts" -> "restart").
+and the ``>`` of a menu path are words of their own, so that no phrase runs across them) and
+each word lightly stemmed (`stem`: "restarting", "restarted", "restarts" -> "restart").
 
 A `PhraseTable` finds known phrases in the words: a phrase is words in order, where ``…``
 stands for up to `MAX_GAP` words ("turn … off" reads "turn airplane mode off"). Where found

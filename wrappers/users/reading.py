@@ -49,6 +49,7 @@ class SharedWords:
     be: frozenset[str]
     state_questions: frozenset[str]
     auxiliaries: frozenset[str]
+    modals: frozenset[str]
     agent_subjects: frozenset[str]
     describers: frozenset[str]
     request_markers: PhraseTable[str]
@@ -90,6 +91,7 @@ def _read() -> SharedWords:
         be=_stems(words["be"]),
         state_questions=_stems(words["state_questions"]),
         auxiliaries=_stems(words["auxiliaries"]),
+        modals=_stems(words["modals"]),
         agent_subjects=_stems(words["agent_subjects"]),
         describers=_stems(words["describers"]),
         request_markers=_table(words["request_markers"], "ask"),

@@ -13,12 +13,14 @@ as "then" or "but" end a clause):
 1. **Actions that count.** Not in a negated clause part ("don't", "no need to", "instead of",
    "leave ... on": to the end of the clause), not in a condition ("if", "once", "after"...: to
    the end of the clause; a purpose: "so your apps can ..."), not the agent's own ("I'll
-   reset your line", "let me check"), not a description ("it looks like"), not something
+   reset your line", "let me check"), not a description ("it looks like", "mobile data looks
+   fine"), not something
    the customer already did ("you've restarted"), not a state ("is turned on"; in a
    question such as "Is Wi-Fi on?" every switch word is a state).
 2. **Objects.** Each object (or a named parameter value: "SMS" is a permission) takes the
    nearest action before it in the sentence that some tool answers on it; in a question that
-   asks for no action, an object is asked about: its state's check (`shown_by`: "Is Wi-Fi
+   asks for no action and offers nothing ("Would you like me to refuel data?"), an object is
+   asked about: its state's check (`shown_by`: "Is Wi-Fi
    on?" -> ``check_wifi_status``). Of several objects one action takes, those named as a place
    ("on your phone", "in your network settings") and the phone that holds the others are
    left out.
@@ -34,10 +36,13 @@ as "then" or "but" end a clause):
    ("turn off airplane mode and mobile data"). A parameter given two values ("the SMS and
    storage permissions") is one request per value, unless one follows "to" ("from 2G only to
    4G/5G"). A tool asked twice is run once, except a switch asked on and then off.
-5. **Not understood.** An action (other than looking or trying) that no tool answers ("Please
-   turn on Bluetooth"), or a polite request whose verb is neither one of the customer's actions
+5. **Not understood.** An action asked of the customer (starting its clause, or done by
+   "you"; other than looking or trying) that no tool answers ("Please turn on Bluetooth"), or
+   a polite request whose verb is neither one of the customer's actions
    nor part of the conversation ("Could you calibrate your battery?"), in a sentence that asks
-   for nothing the customer can do: the customer says it does not understand.
+   for nothing the customer can do: the customer says it does not understand. Beside
+   requests it understood, only an action on a thing it named counts ("... and clear the
+   cache of the messaging app").
 
 Everything is deterministic and cached per (text, lexicon, tools).
 """
@@ -71,6 +76,7 @@ _TARGET = frozenset({"to", "into", "as"})
 _ADDRESSEES = frozenset({"me", "us"})
 _HAVE = frozenset({"have", "had"})
 _WHAT = frozenset({"what", "how"})
+_JOINING = frozenset({"and", "then"})
 _SKIPPED_BEFORE_STATE = frozenset({"currently", "now", "still", "already", "all", "not", "set"})
 
 
@@ -218,6 +224,8 @@ class RequestReader:
                 unknown += not missed and reading.unknown_request
         if not calls and not unclear and unknown:
             unclear.append("")
+        if calls:  # beside requests it understood, only a request about a thing it named
+            unclear = [thing for thing in unclear if thing]
         return Reading(tuple(_deduplicated(calls, self.tools)), tuple(unclear), tuple(sentences))
 
 
@@ -259,6 +267,7 @@ class _Sentence:
     def __init__(self, reader: RequestReader, words: Words, question: bool) -> None:
         self.reader = reader
         self.in_actions: set[int] = set()
+        self.object_ends: set[int] = set()
         self.unknown_request = False
         self.words = words
         self.stems = words.stems
@@ -267,6 +276,8 @@ class _Sentence:
             question and bool(words.stems) and (words.stems[0] in SHARED.state_questions)
         )
         self.clause = _clauses(words)
+        offered = SHARED.offers.find(words) or SHARED.asking_leave.find(words)
+        self.asks_state = question and not offered  # not "Would you like me to refuel data?"
         self.negated = _marked(SHARED.negations.find(words), self.clause, len(words))
         self.subordinate = _marked(SHARED.subordinate.find(words), self.clause, len(words))
 
@@ -283,6 +294,7 @@ class _Sentence:
             and not (a.start - 1 in ends and self.words.surface[a.start] in SHARED.controls)
         ]
         self.in_actions = {p for action in found_actions for p in action.positions}
+        self.object_ends = ends
         actions = [a for a in found_actions if self._counts(a)]
         if any(a.names - _LOOKS for a in actions):  # "open Settings > VPN and tap Disconnect"
             actions = [a for a in actions if a.names - {_OPEN}]
@@ -306,7 +318,7 @@ class _Sentence:
             elif (alone := _first_alone(reader, lone)) is not None:
                 name, tool = alone
                 taken[1000 + position] = _Taken(name, [(_Object("", (lone.start,)), [tool])])
-            elif not lone.names <= SHARED.weak | _LOOKS:
+            elif not lone.names <= SHARED.weak | _LOOKS and self._asked_of_customer(lone):
                 missed.append(self._thing_after(lone, objects))
         for clause in sorted({self.clause[o.start] for o in objects}):
             named.append([o for o in objects if self.clause[o.start] == clause])
@@ -345,8 +357,11 @@ class _Sentence:
         return index >= 0 and self.stems[index] in SHARED.be
 
     def _someone_else_acts(self, start: int) -> bool:
-        """The agent's own action ("I'll check"), a description ("it looks like"), or one the
-        customer already did ("you've restarted")."""
+        """Someone else acts: the agent ("I'll check"), a thing ("it looks like"), the past.
+
+        A thing is the subject of a verb of its own ("mobile data looks fine"); the past is
+        what the customer already did ("you've restarted").
+        """
         index = start - 1
         between: list[str] = []
         while index >= 0 and self.stems[index] in SHARED.auxiliaries:
@@ -358,6 +373,11 @@ class _Sentence:
         if subject in SHARED.agent_subjects or subject in SHARED.describers:
             return True
         surface = self.words.surface[start]
+        # "mobile data looks fine", "the status bar shows signal", "it can stop data" (a thing
+        # with a verb of its own, not "set your APN settings back to default")
+        verb = bool(between) or (surface.endswith("s") and not surface.endswith("ss"))
+        if index in self.object_ends and set(between) <= SHARED.modals and verb:
+            return True
         past = surface.endswith("ed")  # "you restarted"
         participle = past or surface in {"done", "taken", "put", "reset", "run", "set"}
         if subject != "you":
@@ -392,7 +412,7 @@ class _Sentence:
                 tools = self.reader.candidates(name, obj.name)
                 if tools:
                     return position, name, tools
-        if self.question and not actions:  # "Is Wi-Fi on?" (not "Can you switch X on in Y?")
+        if self.asks_state and not actions:  # "Is Wi-Fi on?" (not "Can you switch X on in Y?")
             tools = self.reader.candidates(_CHECK, obj.name)
             if tools:
                 return -1, _CHECK, tools
@@ -406,9 +426,11 @@ class _Sentence:
     def _without_object(
         self, action: _Action, objects: list[_Object], named: list[list[_Object]]
     ) -> tuple[str, list[_Object], list[str]] | None:
-        """What "it" stands for: the first thing of the latest clause that names one (a
-        container last). A look ("let me know what happens") takes a thing of its own clause, or
-        an earlier one only when "it" says so.
+        """What an action without an object acts on ("turn it off"), with its tools.
+
+        The first thing of the latest clause that names one (a container last). A look ("let me
+        know what happens") takes a thing of its own clause, or an earlier one only when "it"
+        says so.
         """
         here = [o for o in objects if o.start < action.start]
         if action.names <= _LOOKS:
@@ -437,8 +459,23 @@ class _Sentence:
                     return name, [_Object(o.name, (action.start,), o.value) for o in fellows], tools
         return None
 
+    def _asked_of_customer(self, action: _Action) -> bool:
+        """The action is asked of the customer, not a remark ("roaming charges may apply").
+
+        It starts its clause ("Please turn on Bluetooth"), follows another request ("and
+        reset ...") or "you" does it ("Could you update ...").
+        """
+        index = action.start - 1
+        joined = False  # "go to Settings and reset ...": one of several requests
+        while index >= 0 and self.stems[index] in SHARED.auxiliaries:
+            joined = joined or self.stems[index] in _JOINING
+            index -= 1
+        if joined or index < 0 or self.stems[index] in (",", ";", "you"):
+            return True
+        return self.clause[index] != self.clause[action.start]
+
     def _pronoun_after(self, action: _Action) -> bool:
-        """ "check it", "tell me what it shows": a pronoun next, or after "what"/"how"."""
+        """A pronoun next ("check it"), or after "what"/"how" ("tell me what it shows")."""
         following = self.stems[action.end + 1 : action.end + 3]
         if following[:1] and following[0] in SHARED.pronouns:
             return True
