@@ -14,14 +14,15 @@ Tool requests (`read_requests`):
        from the request's words and the user's facts (`tau_env.wrappers.users.arguments`).
 Fact questions (`asked_facts`):
     A detail is asked for in a question (or a sentence starting with "what", "which"...), or
-    a sentence that asks ("I'll need your email"),
-    that names it: in the shared details' words ("booking reference" is a reservation id,
-    "who am I speaking with" a name), answered by the first of its keys the user knows; and
+    a sentence that asks ("I'll need your email"), that names it: in the shared details'
+    words ("booking reference" is a reservation id, "who am I speaking with" a name),
+    answered by the first of its keys the user knows; and
     a fact key is asked when every word of the key appears among the other words of such
-    sentences (``user_id``: "user", "id"), with synonyms (``id`` ~ number/code, ``zip`` ~
-    postal/postcode...). Words that name one of
-    the domain's objects ("access point names") ask for no detail, and neither do details in a
-    restatement of the customer's wish ("you'd like to update your email").
+    sentences (``user_id``: "user", "id"), with synonyms (``understanding.toml``'s
+    ``[fallback.fact_words]``: ``id`` ~ number/code, ``zip`` ~ postal/postcode...). Words
+    that name one of the domain's objects ("access point names") ask for no detail, and
+    neither do details in a restatement of the customer's wish ("you'd like to update your
+    email").
 Other intents: a transfer announcement (`announces_transfer`), a refusal (`refuses`), a user
     who did not follow an instruction (`did_not_follow`), a claim that the work is done
     (`claims_done`: past-tense outcome words in a sentence that is not a question, not
@@ -227,17 +228,6 @@ def _names(sentence: str, keywords: Sequence[str]) -> bool:
 
 # -- facts -------------------------------------------------------------------------------------
 
-_FACT_WORD_SYNONYMS: dict[str, frozenset[str]] = {
-    "id": frozenset({"id", "identifier", "number", "code"}),
-    "number": frozenset({"number", "num"}),
-    "zip": frozenset({"zip", "zipcode", "postal", "postcode"}),
-    "email": frozenset({"email", "mail"}),
-    "phone": frozenset({"phone", "mobile", "cell"}),
-    "name": frozenset({"name"}),
-    "address": frozenset({"address", "live", "street"}),
-    "dob": frozenset({"dob", "birth", "birthday"}),
-}
-"""Words for the words of fact keys no shared detail covers (``task_id``: "task number")."""
 _WH = frozenset({"what", "which", "where", "when", "who", "how"})
 """A sentence starting so asks, even cut at a colon ("What is your location: home or ...?")."""
 
@@ -283,7 +273,7 @@ def _asked_facts(
         key
         for key in keys
         if (parts := [p for p in key.lower().split("_") if p])
-        and all(_expand(p, _FACT_WORD_SYNONYMS) & present for p in parts)
+        and all(_expand(p, SHARED.fact_words) & present for p in parts)
     ]
     # "user_id" and "id" both match "your user id": keep the most specific keys only.
     found = [k for k in found if not any(set(k.split("_")) < set(o.split("_")) for o in found)]

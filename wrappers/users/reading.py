@@ -65,6 +65,7 @@ class SharedWords:
     conditional_requests: PhraseTable[str]
     fallback_verbs: Mapping[str, tuple[str, ...]]
     fallback_nouns: Mapping[str, tuple[str, ...]]
+    fact_words: Mapping[str, frozenset[str]]
 
 
 def _table(phrases: list[str], label: str = "") -> PhraseTable[str]:
@@ -110,6 +111,7 @@ def _read() -> SharedWords:
         conditional_requests=_table(confirmation["conditional_requests"], "if"),
         fallback_verbs={verb: tuple(a) for verb, a in data["fallback"]["verbs"].items()},
         fallback_nouns={noun: tuple(w) for noun, w in data["fallback"]["nouns"].items()},
+        fact_words={word: frozenset(w) for word, w in data["fallback"]["fact_words"].items()},
     )
 
 
