@@ -60,20 +60,8 @@ class AskedCall:
     direction: str | None = None
 
 
-@dataclass(frozen=True)
-class _Action:
-    """An action phrase found: its meanings (one phrase may have several) and its words."""
-
-    names: frozenset[str]
-    positions: tuple[int, ...]
-
-    @property
-    def start(self) -> int:
-        return self.positions[0]
-
-    @property
-    def end(self) -> int:
-        return self.positions[-1]
+_Action = Mention[frozenset[str]]
+"""An action phrase found: its meanings (one phrase may have several) and its words."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +106,7 @@ class SentenceReading:
         self.in_actions: set[int] = set()
         self.object_ends: set[int] = set()
         self.unknown_request = False
+        self.places: list[Mention[str]] | None = None  # place words, found when first needed
         self.words = words
         self.stems = words.stems
         self.question = question
@@ -145,8 +134,8 @@ class SentenceReading:
         self.in_actions = {p for action in found_actions for p in action.positions}
         self.object_ends = ends
         actions = [a for a in found_actions if self._counts(a)]
-        if any(a.names - LOOKS for a in actions):  # "open Settings > VPN and tap Disconnect"
-            actions = [a for a in actions if a.names - {_OPEN}]
+        if any(a.label - LOOKS for a in actions):  # "open Settings > VPN and tap Disconnect"
+            actions = [a for a in actions if a.label - {_OPEN}]
         objects = [o for o in all_objects if not self.negated[o.start]]
         taken: dict[int, _Taken] = {}
         used: set[int] = set()
@@ -167,7 +156,7 @@ class SentenceReading:
             elif (alone := _first_alone(reader, lone)) is not None:
                 name, tool = alone
                 taken[1000 + position] = _Taken(name, [(NamedThing("", (lone.start,)), [tool])])
-            elif not lone.names <= SHARED.weak | LOOKS and self._asked_of_customer(lone):
+            elif not lone.label <= SHARED.weak | LOOKS and self._asked_of_customer(lone):
                 missed.append(self._thing_after(lone, objects))
         for clause in sorted({self.clause[o.start] for o in objects}):
             named.append([o for o in objects if self.clause[o.start] == clause])
@@ -181,21 +170,21 @@ class SentenceReading:
         grouped: dict[tuple[int, ...], set[str]] = {}
         for mention in self.reader.actions.find(self.words):
             grouped.setdefault(mention.positions, set()).add(mention.label)
-        found = [_Action(frozenset(names), positions) for positions, names in grouped.items()]
+        found = [Mention(frozenset(names), positions) for positions, names in grouped.items()]
         return sorted(found, key=lambda a: a.start)
 
     def _counts(self, action: _Action) -> bool:
         start = action.start
-        if action.names == {_ASK} and not self.question:
+        if action.label == {_ASK} and not self.question:
             return False  # "..., which would explain it" asks nothing
         if self.negated[start] or self.subordinate[start]:
             return False
         if start == 0 and self.state_question:
             return False  # "Do you have a VPN?": "do" asks, it is not "do a speed test"
         following = self.stems[action.end + 1] if action.end + 1 < len(self.stems) else ""
-        if following in _ADDRESSEES and CHECK not in action.names:
+        if following in _ADDRESSEES and CHECK not in action.label:
             return False  # "let me know", "give me your details": the conversation's
-        if action.names & _STATE_ACTIONS and (self.state_question or self._after_be(start)):
+        if action.label & _STATE_ACTIONS and (self.state_question or self._after_be(start)):
             return False
         return not self._someone_else_acts(start)
 
@@ -257,7 +246,7 @@ class SentenceReading:
             action = actions[position]
             if action.start >= obj.start:
                 continue
-            for name in self.reader.ordered(action.names):
+            for name in self.reader.ordered(action.label):
                 if inside and name != CHECK:
                     continue
                 tools = self.reader.candidates(name, obj.name)
@@ -284,7 +273,7 @@ class SentenceReading:
         says so.
         """
         here = [o for o in objects if o.start < action.start]
-        if action.names <= LOOKS:
+        if action.label <= LOOKS:
             after = action.end + 1
             if after < len(self.stems) and self.subordinate[after]:
                 return None  # "let me know once it's done", "see whether that helps"
@@ -300,7 +289,7 @@ class SentenceReading:
             o for o in ordered if o.name in self.reader.containers
         ]
         for obj in before:
-            for name in self.reader.ordered(action.names):
+            for name in self.reader.ordered(action.label):
                 tools = self.reader.candidates(name, obj.name)
                 if tools:
                     clause = next(c for c in clauses if obj in c)
@@ -356,10 +345,12 @@ class SentenceReading:
     # -- step 4: tools ---------------------------------------------------------------------------
     def _located(self, obj: NamedThing) -> bool:
         """`obj` follows a place word ("on your phone", "in your settings")."""
+        if self.places is None:
+            self.places = SHARED.locations.find(self.words)
         return any(
             obj.start - 3 <= mention.end < obj.start
             and not self.in_actions.intersection(mention.positions)
-            for mention in SHARED.locations.find(self.words)
+            for mention in self.places
         )
 
     def _calls(self, taken: _Taken) -> list[AskedCall]:
@@ -405,7 +396,7 @@ class SentenceReading:
 
 
 def _first_alone(reader: RequestReader, action: _Action) -> tuple[str, str] | None:
-    for name in reader.ordered(action.names):
+    for name in reader.ordered(action.label):
         tools = reader.alone(name)
         if tools:
             return name, tools[0]

@@ -120,6 +120,7 @@ class RequestReader:
             for value, said in named.items()
             for phrase in said
         )
+        self._candidates: dict[tuple[str, str], list[str]] = {}
         self.own_actions = frozenset(lexicon.actions)
         self.containers = lexicon.containers
         self.identifiers = IDENTIFIER in lexicon.objects
@@ -128,11 +129,14 @@ class RequestReader:
     # -- candidates ----------------------------------------------------------------------------
     def candidates(self, action: str, obj: str) -> list[str]:
         """The tools answering `action` on `obj`, in the lexicon's order (a check: its state's)."""
-        if action in LOOKS:
-            action = CHECK
-        found = [t for t, words in self.tools.items() if obj in words.on and action in words.does]
-        if action == CHECK and obj in self.shown_by and self.shown_by[obj] not in found:
-            found.append(self.shown_by[obj])
+        key = (CHECK if action in LOOKS else action, obj)
+        found = self._candidates.get(key)
+        if found is None:
+            action = key[0]
+            found = [t for t, w in self.tools.items() if obj in w.on and action in w.does]
+            if action == CHECK and obj in self.shown_by and self.shown_by[obj] not in found:
+                found.append(self.shown_by[obj])
+            self._candidates[key] = found  # a few dozen pairs per domain
         return found
 
     def ordered(self, names: frozenset[str]) -> list[str]:
