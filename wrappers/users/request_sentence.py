@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from tau_env.wrappers.users.phrases import Mention, Words
+from tau_env.wrappers.users.phrases import Mention, PhraseTable, Words
 from tau_env.wrappers.users.reading import SHARED
 
-if TYPE_CHECKING:
-    from tau_env.wrappers.users.requests import RequestReader
-
-__all__ = ["IDENTIFIER", "LOOKS", "AskedCall", "NamedThing", "SentenceReading"]
+__all__ = ["IDENTIFIER", "LOOKS", "AskedCall", "NamedThing", "SentenceReading", "ToolWordsReader"]
 
 IDENTIFIER = "identifier"
 """An object a lexicon may declare: any word with ``_`` (``deposit_check_3847``) names it."""
@@ -39,6 +36,27 @@ _HAVE = frozenset({"have", "had"})
 _WHAT = frozenset({"what", "how"})
 _JOINING = frozenset({"and", "then"})
 _SKIPPED_BEFORE_STATE = frozenset({"currently", "now", "still", "already", "all", "not", "set"})
+
+
+class ToolWordsReader(Protocol):
+    """What a sentence is read with: a domain's phrase tables and tools (`RequestReader`)."""
+
+    actions: PhraseTable[str]
+    objects: PhraseTable[tuple[str, tuple[str, str] | None]]
+    identifiers: bool
+    containers: frozenset[str]
+
+    def candidates(self, action: str, obj: str) -> list[str]:
+        """The tools answering `action` on `obj`."""
+        ...
+
+    def ordered(self, names: frozenset[str]) -> list[str]:
+        """An action mention's meanings, the domain's own first."""
+        ...
+
+    def alone(self, action: str) -> list[str]:
+        """The tools an action asks for with nothing named."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -101,7 +119,7 @@ class SentenceReading:
         question: Whether the sentence is a question.
     """
 
-    def __init__(self, reader: RequestReader, words: Words, question: bool) -> None:
+    def __init__(self, reader: ToolWordsReader, words: Words, question: bool) -> None:
         self.reader = reader
         self.in_actions: set[int] = set()
         self.object_ends: set[int] = set()
@@ -395,7 +413,7 @@ class SentenceReading:
         return any(self.stems[i] in _TARGET for i in range(max(0, start - 2), start))
 
 
-def _first_alone(reader: RequestReader, action: _Action) -> tuple[str, str] | None:
+def _first_alone(reader: ToolWordsReader, action: _Action) -> tuple[str, str] | None:
     for name in reader.ordered(action.label):
         tools = reader.alone(name)
         if tools:
