@@ -192,6 +192,12 @@ def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = 
         of `declines`; True when it names one of `accepts` (or is a plain confirmation and
         ``"confirm"`` is accepted); False otherwise.
     """
+    return _decision(text, tuple(accepts), tuple(declines))
+
+
+@lru_cache(maxsize=8192)
+def _decision(text: str, accepts: tuple[str, ...], declines: tuple[str, ...]) -> bool | None:
+    """`offer_decision` for one text (agents repeat their questions: cached)."""
     for sentence in sentences(text.lower()):
         words = words_of(sentence)
         confirming = bool(SHARED.confirmation.find(words))
