@@ -108,7 +108,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
     # ACTION check never matches a call the env answered with an error.
     actions = [
         GoldAction(
-            action_id=f"{task_id}_{index}",
+            action_id=f"{step.name}_{index}",
             name=step.name,
             arguments=step.arguments,
             compare_args=[] if draft.expects_transfer and step.name == TRANSFER_TOOL else None,
@@ -120,7 +120,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
     details = {key: value for key, value in draft.facts.items() if value}
     task = Task(
         id=task_id,
-        description=Description(purpose=draft.purpose, notes=f"family: {draft.family}"),
+        description=Description(purpose=draft.purpose, family=draft.family),
         user_scenario=UserScenario(
             instructions=StructuredUserInstructions(
                 domain="retail",
@@ -199,9 +199,11 @@ def generate_tasks(
     initial: World,
     fewer: Mapping[str, int] | None = None,
 ) -> list[Task]:
-    """Up to `per_family` verified tasks of each family, ids ``<family>_<nn>``.
+    """Up to `per_family` verified tasks of each family, named ``<family>_<nn>``.
 
-    `fewer`: family name -> a smaller quota for it (its share of the set stays small).
+    The names are the generator's own (the split reads the number from them); `generate` then
+    gives the tasks their plain ids (`tau_env.domains.opaque_ids`). `fewer`: family name -> a
+    smaller quota for it (its share of the set stays small).
     """
     tasks: list[Task] = []
     for family in families:
