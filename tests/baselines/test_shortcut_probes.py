@@ -106,7 +106,7 @@ def test_policy_tools__unlocks_and_calls_each_tool_the_policy_names_then_refuses
     assert named in domain.policy
     at = calls.index(("unlock_discoverable_agent_tool", named))
     assert calls[at + 1] == ("call_discoverable_agent_tool", named)
-    assert _moves(result)[-1].content == REFUSAL
+    assert REFUSAL in [m.content for m in _moves(result)]
     assert result.reward == 0.0
 
 

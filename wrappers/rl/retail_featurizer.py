@@ -246,8 +246,14 @@ def _covers(b: RetailBelief) -> bool:
 
 
 def figures(b: RetailBelief) -> list[str]:
-    """What the customer needs to hear: amounts, tracking numbers, the order's status."""
+    """What the customer needs to hear: amounts, tracking numbers, the order's status.
+
+    Nothing of another customer's order (the policy serves only the caller; the built-in
+    tasks' grading forbids those figures, issue 53).
+    """
     order, said = b.target, []
+    if order is not None and order.get("user_id") != b.user_id:
+        order = None
     if order is not None:
         said.append(f"The order {order['order_id']} is {order['status']}.")
         if b.intents & {"cancel", "modify_payment"}:
