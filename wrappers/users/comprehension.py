@@ -197,7 +197,7 @@ def play_wording(wording: Wording, profile: Mapping[str, str], *, seed: int = 0)
     )
     user = ScriptedUser(task, domain, script=script, style="plain", seed=seed)
     user.opened = True  # the call is under way: the wording is the agent's next message
-    context = SideContext("user", "", tools, tuple(t["function"]["name"] for t in tools), task.id)
+    context = SideContext("user", "", tools, tuple(t["function"]["name"] for t in tools))
     inbox: list[Message] = [AssistantMessage(content=wording.text)]
     calls: list[tuple[str, Mapping[str, Any]]] = []
     reply = ""
