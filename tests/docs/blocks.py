@@ -94,7 +94,9 @@ def all_blocks() -> list[Block]:
 def command_blocks(kind: str) -> list[Block]:
     """The command and code blocks of one kind (``run``, ``official-data``...)."""
     return [
-        block for block in all_blocks() if block.language in COMMAND_LANGUAGES and block.kind == kind
+        block
+        for block in all_blocks()
+        if block.language in COMMAND_LANGUAGES and block.kind == kind
     ]
 
 

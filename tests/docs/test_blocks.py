@@ -78,7 +78,9 @@ OFFICIAL = command_blocks("official-data")
 
 
 @pytest.mark.parametrize("block", OFFICIAL, ids=_ids(OFFICIAL))
-def test_block__runs_as_written_on_the_official_data(block, data_dir, tmp_path, monkeypatch, capsys):
+def test_block__runs_as_written_on_the_official_data(
+    block, data_dir, tmp_path, monkeypatch, capsys
+):
     assert OFFICIAL_DATA_PLACEHOLDER in block.code, f"{block.name} names no official data"
     _offline(monkeypatch, tmp_path)
     real = Block(

@@ -1,7 +1,7 @@
 """The featurized view: the single-agent view with a Box observation and Discrete templates.
 
-Text spaces suit language models but not the usual RL libraries (SB3 accepts no `Text` space:
-only `Box`, `Discrete`, `MultiDiscrete`, `MultiBinary` and `Dict`s of them). `FeaturizedEnv` wraps a `SingleAgentEnv` and changes only the agent's
+Text spaces suit language models but not the usual RL libraries (SB3 accepts no `Text`; see
+ECOSYSTEM.md §3). `FeaturizedEnv` wraps a `SingleAgentEnv` and changes only the agent's
 interface: a featurizer reads every observation the agent receives into fixed features, and
 the agent picks one of a fixed list of templates, which the featurizer turns into real actions
 with arguments filled from what the episode revealed. `action_masks()` (the method
