@@ -285,6 +285,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
                 raw.conversation.trajectory,
                 grade.termination.value,
                 user_tools=tools,
+                agent_tools=raw.context("agent").tool_names,
                 empty_replies=empty if isinstance(empty, int) else 0,
             )
             self._faults = (grade, faults)
