@@ -84,11 +84,20 @@ def _indent(text: str) -> str:
 
 
 class Description(_Model):
-    """Documentation of a task for reviewers; never shown to either side."""
+    """Documentation of a task for reviewers and reports; never shown to either side.
+
+    Generated task sets keep here what their ids no longer say (`tau_env.domains.opaque_ids`):
+    the task's ``family`` (``cancel_refused``, ``mms_issue``), by which reports group tasks,
+    and its ``parameters`` (telecom: the faults, persona, customer and settings kept).
+    """
 
     purpose: str | None = None
     relevant_policies: str | None = None
     notes: str | None = None
+    family: str | None = Field(default=None, description="The task's family (generated sets).")
+    parameters: dict[str, str] | None = Field(
+        default=None, description="What the generator drew the task with, by name."
+    )
 
 
 class EnvFunctionCall(_Model):
@@ -280,6 +289,11 @@ class Task(_Model):
     user_tools: list[str] | None = Field(
         default=None, description="Restricts the user's tools (None: all)."
     )
+
+    @property
+    def family(self) -> str | None:
+        """The family of a generated task (`Description.family`; None when it has none)."""
+        return self.description.family if self.description else None
 
     @property
     def gold_actions(self) -> list[GoldAction]:

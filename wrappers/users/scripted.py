@@ -17,11 +17,15 @@ Each turn it does the first of these that applies:
    scenario by `tau_env.tasks.scenario_rules`): a transfer offer declined by a user told not
    to be transferred, a question on a topic the scenario says how to answer, a health reason
    denied; then:
-   - a transfer announcement (or offer): **stops** with ``###TRANSFER###``;
+   - a transfer announcement or offer (that asks for no user tool): **stops** with
+     ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
-     words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
-     declines the others, asks for missing arguments (a novice may ask for the instruction
-     again first, or run a neighbouring tool instead);
+     words through `tau_env.wrappers.users.matcher`, with the domain's `RequestLexicon`):
+     performs those in ``accepted_tools``, declines the others, asks for missing arguments
+     (a novice may ask for the instruction again first, or run a neighbouring tool instead);
+   - a request it does not understand (asking for nothing else it understood): **says it
+     does not understand** and asks what to do, in its register's words (an unproductive
+     turn); with other requests understood, it does those and says so after its report;
    - fact questions: answers from ``facts``, says it does not know anything else (what the
      scenario says it does not know, or will not tell, is said as such);
    - an offer or a request for confirmation: what the scenario says to answer instead of yes
@@ -65,13 +69,14 @@ from tau_env.wrappers.users.attributes import speak_attributes
 from tau_env.wrappers.users.conduct import Keeper
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
+    ToolRequests,
     announces_transfer,
     asked_facts,
     asks_question,
     claims_done,
     offer_decision,
+    read_requests,
     refuses,
-    requested_calls,
     sentences,
 )
 from tau_env.wrappers.users.register import register_for
@@ -130,6 +135,7 @@ class ScriptedUser:
         register = register_for(brief.persona, self.style)
         self.voice = Voice(self.script, scenario_text, register, seed, task.id)
         self.keeper = Keeper(self.script, self.voice)
+        self.lexicon = vocabulary.requests
         lexicon = vocabulary.reports
         self.rng = random.Random(f"{self.style.seed}:{zlib.crc32(brief.script.opening.encode())}")
         self.reporter = Reporter(self.style, lexicon, self.rng)
@@ -193,16 +199,18 @@ class ScriptedUser:
     def _respond(self, text: str, message: AssistantMessage | None, context: SideContext) -> Action:
         script = self.script
         keeper = self.keeper
-        if (declined := keeper.transfer_offer(text)) is not None:
-            self.idle = 0
-            return SendMessage(content=declined)
-        if announces_transfer(text):  # an offer too: the user takes it, as it always has
-            return Stop(reason="transfer")
+        requests, facts = self._requests(text, message, context)
+        calls = list(requests.calls)
+        if not calls:  # a transfer offer or announcement that asks for nothing on the phone
+            if (declined := keeper.transfer_offer(text)) is not None:
+                self.idle = 0
+                return SendMessage(content=declined)
+            if announces_transfer(text):  # an offer too: the user takes it, as it always has
+                return Stop(reason="transfer")
         told = keeper.topic_answer(text) or keeper.health_answer(text)
         if told is not None:
             self.idle = 0
             return SendMessage(content=told)
-        calls, facts = self._requests(text, message, context)
         not_told = keeper.unknown_or_withheld(text, list(facts))
         replies = self._answers(facts) + not_told
         runnable: list[CallTool] = []
@@ -222,6 +230,12 @@ class ScriptedUser:
             replies.append(held)
         elif decision is not None:
             replies.append(self.voice.say("yes") if decision else self.voice.say("no"))
+        if requests.unclear and (
+            runnable or not (replies or claims_done(text, script.done_phrases))
+        ):
+            replies.append(self.voice.not_understood(requests.unclear[0]))
+            if not runnable:
+                return self._not_understood(replies[-1])
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
@@ -251,14 +265,15 @@ class ScriptedUser:
 
     def _requests(
         self, text: str, message: AssistantMessage | None, context: SideContext
-    ) -> tuple[list[RequestedCall], list[str]]:
+    ) -> tuple[ToolRequests, list[str]]:
         """The tool calls and facts the agent asks for: structured if read, else from words."""
         facts = self.script.facts
         request = message.request if message is not None else None
         if request is not None and self.style.structured_requests:
-            calls = [RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls]
-            return calls, list(request.facts)
-        return requested_calls(text, context.tools, facts), asked_facts(text, facts)
+            calls = tuple(RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls)
+            return ToolRequests(calls), list(request.facts)
+        found = read_requests(text, context.tools, facts, self.lexicon)
+        return found, asked_facts(text, facts, self.lexicon)
 
     def _answers(self, keys: list[str]) -> list[str]:
         answers = [self._answer(key) for key in keys]
@@ -306,6 +321,13 @@ class ScriptedUser:
                 return SendMessage(content=self.voice.reason())
             return SendMessage(content=self.voice.say("unknown"))
         return SendMessage(content=self.voice.say("okay"))
+
+    def _not_understood(self, reply: str) -> SendMessage:
+        """Says it did not understand (an unproductive turn: patience runs out on it too)."""
+        self.idle += 1
+        if self.idle >= self.patience:
+            return self._give_up()
+        return SendMessage(content=reply)
 
     def _give_up(self) -> SendMessage:
         return SendMessage(content=f"{self.voice.say('give_up')} {_STOP}")

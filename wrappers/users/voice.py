@@ -151,6 +151,12 @@ class Voice:
         because = [s for s in said if _BECAUSE.search(s)]
         return (because or said)[0]
 
+    def not_understood(self, thing: str = "") -> str:
+        """Not understanding what the agent asks to be done (about `thing`, when it named one)."""
+        if thing:
+            return self.rng.choice(self.register.not_understood_thing).format(thing=thing)
+        return self.rng.choice(self.register.not_understood)
+
     def question(self, index: int) -> str:
         """The scenario's question `index`, in other words and with a lead."""
         said = spoken_variants(self._questions[index], self.scenario_text, self.register.fillers)
