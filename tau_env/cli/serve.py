@@ -41,6 +41,14 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages of ORIGIN (scheme://host[:port]) use the server; repeatable "
+        "(default: none, except the server's own at an IP address or localhost)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -134,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         "judge": judge,
     }
     domain = served_domain(args)
-    spec = ServerSpec(domain, options, limits)
+    spec = ServerSpec(domain, options, limits, tuple(args.allow_origin))
     if args.workers > 1:
         from tau_env.chat import make_chat_env
 

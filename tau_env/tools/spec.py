@@ -92,6 +92,8 @@ class FunctionSpec:
         function: The plain Python function.
         description: Summary plus long description from the docstring.
         arguments_model: Validates call arguments (unknown arguments are rejected).
+        slow: A call may take long (a search over a corpus, a call to a service): a server runs
+            it off its event loop, so other sessions are not held up.
     """
 
     name: str
@@ -101,6 +103,7 @@ class FunctionSpec:
     function: Callable[..., Any]
     description: str
     arguments_model: type[BaseModel]
+    slow: bool = False
 
     @cached_property
     def parameter_names(self) -> tuple[str, ...]:
@@ -209,6 +212,7 @@ def tool(
     kind: ToolKind,
     mutates_state: bool | None = None,
     argument_texts: Mapping[str, str] | None = None,
+    slow: bool = False,
 ) -> Callable[[F], F]:
     """Declare a function as a tool of one side.
 
@@ -219,6 +223,8 @@ def tool(
         argument_texts: Argument descriptions that replace the docstring's in the schema, for
             interface text a Google docstring cannot carry (a line break inside one argument's
             description, which a reference's schema may contain byte for byte).
+        slow: A call may take long (it searches a corpus, or waits on a service); see
+            `FunctionSpec.slow`.
 
     Returns:
         A decorator that attaches the spec and returns the function unchanged.
@@ -229,7 +235,13 @@ def tool(
     def decorate(function: F) -> F:
         mutates = kind == "write" if mutates_state is None else mutates_state
         spec = _build_spec(
-            function, side, kind, mutates, require_descriptions=True, overrides=argument_texts
+            function,
+            side,
+            kind,
+            mutates,
+            require_descriptions=True,
+            overrides=argument_texts,
+            slow=slow,
         )
         setattr(function, _SPEC_ATTRIBUTE, spec)
         return function
@@ -264,6 +276,7 @@ def _build_spec(
     *,
     require_descriptions: bool,
     overrides: Mapping[str, str] | None = None,
+    slow: bool = False,
 ) -> FunctionSpec:
     name = function.__name__
     try:
@@ -307,6 +320,7 @@ def _build_spec(
         function=function,
         description=docstring.description,
         arguments_model=arguments_model,
+        slow=slow,
     )
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["escape_surrogates", "json_utf8", "replace_surrogates"]
+__all__ = ["escape_surrogates", "has_surrogate", "json_utf8", "replace_surrogates"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -29,6 +29,21 @@ def json_utf8(json_text: str) -> bytes:
         return json_text.encode("utf-8")
     except UnicodeEncodeError:
         return escape_surrogates(json_text).encode("utf-8")
+
+
+def has_surrogate(value: Any) -> bool:
+    """True when a string of `value` (JSON-like data, keys included) holds a surrogate.
+
+    For text that must go out as UTF-8 and cannot be escaped on the way (a server's replies):
+    such a value is refused where it comes in. ASCII strings are passed over at C speed.
+    """
+    if isinstance(value, str):
+        return not value.isascii() and _SURROGATE.search(value) is not None
+    if isinstance(value, Mapping):
+        return any(has_surrogate(key) or has_surrogate(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(has_surrogate(item) for item in value)
+    return False
 
 
 def replace_surrogates(value: Any) -> Any:
