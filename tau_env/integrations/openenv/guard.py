@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -44,8 +45,9 @@ from tau_env.integrations.openenv.asgi import (
     header,
     json_response,
 )
+from tau_env.utils.surrogates import has_surrogate
 
-__all__ = ["POLICY_VIOLATION", "GuardMiddleware", "message_refusal"]
+__all__ = ["LONE_SURROGATE", "POLICY_VIOLATION", "GuardMiddleware", "message_refusal"]
 
 POLICY_VIOLATION = 1008
 """RFC 6455's close code for a connection refused by the server's policy."""
@@ -53,6 +55,14 @@ POLICY_VIOLATION = 1008
 SCREENED_LENGTH = 1000
 """Messages longer than this are parsed here first (shorter ones cannot nest or be long enough
 to break OpenEnv's parser); so are the few that may hold an ``mcp`` type."""
+
+LONE_SURROGATE = (
+    "the message holds a lone surrogate (a \\ud800-\\udfff escape that is half of a pair): "
+    "it has no UTF-8 form, so nothing could answer it; nothing changed, the session goes on"
+)
+
+_OBJECT = re.compile(r"\s*\{")
+"""The start of a message that is a JSON object (or not JSON at all, which OpenEnv answers)."""
 
 NOT_SERVED = (
     "this server does not serve MCP or shared sessions: an episode is played over the "
@@ -161,13 +171,23 @@ async def _refuse_websocket(receive: Receive, send: Send, code: str, text: str) 
 def message_refusal(text: str) -> str | None:
     r"""The error frame answering a WebSocket message instead of OpenEnv; None to pass it on.
 
-    Answered here: an ``{"type": "mcp"}`` message (not served, see the module), and text that
-    OpenEnv's parser would fail on with an error other than a JSON syntax error (nesting deeper
-    than the interpreter's recursion limit, an integer of more than 4,300 digits), which ends
-    its session. Only messages that may be either are parsed (`SCREENED_LENGTH`; the word
-    ``"mcp"`` or a ``\u`` escape), so an ordinary step is not parsed twice.
+    Answered here: an ``{"type": "mcp"}`` message (not served, see the module); text that
+    OpenEnv would fail on with an error other than a JSON syntax error (nesting deeper than the
+    interpreter's recursion limit, an integer of more than 4,300 digits, JSON that is not an
+    object), which ends its session; and a lone surrogate anywhere in the message (a
+    ``\ud800`` escape without its other half): it has no UTF-8 form, so any answer quoting it
+    (an error echoing the value, a tool result) could not be sent, and the step's results were
+    lost. Only messages that may
+    be any of these are parsed (`SCREENED_LENGTH`; the word ``"mcp"``, a ``\u`` escape, the
+    only way JSON text carries a surrogate, or a first character other than ``{``), so an
+    ordinary step is not parsed twice.
     """
-    if len(text) <= SCREENED_LENGTH and '"mcp"' not in text and "\\u" not in text:
+    if (
+        len(text) <= SCREENED_LENGTH
+        and '"mcp"' not in text
+        and "\\u" not in text
+        and _OBJECT.match(text)
+    ):
         return None
     try:
         message: Any = json.loads(text)
@@ -176,6 +196,10 @@ def message_refusal(text: str) -> str | None:
     except (ValueError, RecursionError) as error:
         reason = "nested too deep" if isinstance(error, RecursionError) else str(error)
         return error_frame("INVALID_JSON", f"Invalid JSON: {reason[:200]}")
-    if isinstance(message, dict) and message.get("type") == "mcp":
+    if not isinstance(message, dict):
+        return error_frame("INVALID_JSON", 'a message is a JSON object: {"type": ..., ...}')
+    if message.get("type") == "mcp":
         return error_frame("MCP_NOT_SERVED", NOT_SERVED)
+    if has_surrogate(message):
+        return error_frame("INVALID_TEXT", LONE_SURROGATE)
     return None

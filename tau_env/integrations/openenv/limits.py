@@ -267,7 +267,7 @@ class _LimitedSession:
                 message = await self._receive()
             finally:
                 self._waiting.pop(self, None)
-            if self._closed:  # closed for idleness meanwhile: what came after is not read
+            if self._closed:  # closed (idle, or the client left) meanwhile: the rest is moot
                 return {"type": "websocket.disconnect", "code": IDLE_CLOSE_CODE}
             if message["type"] != "websocket.receive":
                 return message
@@ -293,7 +293,12 @@ class _LimitedSession:
     async def send(self, message: Message) -> None:
         if self._closed:  # closed for idleness: the app's late answers and close are moot
             return
-        await self._send(message)
+        try:
+            await self._send(message)
+        except OSError:  # the client left (or the server is stopping) while a step ran
+            # Its answer is moot, like the error frames OpenEnv would try next: drop them, and
+            # the next receive returns the disconnect (else each one adds a traceback).
+            self._closed = True
 
     async def close_idle(self) -> None:
         """Tell the client why, and close (the pending receive then returns a disconnect)."""

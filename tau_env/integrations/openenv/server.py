@@ -33,7 +33,7 @@ from tau_env.integrations.openenv.errors import (
     NotFound,
     install_error_handlers,
 )
-from tau_env.integrations.openenv.guard import GuardMiddleware
+from tau_env.integrations.openenv.guard import LONE_SURROGATE, GuardMiddleware
 from tau_env.integrations.openenv.limits import Limits, LimitsMiddleware, SessionSlots
 from tau_env.integrations.openenv.models import TauAction, TauObservation, TauState
 from tau_env.utils.surrogates import has_surrogate
@@ -121,10 +121,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         if self.chat.done:
             raise NoEpisode(self._no_episode())
         if has_surrogate(action.content) or has_surrogate(action.tool_calls):
-            return self._refused(
-                "the message holds a lone surrogate (a \\ud800-\\udfff escape that is half of "
-                "a pair): it has no UTF-8 form, so nothing could answer it; nothing changed"
-            )
+            return self._refused(LONE_SURROGATE)  # the WebSocket refuses it before (guard)
         message = {"role": "assistant", "content": action.content, "tool_calls": action.tool_calls}
         try:
             turn = self.chat.step(message)
