@@ -27,6 +27,15 @@ meanwhile, and the load average, so a run on a shared machine can be read for wh
    The paced sessions are spread over ``--clients`` processes, so no client's own event loop
    queues the answers it times. Reported: p50, p99 and max step latency of the paced
    sessions, and how many big messages the server took.
+3. ``hostile``: as ``latency``, on built-in banking_knowledge (its oracle's replays, whose
+   ``KB_search`` and ``grep`` calls run in threads), once without and once with one more
+   client process sending issue 56's worst inputs back to back (`hostile_process`): ``grep``
+   patterns that backtrack for ever in Python's ``re`` or cost RE2 the most, messages of 1 MB
+   (``--big``), lone surrogates, deep and huge-number JSON, MCP session creation and attaching,
+   HTTP bodies that were answered 500, and ``--slow-connections`` unfinished requests held
+   open (re-opened when the server drops them). Target: the paced sessions' p99 <= 100 ms.
+
+       python benchmarks/openenv_server.py hostile --workers 1 2 --sessions 64 --seconds 20
 """
 
 from __future__ import annotations
@@ -48,12 +57,12 @@ MAIN = "tau_env.cli.main"
 
 
 # -- the plans ---------------------------------------------------------------------------------
-def record_plans() -> dict[str, list[str]]:
+def record_plans(domain: str = "telecom") -> dict[str, list[str]]:
     """Task id -> the oracle's steps as pre-serialised WebSocket messages (reset first)."""
     from tau_env.baselines.oracle import PlainTextOracleAgent
     from tau_env.chat import action_message, make_chat_env
 
-    chat = make_chat_env("telecom")
+    chat = make_chat_env(domain)
     plans: dict[str, list[str]] = {}
     for task in chat.single.aec.unwrapped.domain.split(None):
         chat.reset(task_id=task.id, seed=0)
@@ -319,6 +328,160 @@ def big_process(
     asyncio.run(main())
 
 
+def hostile_process(url: str, seconds: float, big: int, slow: int, go: Any, results: Any) -> None:
+    """One client sending the worst inputs of issue 56 back to back; reports what it sent."""
+    import socket
+    import urllib.error
+    import urllib.request
+
+    import websockets
+
+    from tau_env.testing.hostile import hostile_requests, hostile_ws_messages, worst_steps
+
+    rng = random.Random(56)
+    http = url.replace("ws", "http", 1).removesuffix("/ws")
+    host, port = http.removeprefix("http://").split(":")
+    reset = json.dumps({"type": "reset", "data": {"seed": 0}})
+    huge = json.dumps({"type": "step", "data": {"content": "Please check. " * (big // 14)}})
+    counts = {"ws": 0, "http": 0, "closed": 0, "reopened": 0, "errors": 0}
+
+    def unfinished() -> socket.socket:
+        sock = socket.create_connection((host, int(port)), timeout=30)
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        sock.setblocking(False)
+        return sock
+
+    def post(request: Any) -> None:
+        headers = {} if request.content_type is None else {"Content-Type": request.content_type}
+        sent = urllib.request.Request(
+            http + request.path, data=request.body, headers=headers, method=request.method
+        )
+        try:
+            with urllib.request.urlopen(sent, timeout=30) as answer:
+                answer.read()
+        except urllib.error.HTTPError as error:
+            if error.code >= 500:
+                counts["errors"] += 1
+        except OSError:
+            counts["errors"] += 1
+
+    async def sockets_loop(deadline: float) -> None:
+        held = [unfinished() for _ in range(slow)]
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1.0)
+            for i, sock in enumerate(held):
+                try:
+                    if sock.recv(1) == b"":
+                        raise ConnectionResetError
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    sock.close()
+                    held[i] = unfinished()
+                    counts["reopened"] += 1
+        for sock in held:
+            sock.close()
+
+    async def http_loop(deadline: float) -> None:
+        requests = hostile_requests(rng, "tau_env-banking_knowledge", 10**9)
+        while time.perf_counter() < deadline:
+            await asyncio.to_thread(post, next(requests))
+            counts["http"] += 1
+
+    async def ws_loop(deadline: float) -> None:
+        messages = hostile_ws_messages(rng, 10**9, ("grep", "KB_search"))
+        kinds = (
+            lambda: worst_steps(rng, ("grep",)),
+            lambda: next(messages),
+            lambda: huge,
+            lambda: '{"type":"mcp","data":{"jsonrpc":"2.0","method":"openenv/session/create"}}',
+        )
+        ws = None
+        while time.perf_counter() < deadline:
+            try:
+                if ws is None:
+                    ws = await websockets.connect(url, max_size=None, ping_interval=None)
+                    await ws.send(reset)
+                    await ws.recv()
+                for kind in kinds:
+                    await ws.send(kind())
+                    await ws.recv()
+                    counts["ws"] += 1
+                await ws.send(reset)
+                await ws.recv()
+            except websockets.ConnectionClosed:
+                counts["closed"] += 1
+                ws = None
+            try:  # attaching to a session by id (refused: an error frame, then closed)
+                attach = await websockets.connect(url + "?session_id=0", ping_interval=None)
+                await attach.close()
+            except (OSError, websockets.WebSocketException):
+                counts["errors"] += 1
+
+    async def main() -> None:
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        deadline = time.perf_counter() + seconds
+        await asyncio.gather(sockets_loop(deadline), http_loop(deadline), ws_loop(deadline))
+        results.put(counts)
+
+    asyncio.run(main())
+
+
+def hostile(args: argparse.Namespace) -> None:
+    from tau_env.testing.serving import served
+
+    plans = list(record_plans("banking_knowledge").values())
+    context = multiprocessing.get_context("spawn")
+    for workers in args.workers:
+        arguments = ["--domain", "banking_knowledge", "--workers", str(workers)]
+        with served([*arguments, "--max-sessions", "1024"]) as url:
+            ws_url = url.replace("http", "ws", 1) + "/ws"
+            run_clients(ws_url, 16, 2 * len(plans), plans, args.clients)  # warm every worker
+            for attacked in (False, True):
+                go, results, attack = context.Event(), context.Queue(), context.Queue()
+                shares = [args.sessions // args.clients] * args.clients
+                shares[0] += args.sessions % args.clients
+                paced = [
+                    context.Process(
+                        target=latency_process,
+                        args=(
+                            ws_url,
+                            sum(shares[:i]),
+                            share,
+                            args.seconds,
+                            tuple(args.think),
+                            plans,
+                            go,
+                            results,
+                        ),
+                    )
+                    for i, share in enumerate(shares)
+                ]
+                if attacked:
+                    options = (args.seconds, args.big, args.slow_connections)
+                    paced.append(
+                        context.Process(target=hostile_process, args=(ws_url, *options, go, attack))
+                    )
+                for process in paced:
+                    process.start()
+                time.sleep(args.sessions / 100 + 5)  # let every session connect
+                load = os.getloadavg()
+                go.set()
+                patience = args.seconds + 300
+                steps = sorted(x for _ in shares for x in results.get(timeout=patience))
+                sent = attack.get(timeout=patience) if attacked else {}
+                for process in paced:
+                    process.join()
+                p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
+                print(
+                    f"workers {workers} sessions {args.sessions} "
+                    f"{'with the hostile client' if attacked else 'alone'}: {len(steps)} steps, "
+                    f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
+                    f"hostile: {sent}; load {load[0]:.2f}",
+                    flush=True,
+                )
+
+
 def latency(args: argparse.Namespace) -> None:
     from tau_env.testing.serving import served
 
@@ -422,6 +585,14 @@ def main() -> None:
         "--big-pause", type=float, default=0.0, help="seconds between big messages (0: none)"
     )
     lag.add_argument("--clients", type=int, default=4, help="paced client processes")
+    attack = modes.add_parser("hostile")
+    attack.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    attack.add_argument("--sessions", type=int, default=64)
+    attack.add_argument("--seconds", type=float, default=20.0)
+    attack.add_argument("--think", type=float, nargs=2, default=[0.5, 1.5])
+    attack.add_argument("--big", type=int, default=1_000_000, help="bytes of the big message")
+    attack.add_argument("--slow-connections", type=int, default=200)
+    attack.add_argument("--clients", type=int, default=2, help="paced client processes")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
     if args.mode == "throughput":
@@ -441,6 +612,8 @@ def main() -> None:
         if len(cells) > 1:
             rates = [c.rate for c in cells]
             print(f"(median of all cells {statistics.median(rates):.0f} episodes/s)")
+    elif args.mode == "hostile":
+        hostile(args)
     else:
         latency(args)
     print(f"load average at end: {os.getloadavg()}", flush=True)

@@ -109,7 +109,12 @@ class GuardedH11Protocol(H11Protocol):  # type: ignore[misc]
         """Read as uvicorn does; once the request is all in, it has no deadline."""
         super().data_received(data)
         if self._deadline is not None and self.conn.their_state not in _RECEIVING:
-            self._stop_waiting()  # the request is in (or the connection became a WebSocket)
+            self._stop_waiting()  # the request is in
+
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        """Hand the connection to the WebSocket protocol: its request is in, no deadline."""
+        self._stop_waiting()  # the client's h11 state still says the request may have a body
+        super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
         """As uvicorn; a kept-alive connection waits for its next request with a deadline."""

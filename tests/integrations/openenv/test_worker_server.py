@@ -44,11 +44,15 @@ def test_unfinished_requests__past_the_descriptor_limit_the_server_still_answers
 
 
 async def hello(scope, receive, send):
-    """A tiny ASGI app: 200 "hello" to every HTTP request."""
-    if scope["type"] != "http":
-        return
-    await send({"type": "http.response.start", "status": 200, "headers": []})
-    await send({"type": "http.response.body", "body": b"hello"})
+    """A tiny ASGI app: 200 "hello" to every HTTP request; a WebSocket echoes what it gets."""
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"hello"})
+    elif scope["type"] == "websocket":
+        await receive()  # the handshake
+        await send({"type": "websocket.accept"})
+        while (message := await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": message["text"]})
 
 
 @pytest.fixture
@@ -104,3 +108,18 @@ def test_budget__the_oldest_unfinished_request_makes_room(worker, monkeypatch):
         sock.close()
     assert answer == b"hello"
     assert oldest_closed and newest_open
+
+
+def test_request_timeout__a_websocket_is_past_it_once_open(worker):
+    """The request timeout closed WebSocket sessions (their h11 state still read 'body')."""
+    import asyncio
+
+    import websockets
+
+    async def main():
+        async with websockets.connect(f"ws://127.0.0.1:{worker}/") as ws:
+            await asyncio.sleep(2.5)  # past the timeout of 1 s
+            await ws.send("still here")
+            return await ws.recv()
+
+    assert asyncio.run(main()) == "still here"
