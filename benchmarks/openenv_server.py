@@ -328,7 +328,14 @@ def big_process(
     asyncio.run(main())
 
 
-def hostile_process(url: str, seconds: float, big: int, slow: int, go: Any, results: Any) -> None:
+ATTACKS = ("grep", "messages", "big", "mcp", "http", "slow")
+"""What the hostile client sends (``--attacks``): worst grep steps, hostile WebSocket messages,
+1 MB messages, MCP and attach attempts, hostile HTTP requests, unfinished requests."""
+
+
+def hostile_process(
+    url: str, seconds: float, big: int, slow: int, attacks: tuple[str, ...], go: Any, results: Any
+) -> None:
     """One client sending the worst inputs of issue 56 back to back; reports what it sent."""
     import socket
     import urllib.error
@@ -390,12 +397,16 @@ def hostile_process(url: str, seconds: float, big: int, slow: int, go: Any, resu
 
     async def ws_loop(deadline: float) -> None:
         messages = hostile_ws_messages(rng, 10**9, ("grep", "KB_search"))
-        kinds = (
-            lambda: worst_steps(rng, ("grep",)),
-            lambda: next(messages),
-            lambda: huge,
-            lambda: '{"type":"mcp","data":{"jsonrpc":"2.0","method":"openenv/session/create"}}',
-        )
+        mcp = '{"type":"mcp","data":{"jsonrpc":"2.0","method":"openenv/session/create"}}'
+        every = {
+            "grep": lambda: worst_steps(rng, ("grep",)),
+            "messages": lambda: next(messages),
+            "big": lambda: huge,
+            "mcp": lambda: mcp,
+        }
+        kinds = [make for name, make in every.items() if name in attacks]
+        if not kinds:
+            return
         ws = None
         while time.perf_counter() < deadline:
             try:
@@ -412,6 +423,8 @@ def hostile_process(url: str, seconds: float, big: int, slow: int, go: Any, resu
             except websockets.ConnectionClosed:
                 counts["closed"] += 1
                 ws = None
+            if "mcp" not in attacks:
+                continue
             try:  # attaching to a session by id (refused: an error frame, then closed)
                 attach = await websockets.connect(url + "?session_id=0", ping_interval=None)
                 await attach.close()
@@ -421,7 +434,9 @@ def hostile_process(url: str, seconds: float, big: int, slow: int, go: Any, resu
     async def main() -> None:
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         deadline = time.perf_counter() + seconds
-        await asyncio.gather(sockets_loop(deadline), http_loop(deadline), ws_loop(deadline))
+        loops = {"slow": sockets_loop, "http": http_loop}
+        chosen = [loop(deadline) for name, loop in loops.items() if name in attacks]
+        await asyncio.gather(*chosen, ws_loop(deadline))
         results.put(counts)
 
     asyncio.run(main())
@@ -458,7 +473,7 @@ def hostile(args: argparse.Namespace) -> None:
                     for i, share in enumerate(shares)
                 ]
                 if attacked:
-                    options = (args.seconds, args.big, args.slow_connections)
+                    options = (args.seconds, args.big, args.slow_connections, tuple(args.attacks))
                     paced.append(
                         context.Process(target=hostile_process, args=(ws_url, *options, go, attack))
                     )
@@ -466,10 +481,14 @@ def hostile(args: argparse.Namespace) -> None:
                     process.start()
                 time.sleep(args.sessions / 100 + 5)  # let every session connect
                 load = os.getloadavg()
+                servers = server_processes()
+                server_before, machine_before = cpu(servers), machine_cpu()
                 go.set()
                 patience = args.seconds + 300
                 steps = sorted(x for _ in shares for x in results.get(timeout=patience))
                 sent = attack.get(timeout=patience) if attacked else {}
+                server_cpu = cpu(servers) - server_before
+                others = machine_cpu() - machine_before - server_cpu
                 for process in paced:
                     process.join()
                 p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
@@ -477,7 +496,8 @@ def hostile(args: argparse.Namespace) -> None:
                     f"workers {workers} sessions {args.sessions} "
                     f"{'with the hostile client' if attacked else 'alone'}: {len(steps)} steps, "
                     f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
-                    f"hostile: {sent}; load {load[0]:.2f}",
+                    f"hostile: {sent}; server CPU {server_cpu:.1f} s, all other CPU "
+                    f"{others:.1f} s over {args.seconds:g} s; load {load[0]:.2f}",
                     flush=True,
                 )
 
@@ -592,6 +612,7 @@ def main() -> None:
     attack.add_argument("--think", type=float, nargs=2, default=[0.5, 1.5])
     attack.add_argument("--big", type=int, default=1_000_000, help="bytes of the big message")
     attack.add_argument("--slow-connections", type=int, default=200)
+    attack.add_argument("--attacks", nargs="+", choices=ATTACKS, default=list(ATTACKS))
     attack.add_argument("--clients", type=int, default=2, help="paced client processes")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)

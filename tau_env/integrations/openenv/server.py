@@ -243,8 +243,8 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         if ids is None:
             try:
                 tasks = self._domain().split(name)
-            except DataError as error:
-                raise NotFound(str(error)) from None
+            except DataError as error:  # quoting the name short: a request may send megabytes
+                raise NotFound(str(error).replace(repr(name), _shown(name))) from None
             ids = self._split_cache[name] = [t.id for t in tasks if self._unplayable(t) is None]
         return ids
 
