@@ -86,16 +86,15 @@ class GuardMiddleware:
         """Serve one connection (ASGI), or refuse it."""
         kind = scope["type"]
         if kind == "http":
-            refusal = self._origin_refusal(scope) or _http_refusal(scope)
-            if refusal is not None:
-                status, text = refusal
-                await json_response(send, status, text)
+            answer = self._origin_refusal(scope) or _http_refusal(scope)
+            if answer is not None:
+                await json_response(send, *answer)
                 return
         elif kind == "websocket":
             origin = self._origin_refusal(scope)
-            refusal = ("ORIGIN_REFUSED", origin[1]) if origin else _websocket_refusal(scope)
-            if refusal is not None:
-                await _refuse_websocket(receive, send, *refusal)
+            frame = ("ORIGIN_REFUSED", origin[1]) if origin else _websocket_refusal(scope)
+            if frame is not None:
+                await _refuse_websocket(receive, send, *frame)
                 return
         await self.app(scope, receive, send)
 

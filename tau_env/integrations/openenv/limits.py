@@ -273,11 +273,12 @@ class _LimitedSession:
                 return message
             size = _size(message, limit)
             if size <= limit:
-                text = message.get("text")
-                if text is None:
-                    refusal = error_frame("INVALID_JSON", "send each message as a text frame")
-                else:
-                    refusal = message_refusal(text)
+                received: str | None = message.get("text")
+                refusal = (
+                    error_frame("INVALID_JSON", "send each message as a text frame")
+                    if received is None
+                    else message_refusal(received)
+                )
                 if refusal is None:
                     return message
                 await self._send({"type": "websocket.send", "text": refusal})
