@@ -5,7 +5,8 @@
 The fast version is ``tests/integrations/openenv/test_fuzz.py`` (one seed, 200 of each, the
 banking server). Here each seed sends ``--requests`` HTTP requests and ``--messages`` WebSocket
 messages from `tau_env.testing.hostile` (from several sessions at once) to ``tau-env serve`` of
-each domain. Checked: no HTTP status of 500 or more, every 4xx answer one line of JSON; every
+each domain. Checked: no HTTP status of 500 or more, every 4xx answer one line of JSON (a
+request refused from its headers may be closed before its body is all sent: counted); every
 WebSocket message answered by one frame of JSON (observation, state or error), none an error
 about serialising, no session closed by the server; the server still healthy at the end.
 Reported: the answers by status and by frame code, the slowest answer, and every violation
@@ -44,10 +45,16 @@ def fuzz_http(url: str, domain: str, seed: int, count: int, report: dict[str, An
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
         headers = {} if request.content_type is None else {"Content-Type": request.content_type}
         started = time.perf_counter()
-        connection.request(request.method, request.path, body=request.body, headers=headers)
-        response = connection.getresponse()
-        body = response.read()
-        connection.close()
+        try:
+            connection.request(request.method, request.path, body=request.body, headers=headers)
+            response = connection.getresponse()
+            body = response.read()
+        except (BrokenPipeError, ConnectionResetError):
+            # Refused from its headers (413, 415...) and closed before the body was all sent.
+            report["statuses"]["closed while sending"] += 1
+            continue
+        finally:
+            connection.close()
         report["slowest"] = max(report["slowest"], time.perf_counter() - started)
         report["statuses"][response.status] += 1
         if response.status >= 500:
@@ -132,7 +139,7 @@ def main() -> None:
             statuses, frames = report["statuses"], report["frames"]
             print(
                 f"{domain}, {workers} worker(s): {sum(statuses.values())} requests "
-                f"{dict(sorted(statuses.items()))}, "
+                f"{dict(sorted(statuses.items(), key=str))}, "
                 f"{sum(frames.values())} messages {dict(frames.most_common())}, "
                 f"slowest answer {report['slowest']:.2f} s, {len(report['violations'])} "
                 f"violations, {time.perf_counter() - started:.0f} s",
