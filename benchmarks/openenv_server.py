@@ -442,6 +442,22 @@ def hostile_process(
     asyncio.run(main())
 
 
+def paced_processes(
+    context: Any, url: str, args: argparse.Namespace, plans: list[list[str]], go: Any, results: Any
+) -> list[Any]:
+    """``--sessions`` paced sessions (`latency_process`) spread over ``--clients`` processes."""
+    shares = [args.sessions // args.clients] * args.clients
+    shares[0] += args.sessions % args.clients
+    think = tuple(args.think)
+    return [
+        context.Process(
+            target=latency_process,
+            args=(url, sum(shares[:i]), share, args.seconds, think, plans, go, results),
+        )
+        for i, share in enumerate(shares)
+    ]
+
+
 def hostile(args: argparse.Namespace) -> None:
     from tau_env.testing.serving import served
 
@@ -454,24 +470,7 @@ def hostile(args: argparse.Namespace) -> None:
             run_clients(ws_url, 16, 2 * len(plans), plans, args.clients)  # warm every worker
             for attacked in (False, True):
                 go, results, attack = context.Event(), context.Queue(), context.Queue()
-                shares = [args.sessions // args.clients] * args.clients
-                shares[0] += args.sessions % args.clients
-                paced = [
-                    context.Process(
-                        target=latency_process,
-                        args=(
-                            ws_url,
-                            sum(shares[:i]),
-                            share,
-                            args.seconds,
-                            tuple(args.think),
-                            plans,
-                            go,
-                            results,
-                        ),
-                    )
-                    for i, share in enumerate(shares)
-                ]
+                paced = paced_processes(context, ws_url, args, plans, go, results)
                 if attacked:
                     options = (args.seconds, args.big, args.slow_connections, tuple(args.attacks))
                     paced.append(
@@ -485,7 +484,8 @@ def hostile(args: argparse.Namespace) -> None:
                 server_before, machine_before = cpu(servers), machine_cpu()
                 go.set()
                 patience = args.seconds + 300
-                steps = sorted(x for _ in shares for x in results.get(timeout=patience))
+                clients = range(args.clients)
+                steps = sorted(x for _ in clients for x in results.get(timeout=patience))
                 sent = attack.get(timeout=patience) if attacked else {}
                 server_cpu = cpu(servers) - server_before
                 others = machine_cpu() - machine_before - server_cpu
@@ -514,25 +514,7 @@ def latency(args: argparse.Namespace) -> None:
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
             for size in [0, *args.big]:
                 go, results, big_results = context.Event(), context.Queue(), context.Queue()
-                shares = [args.sessions // args.clients] * args.clients
-                shares[0] += args.sessions % args.clients
-                think = tuple(args.think)
-                paced = [
-                    context.Process(
-                        target=latency_process,
-                        args=(
-                            ws_url,
-                            sum(shares[:i]),
-                            share,
-                            args.seconds,
-                            think,
-                            plans,
-                            go,
-                            results,
-                        ),
-                    )
-                    for i, share in enumerate(shares)
-                ]
+                paced = paced_processes(context, ws_url, args, plans, go, results)
                 for process in paced:
                     process.start()
                 sender = None
