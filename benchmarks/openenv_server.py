@@ -4,15 +4,16 @@ while one client sends large messages.
     python benchmarks/openenv_server.py throughput --workers 1 2 --sessions 16 64 256 1000
     python benchmarks/openenv_server.py latency --workers 1 2 --sessions 256 --big 1000000 15000000
 
-Both modes serve built-in telecom (scripted user) with ``tau-env serve --domain telecom
---workers W`` on 127.0.0.1 and replay the plain-text oracle's assistant messages (recorded
+The first two modes serve built-in telecom (scripted user) with ``tau-env serve --domain
+telecom --workers W`` on 127.0.0.1 and replay the plain-text oracle's assistant messages (recorded
 once per task with seed 0, replayed with seed 0: every episode must score 1.0, checked). The
 clients are lean (raw ``websockets``, pre-serialised messages) and run in ``--clients``
 processes of their own, on the same cores as the server: every figure is reported with the CPU
 per episode of the server and of the clients, the CPU other processes took from the machine
 meanwhile, and the load average, so a run on a shared machine can be read for what it is.
 
-1. ``throughput``: S sessions connect, then play episodes back to back (no think time) until
+1. ``throughput`` (``--domain``: built-in telecom unless told): S sessions connect, then play
+   episodes back to back (no think time) until
    ``--episodes`` have finished, after one warm pass (every task twice, so each worker has
    cached each task's worlds, as in training). Reported: episodes per wall second, the
    server's and the clients' CPU milliseconds per episode, the cores other processes took
@@ -216,11 +217,11 @@ def run_clients(
 def throughput(args: argparse.Namespace) -> list[Cell]:
     from tau_env.testing.serving import served
 
-    plans = list(record_plans().values())
+    plans = list(record_plans(args.domain).values())
     cells = []
     for workers in args.workers:
         limit = str(max(1024, max(args.sessions)))
-        arguments = ["--domain", "telecom", "--workers", str(workers), "--max-sessions", limit]
+        arguments = ["--domain", args.domain, "--workers", str(workers), "--max-sessions", limit]
         with served(arguments) as url:
             ws_url = url.replace("http", "ws", 1) + "/ws"
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
@@ -574,6 +575,7 @@ def main() -> None:
     rate.add_argument("--episodes", type=int, default=5000)
     rate.add_argument("--repeats", type=int, default=1)
     rate.add_argument("--clients", type=int, default=2, help="client processes")
+    rate.add_argument("--domain", default="telecom", help="built-in domain served (its oracle)")
     lag = modes.add_parser("latency")
     lag.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     lag.add_argument("--sessions", type=int, default=256)
