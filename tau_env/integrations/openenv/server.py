@@ -103,10 +103,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         task_id = self._requested_task(task_id, split, index)
         turn = self.chat.reset(task_id=task_id, seed=seed)
         self._state = TauState(
-            episode_id=episode_id or uuid.uuid4().hex,
-            step_count=0,
-            task_id=self.chat.task_id,
-            done=turn.done,
+            episode_id=episode_id or uuid.uuid4().hex, step_count=0, done=turn.done
         )
         return self._observation(turn, tools=self.chat.tools)
 
@@ -133,9 +130,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
 
     def _refused(self, error: str) -> TauObservation:
         """The answer to an action that is not one: the error, and nothing changed."""
-        return TauObservation(
-            done=False, reward=0.0, task_id=self._state.task_id or "", metadata={"error": error}
-        )
+        return TauObservation(done=False, reward=0.0, metadata={"error": error})
 
     def _requested_task(self, task_id: Any, split: Any, index: Any) -> str | None:
         """The task id a reset asks for (None: a seeded draw), checked before anything moves."""
@@ -204,7 +199,6 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         return TauObservation(
             messages=turn.messages,
             tools=tools or [],
-            task_id=self.chat.task_id,
             done=turn.done,
             reward=turn.reward if turn.done else 0.0,  # None: the NL judge failed to rule
             metadata=_metadata(turn),
