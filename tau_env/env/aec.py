@@ -15,7 +15,7 @@ from tau_env.actions import decode_action
 from tau_env.domain import Domain
 from tau_env.env.conversation import DUAL_CONTROL, Conversation, Seating, SideView
 from tau_env.env.spaces import action_space, observation_space
-from tau_env.errors import InvalidAction, ResetNeeded
+from tau_env.errors import InvalidAction, ResetNeeded, UnsupportedRenderMode
 from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
 from tau_env.grading.judge import as_judge
@@ -125,7 +125,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             (``infos[agent]["strict"]``), beside the official reward, never instead of it.
         max_steps: Step limit (truncation).
         max_errors: Cumulative tool-error limit (termination).
-        render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it).
+        render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it);
+            another mode raises `UnsupportedRenderMode` (a ValueError and a TypeError).
         max_text_length: Upper bound of the text spaces.
     """
 
@@ -154,7 +155,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 f"max_steps and max_errors must be >= 1, actually: {max_steps}, {max_errors}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+            raise UnsupportedRenderMode(
+                f"render_mode must be one of {self.metadata['render_modes']} (the transcript "
+                f"as text), actually: {render_mode!r}"
+            )
         self.domain = domain
         self.tasks: tuple[Task, ...] = (
             tuple(tasks) if tasks is not None else tuple(domain.split(None))
