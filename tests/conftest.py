@@ -12,6 +12,22 @@ import tau_env
 _REPO = Path(__file__).resolve().parents[1]
 
 
+_DATA_SETTING = os.environ.get("TAU2_DATA_DIR")
+"""``TAU2_DATA_DIR`` as the suite was started with: where the tests find the official data.
+Each test then runs without it in its environment (`_no_data_dir_default`)."""
+
+
+@pytest.fixture(autouse=True)
+def _no_data_dir_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Take ``TAU2_DATA_DIR`` out of the environment while a test runs.
+
+    The command line reads it as ``--data-dir``'s default; a test that runs a command plays
+    the data the command names (built-in unless it passes ``--data-dir``), whatever the
+    environment the suite was started in.
+    """
+    monkeypatch.delenv("TAU2_DATA_DIR", raising=False)
+
+
 OFFICIAL_DATA_MARKER = "official_data"
 """Marks every test that needs the official data (it uses the `data_dir` fixture); without the
 data exactly these skip. ``pytest -m "not official_data"`` runs the others."""
@@ -23,7 +39,7 @@ def official_data_dir() -> Path | None:
     A ``TAU2_DATA_DIR`` that names no data folder means "no official data" (it does not fall
     back), so ``TAU2_DATA_DIR=/nowhere python -m pytest`` runs as on a machine without it.
     """
-    chosen = os.environ.get("TAU2_DATA_DIR")
+    chosen = _DATA_SETTING
     # Absolute: tests link to files in it from temporary folders (a relative path would not).
     candidate = Path(chosen).resolve() if chosen else _REPO.parent / "shared" / "tau2-data"
     return candidate if (candidate / "domains").is_dir() else None
