@@ -118,8 +118,9 @@ def execute(
     wait for a judge are judged, then the report is printed.
 
     Returns:
-        0 when the run is complete, 1 when attempts failed or its judge could not rule on
-        every episode (the message says how to resume).
+        0 when the run is complete and every episode has a reward; 1 when attempts failed,
+        or episodes wait for a judge (none was given, or it could not rule): the output says
+        how to resume or judge them.
 
     Raises:
         Interrupted: Ctrl-C; everything finished is stored, and the message (which
@@ -162,6 +163,9 @@ def execute(
             f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
             f"attempts); judge them with: {resume_command(store.path, config.run_id)}"
         )
+    # Episodes without a reward (no judge for their NL assertions) leave the run's figures
+    # partial: the report says so, and the exit code is 1 (see `EXIT_CODES`).
+    partial = bool(report.not_judged)
     if args.quiet:
         print(summary_line(report))
     else:
@@ -172,4 +176,4 @@ def execute(
     if unjudged_note is not None:
         print(unjudged_note, file=sys.stderr)
         return 1
-    return 0
+    return 1 if partial else 0

@@ -2,10 +2,11 @@
 
 ``--format results`` (the default) writes one run in the reference's results layout
 (``results.json``), which τ²-bench viewers and scripts read as they read the reference's own
-results. ``--format submission`` writes the leaderboard's ``submission.json`` for a set of runs,
-one per domain (``--run a,b,c`` or ``--all``): pass^1-4 per domain, cost, user simulator,
-retrieval configuration for banking, version; ``--model-organization`` and
-``--submitting-organization`` are required, as the leaderboard requires them.
+results. ``--format submission`` writes the leaderboard's ``submission.json`` for a set of
+runs of the official task sets, one per domain (``--run a,b,c`` or ``--all``): pass^1-4 per
+domain, cost, user simulator, retrieval configuration for banking, version;
+``--model-organization`` and ``--submitting-organization`` are required, as the leaderboard
+requires them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tau_env.cli.common import add_store_arguments, documented_parser, open_exis
 from tau_env.errors import TauEnvError
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
+from tau_env.utils.wording import counted
 
 __all__ = ["add_parser"]
 
@@ -73,12 +75,12 @@ def handle(args: argparse.Namespace) -> int:
                 else [r.strip() for r in (args.run or "").split(",") if r.strip()]
             )
             output = build_submission(store, run_ids, _details(args))
-            what = f"a submission of {len(output['results'])} domains"
+            what = f"a submission of {counted(len(output['results']), 'domain')}"
         else:
             if args.all:
                 raise TauEnvError("--all is for --format submission; export one run with --run")
             output = export_run(store, args.run)
-            what = f"{len(output['simulations'])} simulations"
+            what = counted(len(output["simulations"]), "simulation")
     text = json.dumps(output, indent=2)
     if args.out == "-":
         sys.stdout.write(text + "\n")

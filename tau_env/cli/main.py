@@ -69,11 +69,16 @@ EXIT_INTERNAL = 3
 """Exit code of an unexpected error (a bug): one line, the traceback with ``TAU_ENV_DEBUG=1``."""
 
 EXIT_CODES = (
-    (0, "done: run and resume stored and reported every episode; validate: every task reaches 1.0"),
+    (
+        0,
+        "done: run and resume stored, graded and reported every episode; validate: every task "
+        "reaches 1.0",
+    ),
     (
         1,
-        "done, with something to look at: run and resume left failed attempts or episodes the "
-        "judge could not rule on (the output says how to resume); report --all left out "
+        "done, with something to look at: run and resume left failed attempts, or episodes "
+        "without a reward because no judge ruled on their NL assertions (none was given, or it "
+        "could not rule; the output says how to resume or judge them); report --all left out "
         "incomplete runs (named on stderr); validate: a task below 1.0 or not judged",
     ),
     (
