@@ -29,6 +29,7 @@ from tau_env.cli.common import (
     add_judge_arguments,
     add_retrieval_arguments,
     checked_judge,
+    data_options,
     documented_parser,
 )
 from tau_env.cli.conversation_text import RESULT_CHARS, grade_lines, message_lines
@@ -91,13 +92,7 @@ def handle(args: argparse.Namespace) -> int:
     if getattr(args, args.seat) is not None or getattr(args, f"{args.seat}_model") is not None:
         raise TauEnvError(f"you play the {args.seat}: --{args.seat} options are for the other side")
     env = make_env(
-        args.domain,
-        data_dir=args.data_dir,
-        split=args.split,
-        retrieval=args.retrieval,
-        retrieval_options=args.retrieval_options,
-        judge=checked_judge(args),
-        max_steps=args.max_steps,
+        args.domain, **data_options(args), judge=checked_judge(args), max_steps=args.max_steps
     )
     raw = env.unwrapped
     if args.task is not None:
