@@ -12,20 +12,13 @@ import tau_env
 _REPO = Path(__file__).resolve().parents[1]
 
 
-_DATA_SETTING = os.environ.get("TAU2_DATA_DIR")
+_DATA_SETTING = os.environ.pop("TAU2_DATA_DIR", None)
 """``TAU2_DATA_DIR`` as the suite was started with: where the tests find the official data.
-Each test then runs without it in its environment (`_no_data_dir_default`)."""
 
-
-@pytest.fixture(autouse=True)
-def _no_data_dir_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Take ``TAU2_DATA_DIR`` out of the environment while a test runs.
-
-    The command line reads it as ``--data-dir``'s default; a test that runs a command plays
-    the data the command names (built-in unless it passes ``--data-dir``), whatever the
-    environment the suite was started in.
-    """
-    monkeypatch.delenv("TAU2_DATA_DIR", raising=False)
+It is taken out of the environment when the suite starts: the command line reads it as
+``--data-dir``'s default, and a command a test runs (in the test's process or in a child,
+from a fixture of any scope) must play the data it names, the built-in data unless it passes
+``--data-dir``. Child test sessions that need the folder are given it explicitly."""
 
 
 OFFICIAL_DATA_MARKER = "official_data"
