@@ -93,8 +93,9 @@ EXIT_CODES = (
 """Every exit code of ``tau-env``, with its meaning (``--help`` and the README list them)."""
 
 DOMAIN_NOTE = (
-    "run, tasks, validate and serve take the domain as --domain (default: telecom);\n"
-    "a mistyped domain, task or split is answered with the closest known name."
+    "run, play, tasks, validate, audit and serve take the domain as --domain (default: telecom),\n"
+    "a name or a versioned id; a mistyped domain, task or split is answered with the closest\n"
+    "known name. --data-dir defaults to $TAU2_DATA_DIR when it is set."
 )
 """The ``--help`` note on naming a domain (`tau_env.cli.common.DEFAULT_DOMAIN`)."""
 
