@@ -38,7 +38,11 @@ FACT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("user_id", r"(?i)user[ _]?id(?:\s+is|:)?\s*[`\"']?([A-Za-z0-9_]*\d[A-Za-z0-9_]*)"),
     ("phone_number", r"\b\d{3}-\d{3}-\d{4}\b"),
     ("date_of_birth", r"(?i)(?:DOB|date of birth)[^0-9\n]{0,20}(\d{1,2}/\d{1,2}/\d{4})"),
-    ("address", r"(?im)(?:home address is|(?:^|\|)[^\w\n]*Address:)\s*([^|\n;]+?)\s*(?:\||;|\.?$)"),
+    (
+        "address",
+        r"(?im)(?:home address is|(?:^|\|)[^\w\n]*Address:)\s*([^|\n;]+?)\s*"
+        r"(?:\||;|\.(?=\s+[A-Z])|\.?$)",
+    ),
 )
 """Customer details in the layouts banking scenarios use."""
 

@@ -146,8 +146,11 @@ class RunReport:
         strict: The strict reading's figures, for a run with ``grading="strict"`` (None
             otherwise).
         user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
-            ``instruction_leak``) and with any (``episodes``).
+            ``instruction_leak``, ``program_speech``) and with any (``episodes``).
         without_user_faults: True when those episodes are left out of pass^k and the average.
+        token_turns: Agent turns stored with their exact tokens (``--agent-tokens``).
+        retokenized_turns: Of those, turns whose prompt does not extend the previous turn's
+            ids (flagged ``retokenized``: re-tokenization drift).
     """
 
     run_id: str
@@ -169,6 +172,8 @@ class RunReport:
     strict: StrictResults | None = None
     user_faults: dict[str, int] = field(default_factory=dict)
     without_user_faults: bool = False
+    token_turns: int = 0
+    retokenized_turns: int = 0
 
     @property
     def retrieval(self) -> str | None:
@@ -217,6 +222,7 @@ class RunReport:
             **({"strict": self.strict.to_json()} if self.strict is not None else {}),
             "user_faults": self.user_faults,
             "without_user_faults": self.without_user_faults,
+            "agent_tokens": {"turns": self.token_turns, "retokenized": self.retokenized_turns},
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -299,6 +305,8 @@ def run_report(
         strict=strict,
         user_faults=_fault_counts(summaries),
         without_user_faults=without_user_faults,
+        token_turns=sum(summary.token_turns for summary in summaries),
+        retokenized_turns=sum(summary.retokenized_turns for summary in summaries),
     )
 
 
@@ -310,9 +318,9 @@ def _fault_counts(summaries: Iterable[EpisodeSummary]) -> dict[str, int]:
         counts["empty_turns"] += bool(faults.empty_turns)
         counts["early_stop"] += faults.early_stop
         counts["instruction_leak"] += faults.instruction_leak
-    return {
-        name: counts[name] for name in ("episodes", "empty_turns", "early_stop", "instruction_leak")
-    }
+        counts["program_speech"] += faults.program_speech
+    names = ("episodes", "empty_turns", "early_stop", "instruction_leak", "program_speech")
+    return {name: counts[name] for name in names}
 
 
 def _strict_results(

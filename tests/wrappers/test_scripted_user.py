@@ -133,7 +133,7 @@ def test_requested_tools__outside_accepted_tools_are_declined(mock_domain):
         user=lambda t: ScriptedUser(t, script=script),
     )
     assert not any(m.role == "user" and m.tool_calls for m in result.trajectory)
-    assert "rather not do dismiss_notification" in user_texts(result)[1]
+    assert "rather not do that" in user_texts(result)[1]  # in words, not the tool's name
 
 
 def test_goal_checks__probe_after_the_requested_actions_and_stop_when_they_pass(mock_domain):
@@ -165,7 +165,9 @@ def test_goal_checks__that_fail_are_reported_and_the_user_keeps_trying():
         user=lambda t: ScriptedUser(t, script=script, patience=3),
     )
     reports = [t for t in user_texts(result) if t.startswith("It is still not resolved")]
-    assert len(reports) >= 2 and "check_notifications shows" in reports[0]
+    # What the check showed, in words: the notification and its state, no tool name.
+    assert len(reports) >= 2 and "notif_1" in reports[0] and "status is" in reports[0]
+    assert "check_notifications" not in reports[0]
     assert result.trajectory[-1].content.endswith("###STOP###")
 
 

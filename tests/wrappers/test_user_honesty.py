@@ -1,9 +1,10 @@
 """The scripted user knows only what an LLM user is told (issue 13's honesty tests).
 
 For every task of every domain and data source: each fact, wish and reaction of the scripted
-user's brief comes with the excerpt of the scenario text it was read from, and that excerpt is
-part of the text an LLM user receives; and changing a task's evaluation criteria leaves the
-scripted user's behaviour byte-identical.
+user's brief (its conduct off the path included) comes with the excerpt of the scenario text it
+was read from, and that excerpt is part of the text an LLM user receives; and changing a task's
+evaluation criteria leaves the scripted user's behaviour byte-identical, on the path (oracle)
+and off it (a prober, the off-path agents).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 import tau_env
 from tau_env.actions import SendMessage
+from tau_env.baselines.off_path import OFF_PATH_LINES, LineAgent
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.tasks.model import EvaluationCriteria
@@ -23,6 +25,7 @@ from tau_env.wrappers.users import ScriptedUser, read_brief
 from tau_env.wrappers.users.register import REGISTERS
 from tau_env.wrappers.users.voice_measures import Prober
 from tests.conftest import domain_sources, each_source, source_id
+from tests.families import task_of
 
 SOURCES = each_source()
 REPO = Path(__file__).resolve().parents[2]
@@ -47,6 +50,13 @@ def elements(script):
     keys += [f"question:{index}" for index in range(len(script.questions))]
     if script.after_refusal != "stop":
         keys.append("after_refusal")
+    conduct = script.conduct
+    flags = ("no_transfer", "persistence", "on_refusal", "no_alternative", "budget", "healthy")
+    keys += [f"conduct:{flag}" for flag in flags if getattr(conduct, flag)]
+    keys += [f"confirm:{index}" for index in range(len(conduct.confirmations))]
+    keys += [f"answer:{index}" for index in range(len(conduct.answers))]
+    keys += [f"unknown:{label}" for label in conduct.unknown]
+    keys += [f"withheld:{label}" for label in conduct.withheld]
     return keys
 
 
@@ -77,6 +87,16 @@ def _other_criteria(task, tasks):
     return others[0].evaluation_criteria if others else EvaluationCriteria()
 
 
+def _off_path(task):
+    """Every off-path agent's lines in one episode: the user's conduct off the path.
+
+    Off-script questions, confirmations, an alternative, a push, then a transfer offer and
+    refusals (which end most calls).
+    """
+    order = ("off_script", "confirm_twice", "alternative", "push_back", "offer_transfer", "refuse")
+    return LineAgent(task, lines=[line for name in order for line in OFF_PATH_LINES[name]])
+
+
 # telecom-workflow plays the same tasks and users as telecom: not repeated.
 BEHAVIOUR_SOURCES = [s for s in domain_sources() if s[0] != "telecom-workflow"]
 
@@ -85,7 +105,9 @@ BEHAVIOUR_SOURCES = [s for s in domain_sources() if s[0] != "telecom-workflow"]
     ("domain_name", "data_dir"), BEHAVIOUR_SOURCES, ids=[source_id(s) for s in BEHAVIOUR_SOURCES]
 )
 @pytest.mark.parametrize(
-    ("agent", "every"), [(Prober, 1), (OracleAgent, 3)], ids=["prober", "oracle"]
+    ("agent", "every"),
+    [(Prober, 1), (OracleAgent, 3), (_off_path, 2)],
+    ids=["prober", "oracle", "off_path"],
 )
 def test_user__behaves_byte_identically_whatever_the_evaluation_criteria(
     domain_name, data_dir, agent, every
@@ -119,7 +141,9 @@ def test_sources__of_users_and_rl_views_never_name_hidden_grading_data():
 def test_cancel_question__is_answered_not_taken_for_a_completion():
     # The issue's example: a confirmation question naming the refund ended the call before.
     env = tau_env.make_env("retail")
-    line = "I can cancel this order now. You will get a refund of $420.06. Do you confirm?"
+    task = task_of("retail", "cancel")
+    (refund,) = task.evaluation_criteria.communicate_info
+    line = f"I can cancel this order now. You will get a refund of ${refund}. Do you confirm?"
 
     def agent(task):
         class Once:
@@ -128,8 +152,6 @@ def test_cancel_question__is_answered_not_taken_for_a_completion():
 
         return Once()
 
-    result = run_episode(
-        env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id="cancel_00"
-    )
+    result = run_episode(env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id=task.id)
     replies = [m.content for m in result.trajectory if m.role == "user"]
     assert replies[1] in REGISTERS["everyday"].yes  # a persona-less customer agrees

@@ -48,6 +48,13 @@ class Register:
         give_up: Giving up before hanging up.
         question_leads: Said before one of the scenario's questions ("" for none).
         repeat: Asking to hear an instruction again (novices).
+        decline_transfer: Declining a transfer to a human (a customer told not to be).
+        insist: Pushing back on a refusal (a customer told to insist).
+        decline_again: Holding to a declined offer the agent pushes again.
+        too_expensive: Declining a price over the customer's budget.
+        healthy: Saying there is no health reason.
+        withhold: Not telling a detail the customer keeps to itself: a template with
+            ``{label}``.
     """
 
     name: str
@@ -67,6 +74,12 @@ class Register:
     give_up: tuple[str, ...]
     question_leads: tuple[str, ...]
     repeat: tuple[str, ...]
+    decline_transfer: tuple[str, ...]
+    insist: tuple[str, ...]
+    decline_again: tuple[str, ...]
+    too_expensive: tuple[str, ...]
+    healthy: tuple[str, ...]
+    withhold: tuple[str, ...]
 
 
 def _read_registers() -> dict[str, Register]:

@@ -8,7 +8,8 @@ first reply without a tool call, and reads ``get_reward()`` as a reward. Here:
 - each agent tool of the domain (mode) is a method built from its OpenAI schema;
 - ``send_message_to_customer(message)`` sends text to the user and returns the user's reply
   (TRL's loop ends at plain text, so talking must be a tool);
-- ``reset`` starts the row's task (``task_id``, optional ``seed``: the base of the episode
+- ``reset`` starts the row's task (``task_key``, the opaque key of `environment_dataset`'s
+  rows, or ``task_id`` in rows made by hand; optional ``seed``: the base of the episode
   seeds, see `tau_env.integrations.trl.seeds`) and returns the customer's opening;
   ``get_reward`` returns the grade's reward. A rollout that ends without the episode ending
   (the model answered in plain text) counts as the agent ending the conversation, as an LLM
@@ -36,9 +37,11 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import warnings
 from typing import Any, Literal
 
 from tau_env.chat import ChatEnv, make_chat_env
+from tau_env.integrations.trl.keys import keyed
 from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
 from tau_env.rollout.modes import has_user
 
@@ -69,26 +72,48 @@ class TauToolEnvironment:
         chat: The chat view the episode runs in.
         tool_calls: Tool calls executed in the current episode (the message tool included).
         seed: The current episode's seed.
+        judge_failures: Rollouts of the class, in this process, whose NL judge failed to rule.
     """
 
     _chat_options: dict[str, Any] = {}  # noqa: RUF012  # set per generated class, never mutated
     _seeds = SeedSchedule()  # one per generated class: its pooled instances share it
+    _tasks_by_key: dict[str, str] = {}  # noqa: RUF012  # per generated class: key -> task id
+    judge_failures = 0
 
     def __init__(self) -> None:
         self.chat: ChatEnv = make_chat_env(**self._chat_options)
         self.tool_calls = 0
         self.seed: int | None = None
+        self._failure_counted = False
 
-    def reset(self, task_id: str | None = None, seed: int | None = None, **row: Any) -> str | None:
+    def reset(
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        task_key: str | None = None,
+        **row: Any,
+    ) -> str | None:
         """Start the row's task; returns what reached the agent before its first turn.
 
-        The episode's seed derives from the row's `seed` and the task by the class's seed
-        schedule (`tau_env.integrations.trl.seeds`). Other dataset columns (``prompt``...) are
-        ignored.
+        The task is the row's `task_key` (`environment_dataset`'s opaque key) or `task_id`
+        (None for both: drawn). The episode's seed derives from the row's `seed` and the task
+        by the class's seed schedule (`tau_env.integrations.trl.seeds`). Other dataset columns
+        (``prompt``...) are ignored.
+
+        Raises:
+            ValueError: `task_key` is no key of this domain's tasks in this process.
         """
+        if task_key is not None:
+            task_id = self._tasks_by_key.get(task_key)
+            if task_id is None:
+                raise ValueError(
+                    f"unknown task key {task_key!r}: keys are made per process; build the "
+                    "dataset in the process that trains on it"
+                )
         self.seed = type(self)._seeds.next(task_id, seed)
         turn = self.chat.reset(task_id=task_id, seed=self.seed)
         self.tool_calls = 0
+        self._failure_counted = False
         opening = [m for m in turn.messages if m["role"] != "system"]
         if not opening:
             return None
@@ -96,17 +121,30 @@ class TauToolEnvironment:
             return str(opening[-1]["content"])  # the prompt holds the greeting and history
         return "\n".join(f"{_speaker(m)}: {m.get('content') or ''}" for m in opening)
 
-    def get_reward(self) -> float:
+    def get_reward(self) -> float | None:
         """The episode's reward, ending it first (as the agent's stop) when still running.
 
-        On the scale the factory was given (``reward=``: binary, partial or breakdown).
-
-        Raises:
-            JudgeError: The task's NL judge failed to rule (TRL would read None as 0).
+        On the scale the factory was given (``reward=``: binary, partial or breakdown). None
+        when the task's NL judge failed to rule: the rollout is marked, not scored 0 and not
+        stopping the batch. TRL leaves a rollout every reward function left None out of its
+        group's baseline and gives it advantage 0, so it moves nothing (`component_rewards`
+        give None for it too); each one is warned about with a count (`judge_failures`).
         """
         if not self.chat.done:
             self.chat.step({"role": "assistant", "content": "###STOP###"})
-        return self.chat.scored_reward()
+        failure = self.chat.judge_failure
+        if failure is None:
+            return self.chat.scored_reward()
+        if not self._failure_counted:  # once per episode, however often its reward is read
+            self._failure_counted = True
+            cls = type(self)
+            cls.judge_failures += 1
+            warnings.warn(
+                f"tau_env: {failure}; rollout left unscored "
+                f"({cls.judge_failures} so far in this process)",
+                stacklevel=2,
+            )
+        return None
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self.chat.done:
@@ -147,8 +185,10 @@ def environment_factory(
         split: Split drawn from when a row has no task id.
         data_dir: A reference data folder (None: built-in data).
         group_seeds: ``"shared"`` (a GRPO group plays one seed), ``"distinct"`` (every rollout
-            its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`.
-        group_size: Rollouts per group (GRPO's ``num_generations``), when known.
+            its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`
+            (with several processes: rank-aware, from accelerate).
+        group_size: Rollouts per group (GRPO's ``num_generations``), when known (then a group
+            split over two processes is warned about).
         **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
             ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
             (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
@@ -166,7 +206,12 @@ def environment_factory(
     }
     probe = make_chat_env(**chat_options)
     probe.reset(seed=0)
-    namespace: dict[str, Any] = {"_chat_options": chat_options, "_seeds": seeds}
+    tasks_by_key = keyed(task.id for task in probe.single.aec.unwrapped.domain.tasks)
+    namespace: dict[str, Any] = {
+        "_chat_options": chat_options,
+        "_seeds": seeds,
+        "_tasks_by_key": tasks_by_key,
+    }
     for schema in probe.tools:
         method = _tool_method(schema)
         namespace[method.__name__] = method
