@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from tau_env.cli.main import Interrupted, ignore_sigint
+from tau_env.cli.reference_flags import LOG_LEVELS, set_log_level
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import RunConfig
@@ -21,12 +22,19 @@ __all__ = ["add_execution_arguments", "backend_of", "execute"]
 def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     """``--concurrency``, ``--llm-concurrency``, ``--backend``, ``--workers``, the output options.
 
+    ``--max-concurrency`` is τ²-bench's name of ``--concurrency``; ``--log-level`` sets the
+    level of Python's logging for the run.
+
     Output: a compact summary by default (the run, pass^k, terminations, usage, and the
     command that prints the per-task table); ``--verbose`` adds that table, ``--quiet`` prints
     one line and no progress bar, ``--json`` the report as JSON.
     """
     parser.add_argument(
-        "--concurrency", type=int, default=8, help="episodes in flight at once (default: 8)"
+        "--concurrency",
+        "--max-concurrency",
+        type=int,
+        default=8,
+        help="episodes in flight at once (default: 8)",
     )
     parser.add_argument(
         "--workers",
@@ -56,6 +64,14 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
         "--quiet", "-q", action="store_true", help="print one summary line, no progress bar"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        type=str.upper,
+        default=None,
+        help="log what tau_env and the model clients log at this level, on stderr "
+        "(default: warnings only)",
+    )
 
 
 def backend_of(args: argparse.Namespace) -> Backend:
@@ -102,14 +118,16 @@ def execute(
     wait for a judge are judged, then the report is printed.
 
     Returns:
-        0 when the run is complete, 1 when attempts failed or its judge could not rule on
-        every episode (the message says how to resume).
+        0 when the run is complete and every episode has a reward; 1 when attempts failed,
+        or episodes wait for a judge (none was given, or it could not rule): the output says
+        how to resume or judge them.
 
     Raises:
         Interrupted: Ctrl-C; everything finished is stored, and the message (which
             `tau_env.cli.main.main` prints, exit code 130) says how much and how to resume.
     """
     backend = backend or backend_of(args)
+    set_log_level(args.log_level)
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         summary = run(
@@ -145,6 +163,9 @@ def execute(
             f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
             f"attempts); judge them with: {resume_command(store.path, config.run_id)}"
         )
+    # Episodes without a reward (no judge for their NL assertions) leave the run's figures
+    # partial: the report says so, and the exit code is 1 (see `EXIT_CODES`).
+    partial = bool(report.not_judged)
     if args.quiet:
         print(summary_line(report))
     else:
@@ -155,4 +176,4 @@ def execute(
     if unjudged_note is not None:
         print(unjudged_note, file=sys.stderr)
         return 1
-    return 0
+    return 1 if partial else 0

@@ -85,7 +85,7 @@ class ImportResult:
 
 def import_results(
     store: ResultStore,
-    path: str,
+    path: str | ResultsFile,
     *,
     data_dir: str | None = None,
     run_id: str | None = None,
@@ -95,7 +95,8 @@ def import_results(
 
     Args:
         store: Receives the run.
-        path: The results file (or the run folder holding ``results.json``).
+        path: The results file (or the run folder holding ``results.json``), or the file
+            as `read_results_file` read it.
         data_dir: The data the run played (None: tau_env's built-in data); its tasks grade it.
         run_id: The new run's id (default: from the file's name, made unique in the store).
         judge: Judges NL assertions (None: those episodes stay not judged, as in a run).
@@ -105,7 +106,7 @@ def import_results(
             from the data, already imported...); nothing was written.
         DataError: The data folder cannot be read.
     """
-    results = read_results_file(path)
+    results = path if isinstance(path, ResultsFile) else read_results_file(path)
     earlier = store.imports_of_file(results.sha256)
     if earlier:
         raise ImportRefused(

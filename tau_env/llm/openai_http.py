@@ -30,6 +30,7 @@ from tau_env.llm.prices import local_endpoint, price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
 from tau_env.llm.wire import ChatCall, ChatRequest, RequestWriter
+from tau_env.utils.extras import require_extra
 
 if TYPE_CHECKING:
     import aiohttp
@@ -97,7 +98,12 @@ class OpenAIRoute:
         return route
 
     def check_access(self) -> None:
-        """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key."""
+        """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key.
+
+        Raises:
+            MissingExtra: aiohttp, which makes the calls, is not installed.
+        """
+        require_extra("llm", "aiohttp", feature=f"a model call to {self.base}")
         if self.official and not self.key:
             raise ModelAccessError(missing_key_message(self.provider, self.config.model))
 

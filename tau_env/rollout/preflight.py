@@ -2,7 +2,8 @@
 
 `check_run` builds, once and without playing, everything the run's episodes will need: the
 domain with its retrieval variant (an embedding variant checks its key), both participants (an
-LLM side needs a model, and an API key unless it talks to its own ``api_base``) and the judge.
+LLM side needs a model, its extra's packages installed, and an API key unless it talks to its
+own ``api_base``, where a server must accept a connection) and the judge.
 It refuses API keys given as settings (``llm_args``, retrieval options), which would be
 stored with the run. A run that asks the agent's model server for exact tokens
 (``--agent-tokens``) sends it one short probe request (`check_agent_tokens`): a server that
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tau_env.errors import TauEnvError
+from tau_env.llm.reachable import check_reachable
 from tau_env.rollout.config import JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.participants import build_factory, model_config
@@ -114,6 +116,10 @@ def check_run(config: RunConfig) -> None:
     if with_user:
         build_factory("user", config.user, domain)
     check_judge(config)
+    sides = [("agent", config.agent), *([("user", config.user)] if with_user else [])]
+    for side, spec in sides:
+        if spec.model is not None and spec.api_base is not None:
+            check_reachable(spec.api_base, what=f"--{side}-api-base")
     check_agent_tokens(config)
 
 
@@ -173,6 +179,8 @@ def check_judge(config: RunConfig) -> None:
     except ValueError as error:
         raise TauEnvError(f"--judge-model {config.judge.model}: {error}") from None
     judge.client.check_access()
+    if config.judge.api_base is not None:
+        check_reachable(config.judge.api_base, what="--judge-api-base")
 
 
 def stored_config(config: RunConfig) -> RunConfig:

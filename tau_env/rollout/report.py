@@ -186,6 +186,11 @@ class RunReport:
         return data_source(self.config)
 
     @property
+    def judged_tasks(self) -> int:
+        """Tasks with at least one graded episode: those pass^k is computed over."""
+        return sum(any(reward is not None for reward in task.rewards) for task in self.tasks)
+
+    @property
     def average_reward(self) -> float | None:
         """Mean reward over the graded episodes (None when none is graded)."""
         rewards = [r for task in self.tasks for r in task.rewards if r is not None]
@@ -210,6 +215,7 @@ class RunReport:
             "terminations": self.terminations,
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
+            "judged_tasks": self.judged_tasks,
             "judge": self.judge,
             "judge_calls_saved": self.judge_calls_saved,
             "grading": self.config.grading,
