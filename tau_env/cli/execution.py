@@ -6,8 +6,10 @@ import argparse
 import sys
 
 from tau_env.cli.main import Interrupted, ignore_sigint
+from tau_env.cli.option_types import integer
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
+from tau_env.rollout.bounds import MAX_CONCURRENCY, MAX_WORKERS
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.progress import ProgressBar
 from tau_env.rollout.report import IncompleteRun, run_report
@@ -26,18 +28,21 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     one line and no progress bar, ``--json`` the report as JSON.
     """
     parser.add_argument(
-        "--concurrency", type=int, default=8, help="episodes in flight at once (default: 8)"
+        "--concurrency",
+        type=integer(1, MAX_CONCURRENCY),
+        default=8,
+        help="episodes in flight at once (default: 8)",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=integer(1, MAX_WORKERS),
         default=1,
         help="local backend: worker processes sharing the episodes, about one core each "
         "(default: 1, this process)",
     )
     parser.add_argument(
         "--llm-concurrency",
-        type=int,
+        type=integer(1, MAX_CONCURRENCY),
         default=None,
         help="model calls in flight at once, over all workers (default: no extra limit)",
     )

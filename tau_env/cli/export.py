@@ -14,13 +14,14 @@ import argparse
 import json
 import sys
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
 from tau_env.errors import TauEnvError
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
+from tau_env.utils.files import write_text_atomically
+from tau_env.utils.strict_json import finite_only
 
 __all__ = ["add_parser"]
 
@@ -79,13 +80,11 @@ def handle(args: argparse.Namespace) -> int:
                 raise TauEnvError("--all is for --format submission; export one run with --run")
             output = export_run(store, args.run)
             what = f"{len(output['simulations'])} simulations"
-    text = json.dumps(output, indent=2)
+    text = json.dumps(finite_only(output), indent=2, allow_nan=False)
     if args.out == "-":
         sys.stdout.write(text + "\n")
         return 0
-    path = Path(args.out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
+    path = write_text_atomically(args.out, text + "\n")
     print(f"wrote {what} to {path}", file=sys.stderr)
     return 0
 
