@@ -1,6 +1,4 @@
-"""Rewriting the leaves of JSON-like data (dicts, lists, tuples, scalars) without copying it
-when nothing changes.
-"""
+"""Rewriting the scalars of JSON-like data, without copying it when nothing changes."""
 
 from __future__ import annotations
 
