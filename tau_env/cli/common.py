@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +11,7 @@ from tau_env.grading.strict import GRADINGS
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.strict_json import UnsafeJson, read_json
 from tau_env.utils.wording import plain_help
 
 if TYPE_CHECKING:
@@ -81,8 +81,8 @@ def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _json_object(text: str) -> dict[str, object]:
     try:
-        value = json.loads(text)
-    except ValueError as error:
+        value = read_json(text)
+    except UnsafeJson as error:
         raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("expected a JSON object")

@@ -6,10 +6,9 @@ import argparse
 import sys
 
 from tau_env.cli.main import Interrupted, ignore_sigint
-from tau_env.cli.option_types import integer
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
-from tau_env.rollout.bounds import MAX_CONCURRENCY, MAX_WORKERS
+from tau_env.rollout.bounds import MAX_CONCURRENCY, MAX_WORKERS, check_range
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.progress import ProgressBar
 from tau_env.rollout.report import IncompleteRun, run_report
@@ -28,21 +27,18 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     one line and no progress bar, ``--json`` the report as JSON.
     """
     parser.add_argument(
-        "--concurrency",
-        type=integer(1, MAX_CONCURRENCY),
-        default=8,
-        help="episodes in flight at once (default: 8)",
+        "--concurrency", type=int, default=8, help="episodes in flight at once (default: 8)"
     )
     parser.add_argument(
         "--workers",
-        type=integer(1, MAX_WORKERS),
+        type=int,
         default=1,
         help="local backend: worker processes sharing the episodes, about one core each "
         "(default: 1, this process)",
     )
     parser.add_argument(
         "--llm-concurrency",
-        type=integer(1, MAX_CONCURRENCY),
+        type=int,
         default=None,
         help="model calls in flight at once, over all workers (default: no extra limit)",
     )
@@ -69,12 +65,10 @@ def backend_of(args: argparse.Namespace) -> Backend:
     Raises:
         TauEnvError: An execution setting is out of range or does not fit the backend.
     """
-    if args.concurrency < 1:
-        raise TauEnvError(f"--concurrency must be >= 1, actually: {args.concurrency}")
-    if args.llm_concurrency is not None and args.llm_concurrency < 1:
-        raise TauEnvError(f"--llm-concurrency must be >= 1, actually: {args.llm_concurrency}")
-    if args.workers < 1:
-        raise TauEnvError(f"--workers must be >= 1, actually: {args.workers}")
+    check_range("--concurrency", args.concurrency, 1, MAX_CONCURRENCY)
+    if args.llm_concurrency is not None:
+        check_range("--llm-concurrency", args.llm_concurrency, 1, MAX_CONCURRENCY)
+    check_range("--workers", args.workers, 1, MAX_WORKERS)
     if args.workers > 1 and args.backend == "ray":
         raise TauEnvError("--workers is for --backend local; Ray spreads episodes over its actors")
     if args.workers > 1:

@@ -21,7 +21,6 @@ from tau_env.errors import TauEnvError
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
 from tau_env.utils.files import write_text_atomically
-from tau_env.utils.strict_json import finite_only
 
 __all__ = ["add_parser"]
 
@@ -80,7 +79,7 @@ def handle(args: argparse.Namespace) -> int:
                 raise TauEnvError("--all is for --format submission; export one run with --run")
             output = export_run(store, args.run)
             what = f"{len(output['simulations'])} simulations"
-    text = json.dumps(finite_only(output), indent=2, allow_nan=False)
+    text = json.dumps(output, indent=2)
     if args.out == "-":
         sys.stdout.write(text + "\n")
         return 0

@@ -26,7 +26,6 @@ from tau_env.cli.common import (
     judge_spec,
 )
 from tau_env.cli.execution import add_execution_arguments, backend_of, execute
-from tau_env.cli.option_types import finite_number, integer, nonempty_text
 from tau_env.domain import default_retrieval
 from tau_env.errors import TauEnvError, did_you_mean
 from tau_env.llm.response import EXACT_TOKENS
@@ -38,6 +37,7 @@ from tau_env.rollout.bounds import (
     MAX_STEPS,
     MAX_TEMPERATURE,
     MAX_TRIALS,
+    check_range,
 )
 from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
@@ -66,16 +66,15 @@ def add_parser(commands: Any) -> None:
     ):
         parser.add_argument(
             f"--{side}",
-            type=nonempty_text,
             default=default,
             help=f"{kinds}, or package.module:factory (default: %(default)s)",
         )
         parser.add_argument(f"--{side}-model", default=None, help=f"model of an llm {side}")
         parser.add_argument(
             f"--{side}-temperature",
-            type=finite_number(0.0, MAX_TEMPERATURE),
+            type=float,
             default=0.0,
-            help=f"temperature of an llm {side}, 0 to {MAX_TEMPERATURE:g} (default: %(default)s)",
+            help=f"temperature of an llm {side} (default: %(default)s)",
         )
         parser.add_argument(
             f"--{side}-api-base",
@@ -91,26 +90,11 @@ def add_parser(commands: Any) -> None:
     add_judge_arguments(parser)
     add_grading_argument(parser)
     parser.add_argument("--mode", choices=MODES, default="default", help="evaluation mode")
+    parser.add_argument("--trials", type=int, default=1, help="trials per task (default: 1)")
+    parser.add_argument("--seed", type=int, default=300, help="base seed (default: 300)")
+    parser.add_argument("--max-steps", type=int, default=200, help="step limit (default: 200)")
     parser.add_argument(
-        "--trials",
-        type=integer(1, MAX_TRIALS),
-        default=1,
-        help=f"trials per task, 1 to {MAX_TRIALS} (default: 1)",
-    )
-    parser.add_argument(
-        "--seed", type=integer(-MAX_SEED, MAX_SEED), default=300, help="base seed (default: 300)"
-    )
-    parser.add_argument(
-        "--max-steps",
-        type=integer(1, MAX_STEPS),
-        default=200,
-        help=f"step limit, 1 to {MAX_STEPS} (default: 200)",
-    )
-    parser.add_argument(
-        "--max-errors",
-        type=integer(1, MAX_ERRORS),
-        default=10,
-        help=f"cumulative tool-error limit, 1 to {MAX_ERRORS} (default: 10)",
+        "--max-errors", type=int, default=10, help="cumulative tool-error limit (default: 10)"
     )
     add_store_arguments(parser, run_help="name of the new run (default: derived from the setup)")
     add_execution_arguments(parser)
@@ -150,6 +134,22 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     Raises:
         TauEnvError: A limit is out of range or a task id is unknown.
     """
+    for flag, value, largest in (
+        ("--trials", args.trials, MAX_TRIALS),
+        ("--max-steps", args.max_steps, MAX_STEPS),
+        ("--max-errors", args.max_errors, MAX_ERRORS),
+    ):
+        check_range(flag, value, 1, largest)
+    check_range("--seed", args.seed, -MAX_SEED, MAX_SEED)
+    for side in ("agent", "user"):
+        if not getattr(args, side).strip():
+            raise TauEnvError(f"--{side} cannot be empty; name a kind or package.module:factory")
+        temperature = getattr(args, f"{side}_temperature")
+        if not 0 <= temperature <= MAX_TEMPERATURE:  # NaN fails both comparisons
+            raise TauEnvError(
+                f"--{side}-temperature must be from 0 to {MAX_TEMPERATURE:g}, "
+                f"actually: {temperature}"
+            )
     refuse_secret_options(args.retrieval_options)  # before the variant loads with them
     task_ids = select_tasks(args)
     if len(task_ids) * args.trials > MAX_EPISODES:

@@ -51,6 +51,7 @@ from tau_env.store.records import ParticipantInfo as StoredParticipant
 from tau_env.store.sqlite import ResultStore
 from tau_env.tasks.model import Task
 from tau_env.utils.commands import id_part
+from tau_env.utils.wording import counted
 
 __all__ = ["ImportResult", "import_results"]
 
@@ -115,6 +116,11 @@ def import_results(
     notes: list[str] = []
     domain, retrieval, options = _domain(results, data_dir, notes)
     config = _config(results, domain, data_dir, retrieval, options, _run_id(store, results, run_id))
+    if config.trials < results.info.num_trials:
+        notes.append(
+            f"info.num_trials is {results.info.num_trials} but no simulation has a trial above "
+            f"{config.trials - 1}: imported as {counted(config.trials, 'trial')}"
+        )
     changed = _changed_tasks(results, domain)
     versions = run_versions(config)
     grader = TaskGrader()
@@ -250,7 +256,8 @@ def _config(
         retrieval=retrieval,
         retrieval_options=options,
         task_ids=tuple(task_ids),
-        trials=info.num_trials,
+        # Bounded by the file's own simulations: a plan the file holds nothing of is no plan.
+        trials=min(info.num_trials, 1 + max((s.trial for s in results.simulations), default=0)),
         base_seed=info.seed
         if info.seed is not None
         else RunConfig.model_fields["base_seed"].default,

@@ -208,7 +208,7 @@ def _load(file: Path) -> tuple[Any, str]:
     try:
         return read_json(raw), hashlib.sha256(raw).hexdigest()
     except UnsafeJson as error:
-        raise ImportRefused(f"{file}: not JSON tau_env can store: {error}") from None
+        raise ImportRefused(f"{file}: not JSON: {error}") from None
 
 
 def _load_simulations(folder: Path, digest: str) -> tuple[list[Any], str]:

@@ -9,6 +9,8 @@ real use: the reference runs 1 to 32 trials of at most a few thousand tasks, 200
 
 from __future__ import annotations
 
+from tau_env.errors import TauEnvError
+
 __all__ = [
     "MAX_CONCURRENCY",
     "MAX_DURATION",
@@ -19,6 +21,7 @@ __all__ = [
     "MAX_TEMPERATURE",
     "MAX_TRIALS",
     "MAX_WORKERS",
+    "check_range",
 ]
 
 MAX_TRIALS = 1_000
@@ -47,3 +50,20 @@ MAX_TEMPERATURE = 2.0
 
 MAX_DURATION = 7 * 24 * 3600.0
 """Longest episode, in seconds, a stored or imported record may say it took (a week)."""
+
+
+def check_range(flag: str, value: int, low: int, high: int) -> None:
+    """Refuse `value` of option `flag` outside `low`..`high` (before it sizes any work).
+
+    Raises:
+        TauEnvError: ``<flag> must be >= <low>`` (or ``<= <high>``), with the value.
+    """
+    if value < low:
+        raise TauEnvError(f"{flag} must be >= {low}, actually: {value}")
+    if value > high:
+        raise TauEnvError(f"{flag} must be <= {high}, actually: {_shown(value)}")
+
+
+def _shown(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"a number of {len(text)} digits"
