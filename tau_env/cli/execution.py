@@ -10,11 +10,12 @@ from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
 from tau_env.rollout.bounds import MAX_CONCURRENCY, MAX_WORKERS, check_range
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.preflight import run_resume_command
 from tau_env.rollout.progress import ProgressBar
 from tau_env.rollout.report import IncompleteRun, run_report
 from tau_env.rollout.runner import Backend, LocalBackend, run
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.commands import resume_command, tau_env_command
+from tau_env.utils.commands import tau_env_command
 
 __all__ = ["add_execution_arguments", "backend_of", "execute"]
 
@@ -125,7 +126,7 @@ def execute(
         done = store.episode_count(config.run_id)
         raise Interrupted(
             f"interrupted; {done} of {config.episodes} episodes are stored. Continue "
-            f"with: {resume_command(store.path, config.run_id)}",
+            f"with: {run_resume_command(store.path, config)}",
             sigint_handler=handler,
         ) from None
     progress.close()
@@ -142,7 +143,7 @@ def execute(
     if config.judge is not None and summary.unjudged:
         unjudged_note = (
             f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
-            f"attempts); judge them with: {resume_command(store.path, config.run_id)}"
+            f"attempts); judge them with: {run_resume_command(store.path, config)}"
         )
     if args.quiet:
         print(summary_line(report))

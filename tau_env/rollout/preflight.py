@@ -21,15 +21,18 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user
-from tau_env.rollout.participants import build_factory
+from tau_env.rollout.participants import build_factory, is_factory_path
 from tau_env.rollout.provenance import domain_of
 from tau_env.secrets import REDACTED, redact
+from tau_env.utils.commands import resume_command
 
 __all__ = [
     "check_judge",
     "check_run",
+    "confirm_factories",
     "refuse_secret_options",
     "restore_endpoints",
+    "run_resume_command",
     "stored_config",
 ]
 
@@ -129,6 +132,46 @@ def check_judge(config: RunConfig) -> None:
 def stored_config(config: RunConfig) -> RunConfig:
     """The configuration as the store keeps it: URL secrets and known keys redacted."""
     return RunConfig.model_validate_json(redact(config.model_dump_json()))
+
+
+def confirm_factories(config: RunConfig, given: Mapping[str, str | None]) -> None:
+    """Refuse to resume a run whose participant is code the store names but the user did not.
+
+    A built-in kind (``oracle``, ``llm``, ``scripted``...) is safe to rebuild; a
+    ``package.module:factory`` would be imported and called. A store is data that may come from
+    someone else, so such a kind runs only when the command line names it again, exactly (as a
+    redacted URL must be given again).
+
+    Args:
+        config: The stored configuration.
+        given: ``--agent`` and ``--user`` of the resume, by side (None: not given).
+
+    Raises:
+        TauEnvError: A side's kind is a factory path that was not given, or another one was.
+    """
+    for side in ("agent", "user"):
+        kind = getattr(config, side).kind
+        named = given.get(side)
+        if named is not None and named != kind:
+            raise TauEnvError(
+                f"--{side} {named} is not the {side} of run {config.run_id!r} ({kind}); a run "
+                "keeps its participants"
+            )
+        if is_factory_path(kind) and named is None:
+            raise TauEnvError(
+                f"run {config.run_id!r}: its {side} is code, {kind!r}; a store never runs code "
+                f"by itself: name it again with --{side} {kind} to resume"
+            )
+
+
+def run_resume_command(store: str, config: RunConfig) -> str:
+    """The command that resumes `config`'s run, naming its participants that are code."""
+    code = {
+        side: kind
+        for side in ("agent", "user")
+        if is_factory_path(kind := getattr(config, side).kind)
+    }
+    return resume_command(store, config.run_id, **code)
 
 
 def restore_endpoints(config: RunConfig, given: Mapping[str, str | None]) -> RunConfig:

@@ -40,6 +40,7 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.preflight import run_resume_command
 from tau_env.rollout.provenance import (
     data_source,
     domain_of,
@@ -49,7 +50,6 @@ from tau_env.rollout.provenance import (
 from tau_env.rollout.task_set import TaskSet
 from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.commands import resume_command
 from tau_env.utils.wording import counted
 
 __all__ = ["IncompleteRun", "RunReport", "StrictResults", "TaskResult", "run_report"]
@@ -422,7 +422,7 @@ def _check_complete(
         f"have no result (e.g. task {example[0]!r} trial {example[1]})"
         + (f"; outstanding failed attempts: {failed}" if failed else "")
         + f"; pass^k needs every task at {counted(config.trials, 'trial')}. Finish it with: "
-        + resume_command(store.path, config.run_id)
+        + run_resume_command(store.path, config)
     )
 
 
