@@ -40,6 +40,7 @@ from tau_env.registry import registered_domains
 from tau_env.rollout.config import MODES, JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.provenance import run_fingerprint, run_versions
 from tau_env.rollout.runner import run
+from tau_env.secrets import redact_settings
 from tau_env.store.records import (
     EpisodeRecord,
     ImportedSimulation,
@@ -138,7 +139,7 @@ def import_results(
         sha256=results.sha256,
         imported_at=time.time(),
         timestamp=results.timestamp,
-        info=results.raw_info,
+        info=redact_settings(results.raw_info),
         changed_tasks=changed,
         notes=notes,
     )
@@ -205,7 +206,7 @@ def _mode(results: ResultsFile) -> str:
 
 
 def _participant(info: ParticipantInfo, side: str, results: ResultsFile) -> ParticipantSpec:
-    args = dict(info.llm_args or {})
+    args = redact_settings(info.llm_args or {})  # a file may hold keys: they are not kept
     temperature = args.pop("temperature", 0.0)
     if temperature is None:
         temperature = 0.0

@@ -23,7 +23,7 @@ from tau_env.rollout.config import JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user
 from tau_env.rollout.participants import build_factory, is_factory_path
 from tau_env.rollout.provenance import domain_of
-from tau_env.secrets import REDACTED, redact
+from tau_env.secrets import REDACTED, is_secret_name, keep_url_secrets, redact
 from tau_env.utils.commands import resume_command
 
 __all__ = [
@@ -36,27 +36,11 @@ __all__ = [
     "stored_config",
 ]
 
-_SECRET_NAMES = frozenset(
-    {
-        "api_key",
-        "key",
-        "token",
-        "secret",
-        "password",
-        "credentials",
-        "authorization",
-        "api-key",
-        "x-api-key",
-    }
-)
-_SECRET_ENDINGS = ("_api_key", "_key", "_secret", "_password", "_token", "_credentials")
-
 
 def _secret_setting(settings: Mapping[str, Any]) -> str | None:
     """The first setting (nested ones too, e.g. a header) whose name says it is a secret."""
     for name, value in settings.items():
-        lowered = str(name).lower()
-        if lowered in _SECRET_NAMES or lowered.endswith(_SECRET_ENDINGS):
+        if is_secret_name(str(name)):
             return str(name)
         if isinstance(value, Mapping):
             nested = _secret_setting(value)
@@ -104,12 +88,34 @@ def check_run(config: RunConfig) -> None:
             the environment variable to set); nothing was written anywhere.
     """
     _refuse_secrets(config)
+    _check_endpoints(config)
     domain = domain_of(config)
     with_user = has_user(config.mode)
     build_factory("agent", config.agent, domain, with_user=with_user)
     if with_user:
         build_factory("user", config.user, domain)
     check_judge(config)
+
+
+def _check_endpoints(config: RunConfig) -> None:
+    """Refuse an api base without ``http://`` or ``https://``.
+
+    Its secrets are remembered first (`keep_url_secrets`), so the message and everything after
+    it show them redacted.
+    """
+    endpoints = [
+        (f"--{side}-api-base", getattr(config, side).api_base) for side in ("agent", "user")
+    ]
+    if config.judge is not None:
+        endpoints.append(("--judge-api-base", config.judge.api_base))
+    for flag, url in endpoints:
+        if url is None or url.lower().startswith(("http://", "https://")):
+            continue
+        keep_url_secrets(f"http://{url}")  # a forgotten scheme: read the rest as a URL's
+        raise TauEnvError(
+            f"{flag} {redact(f'http://{url}').removeprefix('http://')} has no scheme; it must "
+            "start with http:// or https://"
+        )
 
 
 def check_judge(config: RunConfig) -> None:
