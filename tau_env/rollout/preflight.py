@@ -109,6 +109,7 @@ def _check_endpoints(config: RunConfig) -> None:
     if config.judge is not None:
         endpoints.append(("--judge-api-base", config.judge.api_base))
     for flag, url in endpoints:
+        keep_url_secrets(url)  # the process that writes the store redacts their echoes
         if url is None or url.lower().startswith(("http://", "https://")):
             continue
         keep_url_secrets(f"http://{url}")  # a forgotten scheme: read the rest as a URL's
