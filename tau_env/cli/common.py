@@ -143,6 +143,8 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
         if args.judge_api_base is not None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
+    if not args.judge_model.strip():
+        raise TauEnvError("--judge-model cannot be empty; name a litellm model")
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
 
 
