@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 
-def eval_config_head(model_url: str, output: Path, concurrency: int) -> str:
-    """The start of a ``vf-eval`` config: one rollout per task with the fake model at
+def eval_config_head(model_url: str, output: Path, concurrency: int, rollouts: int = 1) -> str:
+    """The start of a ``vf-eval`` config: `rollouts` per task with the fake model at
     `model_url` (its key in ``TAU_ENV_FAKE_KEY``), traces written below `output`."""
     return f"""model = "fake"
-num_rollouts = 1
+num_rollouts = {rollouts}
 max_concurrent = {concurrency}
 output_dir = "{output}"
 push = false
@@ -45,3 +45,15 @@ def run_vf_eval(venv: Path, config: Path, output: Path, *, uv_on_path: bool = Fa
     assert done.returncode == 0, done.stderr[-4000:]
     (traces,) = output.glob("*/traces.jsonl")
     return [json.loads(line) for line in traces.read_text().splitlines()]
+
+
+def run_python(venv: Path, code: str) -> Any:
+    """Runs `code` with the venv's python; returns what it printed last, read as JSON."""
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -117,14 +117,22 @@ class ChatEnv:
         Raises:
             JudgeError: The episode's NL judge failed to rule (after its retries).
         """
-        reward = self.reward
-        if reward is None:
-            note = self.single.driven.unwrapped.grade.note
-            raise JudgeError(
-                f"task {self.task_id}: no reward, the NL judge did not rule ({note})",
-                transient=False,
-            )
-        return reward
+        failure = self.judge_failure
+        if failure is not None:
+            raise JudgeError(failure, transient=False)
+        return self._reward if self._done and self._reward is not None else 0.0
+
+    @property
+    def judge_failure(self) -> str | None:
+        """Why the ended episode has no reward when its NL judge failed to rule, else None.
+
+        Training routes mark such a rollout (no reward, left out of the loss, counted)
+        instead of stopping the batch.
+        """
+        if not self._done or self._reward is not None:
+            return None
+        note = self.single.driven.unwrapped.grade.note
+        return f"task {self.task_id}: no reward, the NL judge did not rule ({note})"
 
     @property
     def reward_breakdown(self) -> dict[str, float | None]:

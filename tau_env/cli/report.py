@@ -204,6 +204,13 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
             else "counted (--without-user-faults leaves them out)"
         )
         print(f"user faults: {faults['episodes']} of {episodes} episodes ({kinds}); {treatment}")
+    if report.token_turns:
+        drift = report.retokenized_turns
+        print(
+            f"agent tokens: {counted(report.token_turns, 'turn')} stored; {drift} re-tokenized "
+            "(the prompt does not extend the previous turn's ids: flagged `retokenized`, not to "
+            "be joined to it)"
+        )
     if report.judge_calls_saved:
         print(
             f"judge calls saved: {report.judge_calls_saved} (episodes whose NL assertions need "

@@ -18,7 +18,11 @@ other routes; without it (or for a template that puts tools elsewhere) a Hermes-
 Configuration: ``env_config`` (or keyword arguments) ``domain``, ``user``, ``mode``, ``split``,
 ``data_dir``, ``user_model``, ``reward`` (``binary``, ``partial``, ``breakdown``: the per-check
 vector is in the last step's metadata), ``judge`` (a model name: tasks scored by NL assertions
-are refused without one); per row (``extras``) ``task_id``, ``seed``, ``max_turns``. The
+are refused without one); per row (``extras``) ``task_id``, ``seed``, ``max_turns``. A judge
+that fails to rule marks that rollout and no other: its last step's reward is None (SkyRL's
+generator places no reward for it), its metadata says ``judge_failed``, `get_metrics` counts
+it and a warning says so (an env cannot take a rollout out of SkyRL's loss: filter on the
+``judge_failed`` metric or metadata to leave it out). The
 row's ``seed`` is the episode seed: the user's choices follow it (`tau_env.participant`), and
 every rollout of the row (SkyRL's samples per prompt) shares it; without one each episode
 draws its own.
@@ -27,6 +31,7 @@ draws its own.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -85,11 +90,13 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
         self.task_id: str | None = row.get("task_id")
         self.seed: int | None = row.get("seed")
         self.max_turns = int(row.get("max_turns", config.get("max_turns", 30)))
+        self.judge_failed = False
 
     def init(self, prompt: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Start the row's task; the dataset prompt is replaced by the episode's chat."""
         turn = self.chat.reset(task_id=self.task_id, seed=self.seed)
         self.turns = 0
+        self.judge_failed = False
         messages = [dict(m) for m in turn.messages]
         system, tools = messages[0]["content"], self.chat.tools
         exact = None
@@ -105,14 +112,21 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
         done = turn.done or self.turns >= self.max_turns
         metadata = dict(turn.info)
         metadata["finished"] = turn.done
+        failure = self.chat.judge_failure
+        metadata["judge_failed"] = self.judge_failed = failure is not None
+        if failure is not None:
+            warnings.warn(f"tau_env: {failure}; rollout left without a reward", stacklevel=2)
         return BaseTextEnvStepOutput(
             observations=[] if done else turn.messages,
-            # SkyRL reads a None reward as 0: a judge that failed to rule is an error here.
-            reward=self.chat.scored_reward() if turn.done else 0.0,
+            reward=self.chat.reward if turn.done else 0.0,  # None: the judge did not rule
             done=done,
             metadata=metadata,
             postprocessed_action=None,  # the model's tokens stand as sampled
         )
+
+    def get_metrics(self) -> dict[str, float]:
+        """The episode's metrics: ``judge_failed`` (1 when its NL judge failed to rule)."""
+        return {"judge_failed": float(self.judge_failed)}
 
 
 _TOKENIZERS: dict[str, Any] = {}

@@ -4,9 +4,11 @@
 domain with its retrieval variant (an embedding variant checks its key), both participants (an
 LLM side needs a model, and an API key unless it talks to its own ``api_base``) and the judge.
 It refuses API keys given as settings (``llm_args``, retrieval options), which would be
-stored with the run. Whatever is wrong is one `TauEnvError` raised before the store is opened:
-a run that cannot start leaves nothing behind, and no episode starts without every key it
-will need.
+stored with the run. A run that asks the agent's model server for exact tokens
+(``--agent-tokens``) sends it one short probe request (`check_agent_tokens`): a server that
+returns no token ids would leave every episode without them. Whatever is wrong is one
+`TauEnvError` raised before the store is opened: a run that cannot start leaves nothing
+behind, and no episode starts without every key it will need.
 
 `stored_config` is the configuration the store keeps: secrets a URL carries (``?api_key=``,
 ``user:password@``) are redacted. The run itself uses the configuration it was given; a
@@ -21,12 +23,14 @@ from typing import Any
 from tau_env.errors import TauEnvError
 from tau_env.rollout.config import JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user
-from tau_env.rollout.participants import build_factory, is_factory_path
+from tau_env.rollout.participants import build_factory, is_factory_path, model_config
 from tau_env.rollout.provenance import domain_of
 from tau_env.secrets import REDACTED, is_secret_name, keep_url_secrets, redact
 from tau_env.utils.commands import resume_command
 
 __all__ = [
+    "TOKEN_PROBE",
+    "check_agent_tokens",
     "check_judge",
     "check_run",
     "confirm_factories",
@@ -95,6 +99,48 @@ def check_run(config: RunConfig) -> None:
     if with_user:
         build_factory("user", config.user, domain)
     check_judge(config)
+    check_agent_tokens(config)
+
+
+def check_agent_tokens(config: RunConfig) -> None:
+    """With ``--agent-tokens``, check with one probe request that the agent's server returns ids.
+
+    Only some servers return each call's prompt and completion token ids (vLLM 0.10.2+ with
+    ``return_token_ids``, SGLang); others answer the same request without them, and the run
+    would store no tokens. The probe (`TOKEN_PROBE`, at most 8 new tokens, with the run's
+    settings) costs one short call.
+
+    Raises:
+        TauEnvError: The agent is not played by a model, the probe failed, or the reply has no
+            prompt or completion token ids (the message says what came back).
+    """
+    spec = config.agent
+    if spec.llm_args.get("return_token_ids") is not True:
+        return
+    if not spec.model:
+        raise TauEnvError(
+            f"--agent-tokens: the {spec.kind} agent calls no model; use --agent llm "
+            "--agent-model NAME"
+        )
+    from tau_env.llm import LLMClient
+
+    probe = spec.model_copy(update={"llm_args": {**spec.llm_args, "max_tokens": 8}})
+    server = redact(spec.api_base) if spec.api_base else "the provider's default endpoint"
+    try:
+        reply = LLMClient(model_config("agent", probe)).complete_sync(
+            [{"role": "user", "content": TOKEN_PROBE}], seed=0
+        )
+    except TauEnvError as error:
+        failed = f"--agent-tokens: the probe request to {server} failed: {error}"
+        raise TauEnvError(failed) from None
+    tokens = reply.tokens
+    if tokens is None or not tokens.prompt_ids or not tokens.completion_ids:
+        got = "logprobs only" if tokens is not None and tokens.logprobs else "no token ids"
+        raise TauEnvError(
+            f"--agent-tokens: {spec.model} at {server} answered a probe request with {got}: "
+            "no episode would store its tokens. Serve the model with vLLM 0.10.2+ or SGLang "
+            "(they return prompt_token_ids and token_ids), or run without --agent-tokens"
+        )
 
 
 def _check_endpoints(config: RunConfig) -> None:

@@ -151,6 +151,9 @@ class RunReport:
         user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
             ``instruction_leak``) and with any (``episodes``).
         without_user_faults: True when those episodes are left out of pass^k and the average.
+        token_turns: Agent turns stored with their exact tokens (``--agent-tokens``).
+        retokenized_turns: Of those, turns whose prompt does not extend the previous turn's
+            ids (flagged ``retokenized``: re-tokenization drift).
     """
 
     run_id: str
@@ -173,6 +176,8 @@ class RunReport:
     strict: StrictResults | None = None
     user_faults: dict[str, int] = field(default_factory=dict)
     without_user_faults: bool = False
+    token_turns: int = 0
+    retokenized_turns: int = 0
 
     @property
     def retrieval(self) -> str | None:
@@ -215,6 +220,7 @@ class RunReport:
             **({"strict": self.strict.to_json()} if self.strict is not None else {}),
             "user_faults": self.user_faults,
             "without_user_faults": self.without_user_faults,
+            "agent_tokens": {"turns": self.token_turns, "retokenized": self.retokenized_turns},
             "usage": {
                 "agent": self.agent_usage.model_dump(),
                 "user": self.user_usage.model_dump(),
@@ -302,6 +308,8 @@ def run_report(
         strict=strict,
         user_faults=_fault_counts(summaries),
         without_user_faults=without_user_faults,
+        token_turns=sum(summary.token_turns for summary in summaries),
+        retokenized_turns=sum(summary.retokenized_turns for summary in summaries),
     )
 
 

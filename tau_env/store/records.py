@@ -72,10 +72,12 @@ class TokenTurn(_Record):
 
     A turn's prompt usually begins with the previous turn's prompt and completion (the chat
     only grows); `prefix` counts the tokens it shares with them, so only the rest is stored.
-    `EpisodeRecord.token_turns` gives the turns whole. A logprob of minus infinity (a
-    token the model held impossible) or NaN is stored as JSON's string ``"-Infinity"`` or
-    ``"NaN"`` and read back as the float, where JSON's ``null`` would make the episode
-    unreadable.
+    When it does not (the server rendered or tokenized the earlier turns differently this
+    time: re-tokenization drift), the turn is flagged `retokenized`: a trainer cannot join its
+    ids to the previous turn's. `EpisodeRecord.token_turns` gives the turns whole. A logprob
+    of minus infinity (a token the model held impossible) or NaN is stored as JSON's string
+    ``"-Infinity"`` or ``"NaN"`` and read back as the float, where JSON's ``null`` would make
+    the episode unreadable.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="strings")
@@ -86,10 +88,17 @@ class TokenTurn(_Record):
     prompt_tail: list[int] = Field(default_factory=list, description="The prompt's other ids.")
     completion_ids: list[int] = Field(default_factory=list, description="The sampled ids.")
     logprobs: list[float] = Field(default_factory=list, description="Each sampled id's logprob.")
+    retokenized: bool = Field(
+        default=False,
+        description="The prompt does not begin with the previous turn's prompt and completion.",
+    )
 
 
 def token_turns(turns: list[dict[str, list[Any]]]) -> list[TokenTurn]:
-    """Turns of ``{"prompt_ids", "completion_ids", "logprobs"}`` in their stored form."""
+    """Turns of ``{"prompt_ids", "completion_ids", "logprobs"}`` in their stored form.
+
+    A turn whose prompt does not extend the previous turn's ids is flagged ``retokenized``.
+    """
     stored: list[TokenTurn] = []
     previous: list[Any] = []
     for turn in turns:
@@ -105,6 +114,7 @@ def token_turns(turns: list[dict[str, list[Any]]]) -> list[TokenTurn]:
                 prompt_tail=prompt[shared:],
                 completion_ids=list(turn["completion_ids"]),
                 logprobs=list(turn["logprobs"]),
+                retokenized=shared < len(previous),
             )
         )
         previous = prompt + list(turn["completion_ids"])
@@ -194,9 +204,12 @@ class EpisodeRecord(_Record):
         """The reference's success rule: reward within 1e-6 of 1 (never without a reward)."""
         return self.reward is not None and is_success(self.reward)
 
-    def token_turns(self) -> list[dict[str, list[Any]]]:
-        """`agent_tokens` whole: per turn ``prompt_ids``, ``completion_ids``, ``logprobs``."""
-        turns: list[dict[str, list[Any]]] = []
+    def token_turns(self) -> list[dict[str, Any]]:
+        """`agent_tokens` whole, per turn: ``prompt_ids``, ``completion_ids``, ``logprobs``.
+
+        And ``retokenized``: the prompt does not extend the previous turn's ids.
+        """
+        turns: list[dict[str, Any]] = []
         previous: list[Any] = []
         for turn in self.agent_tokens:
             prompt = previous[: turn.prefix] + turn.prompt_tail
@@ -205,6 +218,7 @@ class EpisodeRecord(_Record):
                     "prompt_ids": prompt,
                     "completion_ids": list(turn.completion_ids),
                     "logprobs": list(turn.logprobs),
+                    "retokenized": turn.retokenized,
                 }
             )
             previous = prompt + turn.completion_ids
@@ -238,6 +252,8 @@ class EpisodeSummary(_Record):
     not_judged: bool = False  # a basis check waits for a judge: no reward (None)
     judge_call_saved: bool = False  # NL assertions left to no judge: the reward was 0 anyway
     user_faults: UserFaultFlags = Field(default_factory=UserFaultFlags)
+    token_turns: int = 0  # agent turns with exact tokens stored (--agent-tokens)
+    retokenized_turns: int = 0  # of those, turns flagged `TokenTurn.retokenized`
 
     @property
     def success(self) -> bool:

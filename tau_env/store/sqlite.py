@@ -547,6 +547,8 @@ def _stats_of(record: EpisodeRecord) -> dict[str, Any]:
         "not_judged": record.reward is None,
         "judge_call_saved": judge_call_saved(record.grade),
         "user_faults": record.user_faults.model_dump(),
+        "token_turns": len(record.agent_tokens),
+        "retokenized_turns": sum(turn.retokenized for turn in record.agent_tokens),
     }
 
 

@@ -3,8 +3,9 @@
 The data is the built-in mock domain with one task (`NL_TASK`) also scored by an NL assertion
 (`nl_mock_dir`). On every route: without a judge that task is refused by id and left out of
 draws (with a warning counting it); with a judge it is judged (1 or 0 as the judge rules); a
-judge that fails never becomes a 0; ``reward="partial"`` and ``"breakdown"`` reach the route's
-reward and its info / metadata.
+judge that fails never becomes a 0 (a Gymnasium loop raises; the training routes mark that
+rollout, with no reward, and go on); ``reward="partial"`` and ``"breakdown"`` reach the
+route's reward and its info / metadata.
 """
 
 from __future__ import annotations
@@ -84,7 +85,9 @@ def play_trl_environment(data_dir, task_id, *, judge=None, reward="binary"):
             getattr(env, function["name"])(**json.loads(function["arguments"]))
         else:
             env.send_message_to_customer(message=message["content"])
-    return env.get_reward(), {"reward_breakdown": env.chat.reward_breakdown}
+    reward = env.get_reward()
+    failed = type(env).judge_failures == 1
+    return reward, {"reward_breakdown": env.chat.reward_breakdown, "judge_failed": failed}
 
 
 def play_trl_rollout(data_dir, task_id, *, judge=None, reward="binary"):
@@ -113,7 +116,8 @@ def play_trl_rollout(data_dir, task_id, *, judge=None, reward="binary"):
         "mock", data_dir=str(data_dir), judge=judge, reward=reward, generate=generate
     )
     out = rollout([[{"role": "user", "content": ROLLOUT_KEY + task_id}]], Trainer())
-    return out["tau_reward"][0], {"reward_breakdown": out["tau_breakdown"][0]}
+    info = {"reward_breakdown": out["tau_breakdown"][0], "judge_failed": out["tau_judge_failed"][0]}
+    return out["tau_reward"][0], info
 
 
 def play_openenv(data_dir, task_id, *, judge=None, reward="binary"):
@@ -145,6 +149,7 @@ def play_skyrl(data_dir, task_id, *, judge=None, reward="binary"):
             text = message["content"]
         output = env.step(text)
         if output["done"]:
+            assert output["metadata"]["judge_failed"] == bool(env.get_metrics()["judge_failed"])
             return output["reward"], output["metadata"]
 
 
@@ -156,9 +161,11 @@ ROUTES: dict[str, Play] = {
     "openenv": play_openenv,
     "skyrl": play_skyrl,
 }
-# How a judge that fails to rule shows on each route: never as 0. Routes whose trainer would
-# read a missing reward as 0 (TRL, SkyRL, a Gymnasium loop) raise; OpenEnv answers None.
-FAILED_JUDGE_RAISES = {"gymnasium", "trl_environment_factory", "trl_rollout_func", "skyrl"}
+# How a judge that fails to rule shows on each route: never as 0. A Gymnasium loop (which would
+# read a missing reward as 0) raises; the others give no reward (None) and say why: the grade's
+# ``not_judged`` (chat, OpenEnv) or a ``judge_failed`` flag, with a warning (TRL, SkyRL).
+FAILED_JUDGE_RAISES = {"gymnasium"}
+FAILED_JUDGE_FLAGGED = {"trl_environment_factory", "trl_rollout_func", "skyrl"}
 
 
 @pytest.mark.filterwarnings("ignore:tau_env. 1 of 10 tasks need an NL judge")  # factory probes
@@ -176,6 +183,10 @@ def test_with_judge__the_nl_task_is_judged(route, nl_mock_dir):
     if route in FAILED_JUDGE_RAISES:
         with pytest.raises(JudgeError, match="judge"):
             play(nl_mock_dir, NL_TASK, judge=fail)
+    elif route in FAILED_JUDGE_FLAGGED:
+        with pytest.warns(UserWarning, match="the NL judge did not rule"):
+            reward, info = play(nl_mock_dir, NL_TASK, judge=fail)
+        assert reward is None and info["judge_failed"] is True
     else:
         reward, metadata = play(nl_mock_dir, NL_TASK, judge=fail)
         assert reward is None and metadata["grade"]["not_judged"] == ["NL_ASSERTION"]

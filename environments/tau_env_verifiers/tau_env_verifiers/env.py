@@ -7,11 +7,17 @@ the agent is one model reply; `tau_env.chat.ChatEnv.step` applies it (tool calls
 tau_env's world, plain text is a message to the customer) and what comes back (tool results,
 the customer's reply) opens the next segment, until the episode ends. The grade is left on the
 trace's state for the task's rubric (`tau_env_verifiers.taskset.TauTask`).
+
+Each rollout plays an episode seed of its own (`TauEnv.episode_seed`), recorded in the
+trace's ``info["seed"]``: replaying the task with that seed and the same replies replays the
+episode.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+from collections import Counter
 from typing import Any
 
 import verifiers.v1 as vf
@@ -37,6 +43,22 @@ class TauEnv(vf.Env[TauEnvConfig]):  # type: ignore[misc]
     def __init__(self, config: TauEnvConfig) -> None:
         super().__init__(config)
         self._idle: list[Any] = []  # ChatEnvs between episodes (reset is cheap, building is not)
+        self._played: Counter[str] = Counter()  # rollouts begun per task (a numbered seed)
+
+    def episode_seed(self, task_id: str) -> int:
+        """The seed of a new rollout of `task_id` (see `TauTasksetConfig.seed`).
+
+        Fresh from the OS's entropy by default; with a configured seed, the k-th rollout of
+        the task in this process plays ``episode_seed(seed, task, k)``.
+        """
+        base = self.taskset.config.seed
+        if base is None:
+            return secrets.randbits(31)
+        from tau_env.rollout_seeds import episode_seed
+
+        count = self._played[task_id]
+        self._played[task_id] += 1
+        return episode_seed(base, task_id, count)
 
     async def run(self, task: TauTask, agents: Any) -> None:
         """One episode: reset, then one agent segment per turn until the episode ends."""
@@ -48,11 +70,13 @@ class TauEnv(vf.Env[TauEnvConfig]):  # type: ignore[misc]
 
     async def _play(self, chat: Any, task: TauTask, agents: Any) -> None:
         data = task.data
-        turn = chat.reset(task_id=data.task_id, seed=data.seed)
+        seed = self.episode_seed(data.task_id)
+        turn = chat.reset(task_id=data.task_id, seed=seed)
         system, *opening = turn.messages
         played = task.with_data(system_prompt=system["content"], tools=chat.tools)
         step = _stepper(chat, inline=self.taskset.config.user in INLINE_USERS)
         async with agents.agent.interaction(played) as interaction:
+            interaction.trace.info["seed"] = seed
             state = interaction.trace.state
             incoming = opening
             while not turn.done:
@@ -65,6 +89,7 @@ class TauEnv(vf.Env[TauEnvConfig]):  # type: ignore[misc]
                 incoming = turn.messages
             state.reward = turn.reward
             state.grade = turn.grade
+            state.judge_failure = chat.judge_failure
             state.termination = str(turn.info.get("termination"))
 
     def _chat_env(self) -> Any:

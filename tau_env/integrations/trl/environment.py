@@ -36,6 +36,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import warnings
 from typing import Any, Literal
 
 from tau_env.chat import ChatEnv, make_chat_env
@@ -69,15 +70,18 @@ class TauToolEnvironment:
         chat: The chat view the episode runs in.
         tool_calls: Tool calls executed in the current episode (the message tool included).
         seed: The current episode's seed.
+        judge_failures: Rollouts of the class, in this process, whose NL judge failed to rule.
     """
 
     _chat_options: dict[str, Any] = {}  # noqa: RUF012  # set per generated class, never mutated
     _seeds = SeedSchedule()  # one per generated class: its pooled instances share it
+    judge_failures = 0
 
     def __init__(self) -> None:
         self.chat: ChatEnv = make_chat_env(**self._chat_options)
         self.tool_calls = 0
         self.seed: int | None = None
+        self._failure_counted = False
 
     def reset(self, task_id: str | None = None, seed: int | None = None, **row: Any) -> str | None:
         """Start the row's task; returns what reached the agent before its first turn.
@@ -89,6 +93,7 @@ class TauToolEnvironment:
         self.seed = type(self)._seeds.next(task_id, seed)
         turn = self.chat.reset(task_id=task_id, seed=self.seed)
         self.tool_calls = 0
+        self._failure_counted = False
         opening = [m for m in turn.messages if m["role"] != "system"]
         if not opening:
             return None
@@ -96,17 +101,30 @@ class TauToolEnvironment:
             return str(opening[-1]["content"])  # the prompt holds the greeting and history
         return "\n".join(f"{_speaker(m)}: {m.get('content') or ''}" for m in opening)
 
-    def get_reward(self) -> float:
+    def get_reward(self) -> float | None:
         """The episode's reward, ending it first (as the agent's stop) when still running.
 
-        On the scale the factory was given (``reward=``: binary, partial or breakdown).
-
-        Raises:
-            JudgeError: The task's NL judge failed to rule (TRL would read None as 0).
+        On the scale the factory was given (``reward=``: binary, partial or breakdown). None
+        when the task's NL judge failed to rule: the rollout is marked, not scored 0 and not
+        stopping the batch. TRL leaves a rollout every reward function left None out of its
+        group's baseline and gives it advantage 0, so it moves nothing (`component_rewards`
+        give None for it too); each one is warned about with a count (`judge_failures`).
         """
         if not self.chat.done:
             self.chat.step({"role": "assistant", "content": "###STOP###"})
-        return self.chat.scored_reward()
+        failure = self.chat.judge_failure
+        if failure is None:
+            return self.chat.scored_reward()
+        if not self._failure_counted:  # once per episode, however often its reward is read
+            self._failure_counted = True
+            cls = type(self)
+            cls.judge_failures += 1
+            warnings.warn(
+                f"tau_env: {failure}; rollout left unscored "
+                f"({cls.judge_failures} so far in this process)",
+                stacklevel=2,
+            )
+        return None
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self.chat.done:
@@ -147,8 +165,10 @@ def environment_factory(
         split: Split drawn from when a row has no task id.
         data_dir: A reference data folder (None: built-in data).
         group_seeds: ``"shared"`` (a GRPO group plays one seed), ``"distinct"`` (every rollout
-            its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`.
-        group_size: Rollouts per group (GRPO's ``num_generations``), when known.
+            its own) or ``"fixed"`` (the row's seed); see `tau_env.integrations.trl.seeds`
+            (with several processes: rank-aware, from accelerate).
+        group_size: Rollouts per group (GRPO's ``num_generations``), when known (then a group
+            split over two processes is warned about).
         **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
             ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
             (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...

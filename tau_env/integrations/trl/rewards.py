@@ -3,7 +3,8 @@
 `component_rewards` gives one reward function per grading check; each returns, per rollout, the
 fraction of that check's items met (`tau_env.grading.reward.reward_breakdown`), or None where
 the task's reward basis has no such check (TRL leaves a None out of that rollout's weighted
-sum). Weigh them with ``GRPOConfig(reward_weights=...)``. Both routes are read: an
+sum; a rollout whose NL judge failed to rule gets None from every check). Weigh them with
+``GRPOConfig(reward_weights=...)``. Both routes are read: an
 ``environment_factory`` rollout through its environment, a ``rollout_func`` one through the
 ``tau_breakdown`` column the rollout function returns.
 """
@@ -51,7 +52,11 @@ def _reward_of(check: str) -> RewardFunction:
 
 
 def _ended(environment: Any) -> dict[str, float | None]:
-    """The breakdown of an environment's episode, ended first (as `get_reward` ends it)."""
-    environment.get_reward()
+    """The breakdown of an environment's episode, ended first (as `get_reward` ends it).
+
+    Empty when its NL judge failed to rule: the rollout is left unscored by every check.
+    """
+    if environment.get_reward() is None:
+        return {}
     breakdown: dict[str, float | None] = environment.chat.reward_breakdown
     return breakdown

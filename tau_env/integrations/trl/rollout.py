@@ -10,18 +10,23 @@ environment's (mask 0). The reward is the env's grade, passed to `tau_reward` as
 
 TRL hands the function the prompts already repeated ``num_generations`` times; it returns one
 episode per prompt received. Episodes that run out of turns or of completion budget are not
-graded and get reward 0 (``tau_finished`` is False).
+graded and get reward 0 (``tau_finished`` is False). An episode whose NL judge failed to rule
+is marked instead of stopping the batch: reward None (TRL leaves it out of its group's
+baseline and gives it advantage 0), an ``env_mask`` of zeros (none of its tokens is in the
+loss), ``tau_judge_failed`` True, a warning, and the ``tau_env/judge_failed`` metric (the
+batch's share of such rollouts, logged by `tau_reward`).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.chat import ChatEnv, EpisodeTokens, SystemPrompt, make_chat_env, parse_assistant_text
 from tau_env.integrations.trl.generation import ModelGenerate
-from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
+from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule, process_of
 
 __all__ = [
     "ROLLOUT_KEY",
@@ -50,12 +55,15 @@ class EpisodeRollout:
         completion_ids: Model and environment ids after it.
         env_mask: 1 for the model's ids, 0 for the environment's.
         logprobs: Per completion id: the sampling log-probability (0 for environment ids).
-        reward: The reward on the chat env's scale (0 when the episode did not finish).
+        reward: The reward on the chat env's scale (0 when the episode did not finish; None
+            when its NL judge failed to rule).
         breakdown: Each reward-basis check -> the fraction of its items met (empty when the
-            episode did not finish).
+            episode did not finish or its judge failed).
         user_faults: What the simulated user got wrong (`tau_env.user_faults`; empty when the
             episode did not finish).
         finished: True when the episode ended within the turn and token budgets.
+        judge_failed: True when the episode ended but its NL judge failed to rule (no reward,
+            an all-zero ``env_mask``).
         tool_calls: Tool calls the model made that the env executed.
         messages: The chat of the episode.
     """
@@ -66,10 +74,11 @@ class EpisodeRollout:
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
-    reward: float = 0.0
+    reward: float | None = 0.0
     breakdown: dict[str, float | None] = field(default_factory=dict)
     user_faults: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
+    judge_failed: bool = False
     tool_calls: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
 
@@ -88,6 +97,7 @@ class TauRollout:
         seed: The base of the episode seeds.
         group_seeds: How a GRPO group's episodes are seeded (`tau_env.integrations.trl.seeds`).
         max_turns: Model turns per episode before it is cut.
+        judge_failures: Episodes (in this process) whose NL judge failed to rule.
     """
 
     def __init__(
@@ -106,7 +116,8 @@ class TauRollout:
         self._new_chat = new_chat
         self._chats = [new_chat()]  # one per episode of a call, reused by the next calls
         self._current = self._chats[0]
-        self._schedule: SeedSchedule | None = None
+        self._schedule = SeedSchedule(group_seeds)
+        self.judge_failures = 0
 
     @property
     def chat(self) -> ChatEnv:
@@ -114,19 +125,23 @@ class TauRollout:
         return self._current
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
-        """One episode per prompt (TRL repeats each prompt ``num_generations`` times)."""
-        if self._schedule is None:  # a group is num_generations copies of a prompt, in a row
-            size = getattr(trainer, "num_generations", None)
-            self._schedule = SeedSchedule(self.group_seeds, size if isinstance(size, int) else None)
+        """One episode per prompt (TRL repeats each prompt ``num_generations`` times).
+
+        With several processes every process calls it at once, each with its slice of the
+        batch: the seeds are those of the whole batch (`SeedSchedule.batch`).
+        """
+        self._schedule.group_size = _group_size(trainer)
         while len(self._chats) < len(prompts):
             self._chats.append(self._new_chat())
         budget = int(getattr(trainer, "max_completion_length", None) or 1 << 30)
         tokenizer = trainer.processing_class
-        playing = []
-        for chat, prompt in zip(self._chats, prompts, strict=False):
-            task_id = task_id_of(prompt)
-            seed = self._schedule.next(task_id, self.seed)
-            playing.append(_Playing(chat, tokenizer, task_id, seed, budget))
+        task_ids = [task_id_of(prompt) for prompt in prompts]
+        rank, world = process_of(trainer)
+        seeds = self._schedule.batch(task_ids, self.seed, rank=rank, world=world)
+        playing = [
+            _Playing(chat, tokenizer, task_id, seed, budget)
+            for chat, task_id, seed in zip(self._chats, task_ids, seeds, strict=False)
+        ]
         for _ in range(self.max_turns):
             active = [episode for episode in playing if not episode.over]
             if not active:
@@ -134,6 +149,14 @@ class TauRollout:
             for episode, (ids, logprobs) in zip(active, self._turns(trainer, active), strict=True):
                 episode.take(ids, logprobs)
         episodes = [episode.result() for episode in playing]
+        for unscored in (e for e in episodes if e.judge_failed):
+            self.judge_failures += 1
+            warnings.warn(
+                f"tau_env: task {unscored.task_id} (seed {unscored.seed}): the NL judge did "
+                f"not rule; rollout left unscored and out of the loss "
+                f"({self.judge_failures} so far in this process)",
+                stacklevel=2,
+            )
         return {
             "prompt_ids": [e.prompt_ids for e in episodes],
             "completion_ids": [e.completion_ids for e in episodes],
@@ -141,6 +164,7 @@ class TauRollout:
             "env_mask": [e.env_mask for e in episodes],
             "tau_reward": [e.reward for e in episodes],
             "tau_finished": [e.finished for e in episodes],
+            "tau_judge_failed": [e.judge_failed for e in episodes],
             "tau_tool_calls": [e.tool_calls for e in episodes],
             "tau_task_id": [e.task_id for e in episodes],
             "tau_seed": [e.seed for e in episodes],
@@ -197,8 +221,12 @@ class _Playing:
     def _finish(self, info: dict[str, Any]) -> None:
         rollout, chat = self.rollout, self.chat
         rollout.finished = True
-        rollout.reward = chat.scored_reward()
-        rollout.breakdown = chat.reward_breakdown
+        rollout.judge_failed = chat.judge_failure is not None
+        if rollout.judge_failed:
+            rollout.reward = None
+        else:
+            rollout.reward = chat.scored_reward()
+            rollout.breakdown = chat.reward_breakdown
         rollout.user_faults = info.get("user_faults", {})
         self.over = True
 
@@ -206,7 +234,8 @@ class _Playing:
         """The episode as the rollout function returns it (cut to the completion budget)."""
         rollout, tokens, budget = self.rollout, self.tokens, self.budget
         rollout.completion_ids = tokens.completion_ids[:budget]
-        rollout.env_mask = tokens.loss_mask[:budget]
+        mask = tokens.loss_mask[:budget]
+        rollout.env_mask = [0] * len(mask) if rollout.judge_failed else mask
         rollout.logprobs = rollout.logprobs[:budget]
         rollout.messages = list(self.chat.messages)
         return rollout
@@ -243,7 +272,8 @@ def make_rollout_func(
         seed: The base of the episode seeds (`tau_env.integrations.trl.seeds`).
         group_seeds: ``"shared"`` (the rollouts of a GRPO group, the consecutive copies of one
             prompt, play one seed), ``"distinct"`` (every rollout its own) or ``"fixed"``
-            (`seed` for every episode).
+            (`seed` for every episode); with several processes, the seeds one process would
+            give the whole batch.
         **options: Further `make_chat_env` arguments: ``reward`` (``"binary"``,
             ``"partial"``, ``"breakdown"``; per-check rewards: `component_rewards`), ``judge``
             (tasks scored by NL assertions need one), ``user_model``, ``max_steps``...
@@ -304,9 +334,34 @@ def task_id_of(prompt: Any) -> str | None:
     return text[len(ROLLOUT_KEY) :].strip() or None
 
 
-def tau_reward(completions: Sequence[Any], tau_reward: Sequence[float], **_: Any) -> list[float]:
-    """GRPO reward function: each episode's reward on the rollout function's scale."""
-    return [float(reward) for reward in tau_reward]
+def tau_reward(
+    completions: Sequence[Any],
+    tau_reward: Sequence[float | None],
+    tau_judge_failed: Sequence[bool] | None = None,
+    log_metric: Callable[[str, float], None] | None = None,
+    **_: Any,
+) -> list[float | None]:
+    """GRPO reward function: each episode's reward on the rollout function's scale.
+
+    None for an episode whose NL judge failed to rule; the share of those in the batch is
+    logged as ``tau_env/judge_failed`` (through TRL's ``log_metric``).
+    """
+    if log_metric is not None and tau_judge_failed is not None and len(tau_judge_failed):
+        log_metric("tau_env/judge_failed", sum(map(bool, tau_judge_failed)) / len(tau_judge_failed))
+    return [None if reward is None else float(reward) for reward in tau_reward]
+
+
+def _group_size(trainer: Any) -> int | None:
+    """The trainer's rollouts per group (None when it has no ``num_generations``).
+
+    In evaluation TRL groups ``num_generations_eval`` rollouts (when it sets one).
+    """
+    model = getattr(trainer, "model", None)
+    evaluating = model is not None and getattr(model, "training", True) is False
+    size = getattr(trainer, "num_generations_eval" if evaluating else "num_generations", None)
+    if evaluating and not isinstance(size, int):
+        size = getattr(trainer, "num_generations", None)
+    return size if isinstance(size, int) else None
 
 
 def _decode(tokenizer: Any, ids: list[int]) -> str:

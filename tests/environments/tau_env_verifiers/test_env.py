@@ -2,15 +2,18 @@
 
 verifiers runs in a venv of its own (``TAU_ENV_VERIFIERS_VENV``, built by ``.ci/run``: verifiers
 0.4 cannot share one with openenv 0.10), holding tau-env and ``environments/tau_env_verifiers``.
-Its model is the fake OpenAI-compatible server of this process. Episodes run one at a time, in
-the taskset's order, so the fake model knows which task a request belongs to without being
-told: it answers each with the next message of a recorded script, as a native tool call or as
-plain text. Half the scripts are the plain-text oracle's (they must score 1.0); the others ask
-the customer one question in plain text and stop (0.0). Every reward verifiers records must
-equal `run_episode`'s for the same task, seed and actions; every request must carry the
-episode's tool schemas as native ``tools``, and the conversation must be the one `ChatEnv`
-holds with a model: the system prompt, the greeting as the assistant's first turn, the
-customer as user turns, tool results as tool messages answering the calls' ids.
+Its model is the fake OpenAI-compatible server of this process. Each task is played by a group
+of `ROLLOUTS` rollouts; episodes run one at a time, in the taskset's order (a task's rollouts
+in a row), so the fake model knows which episode a request belongs to without being told: it
+answers each with the next message of a recorded script, as a native tool call or as plain
+text. Half the tasks get the plain-text oracle's scripts (they must score 1.0); the others ask
+the customer one question in plain text and stop (0.0). The taskset is numbered (``seed =
+0``): rollout k of a task plays ``episode_seed(0, task, k)``, which its trace records. Every
+reward verifiers records must equal `run_episode`'s for the same task, recorded seed and
+actions; every request must carry the episode's tool schemas as native ``tools``, and the
+conversation must be the one `ChatEnv` holds with a model: the system prompt, the greeting as
+the assistant's first turn, the customer as user turns, tool results as tool messages
+answering the calls' ids.
 """
 
 from __future__ import annotations
@@ -25,38 +28,49 @@ from tau_env.actions import Action, SendMessage, Stop
 from tau_env.baselines.oracle import PlainTextOracleAgent
 from tau_env.chat import action_message, make_chat_env
 from tau_env.episode_runner import run_episode
+from tau_env.rollout_seeds import episode_seed
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import verifiers_venv
-from tests.vf_eval import eval_config_head, run_vf_eval
+from tests.vf_eval import eval_config_head, run_python, run_vf_eval
 
-EPISODES = 8
+TASKS = 4
+ROLLOUTS = 2
+EPISODES = TASKS * ROLLOUTS
 QUESTION = "Could you tell me the phone number on your account, please?"
 
 
 def scripts() -> list[tuple[str, int, list[Action]]]:
-    """(task id, seed, the agent's actions) of the first test tasks, in the taskset's order.
+    """(task id, seed, the agent's actions) of every rollout, in the order they are played.
 
-    The taskset plays task i of the split with seed i; oracle episodes of at most 6 turns
-    alternate with a plain-text question followed by a stop.
+    Rollout k of a task plays ``episode_seed(0, task, k)``; tasks whose oracle episodes take
+    at most 6 turns under every seed alternate with tasks asked a plain-text question and
+    stopped.
     """
     chat = make_chat_env("telecom", split="test")
     chosen: list[tuple[str, int, list[Action]]] = []
-    for seed, task in enumerate(chat.single.aec.unwrapped.domain.split("test")):
-        if len(chosen) % 2:
-            chosen.append((task.id, seed, [SendMessage(content=QUESTION), Stop()]))
+    for task in chat.single.aec.unwrapped.domain.split("test"):
+        seeds = [episode_seed(0, task.id, k) for k in range(ROLLOUTS)]
+        if len(chosen) // ROLLOUTS % 2:
+            chosen += [(task.id, seed, [SendMessage(content=QUESTION), Stop()]) for seed in seeds]
         else:
-            chat.reset(task_id=task.id, seed=seed)
-            oracle = PlainTextOracleAgent(task)
-            actions: list[Action] = []
-            while not chat.done:
-                actions.append(oracle.act(None, None))  # type: ignore[arg-type]
-                chat.step(action_message(actions[-1]))
-            if chat.reward == 1.0 and len(actions) <= 6:
-                chosen.append((task.id, seed, actions))
+            played = [(task.id, seed, _oracle_actions(chat, task, seed)) for seed in seeds]
+            if all(actions is not None for *_, actions in played):
+                chosen += played  # type: ignore[arg-type]
         if len(chosen) == EPISODES:
             return chosen
     raise AssertionError("not enough short telecom test tasks")
+
+
+def _oracle_actions(chat, task, seed: int) -> list[Action] | None:
+    """The plain-text oracle's actions for a passing episode of at most 6 turns, else None."""
+    chat.reset(task_id=task.id, seed=seed)
+    oracle = PlainTextOracleAgent(task)
+    actions: list[Action] = []
+    while not chat.done:
+        actions.append(oracle.act(None, None))  # type: ignore[arg-type]
+        chat.step(action_message(actions[-1]))
+    return actions if chat.reward == 1.0 and len(actions) <= 6 else None
 
 
 def fake_model(plans: list[tuple[str, int, list[Action]]]):
@@ -78,20 +92,21 @@ def fake_model(plans: list[tuple[str, int, list[Action]]]):
 
 
 def eval_config(model: str, output, plans) -> str:
-    ids = ", ".join(json.dumps(task_id) for task_id, _, _ in plans)
+    ids = ", ".join(json.dumps(task_id) for task_id, _, _ in plans[::ROLLOUTS])
     taskset = f"""[select.include]
 ids = [{ids}]
 [env.taskset]
 id = "tau-env-verifiers"
 domain = "telecom"
 split = "test"
+seed = 0
 """
-    return eval_config_head(model, output, concurrency=1) + taskset
+    return eval_config_head(model, output, concurrency=1, rollouts=ROLLOUTS) + taskset
 
 
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory):
-    """Run vf-eval once: (plans, the model's requests, verifiers' episodes by task id)."""
+    """Run vf-eval once: (plans, the model's requests, verifiers' traces by (task, seed))."""
     venv = verifiers_venv(environment=True)
     plans = scripts()
     folder = tmp_path_factory.mktemp("vf")
@@ -100,24 +115,43 @@ def evaluated(tmp_path_factory):
         config.write_text(eval_config(fake.base_url, folder / "out", plans))
         episodes = run_vf_eval(venv, config, folder / "out")
         requests = fake.requests
-    by_task = {e["task"]["data"]["task_id"]: e for e in episodes}
-    return plans, requests, by_task
+    assert all(e["ok"] for e in episodes)
+    played = {}
+    for episode in episodes:
+        (trace,) = episode["traces"]
+        played[episode["task"]["data"]["task_id"], trace["info"]["seed"]] = trace
+    return plans, requests, played
 
 
 def test_rewards__equal_run_episode_for_the_same_tasks_seeds_and_actions(evaluated):
-    plans, _, by_task = evaluated
-    assert len(by_task) == EPISODES and all(e["ok"] for e in by_task.values())
+    plans, _, played = evaluated
+    assert sorted(played) == sorted((task_id, seed) for task_id, seed, _ in plans)
     env = tau_env.make_env("telecom")
     user = ScriptedUser.factory(env.unwrapped.domain)
     for task_id, seed, actions in plans:
         agent = _Replay(iter(actions))
         direct = run_episode(env, lambda _task, a=agent: a, user, task_id=task_id, seed=seed)
-        (trace,) = by_task[task_id]["traces"]
+        trace = played[task_id, seed]
         assert trace["rewards"]["tau_reward"]["score"] == direct.reward, task_id
         breakdown = direct.grade.model_dump(mode="json")["breakdown"]
-        assert trace["metrics"] == {f"check_{k}": v for k, v in breakdown.items()}
-    scores = {e["traces"][0]["rewards"]["tau_reward"]["score"] for e in by_task.values()}
+        checks = {f"check_{k}": v for k, v in breakdown.items()}
+        assert trace["metrics"] == {**checks, "judge_failed": 0.0}
+    scores = {trace["rewards"]["tau_reward"]["score"] for trace in played.values()}
     assert scores == {0.0, 1.0}  # both outcomes were played
+
+
+def test_seeds__each_rollout_of_a_group_plays_and_records_its_own(evaluated):
+    """The issue's measure: the openings the model saw. Each rollout opened with its own seed's
+    customer opening, and the rollouts of a group differ (one seed per task would repeat it)."""
+    plans, requests, played = evaluated
+    openings = [r.messages[2]["content"] for r in requests if len(r.messages) == 3]
+    chat = make_chat_env("telecom", split="test")
+    expected = [chat.reset(task_id=t, seed=seed).messages[2]["content"] for t, seed, _ in plans]
+    assert openings == expected
+    assert len(set(openings)) == EPISODES
+    for task_id, _, _ in plans[::ROLLOUTS]:
+        seeds = [seed for task, seed in played if task == task_id]
+        assert sorted(seeds) == sorted(episode_seed(0, task_id, k) for k in range(ROLLOUTS))
 
 
 def test_requests__native_tool_schemas_and_the_chat_env_conversation(evaluated):
@@ -194,3 +228,21 @@ class _Replay:
 
     def act(self, view, context) -> Action:
         return next(self.actions)
+
+
+def test_episode_seed__fresh_per_rollout_by_default_numbered_with_a_seed():
+    """Eight rollouts of one task (a group of 4, then the next epoch's 4) in one env: distinct
+    fresh seeds by default; with ``seed`` set, rollout k plays ``episode_seed(seed, task, k)``
+    and a new process replays them."""
+    venv = verifiers_venv(environment=True)
+    code = """if True:
+        import json
+        from tau_env_verifiers import load_environment
+        def seeds(**options):
+            env = load_environment(domain="mock", split=None, **options)
+            return [env.episode_seed("complete_task") for _ in range(8)]
+        print(json.dumps([seeds(), seeds(), seeds(seed=5), seeds(seed=5)]))
+    """
+    fresh, again, numbered, replayed = run_python(venv, code)
+    assert len(set(fresh + again)) == 16
+    assert numbered == replayed == [episode_seed(5, "complete_task", k) for k in range(8)]

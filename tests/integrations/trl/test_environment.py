@@ -100,3 +100,43 @@ def test_grpo__two_optimizer_steps_through_environment_factory(
         assert (reward, tool_calls) in {(1.0, 2), (0.0, 0)}
     assert {reward for *_, reward, _ in played} == {0.0, 1.0}
     assert parameters_changed(before, model)
+
+
+def test_environment__a_judge_failure_leaves_that_rollout_unscored_counted_once(trl, nl_mock_dir):
+    from tau_env.errors import JudgeError
+    from tau_env.integrations.trl import component_rewards, environment_factory
+    from tests.conftest import NL_TASK
+
+    def fail(trajectory, assertions):
+        raise JudgeError("judge unreachable")
+
+    cls = environment_factory("mock", data_dir=str(nl_mock_dir), judge=fail, reward="breakdown")
+    judged, other = cls(), cls()
+    for env, task_id in ((judged, NL_TASK), (other, "complete_task")):
+        env.reset(task_id=task_id, seed=0)
+        _play_oracle(env, nl_mock_dir)
+    with pytest.warns(UserWarning, match=r"NL judge did not rule.*\(1 so far in this process\)"):
+        assert [env.get_reward() for env in (judged, other)] == [None, 1.0]
+    functions = component_rewards()
+    values = [f([None, None], environments=[judged, other]) for f in functions]
+    assert [v[0] for v in values] == [None] * len(functions)  # every check leaves it out
+    assert [v[1] for v in values][:1] == [1.0]  # the other rollout keeps its DB check
+    assert cls.judge_failures == 1  # read six times, counted once
+
+
+def _play_oracle(env, data_dir) -> None:
+    """The plain-text oracle's turns through the environment's tool methods, to the end."""
+    import json
+
+    import tau_env
+    from tau_env.baselines.oracle import PlainTextOracleAgent
+    from tau_env.chat import action_message
+
+    oracle = PlainTextOracleAgent(tau_env.load_domain("mock", data_dir).task(env.chat.task_id))
+    while not env.chat.done:
+        message = action_message(oracle.act(None, None))
+        if message.get("tool_calls"):
+            function = message["tool_calls"][0]["function"]
+            getattr(env, function["name"])(**json.loads(function["arguments"]))
+        else:
+            env.send_message_to_customer(message=message["content"])

@@ -165,3 +165,108 @@ def test_model_generate__a_batch_in_one_call_with_each_rows_own_logprobs(tokeniz
             logits = Trainer.model(torch.tensor([ids + new])).logits[0, len(ids) - 1 : -1]
         expected = torch.log_softmax(logits.float(), -1).gather(1, torch.tensor(new)[:, None])
         assert torch.allclose(torch.tensor(logprobs), expected[:, 0], atol=1e-4)
+
+
+def failing_judge(trajectory, assertions):
+    from tau_env.errors import JudgeError
+
+    raise JudgeError("judge unreachable")
+
+
+def mock_oracle(data_dir, tokenizer, **options):
+    """A rollout function on mock whose turns are the plain-text oracle's, and a trainer."""
+    import json
+
+    import tau_env
+    from tau_env.baselines.oracle import PlainTextOracleAgent
+    from tau_env.chat import action_message, render_tool_call
+    from tau_env.integrations.trl import make_rollout_func
+
+    domain = tau_env.load_domain("mock", data_dir)
+    oracles: dict = {}
+
+    def generate(trainer, ids):  # the oracle of the episode a turn is sampled for
+        chat = rollout.chat
+        if chat not in oracles or len(chat.messages) == 3:
+            oracles[chat] = PlainTextOracleAgent(domain.task(chat.task_id))
+        message = action_message(oracles[chat].act(None, None))
+        calls = message.get("tool_calls")
+        if calls:
+            function = calls[0]["function"]
+            text = render_tool_call(function["name"], json.loads(function["arguments"]))
+        else:
+            text = message["content"]
+        new = [*tokenizer.encode(text, add_special_tokens=False), tokenizer.eos_token_id]
+        return new, [0.0] * len(new)
+
+    rollout = make_rollout_func("mock", data_dir=str(data_dir), generate=generate, **options)
+    return rollout
+
+
+def test_rollout_func__a_judge_failure_marks_its_rollout_and_the_batch_goes_on(trl, nl_mock_dir):
+    """One batch: the NL-judged task (its judge fails) and a task with no NL assertion. The
+    first comes back unscored, out of the loss and counted; the second as if alone."""
+    from tau_env.integrations.trl import ROLLOUT_KEY, tau_reward
+    from tau_env.testing.tiny_lm import tiny_tokenizer
+    from tests.conftest import NL_TASK
+
+    tokenizer = tiny_tokenizer(["mock tasks"], vocab_size=300)
+    rollout = mock_oracle(nl_mock_dir, tokenizer, judge=failing_judge)
+
+    class Trainer:
+        processing_class = tokenizer
+        max_completion_length = 1 << 20
+
+    prompts = [[{"role": "user", "content": ROLLOUT_KEY + t}] for t in (NL_TASK, "complete_task")]
+    with pytest.warns(UserWarning, match=r"NL judge did not rule.*\(1 so far in this process\)"):
+        out = rollout(prompts, Trainer())
+    assert out["tau_finished"] == [True, True]
+    assert out["tau_judge_failed"] == [True, False]
+    assert out["tau_reward"] == [None, 1.0]
+    assert out["tau_breakdown"][0] == {}
+    failed, scored = out["env_mask"]
+    assert failed and set(failed) == {0}  # none of its tokens is in the loss
+    assert 1 in scored and len(failed) == len(out["completion_ids"][0])
+    logged = []
+    rewards = tau_reward(
+        [None, None],
+        out["tau_reward"],
+        tau_judge_failed=out["tau_judge_failed"],
+        log_metric=lambda name, value: logged.append((name, value)),
+    )
+    assert rewards == [None, 1.0]
+    assert logged == [("tau_env/judge_failed", 0.5)]
+
+
+@pytest.mark.filterwarnings("ignore:tau_env. task create_task .seed")
+def test_grpo__trains_through_a_judge_failure(tmp_path, trl, nl_mock_dir):
+    """A GRPO step whose batch holds a group whose judge fails: the step is taken, the share
+    of such rollouts is logged, and they get advantage 0 (TRL's rule for rows every reward
+    function left None)."""
+    from tau_env.integrations.trl import rollout_dataset, tau_reward
+    from tau_env.testing.tiny_lm import tiny_model, tiny_tokenizer
+    from tests.conftest import NL_TASK
+
+    tokenizer = tiny_tokenizer(["mock tasks"], vocab_size=300)
+    rollout = mock_oracle(nl_mock_dir, tokenizer, judge=failing_judge)
+    dataset = rollout_dataset(
+        "mock", data_dir=str(nl_mock_dir), only=[NL_TASK, "complete_task"], judged=True
+    )
+    trainer = trl.GRPOTrainer(
+        model=tiny_model(tokenizer),
+        reward_funcs=tau_reward,
+        args=grpo_config(tmp_path, trl, max_steps=1, max_completion_length=512),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        rollout_func=rollout,
+    )
+    trainer.train()
+    assert trainer.state.global_step == 1
+    (logged,) = [row for row in trainer.state.log_history if "tau_env/judge_failed" in row]
+    assert logged["tau_env/judge_failed"] == 0.5
+    advantages = trainer._logs["advantages"]  # TRL's own per-rollout log
+    rewards = trainer._logs["rewards"]["tau_reward"]
+    assert len(advantages) == len(rewards) == 4
+    for reward, advantage in zip(rewards, advantages, strict=True):
+        if reward != reward:  # NaN: the failed judge's rollouts
+            assert advantage == 0.0
