@@ -41,6 +41,10 @@ __all__ = [
 ]
 
 
+TOKEN_PROBE = "Reply with the word OK."
+"""The one message of the probe request `check_agent_tokens` sends."""
+
+
 def _secret_setting(settings: Mapping[str, Any]) -> str | None:
     """The first setting (nested ones too, e.g. a header) whose name says it is a secret."""
     for name, value in settings.items():
