@@ -24,7 +24,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EpisodeTokens", "TokenizedEpisode", "system_with_tools", "tokenize_episode"]
+__all__ = [
+    "EpisodeTokens",
+    "TokenizedEpisode",
+    "system_with_tools",
+    "template_message",
+    "tokenize_episode",
+]
 
 _STAND_IN = {"role": "user", "content": "dummy"}
 
@@ -138,7 +144,7 @@ class EpisodeTokens:
     # -- internals -----------------------------------------------------------------------------
     def _render(self, messages: list[dict[str, Any]], *, tools: Any, generation: bool) -> list[int]:
         ids = self.tokenizer.apply_chat_template(
-            [_template_message(m) for m in messages],
+            [template_message(m) for m in messages],
             tools=tools,
             add_generation_prompt=generation,
             tokenize=True,
@@ -226,7 +232,7 @@ def system_with_tools(
     return text if render(text, None) == native else None
 
 
-def _template_message(message: dict[str, Any]) -> dict[str, Any]:
+def template_message(message: dict[str, Any]) -> dict[str, Any]:
     """The message as chat templates expect it: tool-call arguments as objects, not JSON text.
 
     (OpenAI's wire format carries arguments as text; Hugging Face templates serialize them

@@ -14,6 +14,8 @@ LLM agent of ``tau-env run --agent llm`` (`tau_env.baselines.LLMAgent`). The for
 - tools as native OpenAI-style tool schemas (sent with the request, not written into text).
 
 Plain text is a message to the customer.
+
+`recorded_chat` rebuilds that chat from a stored trajectory (`tau-env export --format sft`).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_env.chat.convert import normalize_assistant_message
+from tau_env.env.conversation import visible_to
 from tau_env.llm.convert import to_openai_messages
 from tau_env.messages import AssistantMessage, Message
 
-__all__ = ["AgentTranscript"]
+__all__ = ["AgentTranscript", "recorded_chat"]
 
 
 class AgentTranscript:
@@ -82,6 +85,19 @@ class AgentTranscript:
             self._last_turn = None
         self.messages.extend(new)
         return new
+
+
+def recorded_chat(system: str, trajectory: Sequence[Message]) -> list[dict[str, Any]]:
+    """The agent's chat of a recorded episode, system prompt first, in the format above.
+
+    What the agent saw of `trajectory` (its own messages, the customer's words, the results of
+    its own calls), as `AgentTranscript` holds it at the end of an episode whose model sent one
+    action per turn. A trajectory keeps one tool call per message and drops text sent alongside
+    calls, so a model turn of several calls comes back as one turn per call.
+    """
+    transcript = AgentTranscript()
+    transcript.start(system, [message for message in trajectory if visible_to(message, "agent")])
+    return transcript.messages
 
 
 def _fill_call_ids(message: dict[str, Any], results: list[dict[str, Any]]) -> None:

@@ -35,7 +35,7 @@ from tau_env.messages import (
 from tau_env.state.world import World
 from tau_env.tools.nesting import clipped, nests_deeper_than
 
-__all__ = ["GREETING", "Conversation", "Seating", "SideView"]
+__all__ = ["GREETING", "Conversation", "Seating", "SideView", "visible_to"]
 
 GREETING = "Hi! How can I help you today?"
 """The agent's fixed first message (not an action)."""
@@ -348,7 +348,7 @@ def _layout_of(history: Sequence[Message]) -> _HistoryLayout:
 
 def _seen_by(history: Sequence[Message], side: Side) -> _SeenBy:
     """What `side` saw of `history`; its inbox is what arrived after its own last message."""
-    seen = [message for message in history if _visible_to(message, side)]
+    seen = [message for message in history if visible_to(message, side)]
     last_own = max((i for i, m in enumerate(seen) if _sent_by(m, side)), default=-1)
     unseen = [m for m in seen[last_own + 1 :] if not _sent_by(m, side)]
     return tuple(seen), tuple(unseen)
@@ -398,7 +398,8 @@ def _sent_by(message: Message, side: Side) -> bool:
     return (message.role == "assistant") == (side == "agent")
 
 
-def _visible_to(message: Message, side: Side) -> bool:
+def visible_to(message: Message, side: Side) -> bool:
+    """Whether `side` sees `message`: its own, the other side's text, results of its own calls."""
     if isinstance(message, ToolMessage):
         return message.requestor == requestor_of(side)
     if _sent_by(message, side):

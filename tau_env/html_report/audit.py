@@ -15,7 +15,7 @@ from pathlib import Path
 from tau_env.audit.report import ORACLE_LABEL, AuditReport, PlayerRate
 from tau_env.errors import TauEnvError
 from tau_env.html_report.sections import text
-from tau_env.utils.files import write_text_atomically
+from tau_env.utils.atomic_output import write_text_atomically
 
 __all__ = ["audit_page", "audit_section", "write_audit_page"]
 

@@ -36,7 +36,7 @@ from tau_env.html_report.sections import (
 from tau_env.html_report.views import episode_payload
 from tau_env.rollout.report import RunReport
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.files import write_text_atomically
+from tau_env.utils.atomic_output import write_text_atomically
 from tau_env.utils.strict_json import finite_only
 from tau_env.utils.wording import counted
 

@@ -33,7 +33,7 @@ from tau_env.store.records import (
     token_turns,
 )
 
-__all__ = ["EpisodeWorker", "Outcome", "decode_outcome", "encode_outcome"]
+__all__ = ["EpisodeWorker", "Outcome", "decode_outcome", "encode_outcome", "run_env"]
 
 Outcome = EpisodeRecord | FailureRecord
 """What one attempt at a unit yields: a finished episode, or a logged failure."""
@@ -92,17 +92,7 @@ class EpisodeWorker:
         self._free: list[Any] = [self._new_env()]
 
     def _new_env(self) -> Any:
-        config = self.config
-        env = make_env(
-            config.domain,
-            data_dir=config.data_dir,
-            retrieval=config.retrieval,
-            retrieval_options=config.retrieval_options,
-            split=config.split,
-            max_steps=config.max_steps,
-            max_errors=config.max_errors,
-        )
-        return apply_mode(env, config.mode)
+        return run_env(self.config)
 
     async def play(self, unit: Unit) -> Outcome:
         """Play one unit; a fault inside the episode becomes a record.
@@ -168,6 +158,20 @@ class EpisodeWorker:
             at=time.time(),
             duration=time.time() - started,
         )
+
+
+def run_env(config: RunConfig) -> Any:
+    """A fresh env stack of the run: its domain, data, limits and mode, as its episodes play."""
+    env = make_env(
+        config.domain,
+        data_dir=config.data_dir,
+        retrieval=config.retrieval,
+        retrieval_options=config.retrieval_options,
+        split=config.split,
+        max_steps=config.max_steps,
+        max_errors=config.max_errors,
+    )
+    return apply_mode(env, config.mode)
 
 
 def _turn_tokens(participant: Any) -> list[dict[str, list[Any]]]:

@@ -86,9 +86,9 @@ def test_tokenize_episode__no_model_turn_is_an_error(tokenizer):
 
 
 def _template(message):
-    from tau_env.chat.tokens import _template_message
+    from tau_env.chat.tokens import template_message
 
-    return _template_message(dict(message))
+    return template_message(dict(message))
 
 
 def _runs(ids, mask):

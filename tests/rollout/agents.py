@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 
-from tau_env.actions import SendMessage
-from tau_env.baselines.oracle import OracleAgent
+from tau_env.actions import CallTool, SendMessage
+from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
 
 OUTAGE = {"active": True}
 """While active, `OutageOracle` fails as a provider outage would (tests switch it off)."""
@@ -109,3 +109,14 @@ class QuittingUser:
         if self.turns == 1:
             return SendMessage(content="Please mark task_1 as completed.")
         return SendMessage(content="Thanks. ###STOP###")
+
+
+class ForgetfulTextOracle(PlainTextOracleAgent):
+    """The plain-text oracle without its last tool call: it parts from the oracle there."""
+
+    def actions(self):
+        actions = list(super().actions())
+        calls = [i for i, action in enumerate(actions) if isinstance(action, CallTool)]
+        if calls:
+            del actions[calls[-1]]
+        return iter(actions)

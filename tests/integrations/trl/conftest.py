@@ -96,6 +96,20 @@ def scripted_model(tokenizer, *, message_tool: bool):
     return model
 
 
+CPU_TRAINING = {
+    "report_to": "none",
+    "save_strategy": "no",
+    "use_cpu": True,
+    "bf16": False,
+    "seed": 0,
+    "dataloader_num_workers": 0,
+    # Set by its own name: TRL's default sets the deprecated `gradient_checkpointing`
+    # (transformers then warns); a 2-layer model needs no checkpointing.
+    "activation_checkpointing": False,
+}
+"""Trainer settings of every test: CPU, no saving, no reporting, seeded."""
+
+
 def grpo_config(tmp_path, trl, **overrides):
     values = {
         "output_dir": str(tmp_path / "out"),
@@ -106,15 +120,7 @@ def grpo_config(tmp_path, trl, **overrides):
         "beta": 0.0,
         "max_completion_length": 192,
         "logging_steps": 1,
-        "report_to": "none",
-        "save_strategy": "no",
-        "use_cpu": True,
-        "bf16": False,
-        "seed": 0,
-        "dataloader_num_workers": 0,
-        # Set by its own name: TRL's default sets the deprecated `gradient_checkpointing`
-        # (transformers then warns); a 2-layer model needs no checkpointing.
-        "activation_checkpointing": False,
+        **CPU_TRAINING,
     }
     values.update(overrides)
     return trl.GRPOConfig(**values)
