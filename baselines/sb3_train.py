@@ -83,7 +83,8 @@ class TrainConfig:
         train_split, test_split: The domain's built-in splits to train on and to draw the curve on.
         train_style: The users' style in training (None: each task's persona).
         test_style: The users' style on the curve's test split.
-        task_filter: Keep only tasks whose id contains this text, in both splits.
+        task_filter: Keep only tasks of this family (``service_issue``; built-in tasks name it
+            in their description) or whose id contains this text, in both splits.
         train_tasks, test_tasks: Explicit task ids of the splits (instead of the filter).
         eval_every: Steps between curve points (0: only before and after training).
         grid: (split, style) pairs scored at the end (empty: the curve's split only); pairs
@@ -164,9 +165,10 @@ _OTHER_SETTINGS = ("train_split", "test_split", "gamma", "net_arch", "max_turns"
 
 
 def _task_ids(env: FeaturizedEnv, task_filter: str) -> list[str]:
-    ids = [task.id for task in env.env.aec.tasks if task_filter in task.id]
+    tasks = env.env.aec.tasks
+    ids = [task.id for task in tasks if task.family == task_filter or task_filter in task.id]
     if not ids:
-        raise ValueError(f"no task id contains {task_filter!r}")
+        raise ValueError(f"no task id contains {task_filter!r} and no task is of that family")
     return ids
 
 
@@ -379,7 +381,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--domain", default=TrainConfig.domain, help="telecom, airline or retail")
     parser.add_argument("--cpu-budget", type=float, default=TrainConfig.cpu_budget_s)
-    parser.add_argument("--task-filter", default="", help="keep tasks whose id contains this")
+    parser.add_argument(
+        "--task-filter", default="", help="keep tasks of this family, or whose id contains this"
+    )
     parser.add_argument("--train-style", default=None, help="user style in training (persona)")
     parser.add_argument("--test-style", default=TrainConfig.test_style)
     types = get_type_hints(TrainConfig)

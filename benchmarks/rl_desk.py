@@ -93,11 +93,6 @@ def score_probes(domain: str, splits: tuple[str, ...]) -> dict[str, Any]:
     return found
 
 
-def family(task_id: str) -> str:
-    """A built-in desk task's family: its id without the number (``cancel_refused_02``)."""
-    return task_id.rsplit("_", 1)[0]
-
-
 def by_family(
     setup: ViewSetup, runs: list[Path], split: str = "test", style: str = "paraphrase"
 ) -> dict[str, Any]:
@@ -123,8 +118,9 @@ def by_family(
         model = MaskablePPO.load(run / "model.zip", device="cpu")
         trained.append(evaluate(greedy_policy(model), seeded, ids).rewards)
     families: dict[str, list[str]] = {}
-    for task_id in ids:
-        families.setdefault(family(task_id), []).append(task_id)
+    domain = env.env.aec.unwrapped.domain
+    for task_id in sorted(ids, key=lambda i: str(domain.task(i).family)):
+        families.setdefault(str(domain.task(task_id).family), []).append(task_id)
 
     def rate(rewards: Any, members: list[str]) -> float:
         return sum(rewards[t][0] >= 1.0 for t in members) / len(members)

@@ -12,6 +12,12 @@ For the built-in telecom train split (the issue's figure) and every task set of 
 - with ``--episodes``: every user message of one episode per task and seed 0, against a prober
   agent (questions, offers, claims, refusals) and against the plain-text oracle.
 
+With ``--speech`` (issue 54): every task of every set, against the oracle (structured and
+plain text), the random agent and the six off-path agents (`tau_env.baselines.off_path`), for
+seeds 0 and 1 (``--speech-seeds``): user messages naming a tool (or with call syntax or an
+identifier), holding a program literal, repeating a formatted line of a tool result, or reading
+a run of the instructions (12 words read plainly, or 8 masked; ids, amounts and names aside).
+
 Prints a table; asserts nothing (the tests assert the bounds: tests/wrappers/users/).
 """
 
@@ -21,13 +27,21 @@ import argparse
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import tau_env
-from tau_env.baselines.oracle import PlainTextOracleAgent
+from tau_env.baselines.off_path import off_path_factories
+from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
+from tau_env.baselines.random_agent import RandomAgent
 from tau_env.episode_runner import run_episode
 from tau_env.errors import DataError, NoBuiltinData
 from tau_env.wrappers.users import ScriptedUser
-from tau_env.wrappers.users.voice_measures import Prober, copied_messages, opening_diversity
+from tau_env.wrappers.users.voice_measures import (
+    Prober,
+    SpeechFaults,
+    copied_messages,
+    opening_diversity,
+)
 
 
 def official_dir() -> str | None:
@@ -67,11 +81,68 @@ def episode_copies(name: str, data: str | None, split: str | None) -> tuple[int,
     return episodes, messages, copied
 
 
+def speech_agents() -> dict[str, Any]:
+    """The agents the speech measure plays: the oracles, the random agent, the off-path ones."""
+    return {
+        "oracle": OracleAgent,
+        "oracle-text": PlainTextOracleAgent,
+        "random": RandomAgent,
+        **off_path_factories(),
+    }
+
+
+def speech(name: str, data: str | None, seeds: list[int]) -> tuple[SpeechFaults, int]:
+    """The speech faults of every task of a set, every agent of `speech_agents`, each seed."""
+    env = tau_env.make_env(name, data_dir=data)
+    domain = env.unwrapped.domain
+    tools = set(domain.toolbox.tools("user").names) | set(domain.toolbox.tools("agent").names)
+    figures = SpeechFaults()
+    tasks = list(domain.tasks)
+    for task in tasks:
+        text = str(task.user_scenario)
+        for agent in speech_agents().values():
+            for seed in seeds:
+                user = ScriptedUser.factory(domain)
+                result = run_episode(env, agent, user, task_id=task.id, seed=seed)
+                figures.add(result.trajectory, text, tools)
+    return figures, len(tasks)
+
+
+def print_speech(seeds: list[int]) -> None:
+    """The ``--speech`` table (and the first examples of faults, if any)."""
+    print(
+        "| set | tasks | episodes | user messages | tool names | literals | raw output |"
+        " instruction runs | seconds |"
+    )
+    print("|" + "---|" * 9)
+    examples: list[tuple[str, str]] = []
+    for name, data, split in sources():
+        if split:
+            continue  # the telecom train split is part of the built-in telecom set
+        start = time.perf_counter()
+        figures, tasks = speech(name, data, seeds)
+        label = f"{name} {'official' if data else 'built-in'}"
+        print(
+            f"| {label} | {tasks} | {figures.episodes} | {figures.messages} | "
+            f"{figures.tool_names} | {figures.literals} | {figures.raw_output} | "
+            f"{figures.copied} | {time.perf_counter() - start:.0f} |",
+            flush=True,
+        )
+        examples += [(label, f"{what} -- {said[:160]}") for what, said in figures.examples]
+    for label, example in examples[:30]:
+        print(f"- {label}: {example}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--episodes", action="store_true", help="also play episodes")
+    parser.add_argument("--speech", action="store_true", help="the speech measure alone")
+    parser.add_argument("--speech-seeds", type=int, nargs="+", default=[0, 1])
     args = parser.parse_args()
+    if args.speech:
+        print_speech(args.speech_seeds)
+        return
     print(
         "| set | tasks | distinct per seed | distinct over seeds | max share | varied tasks |"
         " openings copying | episodes | user messages | messages copying | seconds |"

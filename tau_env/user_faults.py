@@ -13,8 +13,13 @@ can leave flagged episodes out of pass^k):
   the flag says the ending was the user's doing.
 - ``instruction_leak``: a user message repeats 8 or more consecutive words of its scenario
   (names, ids, numbers and quoted facts left out; `tau_env.wrappers.users.parroting`, the
-  check the scripted user's own tests hold it to): a real customer does not read out their
-  brief.
+  check the scripted user's own tests hold it to), or 12 or more read plainly (nothing hidden
+  but ids, amounts and names: an attribute list or a quoted literal read out counts;
+  `tau_env.wrappers.users.plain_reading`): a real customer does not read out their brief.
+- ``program_speech``: a user message speaks like a program: a tool name, function-call
+  syntax, a program literal or a machine-formatted line of a tool result it received, verbatim
+  (`tau_env.wrappers.users.plain_reading.program_speech`): a customer says what the screen
+  shows in their own words.
 """
 
 from __future__ import annotations
@@ -36,11 +41,14 @@ class UserFaults:
     empty_turns: int = 0
     early_stop: bool = False
     instruction_leak: bool = False
+    program_speech: bool = False
 
     @property
     def any(self) -> bool:
         """True when any flag is raised."""
-        return bool(self.empty_turns or self.early_stop or self.instruction_leak)
+        return bool(
+            self.empty_turns or self.early_stop or self.instruction_leak or self.program_speech
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The flags as JSON-ready data."""
@@ -53,6 +61,7 @@ def user_faults(
     termination: str,
     *,
     user_tools: Collection[str] = (),
+    agent_tools: Collection[str] = (),
     empty_replies: int = 0,
 ) -> UserFaults:
     """The user-side fault flags of a finished episode.
@@ -62,14 +71,17 @@ def user_faults(
         trajectory: Every message of the episode.
         termination: How it ended (a termination reason's value).
         user_tools: Names of the user's tools (requests for them make an action pending).
+        agent_tools: Names of the agent's tools (a user who says one speaks like a program).
         empty_replies: Empty replies of the user's model that were retried.
     """
     said = [m for m in trajectory if m.role == "user" and not m.tool_calls]
     empty = sum(not (m.content or "").strip() for m in said)
+    texts = [m.content or "" for m in said]
     return UserFaults(
         empty_turns=empty_replies + empty,
         early_stop=termination == "user_stop" and _stopped_early(trajectory, user_tools),
-        instruction_leak=_leaks(task, [m.content or "" for m in said]),
+        instruction_leak=_leaks(task, texts),
+        program_speech=_speaks_code(trajectory, texts, {*user_tools, *agent_tools}),
     )
 
 
@@ -89,6 +101,17 @@ def _stopped_early(trajectory: Sequence[Message], user_tools: Collection[str]) -
     wanted = wanted or any(name in text for name in user_tools)
     acted = any(m.role == "user" and m.tool_calls for m in trajectory[agent_turns[-1] :])
     return wanted and not acted
+
+
+def _speaks_code(trajectory: Sequence[Message], texts: Sequence[str], tools: set[str]) -> bool:
+    from tau_env.wrappers.users.plain_reading import program_speech
+
+    outputs = [
+        m.content or ""
+        for m in trajectory
+        if m.role == "tool" and getattr(m, "requestor", "assistant") == "user"
+    ]
+    return any(program_speech(text, tools, outputs) for text in texts if text)
 
 
 def _leaks(task: Task, texts: Sequence[str]) -> bool:

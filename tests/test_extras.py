@@ -82,9 +82,13 @@ def test_ci_run__runs_the_minimal_install_with_the_readmes_commands_and_the_full
     minimal = (REPO / ".ci" / "fresh-install-test").read_text()
     assert 'env -u CI "$repo/.ci/fresh-install-test"' in ci_run
     assert "export CI=true" in ci_run and "python -m pytest            # the README" in ci_run
-    assert 'python -m pip install --quiet -e ".[test]"' in minimal  # the README's install
+    assert "python -m pip install --quiet -e .     # the README" in minimal  # the user's install
+    assert '(cd "$work" && tau-env run)' in minimal  # the README's main job
+    assert 'python -m pip install --quiet -e ".[test]"' in minimal  # the README's test install
     assert 'python -m pytest "$@"' in minimal  # the README's test command
+    assert ".[test,ray,rl,trl,openenv,skyrl,docs]" in ci_run  # every extra, the docs' too
     readme = (REPO / "README.md").read_text()
+    assert "pip install -e .  " in readme and "tau-env run  " in readme
     assert 'pip install -e ".[test]"' in readme and "python -m pytest" in readme
     for script in (ci_run, minimal):  # "no tests collected" is never a pass
         assert '"$status" -eq 5' in script

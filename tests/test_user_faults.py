@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import tau_env
-from tau_env.messages import AssistantMessage, RequestedToolCall, ToolCall, UserMessage, UserRequest
+from tau_env.messages import (
+    AssistantMessage,
+    RequestedToolCall,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+    UserRequest,
+)
 from tau_env.tasks import Task
 from tau_env.user_faults import user_faults
 
@@ -61,6 +68,62 @@ def test_instruction_leak__eight_words_of_the_brief_numbers_and_quotes_aside():
     assert not said("Cancel order #W123 because the color is wrong, please.").instruction_leak
 
 
+# The issue's examples (issue 54): a literal read from the instructions, a tool quoted.
+LITERAL_BRIEF = (
+    "For #W7209932, exchange T-Shirt {'color': 'blue', 'size': 'S', 'material': 'polyester', "
+    "'style': 'v-neck'} to {'color': 'red', 'size': 'XXL', 'material': 'cotton', 'style': "
+    "'crew neck'}; Use the gift card."
+)
+STATUS = "Status Bar: 📵 No Signal | 📵 Data Disabled | 🔋 72%"
+
+
+def _said(text, instructions=INSTRUCTIONS, *, before=(), tools=()):
+    task = Task.model_validate({"id": "t", "user_scenario": {"instructions": instructions}})
+    trajectory = [GREETING, *before, UserMessage(content=text)]
+    return user_faults(task, trajectory, "max_steps", user_tools=tools)
+
+
+def test_instruction_leak__a_literal_read_out_counts_though_quotes_hide_it_from_the_mask():
+    from tau_env.wrappers.users.parroting import ScenarioWords
+
+    aloud = "Hi. " + LITERAL_BRIEF.replace("exchange", "I want to exchange")
+    assert not ScenarioWords.of(LITERAL_BRIEF).masked_copies(aloud)  # the masked check misses it
+    assert _said(aloud, LITERAL_BRIEF).instruction_leak
+    spoken = (
+        "For #W7209932 I'd like to swap my blue polyester v-neck T-Shirt in size S for a red "
+        "cotton crew neck one in size XXL, and I'll pay with my gift card."
+    )
+    assert not _said(spoken, LITERAL_BRIEF).any
+
+
+def test_program_speech__tool_names_literals_calls_and_raw_output():
+    result = ToolMessage(id="1", name="check_status_bar", content=STATUS, requestor="user")
+    ran = UserMessage(tool_calls=[ToolCall(id="1", name="check_status_bar", arguments={})])
+    quoted = f"I did that. check_status_bar shows: {STATUS}."
+    assert _said(quoted, before=[ran, result], tools=["check_status_bar"]).program_speech
+    raw = f"It is still not resolved: {STATUS}."  # the output alone, no tool name
+    assert _said(raw, before=[ran, result]).program_speech
+    for text in (
+        "exchange T-Shirt {'color': 'blue', 'size': 'S'}",
+        "I ran toggle_airplane_mode() as you asked.",
+        "I set mode=4g_only.",
+        "It says: None",
+    ):
+        assert _said(text).program_speech, text
+
+
+def test_program_speech__is_quiet_on_ordinary_customer_speech():
+    result = ToolMessage(id="1", name="check_status_bar", content=STATUS, requestor="user")
+    for text in (
+        "My phone shows no signal and says mobile data is off.",
+        "I'd like the blue T-shirt in size S, please. True, I did order two.",
+        "My user id is mei_brown_7075 and my email is mei_brown@example.com.",
+        "The referral link is https://rhobank.com/refer?code=fbe29c7125914ed1.",
+        "Status: it's still not working.",
+    ):
+        assert not _said(text, before=[result], tools=["check_status_bar"]).any, text
+
+
 def test_chat_info__carries_the_flags_at_the_end():
     from tau_env.chat import make_chat_env
     from tests.rollout.agents import QuittingUser
@@ -71,6 +134,7 @@ def test_chat_info__carries_the_flags_at_the_end():
         "empty_turns": 0,
         "early_stop": True,
         "instruction_leak": False,
+        "program_speech": False,
     }
     assert "user_faults" not in chat.reset(task_id="complete_task", seed=0).info
 
@@ -91,6 +155,7 @@ def test_run_and_report__count_and_can_leave_out_user_faults(tmp_path, capsys):
         "empty_turns": 0,
         "early_stop": 2,
         "instruction_leak": 0,
+        "program_speech": 0,
     }
     assert report["pass_hat_k"]["2"] == 0.5  # the quitter's task fails
     assert main(["report", "--store", store, "--json", "--without-user-faults"]) == 0

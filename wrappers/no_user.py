@@ -227,7 +227,6 @@ class NoUser(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type inf
             instructions=self._instructions(task),
             tools=self._tools_for(task),
             tool_names=self.tool_names,
-            task_id=task.id,
         )
 
     def step(self, action: Any) -> None:

@@ -79,7 +79,6 @@ class OraclePlan(BaseWrapper):  # type: ignore[misc]  # pettingzoo ships no type
             instructions=f"{inner.instructions}\n\n{plan}",
             tools=inner.tools,
             tool_names=inner.tool_names,
-            task_id=inner.task_id,
         )
 
     def observe(self, agent: Side) -> dict[str, Any]:

@@ -256,14 +256,12 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
     def info(self) -> dict[str, Any]:
         """The agent's info now.
 
-        ``task_id``; at the end also ``grade``, ``termination``, ``user_faults`` (what the
-        simulated user got wrong, `tau_env.user_faults`), ``reward_breakdown`` (with
-        ``reward="breakdown"``) and, when the user policy failed, ``user_error``.
+        At the end ``grade``, ``termination``, ``user_faults`` (what the simulated user got
+        wrong, `tau_env.user_faults`), ``reward_breakdown`` (with ``reward="breakdown"``) and,
+        when the user policy failed, ``user_error``. Never the task's id (issue 53: an id can
+        spell out the answer): `task` is there for logging.
         """
-        driven = self.driven
-        info = dict(driven.infos["agent"])
-        if "task_id" not in info:
-            info["task_id"] = driven.unwrapped.task.id
+        info = dict(self.driven.infos["agent"])
         if self._user_error is not None:
             info["user_error"] = self._user_error
         if self._ended:
@@ -285,6 +283,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], Any]):
                 raw.conversation.trajectory,
                 grade.termination.value,
                 user_tools=tools,
+                agent_tools=raw.context("agent").tool_names,
                 empty_replies=empty if isinstance(empty, int) else 0,
             )
             self._faults = (grade, faults)

@@ -9,7 +9,7 @@ needs no torch.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,14 @@ from numpy.typing import NDArray
 from tau_env.metrics import pass_hat_k
 from tau_env.wrappers.rl.featurized import FeaturizedEnv
 
-__all__ = ["Evaluation", "TemplatePolicy", "evaluate", "predictor_policy", "random_policy"]
+__all__ = [
+    "Evaluation",
+    "TemplatePolicy",
+    "evaluate",
+    "intent_of",
+    "predictor_policy",
+    "random_policy",
+]
 
 TemplatePolicy = Callable[[NDArray[np.float32], NDArray[np.bool_]], int]
 """(features, action mask) -> template index."""
@@ -31,10 +38,12 @@ class Evaluation:
     Attributes:
         rewards: Task id -> the reward of each trial.
         turns: Mean number of templates per episode.
+        intents: Task id -> its intent (`intent_of`), for `by_intent`.
     """
 
     rewards: Mapping[str, Sequence[float]]
     turns: float
+    intents: Mapping[str, str] = field(default_factory=dict)
 
     def pass_hat(self, k: int = 1) -> float:
         """pass^k over the tasks (pass^1: success rate per task, averaged)."""
@@ -46,12 +55,25 @@ class Evaluation:
         return float(np.mean([r for rewards in self.rewards.values() for r in rewards]))
 
     def by_intent(self) -> dict[str, float]:
-        """pass^1 per intent (the bracketed prefix of task ids: ``[service_issue]...``)."""
+        """pass^1 per intent (`intents`; for a task not in it, the bracketed prefix of its id)."""
         groups: dict[str, dict[str, Sequence[float]]] = {}
         for task_id, rewards in self.rewards.items():
-            intent = task_id[1 : task_id.index("]")] if task_id.startswith("[") else "other"
+            intent = self.intents.get(task_id) or _bracketed(task_id)
             groups.setdefault(intent, {})[task_id] = rewards
         return {intent: pass_hat_k(group, 1) for intent, group in sorted(groups.items())}
+
+
+def intent_of(task: Any) -> str:
+    """A task's intent, for grouping results.
+
+    Its family (built-in tasks: ``service_issue``), else the bracketed prefix of its id
+    (official telecom ids: ``[service_issue]...``), else ``other``.
+    """
+    return str(task.family or _bracketed(task.id))
+
+
+def _bracketed(task_id: str) -> str:
+    return task_id[1 : task_id.index("]")] if task_id.startswith("[") else "other"
 
 
 def random_policy(seed: int) -> TemplatePolicy:
@@ -97,10 +119,12 @@ def evaluate(
     if not task_ids:
         raise ValueError("task_ids is empty: nothing to evaluate")
     rewards: dict[str, list[float]] = {}
+    intents: dict[str, str] = {}
     turns: list[int] = []
     for task_id in task_ids:
         for trial in range(trials):
             features, _ = env.reset(seed=seed + trial, options={"task_id": task_id})
+            intents[task_id] = intent_of(env.task)
             reward, done = 0.0, False
             while not done:
                 action = policy(features, env.action_masks())
@@ -108,4 +132,4 @@ def evaluate(
                 reward, done = float(step_reward), terminated or truncated
             rewards.setdefault(task_id, []).append(reward)
             turns.append(env.turn)
-    return Evaluation(rewards=rewards, turns=float(np.mean(turns)))
+    return Evaluation(rewards=rewards, turns=float(np.mean(turns)), intents=intents)

@@ -6,13 +6,16 @@ step and quoted lines under ``## Conversation Flow``, or ``**Your goal:**`` /
 ``**Your situation:**`` sections, or else a second paragraph that says why the customer calls.
 They also state details in their own layout (``named <Name>``, ``Address: ...``, dates of
 birth as ``MM/DD/YYYY``, bare phone numbers). Everything else (wishes, questions, asking for a
-human) the shared reading finds in any scenario (`tau_env.tasks.scenario_reading`).
+human) the shared reading finds in any scenario (`tau_env.tasks.scenario_reading`). How the
+customer reads the agent's requests for its own tools (apply for a card, refer, submit a
+transaction, ask for a human, call a tool the agent gave it) is ``request_words.toml``.
 """
 
 from __future__ import annotations
 
+from tau_env.data_files import builtin_toml
 from tau_env.tasks.scenario_reading import ScenarioVocabulary
-from tau_env.tasks.user_vocabulary import UserVocabulary
+from tau_env.tasks.user_vocabulary import RequestLexicon, UserVocabulary
 
 __all__ = ["USER_VOCABULARY"]
 
@@ -38,7 +41,11 @@ FACT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("user_id", r"(?i)user[ _]?id(?:\s+is|:)?\s*[`\"']?([A-Za-z0-9_]*\d[A-Za-z0-9_]*)"),
     ("phone_number", r"\b\d{3}-\d{3}-\d{4}\b"),
     ("date_of_birth", r"(?i)(?:DOB|date of birth)[^0-9\n]{0,20}(\d{1,2}/\d{1,2}/\d{4})"),
-    ("address", r"(?im)(?:home address is|(?:^|\|)[^\w\n]*Address:)\s*([^|\n;]+?)\s*(?:\||;|\.?$)"),
+    (
+        "address",
+        r"(?im)(?:home address is|(?:^|\|)[^\w\n]*Address:)\s*([^|\n;]+?)\s*"
+        r"(?:\||;|\.(?=\s+[A-Z])|\.?$)",
+    ),
 )
 """Customer details in the layouts banking scenarios use."""
 
@@ -48,7 +55,11 @@ OFFERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """Offers banking scenarios tell the customer to take, in their own words."""
 
+REQUESTS = RequestLexicon.from_toml(builtin_toml(__package__, "request_words.toml"))
+"""How the customer reads requests for its own tools (``request_words.toml``)."""
+
 USER_VOCABULARY = UserVocabulary(
-    scenario=ScenarioVocabulary(fact_patterns=FACT_PATTERNS, offers=OFFERS, openings=OPENINGS)
+    scenario=ScenarioVocabulary(fact_patterns=FACT_PATTERNS, offers=OFFERS, openings=OPENINGS),
+    requests=REQUESTS,
 )
 """The banking domain's `UserVocabulary`."""

@@ -18,6 +18,7 @@ from tau_env.domain import DomainDefinition
 from tau_env.domains.mock.data_model import MockDB
 from tau_env.domains.mock.tools import AGENT_ENV_FUNCTIONS, AGENT_TOOLS
 from tau_env.domains.mock.user_data_model import MockUserDB
+from tau_env.domains.mock.user_script import USER_VOCABULARY
 from tau_env.domains.mock.user_tools import USER_ENV_FUNCTIONS, USER_TOOLS
 from tau_env.state import Toolbox
 
@@ -36,4 +37,5 @@ DEFINITION = DomainDefinition(
     toolbox=TOOLBOX,
     agent_db=MockDB,
     user_db=MockUserDB,
+    user_vocabulary=USER_VOCABULARY,
 )

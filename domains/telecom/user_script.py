@@ -5,6 +5,11 @@ Scenario phrases (`ScenarioVocabulary`): how a scenario says when the problem co
 the user accepts (buying up to 2 GB of data, paying a bill) and refuses (a plan change). Both
 the reference's scenarios and ours say these things in a few regular ways.
 
+Requests (`RequestLexicon`, ``request_words.toml``): the phone's objects (airplane mode,
+mobile data, the SIM card, the APN settings...) in the words agents use for them, and which
+tool does what to which, so that "Could you tap the flight mode toggle?" is read as
+``toggle_airplane_mode``.
+
 Phone words (`ReportLexicon`): how a user retells what their phone showed in their own words
 (status icons, switch states, speed-test results), which check a novice runs instead of the
 change asked for, and which status icons a novice may misread.
@@ -15,7 +20,7 @@ from __future__ import annotations
 from tau_env.data_files import builtin_toml
 from tau_env.tasks.model import GoalCheck
 from tau_env.tasks.scenario_reading import ScenarioVocabulary
-from tau_env.tasks.user_vocabulary import ReportLexicon, UserVocabulary
+from tau_env.tasks.user_vocabulary import ReportLexicon, RequestLexicon, UserVocabulary
 
 __all__ = ["USER_VOCABULARY"]
 
@@ -176,5 +181,8 @@ LEXICON = _lexicon(
     ),
 )
 
-USER_VOCABULARY = UserVocabulary(scenario=SCENARIO, reports=LEXICON)
+REQUESTS = RequestLexicon.from_toml(builtin_toml(__package__, "request_words.toml"))
+"""How the customer reads requests about its phone (``request_words.toml``)."""
+
+USER_VOCABULARY = UserVocabulary(scenario=SCENARIO, reports=LEXICON, requests=REQUESTS)
 """The telecom domain's `UserVocabulary`."""

@@ -41,9 +41,9 @@ class ChatTurn:
         reward: The terminal reward on the env's scale (`tau_env.grading.reward`) once done,
             else 0; None when the task's NL judge failed to rule (never scored 0 for it).
         truncated: True when the step limit ended the episode.
-        info: The env's info: ``task_id``; at the end ``grade`` (the breakdown),
-            ``termination``, ``reward_breakdown`` (with ``reward="breakdown"``) and, when the
-            user failed, ``user_error``.
+        info: The env's info: at the end ``grade`` (the breakdown), ``termination``,
+            ``reward_breakdown`` (with ``reward="breakdown"``) and, when the user failed,
+            ``user_error``. It never names the task (`ChatEnv.task_id` does, for the trainer).
     """
 
     messages: list[dict[str, Any]]

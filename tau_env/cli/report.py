@@ -195,6 +195,7 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
                 ("empty_turns", "with empty turns"),
                 ("early_stop", "early stops"),
                 ("instruction_leak", "instructions read out"),
+                ("program_speech", "speaking like a program"),
             )
             if faults[name]
         )

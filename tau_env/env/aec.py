@@ -34,19 +34,22 @@ SIDES: tuple[Side, Side] = ("agent", "user")
 class SideContext:
     """A side's standing information for one episode.
 
+    It never names the task (issue 53): an id can spell out the answer (official telecom ids
+    list the faults). A participant that may know its task (an oracle, a simulated user with
+    its scenario) gets the `Task` from its factory; the env's `task` property is for graders
+    and logging.
+
     Attributes:
         side: ``"agent"`` or ``"user"``.
         instructions: The policy (agent) or the user scenario (user).
         tools: OpenAI function schemas of the side's tools.
         tool_names: The tools' names, in the order of the action space's ``tool`` index.
-        task_id: The task being played (an id only: the task's content stays hidden).
     """
 
     side: Side
     instructions: str
     tools: list[dict[str, Any]]
     tool_names: tuple[str, ...]
-    task_id: str
 
 
 _RESET_FIRST = "call reset() before using the environment"
@@ -177,9 +180,9 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         self._context_cache: dict[str, tuple[Task, dict[Side, SideContext]]] = {}
         self.grade: Grade | None = None
         self.episode_seed: int | None = None
-        # The end of episode's infos, still to be written (`infos`): grade, ending, task id,
-        # error note and the sides to write them for (a dead step takes its side out).
-        self._final_info: tuple[Grade, TerminationReason, str, str | None, list[Side]] | None
+        # The end of episode's infos, still to be written (`infos`): grade, ending, error note
+        # and the sides to write them for (a dead step takes its side out).
+        self._final_info: tuple[Grade, TerminationReason, str | None, list[Side]] | None
         self._final_info = None
         self._infos: dict[str, dict[str, Any]] = {}
         self._skip_agent_selection: Side | None = None  # see `_dead_step`
@@ -348,7 +351,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         if side == "user" and task.user_tools is not None:
             allowed = set(task.user_tools)
             tools = [t for t in tools if t["function"]["name"] in allowed]
-        return SideContext(side, instructions, tools, names, task.id)
+        return SideContext(side, instructions, tools, names)
 
     def _draw_seed(self) -> int:
         """The episode's seed: the next draw of the env's generator (`reset` seeds it).
@@ -404,7 +407,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             truncations[side] = truncated
         # The infos (the grade as JSON, its diagnostics included) are written when first read.
         sides = list(self.agents)
-        self._final_info = (grade, termination, task.id, conversation.error_note, sides)
+        self._final_info = (grade, termination, conversation.error_note, sides)
 
     def _dead_step(self, action: Any) -> None:
         """PettingZoo's dead step (`AECEnv._was_dead_step`), done here in the env's own terms.
@@ -467,7 +470,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 del cumulative[side], infos[side]
             final = self._final_info
             if final is not None:  # its sides are among `agents`: every one goes
-                final[4].clear()
+                final[3].clear()
             agents.clear()
             # As the last dead step: the turn goes back to the side kept for it, if any.
             if self._skip_agent_selection is not None:
@@ -480,28 +483,28 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         del self.terminations[side], self.truncations[side], self.rewards[side]
         del self._cumulative_rewards[side], self._infos[side]
         final = self._final_info
-        if final is not None and side in final[4]:
-            final[4].remove(side)
+        if final is not None and side in final[3]:
+            final[3].remove(side)
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
         """Per side, PettingZoo's info dict.
 
-        At the end: ``grade`` (the grade as JSON, with every check), ``termination``,
-        ``task_id`` and, after an empty message, ``error``. These entries are built on first
-        read: a loop that never looks at them (a rollout keeps `grade`) pays neither for
-        dumping the grade nor for its diagnostics.
+        At the end: ``grade`` (the grade as JSON, with every check), ``termination`` and,
+        after an empty message, ``error``; never the task's id (a policy reads these: the
+        `task` property is for logging). These entries are built on first read: a loop that
+        never looks at them (a rollout keeps `grade`) pays neither for dumping the grade nor
+        for its diagnostics.
         """
         final = self._final_info
         if final is not None:
             self._final_info = None
-            grade, termination, task_id, error_note, sides = final
+            grade, termination, error_note, sides = final
             if not sides:  # every side was stepped dead before anyone read them
                 return self._infos
             info: dict[str, Any] = {
                 "grade": grade.model_dump(mode="json"),
                 "termination": termination.value,
-                "task_id": task_id,
             }
             if error_note:
                 info["error"] = error_note

@@ -103,7 +103,7 @@ class TauTextEnv(BaseTextEnv):  # type: ignore[misc]  # skyrl_gym is untyped
         if self.tokenizer is not None:
             exact = system_with_tools(self.tokenizer, system, tools)
         messages[0]["content"] = exact or f"{system}\n\n{tools_prompt(tools)}"
-        return messages, {"task_id": self.chat.task_id, "tools": tools}
+        return messages, {"tools": tools}  # never the task's id (issue 53)
 
     def step(self, action: str) -> BaseTextEnvStepOutput:
         """Apply the model's text as one assistant message; return what came back."""

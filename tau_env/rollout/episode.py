@@ -194,5 +194,6 @@ def _faults(
         trajectory,
         termination,
         user_tools=tools,
+        agent_tools=raw.context("agent").tool_names,
         empty_replies=empty if isinstance(empty, int) else 0,
     )

@@ -149,7 +149,7 @@ class RunReport:
         strict: The strict reading's figures, for a run with ``grading="strict"`` (None
             otherwise).
         user_faults: Episodes with each user-fault flag (``empty_turns``, ``early_stop``,
-            ``instruction_leak``) and with any (``episodes``).
+            ``instruction_leak``, ``program_speech``) and with any (``episodes``).
         without_user_faults: True when those episodes are left out of pass^k and the average.
         token_turns: Agent turns stored with their exact tokens (``--agent-tokens``).
         retokenized_turns: Of those, turns whose prompt does not extend the previous turn's
@@ -321,9 +321,9 @@ def _fault_counts(summaries: Iterable[EpisodeSummary]) -> dict[str, int]:
         counts["empty_turns"] += bool(faults.empty_turns)
         counts["early_stop"] += faults.early_stop
         counts["instruction_leak"] += faults.instruction_leak
-    return {
-        name: counts[name] for name in ("episodes", "empty_turns", "early_stop", "instruction_leak")
-    }
+        counts["program_speech"] += faults.program_speech
+    names = ("episodes", "empty_turns", "early_stop", "instruction_leak", "program_speech")
+    return {name: counts[name] for name in names}
 
 
 def _strict_results(

@@ -58,13 +58,20 @@ class UserFaultFlags(_Record):
         default=False, description="The user ended the call while an agent action was pending."
     )
     instruction_leak: bool = Field(
-        default=False, description="A user message repeats 8+ words of its instructions."
+        default=False,
+        description="A user message repeats 8+ words of its instructions (12+ read plainly).",
+    )
+    program_speech: bool = Field(
+        default=False,
+        description="A user message holds a tool name, a program literal or raw tool output.",
     )
 
     @property
     def any(self) -> bool:
         """True when any flag is raised."""
-        return bool(self.empty_turns or self.early_stop or self.instruction_leak)
+        return bool(
+            self.empty_turns or self.early_stop or self.instruction_leak or self.program_speech
+        )
 
 
 class TokenTurn(_Record):

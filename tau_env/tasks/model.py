@@ -17,6 +17,9 @@ from tau_env.messages import Message, Requestor
 
 __all__ = [
     "AfterRefusal",
+    "Answer",
+    "Conduct",
+    "ConfirmRule",
     "Description",
     "EnvAssertion",
     "EnvFunctionCall",
@@ -81,11 +84,20 @@ def _indent(text: str) -> str:
 
 
 class Description(_Model):
-    """Documentation of a task for reviewers; never shown to either side."""
+    """Documentation of a task for reviewers and reports; never shown to either side.
+
+    Generated task sets keep here what their ids no longer say (`tau_env.domains.opaque_ids`):
+    the task's ``family`` (``cancel_refused``, ``mms_issue``), by which reports group tasks,
+    and its ``parameters`` (telecom: the faults, persona, customer and settings kept).
+    """
 
     purpose: str | None = None
     relevant_policies: str | None = None
     notes: str | None = None
+    family: str | None = Field(default=None, description="The task's family (generated sets).")
+    parameters: dict[str, str] | None = Field(
+        default=None, description="What the generator drew the task with, by name."
+    )
 
 
 class EnvFunctionCall(_Model):
@@ -171,6 +183,58 @@ AfterRefusal = Literal["stop", "ask_human"]
 """What a user does when the agent turns its request down: end the call, or ask for a human."""
 
 
+class ConfirmRule(_Model):
+    """What the user says, instead of a plain yes, when the agent asks it to confirm.
+
+    Example (retail): "If the agent asks for confirmation, only exchange the desk lamp" is
+    ``{"only": "exchange the desk lamp", "others": ["water bottle"], "say": "..."}``.
+    """
+
+    nth: int = Field(default=1, description="Which request for confirmation (1: the first).")
+    only: str = Field(default="", description="The one thing the user goes ahead with.")
+    others: list[str] = Field(
+        default_factory=list, description="What the user leaves out when `only` is set."
+    )
+    say: str = Field(default="", description="What the user says instead (first person).")
+    keeps_refusing: bool = Field(
+        default=False, description="Later requests for confirmation are declined too."
+    )
+
+
+class Answer(_Model):
+    """What the user answers when the agent asks about a topic ("If asked for the reason...")."""
+
+    topic: list[str] = Field(description="Words a question names (all of them; see any_of).")
+    any_of: bool = Field(default=False, description="One of the topic's words is enough.")
+    say: str = Field(description="The answer, in the first person.")
+
+
+class Conduct(_Model):
+    """How the user holds to its instructions when the agent leaves the expected path.
+
+    Read from the scenario text like the rest of the brief (`tau_env.tasks.scenario_rules`).
+    """
+
+    no_transfer: bool = Field(default=False, description="Never ask for, nor accept, a human.")
+    persistence: int = Field(
+        default=0, description="Times the user pushes back on a refusal before giving in."
+    )
+    on_refusal: str = Field(
+        default="", description="What the user says to the first refusal (first person)."
+    )
+    no_alternative: bool = Field(default=False, description="Decline any alternative offered.")
+    confirmations: list[ConfirmRule] = Field(default_factory=list)
+    unknown: list[str] = Field(
+        default_factory=list, description="What the user does not know (labels, as words)."
+    )
+    answers: list[Answer] = Field(default_factory=list)
+    withheld: list[str] = Field(
+        default_factory=list, description="What the user will not tell (labels, as words)."
+    )
+    budget: float | None = Field(default=None, description="The most the user will pay.")
+    healthy: bool = Field(default=False, description="The user has no health reason to give.")
+
+
 class UserScript(_Model):
     """Machine-readable brief of the offline scripted user (tau_env extension).
 
@@ -196,6 +260,8 @@ class UserScript(_Model):
             asked once each before the user ends a satisfied call.
         after_refusal: What the user does when the agent turns the request down.
         closing: What the user says when ending the conversation satisfied.
+        conduct: How the user holds to its instructions off the expected path (transfers,
+            confirmations, what it does not know or will not tell, its budget...).
     """
 
     opening: str
@@ -208,6 +274,7 @@ class UserScript(_Model):
     questions: list[str] = Field(default_factory=list)
     after_refusal: AfterRefusal = "stop"
     closing: str = "Thank you, that is all I needed."
+    conduct: Conduct = Field(default_factory=Conduct)
 
 
 class Task(_Model):
@@ -222,6 +289,11 @@ class Task(_Model):
     user_tools: list[str] | None = Field(
         default=None, description="Restricts the user's tools (None: all)."
     )
+
+    @property
+    def family(self) -> str | None:
+        """The family of a generated task (`Description.family`; None when it has none)."""
+        return self.description.family if self.description else None
 
     @property
     def gold_actions(self) -> list[GoldAction]:

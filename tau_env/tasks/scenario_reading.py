@@ -22,10 +22,14 @@ What is read, and where (`ScenarioText` names the sections):
   a wish also means the user confirms what the agent proposes. Negated verbs ("you will never
   cancel") are declined.
 - **questions**: "Ask how/what/whether..." and "You want to know how/what...".
-- **reactions**: "ask for a human / supervisor / to be transferred" after a refusal; "if the
-  agent says <something>, end the call" (its last words become done words); "accept / agree
-  to <offer>" and "decline <offer>"; the
-  domain's goal checks, offers and declines (`ScenarioVocabulary`).
+- **reactions**: "ask for a human / supervisor / to be transferred" after a refusal (not
+  when negated: "Do not ask to be transferred"); "if the agent says <something>, end the
+  call" (its last words become done words); "accept / agree to <offer>" and "decline
+  <offer>"; the domain's goal checks, offers and declines (`ScenarioVocabulary`).
+- **conduct** off the expected path (`tau_env.tasks.scenario_rules`): no transfer,
+  persistence, no alternative, what to say when asked to confirm, what the user does not know
+  or will not tell, answers to questions on a topic, a budget, no health reason; the offers
+  it declines join ``declines``.
 
 A new domain plugs in with a `ScenarioVocabulary` of a few patterns, or none at all.
 """
@@ -39,6 +43,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from tau_env.tasks.model import AfterRefusal, GoalCheck, UserScript
+from tau_env.tasks.scenario_rules import read_conduct
 from tau_env.tasks.scenario_text import ScenarioText, first_person, parse_scenario_text
 
 __all__ = [
@@ -139,7 +144,7 @@ _PRONOUNS = frozenset({"it", "that", "this", "them", "everything", "anything"})
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NEGATION = re.compile(
     r"\b(?:never|not|no|don't|do not|won't|will not|doesn't|didn't|refuse to|refuse any)"
-    r"\s+(?:\w+\s+){0,3}$",
+    r"\s+(?:\w+\s+){0,3}(?:(?:or|and|nor)\s+)?$",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(
@@ -155,6 +160,23 @@ _ASK_HUMAN = re.compile(
     re.IGNORECASE,
 )
 _CONFIRM = re.compile(r"\b(?:[Cc]onfirm|[Aa]gree to|[Aa]ccept)\b[^.\n]*")
+_HEARSAY = re.compile(
+    r"\b(?:says|tells you|mentions|claims|insists|thinks|denies)(?: that)?\s*$", re.IGNORECASE
+)
+_WHERE_NOT_WHAT = re.compile(r"(?:in|on|at|inside|within) (?:your|my|the) ", re.IGNORECASE)
+_DENIED = re.compile(r"\b(?:not|don't|never|no)\b(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+_NOT_A_REFUSAL = re.compile(
+    r"\b(?:a|an|any|full)\s+$|\bagent (?:does not|doesn't|cannot|can't|won't|will not)\b",
+    re.IGNORECASE,
+)
+_WHOLE_REFUSED = re.compile(
+    r"\w+\s+(?:your |the )?(?:entire|whole)\b|\w+\b[^.,;]{0,50}\b(?:without|unless)\b",
+    re.IGNORECASE,
+)
+"""A negated wish verb that is no refusal of the user's: a noun ("you don't get a refund"),
+the agent's refusal ("if the agent doesn't allow the exchange"), or a whole that is refused
+while its parts are wanted ("never cancel your entire order": `scenario_rules` declines it),
+or a condition ("not change the date without changing the cabin")."""
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 
 
@@ -192,8 +214,10 @@ class ReadScript:
     Attributes:
         script: The brief.
         evidence: Element (``opening``, ``fact:<key>``, ``done:<word>``, ``accept:<word>``,
-            ``decline:<word>``, ``goal:<tool>``, ``question:<n>``, ``after_refusal``) -> the
-            excerpt of the scenario text it was read from.
+            ``decline:<word>``, ``goal:<tool>``, ``question:<n>``, ``after_refusal``, and the
+            conduct's: ``conduct:<flag>``, ``confirm:<n>``, ``unknown:<label>``,
+            ``answer:<n>``, ``withheld:<label>``) -> the excerpt of the scenario text it was
+            read from.
         persona: The scenario's persona text (empty when it has none).
     """
 
@@ -272,6 +296,10 @@ class _Reader:
         for match in _SAY.finditer(text):
             self.fact(_label_key(match["label"]), match["value"], match.group())
         for match in _YOUR.finditer(text):
+            if _HEARSAY.search(text[max(0, match.start() - 40) : match.start()]):
+                continue  # "if the agent says your ticket is basic economy": not a known fact
+            if _WHERE_NOT_WHAT.match(match["value"]):
+                continue  # "your birthday is in your user profile": where it is, not what
             key = _label_key(match["label"])
             if key == "name" and "name" in self.facts:
                 continue
@@ -303,6 +331,9 @@ class _Reader:
             for match in pattern.finditer(sentence):
                 before = sentence[: match.start()]
                 negated = bool(_NEGATION.search(before))
+                after = sentence[match.start() : match.end() + 30]
+                if negated and (_NOT_A_REFUSAL.search(before) or _WHOLE_REFUSED.match(after)):
+                    continue  # "a refund" (a noun), "the agent doesn't", "your entire order"
                 if not (negated or not before.strip() or _WISH_CUE.search(before)):
                     continue  # "if the tool call returns...": no wish
                 yield match.group(1).lower(), negated, sentence.strip()
@@ -339,8 +370,12 @@ class _Reader:
             self.evidence["accept:confirm"] = excerpt
         for found in _ACCEPT.finditer(text):
             words = found["what"].split()
+            if _DENIED.search(text[max(0, found.start() - 30) : found.start()]):
+                continue  # "Don't accept the first offer"
             if words and words[-1] not in _PRONOUNS:
                 self.note(accepts, "accept", words[-1], found.group())
+            if len(words) > 2 and words[1] in ("for", "of", "to"):  # "a voucher for travel"
+                self.note(accepts, "accept", words[0], found.group())
         for found in _DECLINE.finditer(text):
             if found["what"] not in _PRONOUNS and found["what"] not in accepts:
                 self.note(declines, "decline", found["what"], found.group())
@@ -374,12 +409,17 @@ class _Reader:
         return questions
 
     def read_after_refusal(self) -> AfterRefusal:
-        """``ask_human`` when the scenario says to ask for a human after a refusal."""
-        found = _ASK_HUMAN.search(self.scenario.wishes_text)
-        if found is None:
-            return "stop"
-        self.evidence["after_refusal"] = found.group()
-        return "ask_human"
+        """``ask_human`` when the scenario says to ask for a human after a refusal.
+
+        Not when it says not to ("Do not ask to be transferred"): a negation before the ask.
+        """
+        text = self.scenario.wishes_text
+        for found in _ASK_HUMAN.finditer(text):
+            if _DENIED.search(text[max(0, found.start() - 30) : found.start()]):
+                continue  # "Do not ask to be transferred"
+            self.evidence["after_refusal"] = found.group()
+            return "ask_human"
+        return "stop"
 
     def read_opening(self) -> str:
         """The opening line: where the domain says a scenario states it, else the reason."""
@@ -399,6 +439,18 @@ class _Reader:
         opening = self.read_opening()
         self.read_facts()
         done, accepts, declines = self.read_wishes()
+        conduct = read_conduct(scenario, self.facts)
+        for word in conduct.declines:
+            if word not in accepts and word not in declines:
+                declines.append(word)
+                self.evidence[f"decline:{word}"] = conduct.evidence[f"decline:{word}"]
+        self.evidence.update(
+            (key, excerpt) for key, excerpt in conduct.evidence.items() if key not in self.evidence
+        )
+        after_refusal = self.read_after_refusal()
+        if conduct.conduct.no_transfer and after_refusal == "ask_human":
+            after_refusal = "stop"  # "never to a human" wins over an ask read elsewhere
+            del self.evidence["after_refusal"]
         script = UserScript(
             opening=opening,
             facts=self.facts,
@@ -407,7 +459,8 @@ class _Reader:
             accepts=accepts,
             declines=declines,
             questions=self.read_questions(),
-            after_refusal=self.read_after_refusal(),
+            after_refusal=after_refusal,
+            conduct=conduct.conduct,
         )
         return ReadScript(script=script, evidence=self.evidence, persona=scenario.persona)
 

@@ -125,6 +125,7 @@ _OBJECT_AFTER = re.compile(
 )
 """After an object: the clause ends, or a determiner or preposition follows, not a verb."""
 _THANK = re.compile(r"\bthank\s+$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?:;]\s*$|\n\s*$")
 """"thank you" is said to the agent, in any voice."""
 _QUOTE = re.compile(r"([\"\u201c\u201d])")
 """Quotation marks: a quoted line is the user's own words, where "you" is the agent."""
@@ -170,6 +171,7 @@ def _rewrite(text: str) -> str:
                 start or not before.strip() or not _OBJECT_AFTER.match(text[match.end() :])
             )
             word = "I" if subject else "me"
-        return _match_case(word, found, start and not before.endswith(("and ", "but ")))
+        sentence_start = not before.strip() or _SENTENCE_END.search(before) is not None
+        return _match_case(word, found, sentence_start)
 
     return _PRONOUN.sub(replace, text)

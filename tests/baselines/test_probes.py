@@ -17,6 +17,7 @@ from tau_env.episode_runner import run_episode
 from tau_env.messages import AssistantMessage
 from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 from tau_env.wrappers.users import ScriptedUser
+from tests.families import task_of
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +26,10 @@ def airline():
     return env, ScriptedUser.factory(env.unwrapped.domain, seed=0)
 
 
-def _play(airline, probe, task_id="cancel_refused_0"):
+def _play(airline, probe, task_id=None):
     env, user = airline
     player = probe_factories(env.unwrapped.domain)[probe]
+    task_id = task_id or task_of("airline", "cancel_refused").id
     return run_episode(env, player, user, task_id=task_id, seed=0)
 
 
@@ -107,8 +109,8 @@ def test_probes__play_the_same_whatever_the_grading_criteria_say(airline, probe)
     """Honesty: a probe reads no criteria, so handing it another task's changes nothing."""
     env, user = airline
     domain = env.unwrapped.domain
-    task = domain.task("change_refused_basic_0")
-    other = domain.task("cancel_recent_0")
+    task = task_of("airline", "change_refused_basic")
+    other = task_of("airline", "cancel_recent")
     grafted = task.model_copy(update={"evaluation_criteria": other.evaluation_criteria})
     player = probe_factories(domain)[probe]
     first = run_episode(env, player, user, task_id=task.id, seed=0)

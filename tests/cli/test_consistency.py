@@ -3,7 +3,7 @@
 ``--domain`` in every subcommand that takes a domain, with one default; a near miss of a domain,
 task or split is answered with the closest name; help text is plain (no reStructuredText quotes,
 no ``(default: None)``); counts agree with their noun; the exit codes are listed in ``--help``
-and in the README, the same.
+and in docs/cli.md, the same.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tau_env.cli.serve import served_domain
 from tau_env.errors import TauEnvError, did_you_mean
 from tau_env.utils.wording import counted, plain_help
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CLI_PAGE = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 DOMAIN_COMMANDS = ("run", "tasks", "validate", "audit", "serve")
 
 
@@ -142,8 +142,8 @@ def test_counts__agree_with_their_noun(tmp_path, capsys):
     assert "(1 task x 1 trial, average reward 1.000)" in capsys.readouterr().out
 
 
-def _readme_exit_codes() -> list[tuple[int, str]]:
-    text = README.read_text(encoding="utf-8")
+def _documented_exit_codes() -> list[tuple[int, str]]:
+    text = CLI_PAGE.read_text(encoding="utf-8")
     section = text[text.index("| code | meaning |") :]
     rows = []
     for line in section.splitlines()[2:]:
@@ -154,8 +154,8 @@ def _readme_exit_codes() -> list[tuple[int, str]]:
     return rows
 
 
-def test_exit_codes__the_readme_and_help_list_the_same():
-    assert _readme_exit_codes() == [(code, meaning) for code, meaning in EXIT_CODES]
+def test_exit_codes__the_docs_and_help_list_the_same():
+    assert _documented_exit_codes() == [(code, meaning) for code, meaning in EXIT_CODES]
     help_text = " ".join(build_parser().format_help().split())
     for code, meaning in EXIT_CODES:
         assert f"{code} {' '.join(meaning.split())}" in help_text

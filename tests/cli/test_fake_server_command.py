@@ -1,4 +1,4 @@
-"""``tau-env fake-server``: the offline model, tried as the README says, without an API key."""
+"""``tau-env fake-server``: the offline model, tried as docs/llm-calls.md says, with no key."""
 
 import os
 import re

@@ -18,11 +18,15 @@ from tau_env.html_report import build_html_report
 from tau_env.importing import ImportRefused, import_results
 from tau_env.rollout import export_run, run_report
 from tau_env.store import ResultStore
+from tests.families import task_of
 from tests.importing import reference_files as ref
 from tests.importing.exported import exported_run
 from tests.rollout.conftest import mock_config
 
-TELECOM = "[service_issue]unseat_sim_card[PERSONA:Easy][CUSTOMER:C2010][KEEP:network_3g_only]"
+BOOKING = task_of("airline", "book_one_way").id
+TELECOM = task_of(
+    "telecom", "service_issue", issues="unseat_sim_card", persona="Easy", customer="C2010"
+).id
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +60,14 @@ def files(tmp_path_factory):
         trials=3,
     )  # fmt: skip
     airline = load_domain("airline")
-    booking = airline.task("book_one_way_0")
-    trip = ref.gold_conversations("airline", ["book_one_way_0"])["book_one_way_0"]
+    booking = airline.task(BOOKING)
+    trip = ref.gold_conversations("airline", [BOOKING])[BOOKING]
     written["airline"] = ref.results_file(
         "airline",
         [booking],
         [
-            ref.simulation("book_one_way_0", 0, trip, reward_info=ref.graded_reward_info(booking)),
-            ref.simulation("book_one_way_0", 1, ref.drop_call(trip, "book_reservation"),
+            ref.simulation(BOOKING, 0, trip, reward_info=ref.graded_reward_info(booking)),
+            ref.simulation(BOOKING, 1, ref.drop_call(trip, "book_reservation"),
                            reward_info=ref.graded_reward_info(booking, ("DB",))),
         ],
         trials=2,
@@ -230,7 +234,7 @@ def test_import__changed_embedded_tasks_are_named_and_graded_with_the_data(files
     path.write_text(json.dumps(results))
     with ResultStore(tmp_path / "s.sqlite") as store:
         result = import_results(store, str(path))
-    assert result.record.changed_tasks == ["book_one_way_0"]
+    assert result.record.changed_tasks == [BOOKING]
     assert result.agreement.counts["COMMUNICATE"]["same"] == 2  # the data's basis was used
 
 

@@ -28,7 +28,18 @@ require("transformers", "trl")
 
 from tau_env.testing.tiny_lm import tiny_tokenizer  # noqa: E402
 
-TASK = tau_env.make_env("telecom").unwrapped.tasks[7].id
+
+def _plan_kinds(task, moves: int = 4) -> str:
+    """The oracle's first moves on `task`: T for text, C for a tool call."""
+    agent = PlainTextOracleAgent(task)
+    return "".join(
+        "C" if action_message(agent.act(None, None)).get("tool_calls") else "T"
+        for _ in range(moves)
+    )
+
+
+# A task whose oracle talks, calls, talks, calls: the cases `model_turns` reshapes.
+TASK = next(t.id for t in tau_env.make_env("telecom").unwrapped.tasks if _plan_kinds(t) == "TCTC")
 SEED = episode_seed(300, TASK, 0)
 
 

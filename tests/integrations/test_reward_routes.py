@@ -205,21 +205,22 @@ def test_partial_and_breakdown__reach_the_route(route, nl_mock_dir):
 def test_draws__leave_nl_tasks_out_without_a_judge_and_say_how_many(nl_mock_dir):
     chat = make_chat_env("mock", data_dir=nl_mock_dir, split="base")
     with pytest.warns(UserWarning, match="1 of 10 tasks need an NL judge"):
-        drawn = {chat.reset(seed=seed).info["task_id"] for seed in range(60)}
+        drawn = {(chat.reset(seed=seed), chat.task_id)[1] for seed in range(60)}
     assert NL_TASK not in drawn and len(drawn) == 9
     judged = make_chat_env("mock", data_dir=nl_mock_dir, split="base", judge=approve)
-    assert NL_TASK in {judged.reset(seed=seed).info["task_id"] for seed in range(60)}
+    assert NL_TASK in {(judged.reset(seed=seed), judged.task_id)[1] for seed in range(60)}
 
 
 def test_trl_datasets__leave_nl_tasks_out_unless_judged(nl_mock_dir):
     require("datasets", "trl")
-    from tau_env.integrations.trl import environment_dataset, rollout_dataset
+    from tau_env.integrations.trl import environment_dataset, rollout_dataset, task_key
 
     with pytest.warns(UserWarning, match="1 of 10 mock tasks need an NL judge"):
         rows = environment_dataset("mock", data_dir=nl_mock_dir, split="base")
-    assert NL_TASK not in rows["task_id"] and len(rows) == 9
-    assert NL_TASK in environment_dataset("mock", data_dir=nl_mock_dir, judged=True)["task_id"]
-    assert NL_TASK in rollout_dataset("mock", data_dir=nl_mock_dir, judged=True)["task_id"]
+    key = task_key(NL_TASK)  # rows name tasks by opaque keys (issue 53)
+    assert key not in rows["task_key"] and len(rows) == 9
+    assert key in environment_dataset("mock", data_dir=nl_mock_dir, judged=True)["task_key"]
+    assert key in rollout_dataset("mock", data_dir=nl_mock_dir, judged=True)["task_key"]
 
 
 def test_trl_component_rewards__one_function_per_check(nl_mock_dir):

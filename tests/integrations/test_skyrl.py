@@ -32,7 +32,7 @@ def test_skyrl__whole_episode_from_raw_text_equals_run_episode(index):
     env = skyrl_gym.make("tau_env/telecom", env_config={}, extras={"task_id": task.id, "seed": 3})
     prompt, metadata = env.init([{"role": "user", "content": "ignored"}])
     assert prompt[0]["role"] == "system" and "<tools>" in prompt[0]["content"]
-    assert metadata["task_id"] == task.id
+    assert "task_id" not in metadata and env.chat.task_id == task.id  # issue 53
     agent = PlainTextOracleAgent(task)
     output = None
     steps = 0

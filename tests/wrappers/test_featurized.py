@@ -8,17 +8,28 @@ from tau_env.actions import CallTool, SendMessage, Stop
 from tau_env.messages import AssistantMessage, RequestedToolCall, UserRequest
 from tau_env.transfer import TRANSFER_ANNOUNCEMENT
 from tau_env.wrappers.rl import FeaturizedEnv, make_telecom_featurized_env
+from tests.families import task_of
 from tests.fresh_imports import loaded_after
 
 # One task per situation the tests need (built-in data, split "base").
-AIRPLANE_ONLY = (
-    "[service_issue]airplane_mode_on[PERSONA:None][CUSTOMER:C2010][KEEP:data_off|network_3g_only]"
-)
-SIM_LOCKED = "[service_issue]lock_sim_card_pin[PERSONA:Easy][CUSTOMER:C2004]"
-SERVICE_SUSPENDED = (
-    "[service_issue]airplane_mode_on|break_apn_settings|overdue_bill_suspension|unseat_sim_card"
-    "[PERSONA:None][CUSTOMER:C2003]"
-)
+AIRPLANE_ONLY = task_of(
+    "telecom",
+    "service_issue",
+    issues="airplane_mode_on",
+    persona="None",
+    customer="C2010",
+    keep="data_off|network_3g_only",
+).id
+SIM_LOCKED = task_of(
+    "telecom", "service_issue", issues="lock_sim_card_pin", persona="Easy", customer="C2004"
+).id
+SERVICE_SUSPENDED = task_of(
+    "telecom",
+    "service_issue",
+    issues="airplane_mode_on|break_apn_settings|overdue_bill_suspension|unseat_sim_card",
+    persona="None",
+    customer="C2003",
+).id
 
 
 @pytest.fixture(scope="module")

@@ -169,3 +169,49 @@ def test_requested_calls__string_parameters_written_as_objects_stay_json_text():
     text = 'Please run call_discoverable_user_tool(discoverable_tool_name=t, arguments={"a": 1})'
     (call,) = requested_calls(text, tools)
     assert call.arguments == {"discoverable_tool_name": "t", "arguments": '{"a": 1}'}
+
+
+def test_facts__are_read_by_the_shared_details_words():
+    keys = ["name", "first_name", "last_name", "reservation_id", "user_id", "new_address"]
+    assert asked_facts("Can you give me your booking reference?", keys) == ["reservation_id"]
+    assert asked_facts("Who am I speaking with today?", keys) == ["name"]
+    assert asked_facts("What username is the booking under?", keys) == ["user_id"]
+    assert asked_facts("What is your first and last name?", keys) == ["name"]
+    assert asked_facts("Could you tell me your first name, last name?", keys) == [
+        "first_name",
+        "last_name",
+    ]
+    # The user's own key may say more than the detail's words ("new_address").
+    assert asked_facts("What is the new address?", keys) == ["new_address"]
+
+
+def test_facts__are_not_asked_by_remarks_restatements_or_the_domains_things():
+    keys = ["name", "email"]
+    assert asked_facts("Your email has been updated.", keys) == []
+    assert asked_facts("Just to confirm, you'd like to update your email on file?", keys) == []
+    from tau_env.domains.telecom.user_script import REQUESTS
+
+    text = "Tell me what your Access Point Names show."
+    assert asked_facts(text, keys) == ["name"]  # read by the generic words...
+    assert asked_facts(text, keys, REQUESTS) == []  # ...but telecom knows the APN menu
+
+
+def test_confirmations__asking_leave_question_tags_and_conditional_requests():
+    assert offer_decision("Should I submit this now?", ["confirm"]) is True
+    assert offer_decision("You want to cancel reservation ABC123, correct?", ["confirm"]) is True
+    assert offer_decision("Do you want me to make this change?", ["confirm"]) is True
+    text = "Please let me know if you'd like me to proceed."
+    assert offer_decision(text, ["confirm"]) is True
+    assert offer_decision("Let me know if you have any questions.", ["confirm"]) is None
+    assert offer_decision("Can I help you with anything else?", ["confirm"]) is False
+    assert offer_decision("Should I change your plan?", ["confirm"], ["plan"]) is False
+
+
+def test_read_requests__reports_requests_it_does_not_understand():
+    from tau_env.domains.telecom.user_script import REQUESTS
+    from tau_env.wrappers.users.matcher import read_requests
+
+    found = read_requests("Please turn on Bluetooth.", PHONE, {}, REQUESTS)
+    assert found.calls == () and found.unclear == ("",)
+    found = read_requests("Could you flip the flight mode switch?", PHONE, {}, REQUESTS)
+    assert [c.name for c in found.calls] == ["toggle_airplane_mode"] and not found.unclear

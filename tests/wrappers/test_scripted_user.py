@@ -7,6 +7,7 @@ from tau_env.episode_runner import run_episode
 from tau_env.messages import UserRequest
 from tau_env.tasks.model import GoalCheck, UserScript
 from tau_env.wrappers.users import GoldUser, ScriptedUser, resolve_script
+from tau_env.wrappers.users.matcher import did_not_follow
 from tau_env.wrappers.users.register import REGISTERS
 from tests.mock_messages import dismiss_request
 from tests.wrappers.conftest import saying
@@ -133,7 +134,7 @@ def test_requested_tools__outside_accepted_tools_are_declined(mock_domain):
         user=lambda t: ScriptedUser(t, script=script),
     )
     assert not any(m.role == "user" and m.tool_calls for m in result.trajectory)
-    assert "rather not do dismiss_notification" in user_texts(result)[1]
+    assert "rather not do that" in user_texts(result)[1]  # in words, not the tool's name
 
 
 def test_goal_checks__probe_after_the_requested_actions_and_stop_when_they_pass(mock_domain):
@@ -165,7 +166,9 @@ def test_goal_checks__that_fail_are_reported_and_the_user_keeps_trying():
         user=lambda t: ScriptedUser(t, script=script, patience=3),
     )
     reports = [t for t in user_texts(result) if t.startswith("It is still not resolved")]
-    assert len(reports) >= 2 and "check_notifications shows" in reports[0]
+    # What the check showed, in words: the notification and its state, no tool name.
+    assert len(reports) >= 2 and "notif_1" in reports[0] and "status is" in reports[0]
+    assert "check_notifications" not in reports[0]
     assert result.trajectory[-1].content.endswith("###STOP###")
 
 
@@ -174,6 +177,30 @@ def test_patience__ends_a_conversation_that_goes_nowhere():
     assert len(user_texts(result)[1:-1]) == 5
     assert all(text in SAID.okay for text in user_texts(result)[1:-1])
     assert result.trajectory[-1].content.endswith("###STOP###")
+
+
+def test_requests_not_understood__are_said_so_never_acted_on_and_cost_patience():
+    env = tau_env.make_env("telecom")
+    task = env.unwrapped.tasks[0]
+    user = ScriptedUser.factory(env.unwrapped.domain, style="plain")
+    result = run_episode(env, saying("Please turn on Bluetooth."), user, task_id=task.id, seed=0)
+    replies = user_texts(result)[1:]
+    assert not [m for m in result.trajectory if m.role == "user" and m.tool_calls]
+    assert all(did_not_follow(text) for text in replies[:-1])  # "not sure what you mean..."
+    assert all(text in SAID.not_understood for text in replies[:-1])
+    assert len(replies) == 6 and replies[-1].endswith("###STOP###")  # patience 6, then gives up
+
+
+def test_requests_understood__beside_one_not_understood_are_done_and_the_rest_said():
+    env = tau_env.make_env("telecom")
+    task = env.unwrapped.tasks[0]
+    user = ScriptedUser.factory(env.unwrapped.domain, style="plain")
+    line = "Please restart your phone. Then clear the cache of the messaging app."
+    result = run_episode(env, saying(line, "Thanks."), user, task_id=task.id, seed=0)
+    calls = [c.name for m in result.trajectory if m.role == "user" for c in m.tool_calls or []]
+    assert calls[0] == "reboot_device"
+    report = next(t for t in user_texts(result)[1:] if "messaging app" in t)
+    assert "not sure what you want me to do with the messaging app" in report
 
 
 def test_scripted_user__is_deterministic():

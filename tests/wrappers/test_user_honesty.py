@@ -1,9 +1,10 @@
 """The scripted user knows only what an LLM user is told (issue 13's honesty tests).
 
 For every task of every domain and data source: each fact, wish and reaction of the scripted
-user's brief comes with the excerpt of the scenario text it was read from, and that excerpt is
-part of the text an LLM user receives; and changing a task's evaluation criteria leaves the
-scripted user's behaviour byte-identical.
+user's brief (its conduct off the path included) comes with the excerpt of the scenario text it
+was read from, and that excerpt is part of the text an LLM user receives; and changing a task's
+evaluation criteria leaves the scripted user's behaviour byte-identical, on the path (oracle)
+and off it (a prober, the off-path agents).
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ import pytest
 
 import tau_env
 from tau_env.actions import SendMessage
+from tau_env.baselines.off_path import OFF_PATH_LINES, LineAgent
 from tau_env.baselines.oracle import OracleAgent
+from tau_env.baselines.paraphrasing_oracle import ParaphrasingOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.tasks.model import EvaluationCriteria
 from tau_env.tasks.scenario_text import first_person
 from tau_env.wrappers.users import ScriptedUser, read_brief
+from tau_env.wrappers.users.comprehension import load_corpus, step_wordings
 from tau_env.wrappers.users.register import REGISTERS
 from tau_env.wrappers.users.voice_measures import Prober
 from tests.conftest import domain_sources, each_source, source_id
+from tests.families import task_of
 
 SOURCES = each_source()
 REPO = Path(__file__).resolve().parents[2]
@@ -47,6 +52,13 @@ def elements(script):
     keys += [f"question:{index}" for index in range(len(script.questions))]
     if script.after_refusal != "stop":
         keys.append("after_refusal")
+    conduct = script.conduct
+    flags = ("no_transfer", "persistence", "on_refusal", "no_alternative", "budget", "healthy")
+    keys += [f"conduct:{flag}" for flag in flags if getattr(conduct, flag)]
+    keys += [f"confirm:{index}" for index in range(len(conduct.confirmations))]
+    keys += [f"answer:{index}" for index in range(len(conduct.answers))]
+    keys += [f"unknown:{label}" for label in conduct.unknown]
+    keys += [f"withheld:{label}" for label in conduct.withheld]
     return keys
 
 
@@ -77,6 +89,16 @@ def _other_criteria(task, tasks):
     return others[0].evaluation_criteria if others else EvaluationCriteria()
 
 
+def _off_path(task):
+    """Every off-path agent's lines in one episode: the user's conduct off the path.
+
+    Off-script questions, confirmations, an alternative, a push, then a transfer offer and
+    refusals (which end most calls).
+    """
+    order = ("off_script", "confirm_twice", "alternative", "push_back", "offer_transfer", "refuse")
+    return LineAgent(task, lines=[line for name in order for line in OFF_PATH_LINES[name]])
+
+
 # telecom-workflow plays the same tasks and users as telecom: not repeated.
 BEHAVIOUR_SOURCES = [s for s in domain_sources() if s[0] != "telecom-workflow"]
 
@@ -85,7 +107,9 @@ BEHAVIOUR_SOURCES = [s for s in domain_sources() if s[0] != "telecom-workflow"]
     ("domain_name", "data_dir"), BEHAVIOUR_SOURCES, ids=[source_id(s) for s in BEHAVIOUR_SOURCES]
 )
 @pytest.mark.parametrize(
-    ("agent", "every"), [(Prober, 1), (OracleAgent, 3)], ids=["prober", "oracle"]
+    ("agent", "every"),
+    [(Prober, 1), (OracleAgent, 3), (_off_path, 2)],
+    ids=["prober", "oracle", "off_path"],
 )
 def test_user__behaves_byte_identically_whatever_the_evaluation_criteria(
     domain_name, data_dir, agent, every
@@ -109,6 +133,32 @@ def test_user__behaves_byte_identically_whatever_the_evaluation_criteria(
         assert runs[0] == runs[1], task.id
 
 
+HELDOUT = REPO / "tests" / "wrappers" / "users" / "data" / "paraphrases_heldout.toml"
+
+
+@pytest.mark.parametrize("source", [None, "official"])
+def test_user__reads_paraphrased_requests_the_same_whatever_the_evaluation_criteria(
+    source, request
+):
+    """The concept reader and the not-understood replies (issue 54) read the agent's words
+    and the scenario only: a paraphrasing oracle gets the same user with grafted criteria."""
+    data_dir = request.getfixturevalue("data_dir") if source else None
+    env = tau_env.make_env("telecom", data_dir=data_dir, split="test")
+    domain = env.unwrapped.domain
+    tasks = list(env.unwrapped.tasks)
+    wordings = step_wordings(load_corpus(HELDOUT), "telecom")
+    for index, task in enumerate(tasks[::4]):
+        swapped = task.model_copy(update={"evaluation_criteria": _other_criteria(task, tasks)})
+        agent = ParaphrasingOracleAgent.factory(wordings, index)
+        runs = []
+        for variant in (task, swapped):
+            result = run_episode(
+                env, agent, lambda t, v=variant: ScriptedUser(v, domain), task_id=task.id, seed=0
+            )
+            runs.append([m.model_dump() for m in result.trajectory if m.role == "user"])
+        assert runs[0] == runs[1], task.id
+
+
 def test_sources__of_users_and_rl_views_never_name_hidden_grading_data():
     for folder in ("wrappers/users", "wrappers/rl"):
         for path in sorted((REPO / folder).glob("*.py")):
@@ -119,7 +169,9 @@ def test_sources__of_users_and_rl_views_never_name_hidden_grading_data():
 def test_cancel_question__is_answered_not_taken_for_a_completion():
     # The issue's example: a confirmation question naming the refund ended the call before.
     env = tau_env.make_env("retail")
-    line = "I can cancel this order now. You will get a refund of $420.06. Do you confirm?"
+    task = task_of("retail", "cancel")
+    (refund,) = task.evaluation_criteria.communicate_info
+    line = f"I can cancel this order now. You will get a refund of ${refund}. Do you confirm?"
 
     def agent(task):
         class Once:
@@ -128,8 +180,6 @@ def test_cancel_question__is_answered_not_taken_for_a_completion():
 
         return Once()
 
-    result = run_episode(
-        env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id="cancel_00"
-    )
+    result = run_episode(env, agent, ScriptedUser.factory(env.unwrapped.domain), task_id=task.id)
     replies = [m.content for m in result.trajectory if m.role == "user"]
     assert replies[1] in REGISTERS["everyday"].yes  # a persona-less customer agrees

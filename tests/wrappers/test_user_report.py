@@ -14,10 +14,34 @@ def result(name, content, error=False):
     return ToolMessage(id="1", name=name, content=content, error=error, requestor="user")
 
 
-def test_quoting_styles__name_the_tool_and_quote_its_output():
-    reporter = Reporter(STYLES["plain"], USER_VOCABULARY.reports, random.Random(0))
-    text = reporter.performed([result("toggle_airplane_mode", SWITCH)])
-    assert text == f"I did that. toggle_airplane_mode shows: {SWITCH}."
+def test_plain_style__says_what_the_screen_shows_in_its_first_wording_for_any_seed():
+    said = {
+        Reporter(STYLES["plain"], USER_VOCABULARY.reports, random.Random(seed)).performed(
+            [result("toggle_airplane_mode", SWITCH)]
+        )
+        for seed in range(5)
+    }
+    assert said == {
+        "I did that. I flipped the airplane mode switch. Airplane mode is off. The status bar "
+        "shows three bars of signal, 5G, the mobile data icon, the data saver arrow, battery 80%."
+    }
+
+
+def test_generic_reports__retell_key_values_constants_and_prose_without_the_tool_echo():
+    output = (
+        "Referral request submitted successfully!\n  - Referral ID: 16b43fdcc3327760\n"
+        "  - Status: NO_PROGRESS\n\nExecuted: get_referral_link\nArguments: {\n"
+        '  "user_id": "890389b165"\n}\nShare your referral ID with the person you refer.'
+    )
+    reporter = Reporter(STYLES["plain"], ReportLexicon(), random.Random(0))
+    text = reporter.performed([result("call_discoverable_user_tool", output)])
+    assert text == (
+        "I did that. My screen says: Referral request submitted successfully! The referral id is "
+        "16b43fdcc3327760. The status is no progress. Share my referral ID with the person I "
+        "refer."
+    )
+    listed = reporter.performed([result("check_notifications", '[{"id": "n_1", "read": false}]')])
+    assert listed == "I did that. My screen says: The id is n_1. The read is off."
 
 
 def test_paraphrase__says_icons_and_switches_in_words_without_the_tool_name():

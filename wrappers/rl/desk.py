@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 _USER, _TOOL = ROLE_INDEX["user"], ROLE_INDEX["tool"]
-_FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) is (.+?)\.(?=\s+My |\s*$)")
+_FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) (?:is|are) (.+?)\.(?=\s+My |\s*$)")
 _YES = re.compile(r"\b(yes|go ahead|please do|i confirm|confirmed)\b", re.IGNORECASE)
 
 

@@ -77,8 +77,9 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         As the wrapped view; ``truncated`` also after ``max_turns`` templates.
 
     Info:
-        The wrapped view's info without the task's id (an id can name the hidden issues:
-        ``reveal_task=True`` keeps it, for logging), plus ``action_mask`` and ``turn``.
+        The wrapped view's info (which never names the task: an id can name the hidden
+        issues; ``reveal_task=True`` adds ``task_id``, for logging), plus ``action_mask`` and
+        ``turn``.
 
     Args:
         env: A `SingleAgentEnv` (its user policy plays the user side; its lean ``advance``
@@ -88,7 +89,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         task_ids: Draw episodes from these tasks only (seeded by ``reset(seed=...)``);
             None: the wrapped view draws from all of its tasks.
         max_turns: Templates per episode before truncation.
-        reveal_task: Keep ``task_id`` in ``info`` (privileged: for logging, not for agents).
+        reveal_task: Add ``task_id`` to ``info`` (privileged: for logging, not for agents).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
@@ -200,8 +201,8 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         self._last_info = info
         info = dict(info)
-        if not self.reveal_task:
-            info.pop("task_id", None)
+        if self.reveal_task:
+            info["task_id"] = self.task.id
         info["action_mask"] = self.action_masks()
         info["turn"] = self.turn
         return info

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_env.wrappers.rl.desk import DeskBelief
+from tau_env.wrappers.users.attributes import spoken_item
 
-__all__ = ["INTENTS", "RetailBelief", "parse_address", "parse_items"]
+__all__ = ["INTENTS", "RetailBelief", "describes", "parse_address", "parse_items"]
 
 INTENTS: tuple[str, ...] = (
     "cancel",
@@ -47,23 +48,40 @@ _INTENT_WORDS = (
     ("price", r"\bprice\b|\bcost\b|thinking of buying"),
 )
 _ORDER = re.compile(r"#W\d{7}\b")
-_ITEM = re.compile(
-    r"(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*) \((?P<options>[^)]*)\)"
-    r"(?: for the one with (?P<new>.+?))?(?= and (?:the )?[A-Z]|$)"
-)
+_ITEMS = re.compile(r"\s+and\s+(?:the|my)\s+")
+_NEW = re.compile(r"\s+for\s+(?=(?:the|a|an)\s|one\b)")
+_NAME = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
+_DETERMINERS = frozenset({"the", "a", "an", "my", "one"})
 
 
-def _options(text: str) -> dict[str, str]:
-    pairs = (part.partition(": ") for part in text.split(", "))
-    return {key.strip(): value.strip() for key, sep, value in pairs if sep}
+def parse_items(text: str) -> list[tuple[str, str, str | None]]:
+    """``(name, description, new description or None)`` for each item the customer described.
+
+    The customer describes items in words ("the white Desk Lamp with LED bulb for a brass one
+    with halogen bulb and the ..."): items are separated by "and the", the wanted one follows
+    "for". `describes` tells whether a description fits a record's options.
+    """
+    items = []
+    for part in _ITEMS.split(text.strip().rstrip(".")):
+        pieces = _NEW.split(part, maxsplit=1)
+        old, new = pieces[0], (pieces[1] if len(pieces) > 1 else None)
+        name = _NAME.search(old)
+        if name is not None:
+            items.append((name.group(), old, new))
+    return items
 
 
-def parse_items(text: str) -> list[tuple[str, dict[str, str], dict[str, str] | None]]:
-    """``(name, options, new options or None)`` for each item the customer described."""
-    return [
-        (m["name"], _options(m["options"]), _options(m["new"]) if m["new"] else None)
-        for m in _ITEM.finditer(text)
-    ]
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[\w'./-]+", text.lower()) if w not in _DETERMINERS}
+
+
+def describes(description: str, name: str, options: dict[str, str]) -> bool:
+    """Whether the customer's `description` names every option of a record with `options`.
+
+    Every word the customer would use for the record (`attributes.spoken_item`) is in the
+    description: values, and "with"/"without" for yes/no options.
+    """
+    return _content_words(spoken_item(name, list(options.items()))) <= _content_words(description)
 
 
 def parse_address(text: str) -> dict[str, str] | None:

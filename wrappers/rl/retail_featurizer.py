@@ -24,7 +24,13 @@ from tau_env.wrappers.rl.desk import (
     ending_templates,
     read_template,
 )
-from tau_env.wrappers.rl.retail_belief import INTENTS, RetailBelief, parse_address, parse_items
+from tau_env.wrappers.rl.retail_belief import (
+    INTENTS,
+    RetailBelief,
+    describes,
+    parse_address,
+    parse_items,
+)
 
 __all__ = [
     "TEMPLATES",
@@ -48,9 +54,14 @@ def _old_items(b: RetailBelief) -> list[dict[str, Any]] | None:
     if order is None or not wanted:
         return None
     found = []
-    for name, options, _ in wanted:
+    for name, said, _ in wanted:
         item = next(
-            (i for i in order["items"] if i["name"] == name and i["options"] == options), None
+            (
+                i
+                for i in order["items"]
+                if i["name"] == name and describes(said, name, i["options"])
+            ),
+            None,
         )
         if item is None:
             return None
@@ -69,7 +80,11 @@ def _new_items(b: RetailBelief) -> list[str] | None:
         if product is None:
             return None
         variant = next(
-            (v for v in product["variants"].values() if v["options"] == new and v["available"]),
+            (
+                v
+                for v in product["variants"].values()
+                if new is not None and describes(new, "one", v["options"]) and v["available"]
+            ),
             None,
         )
         if variant is None:
@@ -261,10 +276,10 @@ def figures(b: RetailBelief) -> list[str]:
 def _prices(b: RetailBelief) -> list[str]:
     wanted = parse_items(b.facts.get("items", ""))
     said = []
-    for name, options, _ in wanted if "price" in b.intents else ():
+    for name, description, _ in wanted if "price" in b.intents else ():
         product = b.products.get(b.product_types.get(name, ""))
         for variant in (product or {}).get("variants", {}).values():
-            if variant["options"] == options:
+            if describes(description, name, variant["options"]):
                 said.append(f"The {name} costs ${float(variant['price']):.2f}.")
     return said
 

@@ -1,50 +1,59 @@
-"""The scripted user's reading of plain text: a documented keyword and intent matcher.
+"""The scripted user's reading of plain text: what an agent's message asks of the customer.
 
-LLM agents write prose; the scripted user must still act on it deterministically. The rules,
-applied sentence by sentence (sentences end at ``. ! ? ; :`` or a line break):
+LLM agents write prose; the scripted user must still act on it deterministically. Sentences
+end at ``. ! ? ; :`` or a line break. The words the readers use are data:
+``understanding.toml`` (shared by every domain) and the domain's `RequestLexicon`.
 
-Tool requests (`requested_calls`):
+Tool requests (`read_requests`):
     1. **Call syntax.** ``tool_name(key=value, ...)`` naming one of the user's tools is taken
-       literally; values may be JSON or Python literals, or bare words (``mode=4g_only``).
-    2. **Phrases.** Otherwise a tool is requested when a sentence holds every *noun* of its
-       name and one of its *verbs*. A tool name splits into a verb (first word) and nouns
-       (the rest): ``toggle_airplane_mode`` -> verb ``toggle``, nouns ``airplane``, ``mode``.
-       Verbs and nouns have synonyms (`VERB_SYNONYMS`, `NOUN_SYNONYMS`: "restart your phone"
-       requests ``reboot_device``); words are compared after light stemming ("notifications"
-       = "notification"), and a noun also matches a word sharing its first five letters
-       ("preferred" for ``preference``). In questions, only read tools (verb ``check``,
-       ``can``...) match unless a strong action verb is present, so "Is airplane mode on?"
-       toggles nothing.
-       When one matched tool's nouns are a strict subset of another's, the more specific one
-       wins ("data saver mode" is not also "data"). Sentences with a negation ("don't",
-       "do not", "never") are skipped. Arguments come from enum values named in the text,
-       from the user's facts of the same key, then from id-like tokens (``notif_1``).
+       literally (`tau_env.wrappers.users.arguments.call_syntax`).
+    2. **Words.** Otherwise the concept reader (`tau_env.wrappers.users.requests`): an action
+       ("turn off", "restart", "check") on an object ("flight mode", "the SIM card"), with
+       negations, conditions, questions about state, pronouns and several requests in one
+       message; what it cannot map to a tool it reports as not understood. Arguments come
+       from the request's words and the user's facts (`tau_env.wrappers.users.arguments`).
 Fact questions (`asked_facts`):
-    A fact key is asked for when every word of the key (``user_id`` -> ``user``, ``id``)
-    appears in the text, with synonyms (``id`` ~ number/code, ``zip`` ~ postal/postcode...).
+    A detail is asked for in a question (or a sentence starting with "what", "which"...), or
+    a sentence that asks ("I'll need your email"), that names it: in the shared details'
+    words ("booking reference" is a reservation id, "who am I speaking with" a name),
+    answered by the first of its keys the user knows; and
+    a fact key is asked when every word of the key appears among the other words of such
+    sentences (``user_id``: "user", "id"), with synonyms (``understanding.toml``'s
+    ``[fallback.fact_words]``: ``id`` ~ number/code, ``zip`` ~ postal/postcode...). Words
+    that name one of the domain's objects ("access point names") ask for no detail, and
+    neither do details in a restatement of the customer's wish ("you'd like to update your
+    email").
 Other intents: a transfer announcement (`announces_transfer`), a refusal (`refuses`), a user
-    who did not follow an instruction (`did_not_follow`), a claim
-    that the work is done (`claims_done`: past-tense outcome words in a sentence that is not a
-    question, not conditional and not about the future), an offer or a request for
-    confirmation (`offer_decision`) and any question at all (`asks_question`).
+    who did not follow an instruction (`did_not_follow`), a claim that the work is done
+    (`claims_done`: past-tense outcome words in a sentence that is not a question, not
+    conditional and not about the future), an offer or a request for confirmation
+    (`offer_decision`) and any question at all (`asks_question`).
 
-Nothing here knows a domain: tool names, schemas and facts are inputs.
+Nothing here knows a domain: tool names, schemas, facts and lexicons are inputs.
 """
 
 from __future__ import annotations
 
-import ast
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from tau_env.tasks.user_vocabulary import RequestLexicon
+from tau_env.wrappers.users.arguments import (
+    RequestedCall,
+    call_syntax,
+    fill_arguments,
+    missing_arguments,
+)
+from tau_env.wrappers.users.phrases import PhraseTable, Words, stem, words_of
+from tau_env.wrappers.users.reading import SHARED
+from tau_env.wrappers.users.requests import AskedCall, Reading, reader_for
+
 __all__ = [
-    "NOUN_SYNONYMS",
-    "VERB_SYNONYMS",
     "RequestedCall",
+    "ToolRequests",
     "announces_transfer",
     "asked_facts",
     "asks_question",
@@ -52,58 +61,14 @@ __all__ = [
     "did_not_follow",
     "mentions",
     "offer_decision",
+    "read_requests",
     "refuses",
     "requested_calls",
     "sentences",
 ]
 
-VERB_SYNONYMS: dict[str, frozenset[str]] = {
-    "check": frozenset({"check", "look", "see", "show", "view", "what", "tell", "read", "verify"}),
-    "toggle": frozenset(
-        {"toggle", "turn", "switch", "enable", "disable", "activate", "deactivate"}
-    ),
-    "set": frozenset({"set", "change", "switch", "select", "configure", "use"}),
-    "reset": frozenset({"reset", "restore"}),
-    "reboot": frozenset({"reboot", "restart"}),
-    "run": frozenset({"run", "do", "perform", "try", "test", "start"}),
-    "reseat": frozenset({"reseat", "reinsert", "insert", "remove"}),
-    "connect": frozenset({"connect", "join", "enable"}),
-    "disconnect": frozenset({"disconnect", "disable"}),
-    "grant": frozenset({"grant", "allow", "give", "enable", "add"}),
-    "make": frozenset({"make", "pay", "complete", "submit"}),
-    "can": frozenset({"can", "try", "able", "check", "test"}),
-    "dismiss": frozenset({"dismiss", "clear", "mark", "delete"}),
-}
-"""Verb of a tool name -> words that request it. Unlisted verbs match only themselves."""
-
-NOUN_SYNONYMS: dict[str, frozenset[str]] = {
-    "device": frozenset({"device", "phone", "handset"}),
-    "notification": frozenset({"notification", "alert", "inbox"}),
-    "payment": frozenset({"payment", "bill", "pay"}),
-    "setting": frozenset({"setting", "configuration", "config"}),
-    "mms": frozenset({"mms", "picture", "multimedia"}),
-    "restriction": frozenset({"restriction", "saver", "limit"}),
-}
-"""Noun of a tool name -> words that stand for it."""
-
-_READ_VERBS = frozenset({"check", "can", "get", "run", "show", "list", "find", "view"})
-_WEAK_IN_QUESTIONS = frozenset({"what", "see", "show", "tell", "read", "look", "view"})
-_NEGATION = re.compile(r"\b(don'?t|do not|never|no need to|not necessary)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
-_WORD = re.compile(r"[a-z0-9]+")
-_ID_TOKEN = re.compile(r"\b[A-Za-z]+[_-]?\d+[\w-]*\b")
-_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)")
 
-_FACT_WORD_SYNONYMS: dict[str, frozenset[str]] = {
-    "id": frozenset({"id", "identifier", "number", "code"}),
-    "number": frozenset({"number", "num"}),
-    "zip": frozenset({"zip", "zipcode", "postal", "postcode"}),
-    "email": frozenset({"email", "mail"}),
-    "phone": frozenset({"phone", "mobile", "cell"}),
-    "name": frozenset({"name"}),
-    "address": frozenset({"address", "live", "street"}),
-    "dob": frozenset({"dob", "birth", "birthday"}),
-}
 
 _TRANSFER = re.compile(
     r"\btransferr?(ed|ing)?\b.*\b(human|agent|representative|specialist|colleague|department)"
@@ -121,70 +86,40 @@ _NOT_A_CLAIM = re.compile(
     r"\b(when|once|after|if|let me know|tell me|will|going to|shall|should|would|could|"
     r"can you|please|need to|needs to|want me|would you)\b"
 )
-_OFFER = re.compile(
-    r"\b(would you like|do you want|shall i|should i|may i|can i|want me to|like me to|"
-    r"do you agree|is that ok(ay)?|are you ok(ay)? with)\b"
-)
-_CONFIRMATION = re.compile(
-    r"\b(confirm|proceed|go ahead)\b|\bis (that|this) (correct|right)\b|\bare you sure\b"
-)
 _NOT_FOLLOWED = re.compile(
     r"\b(say (that|it) again|repeat (that|it|what)|didn't (quite )?(follow|catch|understand)|"
     r"did not (follow|understand)|instead\b|couldn't find|could not find|wasn't sure how|"
-    r"not sure how)"
+    r"not sure how|not sure what|don't understand|do not understand)"
 )
-_CONFIRMATION_REQUEST = re.compile(
-    r"\bplease confirm\b|\b(reply|answer|respond|say) (with )?['\"]?yes\b"
-)
-
-
-@dataclass(frozen=True)
-class RequestedCall:
-    """A user-tool call read from the agent's text.
-
-    Attributes:
-        name: The user tool.
-        arguments: Arguments found for it.
-        missing: Required arguments that could not be found in the text or the facts.
-        position: Where in the text it was requested (orders several requests).
-    """
-
-    name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
-    missing: tuple[str, ...] = ()
-    position: int = 0
+"""A user's message saying it did not do what was asked: asking again, doing something else,
+or saying it does not understand the request."""
 
 
 def sentences(text: str) -> list[str]:
-    """`text` split into sentences (the end mark stays with its sentence)."""
+    """`text` split into sentences (the end mark stays with its sentence).
+
+    A ``{...}`` object written in the text (``{"account_id": "a1"}``) stays whole.
+    """
+    if "{" in text:
+        text = _BRACES.sub(lambda found: re.sub(r"\s", _KEPT, found.group(0)), text)
+        return [
+            part.strip().replace(_KEPT, " ")
+            for part in _SENTENCE_END.split(text)
+            if part and part.strip()
+        ]
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
 
 
-@lru_cache(maxsize=8192)
-def _stem(word: str) -> str:
-    """A crude, consistent stem: enough to equate plurals and -ing/-ed forms.
-
-    Cached: the scripted user stems the same few hundred words (the agent's text, the tool
-    and fact names with their synonyms) on every turn, and a stem depends on the word only.
-    """
-    for suffix, minimum in (("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
-        if word.endswith(suffix) and len(word) >= minimum:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
-def _words(text: str) -> list[str]:
-    normalized = text.lower().replace("wi-fi", "wifi").replace("e-mail", "email")
-    return _WORD.findall(normalized)
+_BRACES = re.compile(r"\{[^{}]*\}")
+_KEPT = "\x00"
 
 
 def _stems(text: str) -> set[str]:
-    return {_stem(word) for word in _words(text)}
+    return set(words_of(text).stems)
 
 
 def _expand(word: str, table: Mapping[str, frozenset[str]]) -> set[str]:
-    return {_stem(w) for w in table.get(word, frozenset({word})) | {word}}
+    return {stem(w) for w in table.get(word, frozenset({word})) | {word}}
 
 
 def mentions(text: str, phrases: Iterable[str]) -> bool:
@@ -239,6 +174,13 @@ def claims_done(text: str, phrases: Sequence[str] = ()) -> bool:
 def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = ()) -> bool | None:
     """The user's answer to an offer or a request for confirmation in `text`.
 
+    A question asks for confirmation when it has a confirmation word ("proceed", "is that
+    correct", "(yes/no)"), ends with one ("..., correct?") or asks leave for the agent's next
+    step ("Should I submit this now?"); it offers when it says "Would you like ...", "Can I
+    ...". A sentence that is not a question asks for confirmation with "please confirm" or
+    "reply yes", or "let me know if" with a confirmation word ("... if you'd like me to
+    proceed"). The words are ``understanding.toml``'s ``[confirmation]``.
+
     Args:
         text: The agent's message.
         accepts: Keywords of offers the user takes; ``"confirm"`` among them means the user
@@ -250,14 +192,26 @@ def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = 
         of `declines`; True when it names one of `accepts` (or is a plain confirmation and
         ``"confirm"`` is accepted); False otherwise.
     """
+    return _decision(text, tuple(accepts), tuple(declines))
+
+
+@lru_cache(maxsize=8192)
+def _decision(text: str, accepts: tuple[str, ...], declines: tuple[str, ...]) -> bool | None:
+    """`offer_decision` for one text (agents repeat their questions: cached)."""
     for sentence in sentences(text.lower()):
-        confirming = _CONFIRMATION.search(sentence) is not None
+        words = words_of(sentence)
+        confirming = bool(SHARED.confirmation.find(words))
         if asks_question(sentence):
-            if not (confirming or _OFFER.search(sentence)):
+            confirming = (
+                confirming
+                or bool(SHARED.asking_leave.find(words))
+                or bool(words.stems and words.stems[-1] in SHARED.tags)
+            )
+            if not (confirming or SHARED.offers.find(words)):
                 continue
-        elif _CONFIRMATION_REQUEST.search(sentence):
+        elif SHARED.confirmation_requests.find(words):
             confirming = True
-        else:
+        elif not (confirming and SHARED.conditional_requests.find(words)):
             continue
         if declines and _names(sentence, declines):
             return False
@@ -274,44 +228,127 @@ def _names(sentence: str, keywords: Sequence[str]) -> bool:
         return False
     stems = _stems(sentence)
     return any(
-        _stem(keyword.lower()) in stems or mentions(sentence, [keyword]) for keyword in keywords
+        stem(keyword.lower()) in stems or mentions(sentence, [keyword]) for keyword in keywords
     )
 
 
-def asked_facts(text: str, keys: Iterable[str]) -> list[str]:
-    """The fact keys `text` asks for, in the order given."""
-    return list(_asked_facts(text, tuple(keys)))
+# -- facts -------------------------------------------------------------------------------------
+
+_WH = frozenset({"what", "which", "where", "when", "who", "how"})
+"""A sentence starting so asks, even cut at a colon ("What is your location: home or ...?")."""
+
+
+def asked_facts(text: str, keys: Iterable[str], lexicon: RequestLexicon | None = None) -> list[str]:
+    """The fact keys `text` asks for, in the order given (see the module docstring).
+
+    Args:
+        text: The agent's message.
+        keys: The facts the user knows.
+        lexicon: The domain's lexicon: its objects' words ask for no detail.
+    """
+    return list(_asked_facts(text, tuple(keys), lexicon))
 
 
 @lru_cache(maxsize=8192)
-def _asked_facts(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
-    present = _stems(text)
-    found = []
-    for key in keys:
-        parts = [p for p in key.lower().split("_") if p]
-        if parts and all(_expand(p, _FACT_WORD_SYNONYMS) & present for p in parts):
-            found.append(key)
+def _asked_facts(
+    text: str, keys: tuple[str, ...], lexicon: RequestLexicon | None
+) -> tuple[str, ...]:
+    table = _fact_table(lexicon)
+    concepts = {concept.name: concept for concept in SHARED.facts}
+    asked: list[str] = []
+    present: set[str] = set()
+    for sentence in sentences(text):
+        words = words_of(sentence)
+        asking = asks_question(sentence) or (words.stems[:1] and words.stems[0] in _WH)
+        if not asking and not SHARED.asking.find(words):
+            continue
+        restated = _restated(words)
+        taken: set[int] = set()
+        for mention in table.find(words):
+            if mention.label is None:  # one of the domain's things ("access point names")
+                taken.update(mention.positions)
+                continue
+            known = [key for key in concepts[mention.label].keys if key in keys]
+            if not known:  # the user's own key for it may say more ("new_address")
+                continue
+            taken.update(mention.positions)
+            if not restated[mention.start] and known[0] not in asked:
+                asked.append(known[0])
+        present |= {stem for i, stem in enumerate(words.stems) if i not in taken}
+    found = [
+        key
+        for key in keys
+        if (parts := [p for p in key.lower().split("_") if p])
+        and all(_expand(p, SHARED.fact_words) & present for p in parts)
+    ]
     # "user_id" and "id" both match "your user id": keep the most specific keys only.
-    return tuple(k for k in found if not any(set(k.split("_")) < set(o.split("_")) for o in found))
+    found = [k for k in found if not any(set(k.split("_")) < set(o.split("_")) for o in found)]
+    return tuple(key for key in keys if key in asked or key in found)
+
+
+@lru_cache(maxsize=64)
+def _fact_table(lexicon: RequestLexicon | None) -> PhraseTable[str | None]:
+    """The shared details' words, and the domain's objects' words (which ask for none)."""
+    entries: list[tuple[str, str | None]] = [
+        (phrase, concept.name) for concept in SHARED.facts for phrase in concept.say
+    ]
+    if lexicon is not None:
+        entries += [(phrase, None) for said in lexicon.objects.values() for phrase in said]
+    return PhraseTable(entries)
+
+
+def _restated(words: Words) -> list[bool]:
+    """Words in a restatement of the customer's wish, up to the end of the sentence."""
+    marked = [False] * len(words)
+    for mention in SHARED.restating.find(words):
+        for index in range(mention.start, len(words)):
+            marked[index] = True
+    return marked
 
 
 # -- tool requests -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolRequests:
+    """What a message asks the user to do with its tools.
+
+    Attributes:
+        calls: The calls, in the order asked.
+        unclear: For each request the user did not understand, the thing it named ("" when
+            none): the user says it does not understand.
+    """
+
+    calls: tuple[RequestedCall, ...] = ()
+    unclear: tuple[str, ...] = ()
+
+
+def read_requests(
+    text: str,
+    tools: Sequence[Mapping[str, Any]],
+    facts: Mapping[str, str] | None = None,
+    lexicon: RequestLexicon | None = None,
+) -> ToolRequests:
+    """The user-tool calls `text` asks for, and the requests not understood.
+
+    Args:
+        text: The agent's message.
+        tools: The user's tools as OpenAI function schemas.
+        facts: What the user knows, to fill arguments (``notification_id`` -> ``notif_1``).
+        lexicon: The domain's `RequestLexicon` (None: read by the tools' names).
+    """
+    key = _tools_key(tools)
+    return _requested(text, key, _facts_key(facts or {}), lexicon)
 
 
 def requested_calls(
     text: str,
     tools: Sequence[Mapping[str, Any]],
     facts: Mapping[str, str] | None = None,
+    lexicon: RequestLexicon | None = None,
 ) -> list[RequestedCall]:
-    """The user-tool calls that `text` asks for, in the order they are mentioned.
-
-    Args:
-        text: The agent's message.
-        tools: The user's tools as OpenAI function schemas.
-        facts: What the user knows, to fill arguments (``notification_id`` -> ``notif_1``).
-    """
-    key = _tools_key(tools)
-    found = _requested(text, key, _facts_key(facts or {}))
+    """The user-tool calls that `text` asks for, in the order asked (`read_requests`)."""
+    found = read_requests(text, tools, facts, lexicon).calls
     return [RequestedCall(c.name, dict(c.arguments), c.missing, c.position) for c in found]
 
 
@@ -345,182 +382,44 @@ _SCHEMAS_OF: dict[tuple[tuple[str, ...], int], Sequence[Mapping[str, Any]]] = {}
 
 @lru_cache(maxsize=8192)
 def _requested(
-    text: str, key: tuple[tuple[str, ...], int], facts: tuple[tuple[str, str], ...]
-) -> tuple[RequestedCall, ...]:
-    """`requested_calls` for one text, tool list and facts (the same texts recur: cached)."""
+    text: str,
+    key: tuple[tuple[str, ...], int],
+    facts: tuple[tuple[str, str], ...],
+    lexicon: RequestLexicon | None,
+) -> ToolRequests:
+    """`read_requests` for one text, tool list, facts and lexicon (texts recur: cached)."""
     schemas = _SCHEMAS[key]
-    explicit = _call_syntax(text, schemas)
+    explicit = call_syntax(text, schemas)
     if explicit:
-        return tuple(explicit)
-    return tuple(_phrase_calls(text, schemas, dict(facts)))
-
-
-def _call_syntax(text: str, schemas: Mapping[str, Mapping[str, Any]]) -> list[RequestedCall]:
+        return ToolRequests(tuple(explicit))
+    reading = reader_for(lexicon, key[0]).read(sentences(text))
+    known = dict(facts)
+    words = lexicon.parameters if lexicon is not None else {}
     calls = []
-    for match in _CALL.finditer(text):
-        name = match.group(1)
-        if name not in schemas:
-            continue
-        arguments = _as_declared(schemas[name], _parse_arguments(match.group(2)))
-        calls.append(
-            RequestedCall(
-                name, arguments, _missing(schemas[name], arguments), position=match.start()
-            )
-        )
-    return calls
+    for index, call in enumerate(reading.calls):
+        schema = schemas[call.name]
+        scope = _scope(reading, index)
+        arguments = fill_arguments(schema, scope, known, call.values, words)
+        missing = missing_arguments(schema, arguments)
+        calls.append(RequestedCall(call.name, arguments, missing, _offset(call)))
+    return ToolRequests(tuple(calls), reading.unclear)
 
 
-def _as_declared(schema: Mapping[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
-    """JSON text back for string parameters written as objects (``arguments={"a": 1}``)."""
-    properties = schema.get("parameters", {}).get("properties", {})
-    return {
-        key: json.dumps(value)
-        if isinstance(value, dict | list) and properties.get(key, {}).get("type") == "string"
-        else value
-        for key, value in arguments.items()
-    }
+def _scope(reading: Reading, index: int) -> str:
+    """The sentences of request `index`: from after the previous request's to the next one's.
 
-
-def _parse_arguments(text: str) -> dict[str, Any]:
-    """``k=v, ...`` with literal or bare values (bare values run to the next ``, key=``)."""
-    arguments: dict[str, Any] = {}
-    if not text.strip():
-        return arguments
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-        if isinstance(call, ast.Call) and not call.args:
-            for keyword in call.keywords:
-                if keyword.arg is not None:
-                    arguments[keyword.arg] = ast.literal_eval(keyword.value)
-            return arguments
-    except (SyntaxError, ValueError, RecursionError):  # (nested deeper than Python goes)
-        pass
-    for part in re.split(r",\s*(?=[A-Za-z_][A-Za-z0-9_]*\s*=)", text):
-        key, sep, value = part.partition("=")
-        if sep:
-            arguments[key.strip()] = _literal(value.strip())
-    return arguments
-
-
-def _literal(value: str) -> Any:
-    for parse in (json.loads, ast.literal_eval):
-        try:
-            return parse(value)
-        except (ValueError, SyntaxError, RecursionError):
-            continue
-    return value.strip("'\"")
-
-
-def _missing(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> tuple[str, ...]:
-    required = schema.get("parameters", {}).get("required", [])
-    return tuple(name for name in required if name not in arguments)
-
-
-def _phrase_calls(
-    text: str, schemas: Mapping[str, Mapping[str, Any]], facts: Mapping[str, str]
-) -> list[RequestedCall]:
-    found: dict[str, RequestedCall] = {}
-    nouns_of: dict[str, set[str]] = {}
-    followers: dict[str, set[str]] = {}  # the word after each of a tool's nouns
-    offset = 0
-    for sentence in sentences(text):
-        start = text.find(sentence, offset)
-        offset = max(offset, start)
-        lowered = sentence.lower()
-        if _NEGATION.search(lowered.replace("’", "'")):
-            continue
-        words = _words(sentence)
-        stems = [_stem(w) for w in words]
-        question = asks_question(sentence)
-        for name, schema in schemas.items():
-            if name in found:
-                continue
-            verb, *nouns = name.lower().split("_")
-            verbs = _expand(verb, VERB_SYNONYMS)
-            if question and verb not in _READ_VERBS:
-                verbs -= {_stem(w) for w in _WEAK_IN_QUESTIONS}
-            noun_options = [_expand(n, NOUN_SYNONYMS) for n in nouns]
-            if not verbs & set(stems) or not all(_present(o, stems) for o in noun_options):
-                continue
-            positions = [i for i, s in enumerate(stems) if any(_alike(s, o) for o in noun_options)]
-            followers[name] = {stems[i + 1] if i + 1 < len(stems) else "" for i in positions}
-            arguments = _fill_arguments(schema, sentence, facts)
-            found[name] = RequestedCall(
-                name,
-                arguments,
-                _missing(schema, arguments),
-                position=start + (min(positions) if positions else 0),
-            )
-            nouns_of[name] = set(nouns)
-    specific = [
-        call
-        for name, call in found.items()
-        if not any(other != name and nouns_of[name] < nouns_of[other] for other in found)
-        and not _modifies(followers[name], name, nouns_of)
-    ]
-    return sorted(specific, key=lambda call: call.position)
-
-
-def _modifies(following: set[str], name: str, nouns_of: Mapping[str, set[str]]) -> bool:
-    """True when every noun of `name` is followed by a noun of another tool.
-
-    In "data roaming", data qualifies roaming: ``toggle_data`` is not asked for.
+    Its own sentence first: a value it names wins over one named around it.
     """
-    others = {
-        stem
-        for other, nouns in nouns_of.items()
-        if other != name
-        for noun in nouns
-        for stem in _expand(noun, NOUN_SYNONYMS)
-    }
-    return bool(following) and following <= others
+    calls = reading.calls
+    own = calls[index].sentence
+    earlier = [c.sentence for c in calls[:index] if c.sentence < own]
+    later = [c.sentence for c in calls[index + 1 :] if c.sentence > own]
+    first = earlier[-1] + 1 if earlier else 0
+    last = later[0] if later else len(reading.sentences)
+    around = reading.sentences[first:own] + reading.sentences[own + 1 : last]
+    return " ".join((reading.sentences[own], *around))
 
 
-def _alike(stem: str, options: set[str]) -> bool:
-    """`stem` is one of `options`, or shares a prefix of 5+ letters with one ("preferred")."""
-    return stem in options or any(
-        len(stem) >= 5 and len(o) >= 5 and stem[:5] == o[:5] for o in options
-    )
-
-
-def _present(options: set[str], stems: Sequence[str]) -> bool:
-    return any(_alike(stem, options) for stem in stems)
-
-
-_LISTED = re.compile(r"(?:one of|e\.g\.|:)\s*([\w ,]+?)\s*(?:\.|$)", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1024)
-def _listed_options(description: str) -> tuple[str, ...]:
-    """Values a parameter's description lists ("One of a, b or c.", "e.g. messaging")."""
-    options: list[str] = []
-    for found in _LISTED.finditer(description):
-        for part in re.split(r",\s*|\s+or\s+", found.group(1)):
-            if re.fullmatch(r"[a-z0-9_]+", part.strip()):
-                options.append(part.strip())
-    return tuple(options)
-
-
-def _fill_arguments(
-    schema: Mapping[str, Any], sentence: str, facts: Mapping[str, str]
-) -> dict[str, Any]:
-    properties: Mapping[str, Any] = schema.get("parameters", {}).get("properties", {})
-    squashed = re.sub(r"[^a-z0-9]", "", sentence.lower())
-    ids = list(_ID_TOKEN.findall(sentence))
-    arguments: dict[str, Any] = {}
-    for name, prop in properties.items():
-        options = prop.get("enum") or _listed_options(prop.get("description", ""))
-        if options:
-            named = [o for o in options if re.sub(r"[^a-z0-9]", "", str(o).lower()) in squashed]
-            if named:
-                arguments[name] = max(named, key=lambda o: len(str(o)))
-                continue
-            if prop.get("enum"):
-                continue
-        if name in facts and (facts[name] in sentence or not ids):
-            arguments[name] = facts[name]
-        elif name.endswith("_id") and ids:
-            arguments[name] = ids.pop(0)
-        elif name in facts:
-            arguments[name] = facts[name]
-    return arguments
+def _offset(call: AskedCall) -> int:
+    """An order key for a call: sentences first, then words."""
+    return call.sentence * 10_000 + call.position

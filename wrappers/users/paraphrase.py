@@ -4,7 +4,9 @@ The brief's ``opening`` is the scenario's reason for calling put in the first pe
 instructions' own sentences. A customer says the same wish in other words and leaves the stage
 directions out. `spoken_variants` turns the brief's opening into a few spoken versions:
 
-1. **What is said.** The opening is cut into sentences; stage directions are left out
+1. **What is said.** Item details are said in words (`attributes.speak_attributes`: "the blue
+   T-Shirt in size S", never a literal or an attribute list). The opening is cut into
+   sentences; stage directions are left out
    (sentences that start like an instruction: "If the agent...", "Mention...", "Make sure...",
    "First, try to..."; sentences about the play itself: "pretend", "make up a story", "do not
    reveal", "upfront"...; the same inside a sentence after a comma, and in parentheses). A
@@ -32,6 +34,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
+from tau_env.wrappers.users.attributes import speak_attributes
 from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.phrasebook import (
     CONNECTORS,
@@ -41,7 +44,13 @@ from tau_env.wrappers.users.phrasebook import (
     SYNONYMS,
 )
 
-__all__ = ["FILLER_BUDGET", "WORD_BUDGET", "sayable_sentences", "spoken_variants"]
+__all__ = [
+    "FILLER_BUDGET",
+    "WORD_BUDGET",
+    "said_in_own_words",
+    "sayable_sentences",
+    "spoken_variants",
+]
 
 WORD_BUDGET = 50
 """Sentences after the first are said while the opening stays within this many words (the
@@ -107,7 +116,7 @@ _PRONOUN_I = re.compile(r"I\b")
 
 
 def _clean(text: str) -> str:
-    text = _STOP.sub("", text)
+    text = speak_attributes(_STOP.sub("", text))
     text = _MARKUP.sub("", text)
     text = _LIST_INTRO.sub(": ", text)
     text = _BULLET.sub(", ", text)
@@ -180,13 +189,16 @@ def _match_case(replacement: str, found: str) -> str:
     return replacement
 
 
-def _rewrite(sentence: str, rng: random.Random) -> str:
-    """`sentence` with every rewrite that applies, each with a seeded choice of alternative."""
+def _rewrite(sentence: str, rng: random.Random, variety: float = _VARIETY) -> str:
+    """`sentence` with every rewrite that applies, each with a seeded choice of alternative.
+
+    Each synonym that could be used is, with the chance `variety`.
+    """
     for pattern, options in _COMPILED_REWRITES:
         if pattern.search(sentence):
             sentence = pattern.sub(partial(_said_as, rng.choice(options)), sentence)
     for word, pattern in _SYNONYM_WORD.items():
-        if rng.random() < _VARIETY and pattern.search(sentence):
+        if variety and rng.random() < variety and pattern.search(sentence):
             sentence = _substitute(sentence, pattern, rng.choice(SYNONYMS[word]), 0)
     if sentence.startswith(QUESTION_STARTS) and sentence.endswith("."):
         sentence = sentence[:-1] + "?"
@@ -369,3 +381,19 @@ def spoken_variants(
             total += size
         variants.append(" ".join(said))
     return tuple(dict.fromkeys(variants))
+
+
+@lru_cache(maxsize=16384)
+def said_in_own_words(line: str, scenario_text: str, fillers: tuple[str, ...]) -> str:
+    """`line` (a reply the scenario tells the user to give) in words that copy no run of it.
+
+    Item details said in words, a seeded rewrite of its phrasing (no synonym for variety: the
+    reply says what it was told, "by mistake" stays), then the repairs of `spoken_variants`
+    (synonyms, link words, at most `FILLER_BUDGET` fillers). "" when it cannot be said so.
+    """
+    rng = random.Random(line)
+    sentence = _rewrite(speak_attributes(" ".join(line.split())), rng, variety=0.0)
+    repaired = _repaired(
+        sentence, _Check(ScenarioWords.of(scenario_text), ""), rng, fillers, FILLER_BUDGET
+    )
+    return repaired[0] if repaired is not None else ""

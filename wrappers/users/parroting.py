@@ -26,6 +26,9 @@ sequences after the same normalisation:
 
 `copied_runs` lists a message's offending runs; `ScenarioWords` holds one scenario's runs,
 built once per scenario text (cached), so checking a message costs one pass over its words.
+It also holds the scenario's plainly read runs (`plain_reading.PlainScenario`: 12 words with
+nothing masked but ids, amounts and names), which `copied` reports too: what the masks hide (an
+attribute list, a quoted literal) is still not read out.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from tau_env.wrappers.users.plain_reading import PlainScenario
+from tau_env.wrappers.users.word_runs import CONTRACTIONS, SAME_WORDS, repeated_runs, runs_of
 
 __all__ = ["PLACEHOLDER", "RUN", "ScenarioWords", "copied_runs", "masked_words"]
 
@@ -48,18 +54,6 @@ _ITEM = r"(?!(?:a|an|and|for|in|of|on|the|to|with) )[a-z][a-z-]*(?: [a-z][a-z-]*
 _LIST = re.compile(
     rf"(?<![\w-]){_ITEM}(?:(?:[,;]\s+|\s+and\s+){_ITEM})+(?=[,;.)\n]|\s+and\s|\s+for\s|$)"
 )
-_CONTRACTIONS = (
-    (re.compile(r"\bcan[’']t\b"), "can not"),
-    (re.compile(r"\bwon[’']t\b"), "will not"),
-    (re.compile(r"\bshan[’']t\b"), "shall not"),
-    (re.compile(r"n[’']t\b"), " not"),
-    (re.compile(r"[’']m\b"), " am"),
-    (re.compile(r"[’']re\b"), " are"),
-    (re.compile(r"[’']ve\b"), " have"),
-    (re.compile(r"[’']ll\b"), " will"),
-    (re.compile(r"[’']d\b"), " would"),
-    (re.compile(r"[’']s\b"), " is"),
-)
 _PIECE = re.compile(r"§|[A-Za-z0-9_#@$%&.\-’']+|[!?:;\n]")
 """A word (with the marks it carries: ids, amounts, contractions) or a sentence end."""
 _ID_LIKE = re.compile(r"\d|[_#@]|\w\.\w")
@@ -68,13 +62,6 @@ _PRONOUN_I = re.compile(r"I(?:[’'](?:m|d|ve|ll))?")
 _ENDS = (".", "!", "?", ":", ";", "\n")
 _SPLIT = re.compile(r"[^a-z0-9]+")
 _EDGE = "#@$%&.-’'"
-_SAME: dict[str, str] = {
-    **dict.fromkeys(
-        ("i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself"), "<person>"
-    ),
-    "am": "are",
-    "were": "was",
-}
 
 
 def _masked_text(text: str) -> str:
@@ -110,9 +97,9 @@ def masked_words(text: str) -> tuple[str, ...]:
             continue  # a code, or a name (a capital that does not start a sentence)
         kept.append(raw)
     said = " ".join(kept).lower()
-    for pattern, spelled in _CONTRACTIONS:
+    for pattern, spelled in CONTRACTIONS:
         said = pattern.sub(spelled, said)
-    return tuple(_SAME.get(word, word) for word in _SPLIT.split(said) if word)
+    return tuple(SAME_WORDS.get(word, word) for word in _SPLIT.split(said) if word)
 
 
 @dataclass(frozen=True)
@@ -121,10 +108,12 @@ class ScenarioWords:
 
     Attributes:
         runs: Every run of `length` consecutive normalised words of the scenario.
+        plain: The scenario's plainly read runs (`plain_reading.PlainScenario`).
         length: The run length (`RUN`).
     """
 
     runs: frozenset[tuple[str, ...]]
+    plain: PlainScenario
     length: int = RUN
 
     @classmethod
@@ -139,24 +128,21 @@ class ScenarioWords:
         return any(words[i : i + n] in runs for i in range(len(words) - n + 1))
 
     def copied(self, message: str) -> list[str]:
-        """The runs of `message` that repeat the scenario (overlapping runs merged)."""
-        words = masked_words(message)
-        n = self.length
-        hits = [i for i in range(len(words) - n + 1) if words[i : i + n] in self.runs]
-        spans: list[list[int]] = []
-        for i in hits:
-            if spans and i <= spans[-1][1]:
-                spans[-1][1] = i + n
-            else:
-                spans.append([i, i + n])
-        return [" ".join(words[a:b]) for a, b in spans]
+        """The runs of `message` that repeat the scenario (overlapping runs merged).
+
+        The masked runs first, then the plainly read ones (`PlainScenario.copied`).
+        """
+        return self.masked_copies(message) + self.plain.copied(message)
+
+    def masked_copies(self, message: str) -> list[str]:
+        """The masked runs of `message` that repeat the scenario (overlapping runs merged)."""
+        return repeated_runs(masked_words(message), self.runs, self.length)
 
 
 @lru_cache(maxsize=4096)
 def _scenario_words(scenario_text: str, length: int) -> ScenarioWords:
-    words = masked_words(scenario_text)
-    runs = frozenset(words[i : i + length] for i in range(len(words) - length + 1))
-    return ScenarioWords(runs=runs, length=length)
+    runs = runs_of(masked_words(scenario_text), length)
+    return ScenarioWords(runs=runs, plain=PlainScenario.of(scenario_text), length=length)
 
 
 def copied_runs(message: str, scenario_text: str, length: int = RUN) -> list[str]:

@@ -10,9 +10,9 @@ each bank's phrasings (`tau_env.wrappers.users.voice`).
 
 Some phrasings are read by agents' parsers, so every bank keeps the words they look for:
 agreement says "yes" or "go ahead", a declined offer never does; not knowing says "don't
-know" (``don't know my <label>.`` for a fact); a request to repeat is one `matcher.did_not_follow`
-recognises; none of them names a wish or a service ("cancel", "book", "data", "call"...), so
-the opening's wish is the scenario's alone.
+know" (``don't know my <label>.`` for a fact); a request to repeat, and not understanding a
+request, are ones `matcher.did_not_follow` recognises; none of them names a wish or a service
+("cancel", "book", "data", "call"...), so the opening's wish is the scenario's alone.
 """
 
 from __future__ import annotations
@@ -48,6 +48,16 @@ class Register:
         give_up: Giving up before hanging up.
         question_leads: Said before one of the scenario's questions ("" for none).
         repeat: Asking to hear an instruction again (novices).
+        decline_transfer: Declining a transfer to a human (a customer told not to be).
+        insist: Pushing back on a refusal (a customer told to insist).
+        decline_again: Holding to a declined offer the agent pushes again.
+        too_expensive: Declining a price over the customer's budget.
+        healthy: Saying there is no health reason.
+        withhold: Not telling a detail the customer keeps to itself: a template with
+            ``{label}``.
+        not_understood: Not understanding what the agent asks to be done.
+        not_understood_thing: The same about a thing the agent named: a template with
+            ``{thing}``.
     """
 
     name: str
@@ -67,6 +77,14 @@ class Register:
     give_up: tuple[str, ...]
     question_leads: tuple[str, ...]
     repeat: tuple[str, ...]
+    decline_transfer: tuple[str, ...]
+    insist: tuple[str, ...]
+    decline_again: tuple[str, ...]
+    too_expensive: tuple[str, ...]
+    healthy: tuple[str, ...]
+    withhold: tuple[str, ...]
+    not_understood: tuple[str, ...]
+    not_understood_thing: tuple[str, ...]
 
 
 def _read_registers() -> dict[str, Register]:

@@ -13,21 +13,34 @@ Each turn it does the first of these that applies:
    goal checks were run and all pass, it **stops satisfied** (``closing ###STOP###``).
 3. **Opens** with its reason for calling (the script's ``opening``, in its own words).
 4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
-   reads of a message):
-   - a transfer announcement: **stops** with ``###TRANSFER###``;
+   reads of a message). Its conduct off the path comes first (`conduct.Keeper`, read from the
+   scenario by `tau_env.tasks.scenario_rules`): a transfer offer declined by a user told not
+   to be transferred, a question on a topic the scenario says how to answer, a health reason
+   denied; then:
+   - a transfer announcement or offer (that asks for no user tool): **stops** with
+     ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
-     words through `tau_env.wrappers.users.matcher`): performs those in ``accepted_tools``,
-     declines the others, asks for missing arguments (a novice may ask for the instruction
-     again first, or run a neighbouring tool instead);
-   - fact questions: answers from ``facts``, says it does not know anything else;
-   - an offer or a request for confirmation: declines what ``declines`` names, accepts what
-     ``accepts`` names (its wishes and what the scenario allows), declines the rest;
+     words through `tau_env.wrappers.users.matcher`, with the domain's `RequestLexicon`):
+     performs those in ``accepted_tools``, declines the others, asks for missing arguments
+     (a novice may ask for the instruction again first, or run a neighbouring tool instead);
+   - a request it does not understand (asking for nothing else it understood): **says it
+     does not understand** and asks what to do, in its register's words (an unproductive
+     turn); with other requests understood, it does those and says so after its report;
+   - fact questions: answers from ``facts``, says it does not know anything else (what the
+     scenario says it does not know, or will not tell, is said as such);
+   - an offer or a request for confirmation: what the scenario says to answer instead of yes
+     (only part of the scope, a change of mind), a price over its budget or an alternative it
+     does not accept declined, a declined offer pushed again declined again; else declines
+     what ``declines`` names, accepts what ``accepts`` names (its wishes and what the scenario
+     allows), declines the rest;
    - a statement that the work is done (never a question or a promise): runs its goal checks
      (and stops if they pass), asks the scenario's questions, then stops satisfied;
    - an answer, when the user only wanted to know something: asks its next question or stops;
-   - a refusal: asks for a human when the scenario says so (once), otherwise stops;
-   - anything else: a short neutral answer (with goal checks: it checks again and reports).
-     After ``patience`` such turns in a row it gives up and stops.
+   - a refusal: asks for a human when the scenario says so (once), pushes back when it says
+     to insist (or says what it says to answer a refusal), otherwise stops;
+   - anything else: a short neutral answer, its reason again when asked why (with goal
+     checks: it checks again and reports). After ``patience`` such turns in a row it gives up
+     and stops.
 
 It never improvises facts, so the same agent behaviour and seed always give the same
 conversation.
@@ -51,15 +64,19 @@ from tau_env.env.conversation import SideView
 from tau_env.messages import STOP_TOKENS, AssistantMessage, ToolMessage
 from tau_env.tasks.model import Task, UserScript
 from tau_env.tasks.scenario_reading import read_scenario
+from tau_env.tasks.scenario_text import first_person
+from tau_env.wrappers.users.attributes import speak_attributes
+from tau_env.wrappers.users.conduct import Keeper
 from tau_env.wrappers.users.matcher import (
     RequestedCall,
+    ToolRequests,
     announces_transfer,
     asked_facts,
     asks_question,
     claims_done,
     offer_decision,
+    read_requests,
     refuses,
-    requested_calls,
     sentences,
 )
 from tau_env.wrappers.users.register import register_for
@@ -77,6 +94,10 @@ that process for seconds, in regular-expression calls no thread switch can inter
 
 _STOP = STOP_TOKENS["done"]
 _ANSWER = re.compile(r"\d")
+_CLOSING = re.compile(
+    r"\b(?:anything else|something else|any other questions?|anything more)\b", re.IGNORECASE
+)
+_WHY = re.compile(r"\b(?:why|reason|what for|what happened)\b", re.IGNORECASE)
 
 
 class ScriptedUser:
@@ -113,6 +134,8 @@ class ScriptedUser:
             self.style = replace(self.style, patience=patience)
         register = register_for(brief.persona, self.style)
         self.voice = Voice(self.script, scenario_text, register, seed, task.id)
+        self.keeper = Keeper(self.script, self.voice)
+        self.lexicon = vocabulary.requests
         lexicon = vocabulary.reports
         self.rng = random.Random(f"{self.style.seed}:{zlib.crc32(brief.script.opening.encode())}")
         self.reporter = Reporter(self.style, lexicon, self.rng)
@@ -175,22 +198,44 @@ class ScriptedUser:
 
     def _respond(self, text: str, message: AssistantMessage | None, context: SideContext) -> Action:
         script = self.script
-        if announces_transfer(text):
-            return Stop(reason="transfer")
-        calls, facts = self._requests(text, message, context)
-        replies = self._answers(facts)
+        keeper = self.keeper
+        requests, facts = self._requests(text, message, context)
+        calls = list(requests.calls)
+        if not calls:  # a transfer offer or announcement that asks for nothing on the phone
+            if (declined := keeper.transfer_offer(text)) is not None:
+                self.idle = 0
+                return SendMessage(content=declined)
+            if announces_transfer(text):  # an offer too: the user takes it, as it always has
+                return Stop(reason="transfer")
+        told = keeper.topic_answer(text) or keeper.health_answer(text)
+        if told is not None:
+            self.idle = 0
+            return SendMessage(content=told)
+        not_told = keeper.unknown_or_withheld(text, list(facts))
+        replies = self._answers(facts) + not_told
         runnable: list[CallTool] = []
         for call in calls:
             if script.accepted_tools is not None and call.name not in script.accepted_tools:
-                replies.append(f"I'd rather not do {call.name} on my side.")
+                replies.append("I'd rather not do that myself.")
             elif call.missing:
-                replies.append(f"Which {', '.join(call.missing)} should I use for {call.name}?")
+                missing = " and ".join(name.replace("_", " ") for name in call.missing)
+                replies.append(f"Which {missing} should I use for that?")
             else:
                 runnable.append(CallTool(name=call.name, arguments=dict(call.arguments)))
         # "Can you confirm your user id?" asks for a fact, not for a decision.
-        decision = None if facts else offer_decision(text, script.accepts, script.declines)
-        if decision is not None:
+        asked = bool(facts or not_told)
+        decision = None if asked else offer_decision(text, script.accepts, script.declines)
+        held = None if asked else keeper.decision(text, decision)
+        if held is not None:
+            replies.append(held)
+        elif decision is not None:
             replies.append(self.voice.say("yes") if decision else self.voice.say("no"))
+        if requests.unclear and (
+            runnable or not (replies or claims_done(text, script.done_phrases))
+        ):
+            replies.append(self.voice.not_understood(requests.unclear[0]))
+            if not runnable:
+                return self._not_understood(replies[-1])
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
@@ -212,19 +257,23 @@ class ScriptedUser:
             if script.after_refusal == "ask_human" and not self.asked_for_human:
                 self.asked_for_human = True
                 return SendMessage(content=self.voice.say("ask_human"))
+            if (pushback := keeper.pushback()) is not None:
+                self.idle = 0
+                return SendMessage(content=pushback)
             return SendMessage(content=f"{self.voice.say('accept_refusal')} {_STOP}")
         return self._idle_turn(text)
 
     def _requests(
         self, text: str, message: AssistantMessage | None, context: SideContext
-    ) -> tuple[list[RequestedCall], list[str]]:
+    ) -> tuple[ToolRequests, list[str]]:
         """The tool calls and facts the agent asks for: structured if read, else from words."""
         facts = self.script.facts
         request = message.request if message is not None else None
         if request is not None and self.style.structured_requests:
-            calls = [RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls]
-            return calls, list(request.facts)
-        return requested_calls(text, context.tools, facts), asked_facts(text, facts)
+            calls = tuple(RequestedCall(c.name, dict(c.arguments)) for c in request.tool_calls)
+            return ToolRequests(calls), list(request.facts)
+        found = read_requests(text, context.tools, facts, self.lexicon)
+        return found, asked_facts(text, facts, self.lexicon)
 
     def _answers(self, keys: list[str]) -> list[str]:
         answers = [self._answer(key) for key in keys]
@@ -241,7 +290,7 @@ class ScriptedUser:
         label = key.replace("_", " ")
         if value is None:
             return self.voice.unknown_fact(label)
-        return f"My {label} is {value}."
+        return f"My {label} {_verb(label)} {speak_attributes(first_person(value))}."
 
     def _needs_repeat(self, calls: list[CallTool]) -> bool:
         """A novice asks once to hear a new instruction again before following it."""
@@ -268,8 +317,17 @@ class ScriptedUser:
         if self.script.goal_checks:
             return self._start_probe()
         if asks_question(text):
+            if _WHY.search(text):  # "Why do you want to...?": the reason, said again
+                return SendMessage(content=self.voice.reason())
             return SendMessage(content=self.voice.say("unknown"))
         return SendMessage(content=self.voice.say("okay"))
+
+    def _not_understood(self, reply: str) -> SendMessage:
+        """Says it did not understand (an unproductive turn: patience runs out on it too)."""
+        self.idle += 1
+        if self.idle >= self.patience:
+            return self._give_up()
+        return SendMessage(content=reply)
 
     def _give_up(self) -> SendMessage:
         return SendMessage(content=f"{self.voice.say('give_up')} {_STOP}")
@@ -344,8 +402,15 @@ def _filtered(arguments: dict[str, Any], tool: str, tools: list[dict[str, Any]])
 
 
 def _answers_something(text: str) -> bool:
-    """An agent statement that could answer a question: a sentence with a figure, no question."""
-    return any(not asks_question(s) and _ANSWER.search(s) for s in sentences(text))
+    """An agent statement that could answer a question: a sentence with a figure.
+
+    A message that asks a question of its own ("How many bags? I see 2.") is no answer,
+    whatever figures come with it; "Anything else?" asks nothing.
+    """
+    said = sentences(text)
+    if any(asks_question(s) and not _CLOSING.search(s) for s in said):
+        return False
+    return any(not asks_question(s) and _ANSWER.search(s) for s in said)
 
 
 def _latest_agent_message(view: SideView) -> AssistantMessage | None:
@@ -353,3 +418,8 @@ def _latest_agent_message(view: SideView) -> AssistantMessage | None:
         if isinstance(message, AssistantMessage):
             return message
     return None
+
+
+def _verb(label: str) -> str:
+    """The verb after a label: "are" for a plural ("items", "order ids"), else "is"."""
+    return "are" if label.endswith("s") and not label.endswith(("ss", "us", "is")) else "is"

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Literal, TypeVar
 
 from tau_env.tasks.model import UserScript
-from tau_env.wrappers.users.paraphrase import spoken_variants
+from tau_env.wrappers.users.paraphrase import said_in_own_words, spoken_variants
 from tau_env.wrappers.users.parroting import ScenarioWords, masked_words
 from tau_env.wrappers.users.register import Register
 
@@ -33,7 +33,20 @@ __all__ = ["Phrase", "Voice"]
 T = TypeVar("T")
 
 Phrase = Literal[
-    "yes", "no", "okay", "unknown", "ask_human", "accept_refusal", "closing", "give_up", "repeat"
+    "yes",
+    "no",
+    "okay",
+    "unknown",
+    "ask_human",
+    "accept_refusal",
+    "closing",
+    "give_up",
+    "repeat",
+    "decline_transfer",
+    "insist",
+    "decline_again",
+    "too_expensive",
+    "healthy",
 ]
 """What a customer says without content of its own: a bank of `Register` phrasings each."""
 
@@ -60,6 +73,7 @@ class _Picks:
 
 
 _LOWER_AFTER = (",", "and")
+_BECAUSE = re.compile(r"\b(?:because|since|as|due to)\b", re.IGNORECASE)
 _GREETING = re.compile(r"(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
 
 
@@ -89,6 +103,7 @@ class Voice:
             rng.below(len(register.closers)),
         )
         self.opening = _opening(cores, scenario_text, register, parts)
+        self.reasons = cores
         self._questions = script.questions
 
     # -- replies -------------------------------------------------------------------------------
@@ -108,12 +123,39 @@ class Voice:
         orders = [answers, answers[::-1]] + [
             answers[i:] + answers[:i] for i in range(1, len(answers))
         ]
-        said = next((o for o in orders if not words.copied(" ".join(o))), answers)
-        return " ".join([lead, *said] if lead else said)
+        said = next((" ".join(o) for o in orders if not words.copied(" ".join(o))), None)
+        if said is None:  # every order copies: the answers in other words
+            said = self.own_words(" ".join(answers)) or " ".join(answers)
+        return f"{lead} {said}" if lead else said
 
     def unknown_fact(self, label: str) -> str:
         """Not knowing the fact `label` ("Sorry, I don't know my email.")."""
         return self.rng.choice(self.register.unknown_fact).format(label=label)
+
+    def withhold(self, label: str) -> str:
+        """Not telling the detail `label`, which the agent can look up."""
+        return self.rng.choice(self.register.withhold).format(label=label)
+
+    def own_words(self, line: str) -> str:
+        """A reply the scenario tells the user to give, in words copying none of it.
+
+        "" when it cannot be said so (see `paraphrase.said_in_own_words`).
+        """
+        return said_in_own_words(line, self.scenario_text, self.register.fillers)
+
+    def reason(self) -> str:
+        """Why the user calls, said again when the agent asks (the opening's reason)."""
+        if not self.reasons:
+            return self.say("unknown")
+        said = re.split(r"(?<=[.!?])\s+", self.reasons[0])
+        because = [s for s in said if _BECAUSE.search(s)]
+        return (because or said)[0]
+
+    def not_understood(self, thing: str = "") -> str:
+        """Not understanding what the agent asks to be done (about `thing`, when it named one)."""
+        if thing:
+            return self.rng.choice(self.register.not_understood_thing).format(thing=thing)
+        return self.rng.choice(self.register.not_understood)
 
     def question(self, index: int) -> str:
         """The scenario's question `index`, in other words and with a lead."""
@@ -162,6 +204,7 @@ def _opening(
     ]
     said = [part for part in said if part]
     words = tuple(word for part in said for word in masked_words(part))
-    if ScenarioWords.of(scenario_text).repeats(words):
+    scenario = ScenarioWords.of(scenario_text)
+    if scenario.repeats(words) or scenario.plain.copied(" ".join(said)):
         return cores[core_index]
     return " ".join(said)

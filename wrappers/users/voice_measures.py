@@ -9,21 +9,34 @@ Used by the tests (tests/wrappers/users/test_voice_measures.py) and by
 - `copied_messages`: the messages of a conversation that repeat a run of `parroting.RUN` words
   of the scenario (see `parroting` for what counts).
 - `Prober`: an agent that says what tends to trigger a user's reactions, to play against.
+- `speech_faults`: over played episodes, the user messages that speak like a program (a tool
+  name, a literal, raw tool output: `plain_reading.program_speech`) or read a run of their
+  instructions (12 words read plainly, or 8 masked: `parroting`), with examples.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from tau_env.actions import SendMessage
 from tau_env.domain import Domain
+from tau_env.messages import Message
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.parroting import ScenarioWords
+from tau_env.wrappers.users.plain_reading import program_speech
 from tau_env.wrappers.users.scripted import ScriptedUser
 
-__all__ = ["OpeningDiversity", "Prober", "copied_messages", "opening_diversity", "openings"]
+__all__ = [
+    "OpeningDiversity",
+    "Prober",
+    "SpeechFaults",
+    "copied_messages",
+    "opening_diversity",
+    "openings",
+    "speech_faults",
+]
 
 
 @dataclass(frozen=True)
@@ -114,3 +127,68 @@ class Prober:
     def act(self, view: object, context: object) -> SendMessage:
         """The next line (the last one once the others are said)."""
         return SendMessage(content=self.lines.pop(0) if len(self.lines) > 1 else self.lines[0])
+
+
+@dataclass
+class SpeechFaults:
+    """User messages that speak like a program or read their instructions, over episodes.
+
+    Attributes:
+        episodes: Episodes read.
+        messages: User messages read.
+        tool_names: Messages naming a tool (or using call syntax or an identifier).
+        literals: Messages holding a program literal.
+        raw_output: Messages repeating a formatted line of a tool result.
+        copied: Messages holding a run of their instructions (`ScenarioWords.copied`).
+        examples: (what, message) for the first few of each.
+    """
+
+    episodes: int = 0
+    messages: int = 0
+    tool_names: int = 0
+    literals: int = 0
+    raw_output: int = 0
+    copied: int = 0
+    examples: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def faulty(self) -> int:
+        """Messages with any fault."""
+        return self.tool_names + self.literals + self.raw_output + self.copied
+
+    def add(
+        self, trajectory: Sequence[Message], scenario_text: str, tools: Collection[str]
+    ) -> None:
+        """Read one episode's user messages."""
+        self.episodes += 1
+        outputs = [
+            m.content or ""
+            for m in trajectory
+            if m.role == "tool" and getattr(m, "requestor", "") == "user"
+        ]
+        words = ScenarioWords.of(scenario_text)
+        for message in trajectory:
+            if message.role != "user" or not message.content:
+                continue
+            self.messages += 1
+            found = program_speech(message.content, tools, outputs)
+            kinds = {finding.split(":", 1)[0] for finding in found}
+            named = bool(kinds & {"tool name", "call", "assignment", "identifier"})
+            self.tool_names += named
+            self.literals += "literal" in kinds
+            self.raw_output += "raw output" in kinds
+            runs = words.copied(message.content)
+            self.copied += bool(runs)
+            for what in [*found, *(f"copied: {run}" for run in runs)]:
+                if len(self.examples) < 20:
+                    self.examples.append((what, message.content))
+
+
+def speech_faults(
+    trajectories: Iterable[tuple[Sequence[Message], str]], tools: Collection[str]
+) -> SpeechFaults:
+    """The `SpeechFaults` of (trajectory, scenario text) pairs, `tools` the domain's tools."""
+    figures = SpeechFaults()
+    for trajectory, scenario_text in trajectories:
+        figures.add(trajectory, scenario_text, tools)
+    return figures

@@ -2,7 +2,9 @@
 
 ``generate(seed)`` draws a world (`world.py`), draws tasks from every family (`tasks.py`,
 families in `booking.py`, `cancellation.py`, `changes.py`, `compensation.py`, gold plans
-following `rules.py`), checks each task by gold replay (`verify.py`) and splits them. The
+following `rules.py`), splits them, gives them plain ids (``airline/<split>/<NNNN>``,
+`tau_env.domains.opaque_ids`; the family is in each task's description) and checks each task
+by gold replay (`verify.py`). The
 package ships the result for the default seed in ``domains/airline/data/``;
 ``python -m tau_env.domains.airline.generator`` rewrites it, and a test proves it unchanged.
 """
@@ -19,6 +21,7 @@ from tau_env.domains.airline.data_model import AirlineData
 from tau_env.domains.airline.generator.tasks import draw_tasks, split_tasks
 from tau_env.domains.airline.generator.verify import builtin_domain, verify_tasks
 from tau_env.domains.airline.generator.world import WorldConfig, generate_world
+from tau_env.domains.opaque_ids import opaque_ids, renamed
 from tau_env.state.database import Snapshot
 from tau_env.tasks.model import Task
 
@@ -34,7 +37,7 @@ class GeneratedData:
 
     Attributes:
         data: The database.
-        tasks: Tasks in family order.
+        tasks: Tasks in the order of the ``base`` split (train, then test; by id).
         splits: ``base``, ``train`` and ``test`` task ids.
     """
 
@@ -58,8 +61,9 @@ def generate(
     """
     rng = random.Random(seed)
     data = generate_world(rng, config)
-    tasks = draw_tasks(data, rng, scale)
-    splits = split_tasks(tasks, rng)
+    drawn = draw_tasks(data, rng, scale)
+    new_ids, splits = opaque_ids("airline", split_tasks(drawn, rng), seed)
+    tasks = renamed(drawn, new_ids, splits["base"])
     policy = builtin_text("tau_env.domains.airline", "policy.md")
     verify_tasks(builtin_domain(Snapshot.from_model(data), tasks, splits, policy))
     return GeneratedData(data, tasks, splits)

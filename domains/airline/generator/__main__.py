@@ -14,7 +14,7 @@ def main() -> None:
     args = generator_options(__doc__, BUILTIN_SEED, Path(__file__).parents[1] / "data")
     generated = generate(args.seed)
     write_files(args.out, generated)
-    families = Counter(task.id.rsplit("_", 1)[0] for task in generated.tasks)
+    families = Counter(task.family for task in generated.tasks)
     print(f"{len(generated.tasks)} tasks verified, written to {args.out}")
     for family, count in families.items():
         print(f"  {family}: {count}")

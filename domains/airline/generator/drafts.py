@@ -29,7 +29,7 @@ class Draft:
     """Everything one generated task says, before it gets its id.
 
     Attributes:
-        family: The task family (the id prefix and the split stratum).
+        family: The task family (the split stratum, kept in the task's description).
         purpose: What the task tests, for reviewers.
         policies: The policy rules it exercises.
         reason: The user's reason for calling (scenario).
@@ -86,7 +86,7 @@ class Draft:
             basis = ["DB", "COMMUNICATE"]
         actions = [
             {
-                "action_id": f"{task_id}_{i}",
+                "action_id": f"{name}_{i}",
                 "name": name,
                 "arguments": arguments,
                 **(transfer if self.expects_transfer else {}),
@@ -96,7 +96,11 @@ class Draft:
         return Task.model_validate(
             {
                 "id": task_id,
-                "description": {"purpose": self.purpose, "relevant_policies": self.policies},
+                "description": {
+                    "purpose": self.purpose,
+                    "relevant_policies": self.policies,
+                    "family": self.family,
+                },
                 "user_scenario": {
                     "persona": None,
                     "instructions": {

@@ -78,7 +78,10 @@ ATTEMPTS_PER_TASK = 12
 
 
 def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> list[Task]:
-    """Draw tasks from every family, in family order, with ids ``<family>_<n>``.
+    """Draw tasks from every family, in family order, named ``<family>_<n>``.
+
+    The names are the generator's own (the split reads the family from them); `generate` then
+    gives the tasks their plain ids.
 
     Args:
         data: The world the tasks run on.

@@ -4,10 +4,11 @@
 procedures that name the discoverable tools (`documents_*.py`, tool names in `catalog.py`),
 then draws every family's tasks (`kinds_*.py`); each task writes the customers and records it
 needs into the database (`world.py`) and its gold plan follows the documents. Every task is
-checked by gold replay (`verify.py`) and the split keeps whole families out of train
-(`tasks.py`). The package ships the result for `BUILTIN_SEED` in ``domains/banking_knowledge/
-data/``; ``python -m tau_env.domains.banking_knowledge.generator`` rewrites it, and a test
-proves the shipped files unchanged.
+checked by gold replay (`verify.py`), the split keeps whole families out of train
+(`tasks.py`) and the tasks get plain ids (`tau_env.domains.opaque_ids`). The package ships
+the result for `BUILTIN_SEED` in ``domains/banking_knowledge/data/``; ``python -m
+tau_env.domains.banking_knowledge.generator`` rewrites it, and a test proves the shipped
+files unchanged.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from tau_env.domains.banking_knowledge.generator.products import draw_bank
 from tau_env.domains.banking_knowledge.generator.tasks import draw_tasks, split_tasks
 from tau_env.domains.banking_knowledge.generator.verify import builtin_domain, verify_tasks
 from tau_env.domains.banking_knowledge.generator.world import Ledger
+from tau_env.domains.opaque_ids import opaque_ids, renamed
 
 __all__ = ["BUILTIN_SEED", "GeneratedBank", "generate", "render_files", "write_files"]
 
@@ -48,7 +50,8 @@ class GeneratedBank:
 
     Attributes:
         raw_db: The database in the reference's layout.
-        tasks: Task objects in family order.
+        tasks: Task objects with plain ids (``banking_knowledge/<split>/<NNNN>``; kind and
+            product in each task's description), in the order of the ``base`` split.
         splits: ``base``, ``train`` and ``test`` task ids.
         documents: The knowledge base, in the order written.
         catalog: The discoverable tools.
@@ -97,10 +100,11 @@ def generate(seed: int = BUILTIN_SEED, *, scale: float = 1.0, verify: bool = Tru
     tasks = draw_tasks(context, scale)
     for task in tasks:
         library.require(*task["required_documents"])
+    new_ids, splits = opaque_ids("banking_knowledge", split_tasks([t["id"] for t in tasks]), seed)
     generated = GeneratedBank(
         raw_db=context.ledger.raw(),
-        tasks=tasks,
-        splits=split_tasks([task["id"] for task in tasks]),
+        tasks=renamed(tasks, new_ids, splits["base"]),
+        splits=splits,
         documents=list(library.documents.values()),
         catalog=catalog(),
         cards={card.name: CardProduct(rates=dict(card.rates)) for card in bank.cards},

@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 from tau_env.domains.banking_knowledge.generator import BUILTIN_SEED, generate, write_files
-from tau_env.domains.banking_knowledge.generator.tasks import family_of
 from tau_env.domains.generator_options import generator_options
 
 
@@ -18,19 +17,17 @@ def main() -> None:
     args = generator_options(__doc__, BUILTIN_SEED, Path(__file__).parents[1] / "data")
     generated = generate(args.seed)
     write_files(args.out, generated)
-    families = Counter(family_of(task["id"]) for task in generated.tasks)
+    test = set(generated.splits["test"])
+    families: Counter[tuple[str, str]] = Counter(
+        (task["description"]["parameters"]["product"], "test" if task["id"] in test else "train")
+        for task in generated.tasks
+    )
     print(
         f"{len(generated.tasks)} tasks verified, {len(generated.documents)} documents, "
         f"written to {args.out}"
     )
-    for family, count in families.items():
-        split = "test" if task_in(generated.splits["test"], family) else "train"
+    for (family, split), count in families.items():
         print(f"  {family}: {count} ({split})")
-
-
-def task_in(ids: list[str], family: str) -> bool:
-    """Whether any of `ids` belongs to `family`."""
-    return any(family_of(task_id) == family for task_id in ids)
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ class Draft:
         actions = []
         for number, (requestor, name, arguments, compare) in enumerate(self.plan.steps):
             action: dict[str, Any] = {
-                "action_id": f"{task_id}_{number}",
+                "action_id": f"{name}_{number}",
                 "requestor": requestor,
                 "name": name,
                 "arguments": arguments,
@@ -166,7 +166,12 @@ class Draft:
             initial = {"initialization_data": {"agent_data": self.agent_data}}
         return {
             "id": task_id,
-            "description": {"purpose": self.purpose, "notes": self.notes},
+            "description": {
+                "purpose": self.purpose,
+                "notes": self.notes,
+                "family": self.kind,
+                "parameters": {"product": self.family},
+            },
             "user_scenario": {
                 "instructions": {
                     "domain": "banking_knowledge",

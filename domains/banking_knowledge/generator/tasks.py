@@ -38,12 +38,15 @@ ATTEMPTS_PER_TASK = 4
 
 
 def family_of(task_id: str) -> str:
-    """The family of a task id (``<family>-<kind>-<n>``)."""
+    """The family of a generator's task name (``<family>-<kind>-<n>``)."""
     return task_id.split("-", 1)[0]
 
 
 def draw_tasks(ctx: Context, scale: float = 1.0) -> list[dict[str, Any]]:
-    """Every family's tasks, in family order, as task objects with ids ``<family>-<kind>-<n>``.
+    """Every family's tasks, in family order, as task objects named ``<family>-<kind>-<n>``.
+
+    The names are the generator's own (the split reads the family from them); `generate` then
+    gives the tasks their plain ids.
 
     Args:
         ctx: The context (its random source is consumed in a fixed order).

@@ -16,6 +16,7 @@ from functools import cache
 
 from tau_env.data_files import builtin_text
 from tau_env.domain import DomainData
+from tau_env.domains.opaque_ids import opaque_ids, renamed
 from tau_env.domains.retail.constants import BUILTIN_SEED
 from tau_env.domains.retail.data_model import RetailData, RetailDB
 from tau_env.domains.retail.generator.families_account import (
@@ -81,7 +82,8 @@ class Generated:
 
     Attributes:
         data: The store's database.
-        tasks: Verified tasks, family by family.
+        tasks: Verified tasks with plain ids (``retail/<split>/<NNNN>``; the family is in
+            each task's description), in the order of the ``base`` split.
         splits: ``base``, ``train`` and ``test`` task ids.
     """
 
@@ -106,8 +108,9 @@ def generate(seed: int = BUILTIN_SEED, *, users: int = 150, per_family: int = 13
     snapshot = RetailDB.snapshot_of(data)
     journal, source = Journal(), SeedSource(0)
     initial = World(TOOLBOX, RetailDB(snapshot, journal, source), None, journal, source)
-    tasks = generate_tasks(Store(data, rng), FAMILIES, per_family, initial)
-    return Generated(data, tuple(tasks), split_tasks(tasks))
+    drawn = generate_tasks(Store(data, rng), FAMILIES, per_family, initial)
+    new_ids, splits = opaque_ids("retail", split_tasks(drawn), seed)
+    return Generated(data, tuple(renamed(drawn, new_ids, splits["base"])), splits)
 
 
 @cache

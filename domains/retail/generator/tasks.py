@@ -98,7 +98,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
     basis = _basis(draft, steps, task_id)
     actions = [
         GoldAction(
-            action_id=f"{task_id}_{index}",
+            action_id=f"{step.name}_{index}",
             name=step.name,
             arguments=step.arguments,
             compare_args=[] if draft.expects_transfer else None,
@@ -109,7 +109,7 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
     details = {key: value for key, value in draft.facts.items() if value}
     task = Task(
         id=task_id,
-        description=Description(purpose=draft.purpose, notes=f"family: {draft.family}"),
+        description=Description(purpose=draft.purpose, family=draft.family),
         user_scenario=UserScenario(
             instructions=StructuredUserInstructions(
                 domain="retail",
@@ -172,7 +172,11 @@ def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[Gol
 def generate_tasks(
     store: Store, families: Sequence[Family], per_family: int, initial: World
 ) -> list[Task]:
-    """Up to `per_family` verified tasks of each family, ids ``<family>_<nn>``."""
+    """Up to `per_family` verified tasks of each family, named ``<family>_<nn>``.
+
+    The names are the generator's own (the split reads the number from them); `generate` then
+    gives the tasks their plain ids (`tau_env.domains.opaque_ids`).
+    """
     tasks: list[Task] = []
     for family in families:
         for number in range(per_family):

@@ -59,7 +59,13 @@ class GenerationError(TauEnvError, RuntimeError):
 def task_id(
     blueprint: Blueprint, persona: Persona, scenario: Scenario, settings: Sequence[Setting] = ()
 ) -> str:
-    """``[intent]issue|issue[PERSONA:label][CUSTOMER:id]``, then ``[KEEP:setting|...]``."""
+    """The generator's name of a task (unique in the set; the shipped id is a plain one).
+
+    ``[intent]issue|issue[PERSONA:label][CUSTOMER:id]``, then ``[KEEP:setting|...]``: the
+    reference's naming, extended. `generate` renames the tasks ``telecom/<split>/<NNNN>``
+    (`tau_env.domains.opaque_ids`); what the name says stays in the task's description
+    (``family``: the intent; ``parameters``: issues, persona, customer, keep).
+    """
     keep = f"[KEEP:{'|'.join(s.name for s in settings)}]" if settings else ""
     return (
         f"[{blueprint.intent.name}]{blueprint.name}"
@@ -139,9 +145,21 @@ def build_task(
             f"{_OFFER_INSTRUCTIONS[intent.offer]}"
         ),
     )
+    parameters = {
+        "issues": blueprint.name,
+        "persona": persona.label,
+        "customer": scenario.customer_id,
+    }
+    if settings:
+        parameters["keep"] = "|".join(setting.name for setting in settings)
     return Task(
         id=task_id(blueprint, persona, scenario, settings),
-        description=Description(purpose=intent.purpose, notes=" ".join(notes)),
+        description=Description(
+            purpose=intent.purpose,
+            notes=" ".join(notes),
+            family=intent.name,
+            parameters=parameters,
+        ),
         user_scenario=UserScenario(persona=persona.text, instructions=instructions),
         ticket=intent.ticket.format(
             name=scenario.full_name, phone_number=scenario.phone_number, location=location

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.domain import DomainData
+from tau_env.domains.opaque_ids import opaque_ids, renamed
 from tau_env.domains.telecom.tasks.build import Verifier, build_task
 from tau_env.domains.telecom.tasks.compose import Blueprint, compose
 from tau_env.domains.telecom.tasks.intents import INTENTS
@@ -192,8 +193,9 @@ def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, 
         seed: Seeds every random choice; the same seed gives the same tasks.
 
     Returns:
-        The tasks (test, test_ood, then train) and the splits ``base``, ``train``, ``test``,
-        ``test_ood``.
+        The tasks, with plain ids ``telecom/<split>/<NNNN>`` (`tau_env.domains.opaque_ids`;
+        intent and parameters in each task's description), in the order of ``base`` (train,
+        test, then test_ood), and the splits ``base``, ``train``, ``test``, ``test_ood``.
 
     Raises:
         GenerationError: A task fails verification.
@@ -221,16 +223,14 @@ def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, 
                 people = customers["test"]
             size = SPLIT_SIZES[split][name]
             splits[split] += _draw(pools, shares, size, people, personas, rng)
-    tasks = splits["test"] + splits["test_ood"] + splits["train"]
-    for task in tasks:
+    drawn = splits["test"] + splits["test_ood"] + splits["train"]
+    for task in drawn:
         verifier.verify(task)
-    ids = {split: [task.id for task in chosen] for split, chosen in splits.items()}
-    return tasks, {
-        "base": ids["train"] + ids["test"] + ids["test_ood"],
-        "train": ids["train"],
-        "test": ids["test"],
-        "test_ood": ids["test_ood"],
-    }
+    names = {split: [task.id for task in chosen] for split, chosen in splits.items()}
+    new_ids, renamed_splits = opaque_ids(
+        "telecom", {"base": [t.id for t in drawn], **{s: names[s] for s in SPLIT_SIZES}}, seed
+    )
+    return renamed(drawn, new_ids, renamed_splits["base"]), renamed_splits
 
 
 def render(tasks: Sequence[Task], splits: dict[str, list[str]]) -> tuple[str, str]:

@@ -26,6 +26,9 @@ class TauAction(Action):  # type: ignore[misc]  # openenv is untyped
 class TauObservation(Observation):  # type: ignore[misc]
     """What came back: new chat messages; after a reset also the tool schemas.
 
+    It never names the task (issue 53: harnesses paste observations into the model's prompt,
+    and an id can spell out the answer); the client knows the task it asked for.
+
     ``reward`` is the episode's reward once ``done``, on the server's scale (``--reward``:
     binary, partial or breakdown; None only when the NL judge failed to rule);
     ``metadata["grade"]`` is the grade, ``metadata["reward_breakdown"]`` the per-check vector
@@ -39,11 +42,9 @@ class TauObservation(Observation):  # type: ignore[misc]
     tools: list[dict[str, Any]] = Field(
         default_factory=list, description="The agent's tool schemas (sent with the reset only)."
     )
-    task_id: str = Field(default="", description="The task being played.")
 
 
 class TauState(State):  # type: ignore[misc]
-    """The session's episode: id, task, turns taken, whether it is over."""
+    """The session's episode: id, turns taken, whether it is over (never the task's id)."""
 
-    task_id: str | None = Field(default=None, description="The task being played.")
     done: bool = Field(default=True, description="True when no episode is in progress.")

@@ -79,10 +79,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         task_id = self._requested_task(task_id, split, index)
         turn = self.chat.reset(task_id=task_id, seed=seed)
         self._state = TauState(
-            episode_id=episode_id or uuid.uuid4().hex,
-            step_count=0,
-            task_id=self.chat.task_id,
-            done=turn.done,
+            episode_id=episode_id or uuid.uuid4().hex, step_count=0, done=turn.done
         )
         return self._observation(turn, tools=self.chat.tools)
 
@@ -100,12 +97,7 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         try:
             turn = self.chat.step(message)
         except InvalidAction as error:
-            return TauObservation(
-                done=False,
-                reward=0.0,
-                task_id=self._state.task_id or "",
-                metadata={"error": str(error)},
-            )
+            return TauObservation(done=False, reward=0.0, metadata={"error": str(error)})
         self._state.step_count += 1
         self._state.done = turn.done
         return self._observation(turn)
@@ -169,7 +161,6 @@ class TauOpenEnv(Environment):  # type: ignore[misc]  # openenv is untyped
         return TauObservation(
             messages=turn.messages,
             tools=tools or [],
-            task_id=self.chat.task_id,
             done=turn.done,
             reward=turn.reward if turn.done else 0.0,  # None: the NL judge failed to rule
             metadata=_metadata(turn),

@@ -14,7 +14,8 @@ per-check reward functions: `component_rewards`) and ``judge=`` (tasks scored by
 are left out without one), and derive each rollout's episode seed from the row's seed
 (``group_seeds``: `tau_env.integrations.trl.seeds`).
 
-Requires the ``trl`` extra. Datasets: `environment_dataset`, `rollout_dataset`.
+Requires the ``trl`` extra. Datasets: `environment_dataset`, `rollout_dataset`; their rows name
+tasks by opaque keys (`task_key`), never by id: nothing the model may be shown names its task.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tau_env.integrations.trl.environment import (
     TauToolEnvironment,
     environment_factory,
 )
+from tau_env.integrations.trl.keys import task_key
 from tau_env.integrations.trl.rewards import CHECKS, component_rewards
 from tau_env.integrations.trl.rollout import (
     ROLLOUT_KEY,
@@ -47,5 +49,6 @@ __all__ = [
     "make_rollout_func",
     "rollout_dataset",
     "task_ids",
+    "task_key",
     "tau_reward",
 ]

@@ -6,10 +6,14 @@ A GRPO dataset row is one task (the trainer repeats it ``num_generations`` times
   (`message_tool_prompt`: tau_env's agent prompt, saying that talking to the customer is the
   ``send_message_to_customer`` tool), the agent's greeting as the assistant's first turn (and
   any task history), then an empty user message the environment's ``reset`` fills with the
-  customer's opening; plus ``task_id`` and ``seed`` for ``reset`` (the base each rollout's
+  customer's opening; plus ``task_key`` and ``seed`` for ``reset`` (the base each rollout's
   episode seed derives from, see `tau_env.integrations.trl.seeds`).
 - `rollout_dataset`: only the ``prompt`` column reaches a ``rollout_func``, so the prompt is a
-  key (`ROLLOUT_KEY` + task id) that the rollout function reads and never shows the model.
+  key (`ROLLOUT_KEY` + task key) that the rollout function reads and never shows the model.
+
+No row names its task: ``task_key`` is an opaque key (`tau_env.integrations.trl.keys`, issue
+53), which the environment and the rollout function map back in the process that made it.
+`tau_env.integrations.trl.task_key` gives the key of a task id, for reading rows.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.chat import SystemPrompt, make_chat_env
+from tau_env.integrations.trl.keys import task_key
 from tau_env.utils.extras import require_extra
 
 __all__ = ["environment_dataset", "rollout_dataset", "task_ids"]
@@ -87,6 +92,9 @@ def environment_dataset(
         limit: Keep only the first `limit` tasks.
         only: Keep only these task ids (in the split's order).
         judged: Keep tasks scored by NL assertions (the environment must get a ``judge=``).
+
+    Returns:
+        Rows ``prompt``, ``task_key`` (opaque: `task_key`) and ``seed``.
     """
     require_extra("trl", "datasets", feature="tau_env.integrations.trl")
     from datasets import Dataset
@@ -108,7 +116,8 @@ def environment_dataset(
     rows = []
     ids = task_ids(domain, split=split, mode=mode, data_dir=data_dir, judged=judged)
     for task_id in _chosen(ids, only, limit):
-        rows.append({"prompt": _prompt(chat, task_id, seed), "task_id": task_id, "seed": seed})
+        prompt = _prompt(chat, task_id, seed)
+        rows.append({"prompt": prompt, "task_key": task_key(task_id), "seed": seed})
     return Dataset.from_list(rows)
 
 
@@ -126,6 +135,9 @@ def rollout_dataset(
 
     `split`, `mode`, `data_dir`, `limit`, `only` and `judged` choose the tasks as in
     `environment_dataset`.
+
+    Returns:
+        Rows ``prompt`` (a user message: `ROLLOUT_KEY` + the task key) and ``task_key``.
     """
     require_extra("trl", "datasets", feature="tau_env.integrations.trl")
     from datasets import Dataset
@@ -133,9 +145,9 @@ def rollout_dataset(
     from tau_env.integrations.trl.rollout import ROLLOUT_KEY
 
     ids = task_ids(domain, split=split, mode=mode, data_dir=data_dir, judged=judged)
-    ids = _chosen(ids, only, limit)
+    keys = [task_key(task_id) for task_id in _chosen(ids, only, limit)]
     return Dataset.from_list(
-        [{"prompt": [{"role": "user", "content": ROLLOUT_KEY + i}], "task_id": i} for i in ids]
+        [{"prompt": [{"role": "user", "content": ROLLOUT_KEY + k}], "task_key": k} for k in keys]
     )
 
 

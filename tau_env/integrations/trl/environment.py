@@ -8,7 +8,8 @@ first reply without a tool call, and reads ``get_reward()`` as a reward. Here:
 - each agent tool of the domain (mode) is a method built from its OpenAI schema;
 - ``send_message_to_customer(message)`` sends text to the user and returns the user's reply
   (TRL's loop ends at plain text, so talking must be a tool);
-- ``reset`` starts the row's task (``task_id``, optional ``seed``: the base of the episode
+- ``reset`` starts the row's task (``task_key``, the opaque key of `environment_dataset`'s
+  rows, or ``task_id`` in rows made by hand; optional ``seed``: the base of the episode
   seeds, see `tau_env.integrations.trl.seeds`) and returns the customer's opening;
   ``get_reward`` returns the grade's reward. A rollout that ends without the episode ending
   (the model answered in plain text) counts as the agent ending the conversation, as an LLM
@@ -40,6 +41,7 @@ import warnings
 from typing import Any, Literal
 
 from tau_env.chat import ChatEnv, make_chat_env
+from tau_env.integrations.trl.keys import keyed
 from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule
 from tau_env.rollout.modes import has_user
 
@@ -75,6 +77,7 @@ class TauToolEnvironment:
 
     _chat_options: dict[str, Any] = {}  # noqa: RUF012  # set per generated class, never mutated
     _seeds = SeedSchedule()  # one per generated class: its pooled instances share it
+    _tasks_by_key: dict[str, str] = {}  # noqa: RUF012  # per generated class: key -> task id
     judge_failures = 0
 
     def __init__(self) -> None:
@@ -83,13 +86,30 @@ class TauToolEnvironment:
         self.seed: int | None = None
         self._failure_counted = False
 
-    def reset(self, task_id: str | None = None, seed: int | None = None, **row: Any) -> str | None:
+    def reset(
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        task_key: str | None = None,
+        **row: Any,
+    ) -> str | None:
         """Start the row's task; returns what reached the agent before its first turn.
 
-        The episode's seed derives from the row's `seed` and the task by the class's seed
-        schedule (`tau_env.integrations.trl.seeds`). Other dataset columns (``prompt``...) are
-        ignored.
+        The task is the row's `task_key` (`environment_dataset`'s opaque key) or `task_id`
+        (None for both: drawn). The episode's seed derives from the row's `seed` and the task
+        by the class's seed schedule (`tau_env.integrations.trl.seeds`). Other dataset columns
+        (``prompt``...) are ignored.
+
+        Raises:
+            ValueError: `task_key` is no key of this domain's tasks in this process.
         """
+        if task_key is not None:
+            task_id = self._tasks_by_key.get(task_key)
+            if task_id is None:
+                raise ValueError(
+                    f"unknown task key {task_key!r}: keys are made per process; build the "
+                    "dataset in the process that trains on it"
+                )
         self.seed = type(self)._seeds.next(task_id, seed)
         turn = self.chat.reset(task_id=task_id, seed=self.seed)
         self.tool_calls = 0
@@ -186,7 +206,12 @@ def environment_factory(
     }
     probe = make_chat_env(**chat_options)
     probe.reset(seed=0)
-    namespace: dict[str, Any] = {"_chat_options": chat_options, "_seeds": seeds}
+    tasks_by_key = keyed(task.id for task in probe.single.aec.unwrapped.domain.tasks)
+    namespace: dict[str, Any] = {
+        "_chat_options": chat_options,
+        "_seeds": seeds,
+        "_tasks_by_key": tasks_by_key,
+    }
     for schema in probe.tools:
         method = _tool_method(schema)
         namespace[method.__name__] = method

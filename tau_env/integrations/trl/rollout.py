@@ -1,6 +1,7 @@
 """TRL's ``rollout_func``: whole tau_env episodes as one token sequence each, with ``env_mask``.
 
-For each prompt (a `rollout_dataset` key) one episode is played in a chat view, the call's
+For each prompt (a `rollout_dataset` key: `ROLLOUT_KEY` and the task's opaque key, or a task
+id in prompts made by hand) one episode is played in a chat view, the call's
 episodes in lockstep (each turn of the batch is one batched ``generate``): the model
 generates a turn from the episode's ids so far, the turn is parsed (`parse_assistant_text`:
 Hermes/Qwen ``<tool_call>`` blocks or OpenAI JSON) and applied, and what came back (tool results,
@@ -26,6 +27,7 @@ from typing import Any
 
 from tau_env.chat import ChatEnv, EpisodeTokens, SystemPrompt, make_chat_env, parse_assistant_text
 from tau_env.integrations.trl.generation import ModelGenerate
+from tau_env.integrations.trl.keys import is_task_key, keyed
 from tau_env.integrations.trl.seeds import GroupSeeds, SeedSchedule, process_of
 
 __all__ = [
@@ -38,7 +40,7 @@ __all__ = [
 ]
 
 ROLLOUT_KEY = "tau_env task: "
-"""Prefix of the prompt text that names the task a rollout plays."""
+"""Prefix of the prompt text that names the task a rollout plays (by its key)."""
 
 Generate = Callable[[Any, list[int]], tuple[list[int], list[float]]]
 """(trainer, the episode's ids so far) -> (the turn's new ids, their log-probabilities)."""
@@ -118,6 +120,7 @@ class TauRollout:
         self._current = self._chats[0]
         self._schedule = SeedSchedule(group_seeds)
         self.judge_failures = 0
+        self._tasks_by_key = keyed(t.id for t in self._current.single.aec.unwrapped.domain.tasks)
 
     @property
     def chat(self) -> ChatEnv:
@@ -135,7 +138,7 @@ class TauRollout:
             self._chats.append(self._new_chat())
         budget = int(getattr(trainer, "max_completion_length", None) or 1 << 30)
         tokenizer = trainer.processing_class
-        task_ids = [task_id_of(prompt) for prompt in prompts]
+        task_ids = [self._task_of(prompt) for prompt in prompts]
         rank, world = process_of(trainer)
         seeds = self._schedule.batch(task_ids, self.seed, rank=rank, world=world)
         playing = [
@@ -171,6 +174,23 @@ class TauRollout:
             "tau_breakdown": [e.breakdown for e in episodes],
             "tau_user_faults": [e.user_faults for e in episodes],
         }
+
+    def _task_of(self, prompt: Any) -> str | None:
+        """The task id a prompt names: by its key, or by its id in a prompt made by hand.
+
+        Raises:
+            ValueError: The prompt is not a rollout key, or names a key unknown here.
+        """
+        named = task_id_of(prompt)
+        if named is None or not is_task_key(named):
+            return named
+        task_id = self._tasks_by_key.get(named)
+        if task_id is None:
+            raise ValueError(
+                f"unknown task key {named!r}: keys are made per process; build the dataset in "
+                "the process that trains on it"
+            )
+        return task_id
 
     def _turns(self, trainer: Any, active: list[_Playing]) -> list[tuple[list[int], list[float]]]:
         """One model turn for each episode still going."""
@@ -323,7 +343,7 @@ def play_episode(
 
 
 def task_id_of(prompt: Any) -> str | None:
-    """The task a `rollout_dataset` prompt names (None: let the env draw one).
+    """What a `rollout_dataset` prompt names: a task key, or a task id (None: a draw).
 
     Raises:
         ValueError: The prompt is not a rollout key.

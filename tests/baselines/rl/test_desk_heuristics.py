@@ -6,6 +6,7 @@ from tau_env.baselines.rl.desk_heuristics import desk_trivial_policies
 from tau_env.baselines.rl.desk_manual import DeskPolicy
 from tau_env.baselines.rl.evaluate import evaluate
 from tau_env.wrappers.rl import make_featurized_env
+from tests.families import task_of
 
 
 def _play(env, policy, task_id):
@@ -41,7 +42,7 @@ def test_transfer_at_once__transfers_first(domain):
 def test_look_up_then__looks_up_like_the_manual_then_never_changes_anything(then):
     env = make_featurized_env("airline", split="base")
     policy = desk_trivial_policies(env.feature_names, env.template_names)[f"look_up_then_{then}"]
-    names, reward = _play(env, policy, "cancel_recent_0")
+    names, reward = _play(env, policy, task_of("airline", "cancel_recent").id)
     assert names[:3] == ["ask_user_id", "find_user", "get_reservation_details"]
     assert "propose" not in names and "act" not in names
     assert then in names

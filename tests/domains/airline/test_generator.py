@@ -12,15 +12,12 @@ from tau_env.domains.airline.generator import BUILTIN_SEED, generate, render_fil
 from tau_env.domains.airline.generator.tasks import FAMILIES
 from tau_env.domains.airline.generator.verify import GenerationError, builtin_domain, verify_tasks
 from tau_env.state.database import Snapshot
+from tests.families import of_family
 
 
 @pytest.fixture(scope="module")
 def builtin():
     return tau_env.load_domain("airline")
-
-
-def family_of(task_id: str) -> str:
-    return task_id.rsplit("_", 1)[0]
 
 
 def test_generate__same_seed_gives_identical_data_and_tasks():
@@ -39,7 +36,7 @@ def test_shipped_data__is_what_the_generator_produces():
 
 
 def test_builtin_tasks__cover_every_family_with_at_least_200_tasks(builtin):
-    counts = Counter(family_of(task.id) for task in builtin.tasks)
+    counts = Counter(task.family for task in builtin.tasks)
     assert set(counts) == {family.__name__ for family, _ in FAMILIES}
     assert sum(counts.values()) >= 200
     assert min(counts.values()) >= 5
@@ -50,7 +47,7 @@ def test_splits__train_and_test_are_disjoint_and_cover_base_in_every_family(buil
     train, test, base = set(splits["train"]), set(splits["test"]), set(splits["base"])
     assert not train & test
     assert train | test == base == {task.id for task in builtin.tasks}
-    assert {family_of(i) for i in train} == {family_of(i) for i in test}
+    assert {builtin.task(i).family for i in train} == {builtin.task(i).family for i in test}
     assert 0.6 < len(train) / len(base) < 0.8
 
 
@@ -76,14 +73,14 @@ def test_gold_plans__follow_the_policy(builtin):
                 reason = {
                     "cancel_insured": "health",
                     "cancel_airline_cancelled": "airline",
-                }.get(family_of(task.id), "change")
+                }.get(task.family, "change")
                 assert rules.cancellable(reservation, flights, reason), task.id
             if action.name == "send_certificate":
                 reads = [a for a in task.gold_actions if a.name == "get_reservation_details"]
                 reservation = reservations[reads[0].arguments["reservation_id"]]
                 user = users[arguments["user_id"]]
                 assert rules.compensation_eligible(user, reservation), task.id
-                per_passenger = 100 if family_of(task.id) == "compensation_cancelled" else 50
+                per_passenger = 100 if task.family == "compensation_cancelled" else 50
                 assert arguments["amount"] == per_passenger * len(reservation.passengers)
             if action.name == "update_reservation_flights":
                 reservation = reservations[arguments["reservation_id"]]
@@ -125,7 +122,7 @@ def test_generated_world__is_consistent(builtin):
 
 
 def test_verify__rejects_a_task_whose_gold_write_fails(builtin):
-    task = builtin.task("cancel_business_0")
+    task = of_family(builtin.tasks, "cancel_business")[0]
     broken = task.model_copy(
         update={
             "evaluation_criteria": task.evaluation_criteria.model_copy(
@@ -141,6 +138,6 @@ def test_verify__rejects_a_task_whose_gold_write_fails(builtin):
     )
     snapshot = builtin.data.agent_snapshot
     domain = builtin_domain(snapshot, [broken], {"base": [broken.id]}, builtin.policy)
-    with pytest.raises(GenerationError, match="cancel_business_0"):
+    with pytest.raises(GenerationError, match=task.id):
         verify_tasks(domain)
     assert isinstance(snapshot, Snapshot)

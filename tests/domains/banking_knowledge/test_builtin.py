@@ -8,9 +8,9 @@ import pytest
 
 import tau_env
 from tau_env.domains.banking_knowledge.generator.products import FAMILIES, TEST_FAMILIES
-from tau_env.domains.banking_knowledge.generator.tasks import family_of
 from tau_env.domains.banking_knowledge.retrieval.variants import OFFLINE_VARIANTS
 from tau_env.wrappers.users.script import resolve_script
+from tests.families import of_family
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_make_env__the_built_in_bank_needs_no_data_folder():
 
 
 def test_tasks__at_least_200_over_every_family_graded_like_the_reference(bank):
-    counts = Counter(family_of(task.id) for task in bank.tasks)
+    counts = Counter(task.description.parameters["product"] for task in bank.tasks)
     assert set(counts) == set(FAMILIES)
     assert sum(counts.values()) >= 200
     assert min(counts[f] for f in FAMILIES if f != "profile") >= 25
@@ -41,15 +41,15 @@ def test_tasks__at_least_200_over_every_family_graded_like_the_reference(bank):
         if task.reward_basis == ["DB", "ACTION", "COMMUNICATE"]:
             # Issue 45: a caller who fails verification changes nothing, so the record
             # look-up and the reason said are graded too (a do-nothing agent must fail).
-            assert "verification_failed" in task.id, task.id
+            assert task.family == "verification_failed", task.id
             assert [a.name for a in task.gold_actions] == ["get_user_information_by_name"]
             assert task.evaluation_criteria.communicate_info == ["date of birth"]
 
 
 def test_splits__test_families_never_appear_in_train(bank):
     splits = bank.data.splits
-    train = {family_of(i) for i in splits["train"]}
-    test = {family_of(i) for i in splits["test"]}
+    train = {bank.task(i).description.parameters["product"] for i in splits["train"]}
+    test = {bank.task(i).description.parameters["product"] for i in splits["test"]}
     assert test == set(TEST_FAMILIES)
     assert not train & test
     assert len(splits["train"]) + len(splits["test"]) == len(splits["base"])
@@ -99,7 +99,7 @@ def test_grep__finds_the_procedure_that_names_a_tool(bank):
 def test_golden_policy__inlines_exactly_the_tasks_documents():
     golden = tau_env.load_domain("banking_knowledge", retrieval="golden_retrieval")
     knowledge = golden.data.extras["knowledge_base"]
-    task = golden.task("travel_cards-limit_increase-0")
+    (task, *_) = of_family(golden.tasks, "limit_increase", product="travel_cards")
     policy = golden.policy_for(task)
     required = golden.data.extras["required_documents"][task.id]
     for document in knowledge.documents:

@@ -10,6 +10,7 @@ from tau_env.cli.main import main
 from tau_env.episode_runner import run_episode
 from tau_env.tasks.model import GoldAction
 from tau_env.wrappers.users import GoldUser, ScriptedUser
+from tests.families import of_family, task_of
 
 
 def test_run__oracle_and_scripted_user_pass_every_built_in_task(tmp_path, capsys):
@@ -51,7 +52,7 @@ def env():
 
 
 def _refund_task(env):
-    task = env.unwrapped.domain.task("everyday_checking-atm_fee_refund-0")
+    (task, *_) = of_family(env.unwrapped.tasks, "atm_fee_refund", product="everyday_checking")
     account = json.loads(task.gold_actions[-1].arguments["arguments"])["account_id"]
     return task, account
 
@@ -89,7 +90,7 @@ def test_grade__a_wrong_amount_fails_the_task(env):
 
 def test_grade__a_transfer_task_needs_the_documented_reason(env):
     domain = env.unwrapped.domain
-    task = next(t for t in domain.tasks if t.id.endswith("fraud_transfer-0"))
+    (task, *_) = of_family(domain.tasks, "fraud_transfer")
 
     class WrongReason(OracleAgent):
         def __init__(self, task):
@@ -106,20 +107,21 @@ def test_grade__a_transfer_task_needs_the_documented_reason(env):
 
 
 @pytest.mark.parametrize(
-    ("retrieval", "task_id"),
+    ("retrieval", "product", "family"),
     [
-        ("bm25_grep", "savings-photo_deposit-0"),
-        ("openai_embeddings", "cashback_cards-missing_points-0"),
+        ("bm25_grep", "savings", "photo_deposit"),
+        ("openai_embeddings", "cashback_cards", "missing_points"),
     ],
 )
 def test_llm_agent_and_user__solve_built_in_tasks_over_the_fake_server(
-    retrieval, task_id, embeddings, tmp_path
+    retrieval, product, family, embeddings, tmp_path
 ):
     from tests.domains.banking_knowledge.conftest import dense_options
     from tests.domains.banking_knowledge.test_llm_episodes import _play
 
     before = len(embeddings.embedding_requests)
     options = dense_options(embeddings, str(tmp_path / "vectors.sqlite"))
+    task_id = task_of("banking_knowledge", family, product=product).id
     result, _ = _play(None, retrieval, options if retrieval != "bm25_grep" else None, task_id)
     assert result.reward == 1.0, result.grade.failed_components()
     customer_calls = [m for m in result.trajectory if m.role == "tool" and m.requestor == "user"]

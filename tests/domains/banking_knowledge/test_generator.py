@@ -15,7 +15,7 @@ from tau_env.domains.banking_knowledge.generator.products import (
     TEST_FAMILIES,
     draw_bank,
 )
-from tau_env.domains.banking_knowledge.generator.tasks import FAMILY_KINDS, family_of
+from tau_env.domains.banking_knowledge.generator.tasks import FAMILY_KINDS
 from tau_env.domains.banking_knowledge.generator.verify import (
     GenerationError,
     builtin_domain,
@@ -38,6 +38,11 @@ def test_generate__same_seed_gives_identical_files():
     assert other[BANK_FILES["documents"]] != first[BANK_FILES["documents"]]
 
 
+def product(task: dict) -> str:
+    """A generated task's product family (``savings``), kept in its description."""
+    return task["description"]["parameters"]["product"]
+
+
 def test_shipped_data__is_what_the_generator_produces(shipped):
     folder = resources.files("tau_env.domains.banking_knowledge").joinpath("data")
     for name, text in render_files(shipped).items():
@@ -46,11 +51,11 @@ def test_shipped_data__is_what_the_generator_produces(shipped):
 
 def test_generate__other_seeds_give_tasks_that_pass_their_gold_replay():
     generated = generate(31, scale=0.3)  # verify=True: raises GenerationError on any failure
-    assert {family_of(task["id"]) for task in generated.tasks} == set(FAMILIES)
+    assert {product(task) for task in generated.tasks} == set(FAMILIES)
 
 
 def test_verify_tasks__rejects_a_plan_that_does_not_solve_its_task(shipped):
-    tasks = [dict(task) for task in shipped.tasks if task["id"].startswith("savings-")]
+    tasks = [dict(task) for task in shipped.tasks if product(task) == "savings"]
     broken = json.loads(json.dumps(tasks[0]))
     actions = broken["evaluation_criteria"]["actions"]
     last = actions[-1]
@@ -98,7 +103,7 @@ def test_tasks__every_tool_a_plan_calls_is_named_in_its_required_documents(shipp
 def test_tasks__refusals_write_nothing_but_the_verification_and_required_reads(shipped):
     writes = {name for key, name in TOOLS.items() if BEHAVIOURS[key].mutates_state}
     for task in shipped.tasks:
-        if "refused" not in task["id"]:
+        if "refused" not in task["description"]["family"]:
             continue
         called = {
             action["arguments"].get("agent_tool_name")
@@ -124,6 +129,7 @@ def test_splits__test_holds_whole_families_absent_from_train(shipped):
     train, test = set(splits["train"]), set(splits["test"])
     assert not train & test
     assert train | test == set(splits["base"]) == {task["id"] for task in shipped.tasks}
-    assert {family_of(i) for i in test} == set(TEST_FAMILIES)
-    assert not {family_of(i) for i in train} & set(TEST_FAMILIES)
+    products = {task["id"]: product(task) for task in shipped.tasks}
+    assert {products[i] for i in test} == set(TEST_FAMILIES)
+    assert not {products[i] for i in train} & set(TEST_FAMILIES)
     assert set(FAMILY_KINDS) == set(FAMILIES)

@@ -13,6 +13,7 @@ from tau_env.errors import DataError
 from tau_env.testing.fake_judge import judge_outcomes, judge_script
 from tau_env.testing.fake_openai import FakeOpenAIServer
 from tau_env.wrappers.registration import gym_id
+from tests.families import task_of
 
 
 def test_make__versioned_id_and_retrieval_option(data_dir):
@@ -108,7 +109,8 @@ def test_cli__unknown_variant_is_a_clean_error(data_dir, capsys):
 def test_cli__run_without_a_data_folder_plays_the_built_in_bank(capsys, tmp_path):
     store = str(tmp_path / "runs.sqlite")
     command = ["run", "--domain", "banking_knowledge", "--store", store, "--no-progress"]
-    assert main([*command, "--tasks", "savings-close_savings-0"]) == 0
+    task_id = task_of("banking_knowledge", "close_savings", product="savings").id
+    assert main([*command, "--tasks", task_id]) == 0
     assert "pass^1=1.000" in capsys.readouterr().out
 
 

@@ -4,6 +4,7 @@ import tau_env
 from tau_env.domains.retail import DEFINITION
 from tau_env.domains.retail.user_script import USER_VOCABULARY
 from tau_env.tasks.scenario_reading import read_scenario
+from tests.families import of_family
 
 
 def brief(task):
@@ -50,8 +51,11 @@ def test_read__name_zip_and_order_come_from_the_text(official):
 
 
 def test_read__builtin_questions_are_asked_not_answers_awaited():
-    task = tau_env.load_domain("retail").task("cancel_00")
-    script = brief(task)
-    assert script.questions == ["How much will be refunded?"]
-    assert script.facts["reason"] == "ordered by mistake"
-    assert "420.06" not in str(script)  # the refund the grader expects is not in the brief
+    tasks = of_family(tau_env.load_domain("retail").tasks, "cancel")
+    assert len(tasks) >= 10
+    for task in tasks:
+        script = brief(task)
+        assert script.questions == ["How much will be refunded?"]
+        assert script.facts["reason"] in {"ordered by mistake", "no longer needed"}
+        (refund,) = task.evaluation_criteria.communicate_info
+        assert refund not in str(script)  # the refund the grader expects is not in the brief

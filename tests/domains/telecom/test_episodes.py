@@ -97,7 +97,11 @@ def test_gold_episode__trajectory_is_deterministic_for_a_seed():
 
 def test_unfixable_task__ends_in_a_transfer_graded_on_action_and_db():
     env = tau_env.make_env("telecom")
-    task = next(t for t in env.unwrapped.tasks if "contract_end_suspension" in t.id)
+    task = next(
+        t
+        for t in env.unwrapped.tasks
+        if "contract_end_suspension" in t.description.parameters["issues"]
+    )
     result = run_episode(env, OracleAgent, GoldUser, task_id=task.id, seed=0)
     assert result.trajectory[-1].content == "###TRANSFER###"
     assert result.grade.breakdown == {"ENV_ASSERTION": 1.0, "DB": 1.0, "ACTION": 1.0}

@@ -61,35 +61,35 @@ def test_generate__reproduces_the_shipped_files():
 def test_generate__splits_test_generalization():
     tasks_a, splits_a = generate(builtin_databases(), seed=1)
     tasks_b, splits_b = generate(builtin_databases(), seed=2)
-    assert splits_a != splits_b
+    assert [t.description for t in tasks_a] != [t.description for t in tasks_b]
     for tasks, splits in ((tasks_a, splits_a), (tasks_b, splits_b)):
         by_id = {task.id: task for task in tasks}
         assert set(splits["base"]) == set(by_id)
-        combos = {
-            split: {task_id.split("[PERSONA")[0] for task_id in splits[split]}
+        drawn = {
+            split: [(by_id[i].family, by_id[i].description.parameters) for i in splits[split]]
             for split in ("train", "test", "test_ood")
+        }
+        combos = {
+            split: {(intent, found["issues"]) for intent, found in drawn[split]} for split in drawn
         }
         assert not combos["train"] & (combos["test"] | combos["test_ood"])
         issues_of = {
-            split: {name for combo in combos[split] for name in combo.split("]")[1].split("|")}
+            split: {name for _, combo in combos[split] for name in combo.split("|")}
             for split in combos
         }
         assert not issues_of["train"] & HELD_OUT_ISSUES
         assert issues_of["test"] >= HELD_OUT_ISSUES and issues_of["test_ood"] >= HELD_OUT_ISSUES
-        customers = {
-            split: {task_id.split("[CUSTOMER:")[1][:5] for task_id in splits[split]}
-            for split in ("train", "test", "test_ood")
-        }
+        customers = {split: {found["customer"] for _, found in drawn[split]} for split in drawn}
         assert customers["train"] == set(TRAIN_CUSTOMERS)
         assert customers["test"] | customers["test_ood"] <= set(TEST_CUSTOMERS)
-        assert all("[PERSONA:Hard]" in task_id for task_id in splits["test_ood"])
-        assert not any("[PERSONA:Hard]" in task_id for task_id in splits["train"])
+        assert all(found["persona"] == "Hard" for _, found in drawn["test_ood"])
+        assert not any(found["persona"] == "Hard" for _, found in drawn["train"])
         for split in ("train", "test", "test_ood"):
-            intents = Counter(task_id.split("]")[0][1:] for task_id in splits[split])
+            intents = Counter(intent for intent, _ in drawn[split])
             assert set(intents) == set(INTENTS)
             unfixable = sum("ACTION" in by_id[i].reward_basis for i in splits[split])
             assert 0 < unfixable < len(splits[split]) / 2
-            kept = sum("[KEEP:" in task_id for task_id in splits[split])
+            kept = sum("keep" in found for _, found in drawn[split])
             assert kept >= 0.7 * len(splits[split])  # blanket fixing fails most tasks
 
 
@@ -155,7 +155,7 @@ def test_generated_scenarios__tell_the_scripted_user_its_goal_and_offers():
     }
     for task in tau_env.load_domain("telecom").tasks:
         script = read_scenario(str(task.user_scenario), USER_VOCABULARY.scenario).script
-        intent = task.id.split("]")[0][1:]
+        intent = task.family
         assert [check.tool for check in script.goal_checks] == [expected[intent]], task.id
         assert script.facts["phone_number"] in task.ticket
         offer = "pay" if intent == "service_issue" else "refuel"

@@ -32,6 +32,7 @@ from tau_env.rollout_seeds import episode_seed
 from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply, FakeRequest
 from tau_env.wrappers.users import ScriptedUser
 from tests.extras import verifiers_venv
+from tests.id_leaks import agent_sees, leaked
 from tests.vf_eval import eval_config_head, run_python, run_vf_eval
 
 TASKS = 4
@@ -40,16 +41,18 @@ EPISODES = TASKS * ROLLOUTS
 QUESTION = "Could you tell me the phone number on your account, please?"
 
 
-def scripts() -> list[tuple[str, int, list[Action]]]:
+def scripts(
+    data_dir=None, split: str = "test", episodes: int = EPISODES
+) -> list[tuple[str, int, list[Action]]]:
     """(task id, seed, the agent's actions) of every rollout, in the order they are played.
 
     Rollout k of a task plays ``episode_seed(0, task, k)``; tasks whose oracle episodes take
     at most 6 turns under every seed alternate with tasks asked a plain-text question and
     stopped.
     """
-    chat = make_chat_env("telecom", split="test")
+    chat = make_chat_env("telecom", split=split, data_dir=data_dir)
     chosen: list[tuple[str, int, list[Action]]] = []
-    for task in chat.single.aec.unwrapped.domain.split("test"):
+    for task in chat.single.aec.unwrapped.domain.split(split):
         seeds = [episode_seed(0, task.id, k) for k in range(ROLLOUTS)]
         if len(chosen) // ROLLOUTS % 2:
             chosen += [(task.id, seed, [SendMessage(content=QUESTION), Stop()]) for seed in seeds]
@@ -57,9 +60,9 @@ def scripts() -> list[tuple[str, int, list[Action]]]:
             played = [(task.id, seed, _oracle_actions(chat, task, seed)) for seed in seeds]
             if all(actions is not None for *_, actions in played):
                 chosen += played  # type: ignore[arg-type]
-        if len(chosen) == EPISODES:
+        if len(chosen) == episodes:
             return chosen
-    raise AssertionError("not enough short telecom test tasks")
+    raise AssertionError(f"not enough short telecom {split} tasks")
 
 
 def _oracle_actions(chat, task, seed: int) -> list[Action] | None:
@@ -91,16 +94,17 @@ def fake_model(plans: list[tuple[str, int, list[Action]]]):
     return reply
 
 
-def eval_config(model: str, output, plans) -> str:
+def eval_config(model: str, output, plans, data_dir=None, split: str = "test") -> str:
     ids = ", ".join(json.dumps(task_id) for task_id, _, _ in plans[::ROLLOUTS])
+    folder = "" if data_dir is None else f"data_dir = {json.dumps(str(data_dir))}\n"
     taskset = f"""[select.include]
 ids = [{ids}]
 [env.taskset]
 id = "tau-env-verifiers"
 domain = "telecom"
-split = "test"
+split = "{split}"
 seed = 0
-"""
+{folder}"""
     return eval_config_head(model, output, concurrency=1, rollouts=ROLLOUTS) + taskset
 
 
@@ -121,6 +125,38 @@ def evaluated(tmp_path_factory):
         (trace,) = episode["traces"]
         played[episode["task"]["data"]["task_id"], trace["info"]["seed"]] = trace
     return plans, requests, played
+
+
+@pytest.fixture(scope="module")
+def evaluated_official(tmp_path_factory, data_dir):
+    """vf-eval on two official telecom tasks (their ids spell out the faults): the data
+    folder, the plans and the model's requests."""
+    venv = verifiers_venv(environment=True)
+    plans = scripts(data_dir, split="base", episodes=2 * ROLLOUTS)
+    folder = tmp_path_factory.mktemp("vf_official")
+    with FakeOpenAIServer(fake_model(plans)) as fake:
+        config = folder / "eval.toml"
+        config.write_text(eval_config(fake.base_url, folder / "out", plans, data_dir, "base"))
+        episodes = run_vf_eval(venv, config, folder / "out")
+        requests = fake.requests
+    assert len(episodes) == len(plans) and all(e["ok"] for e in episodes)
+    return data_dir, plans, requests
+
+
+@pytest.mark.parametrize("source", ["built-in", "official"])
+def test_requests__never_name_the_task(source, request):
+    """Issue 53: no request the model receives holds the task's id or a part of it (whole
+    bodies and headers, every turn of every episode)."""
+    if source == "built-in":
+        data_dir, (plans, requests, _) = None, request.getfixturevalue("evaluated")
+    else:
+        data_dir, plans, requests = request.getfixturevalue("evaluated_official")
+    domain = tau_env.load_domain("telecom", data_dir)
+    sent = [[r.body, r.headers] for r in requests]
+    assert len(requests) == sum(len(actions) for _, _, actions in plans)
+    for task_id in {task_id for task_id, _, _ in plans}:
+        task = domain.task(task_id)
+        assert leaked(task, sent, agent_sees(domain, task)) == [], task_id
 
 
 def test_rewards__equal_run_episode_for_the_same_tasks_seeds_and_actions(evaluated):

@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 import tau_env
+from tau_env.chat import make_chat_env
 from tests.extras import require
 
 require("openenv", "openenv")
@@ -52,7 +53,9 @@ def test_http_reset__bad_request_is_a_4xx_json_error(server, body, status, words
 def test_http_reset__a_good_request_still_plays(server):
     code, answer = post(server + "/reset", {"split": "test", "index": 1, "seed": 3})
     assert code == 200
-    assert answer["observation"]["task_id"] == TEST_IDS[1]
+    assert "task_id" not in answer["observation"]  # the client knows it; the model must not
+    expected = make_chat_env("telecom").reset(task_id=TEST_IDS[1], seed=3).messages
+    assert answer["observation"]["messages"] == expected  # task 1 of the test split was played
     assert answer["done"] is False
 
 
@@ -115,6 +118,6 @@ def test_websocket__bad_requests_are_error_frames_and_the_session_goes_on(server
     assert "out of range" in out_of_range["data"]["message"]
     assert malformed["data"]["code"] == "VALIDATION_ERROR"
     assert started["type"] == "observation"  # the session survived every error
-    assert started["data"]["observation"]["task_id"] == TEST_IDS[0]
+    assert started["data"]["observation"]["messages"][0]["role"] == "system"
     assert ended["data"]["done"] is True
     assert "the episode has ended" in after_end["data"]["message"]

@@ -148,4 +148,4 @@ def test_idle_timeout__reconnecting_openenv_client_is_told_to_reset(limited):
 
     message, again = asyncio.run(main())
     assert "--idle-timeout" in message
-    assert again.observation.task_id == TASK
+    assert again.observation.messages[0]["role"] == "system" and not again.done  # reset again

@@ -8,6 +8,7 @@ from tau_env.baselines.rl.evaluate import evaluate
 from tau_env.wrappers.rl import make_featurized_env
 from tau_env.wrappers.rl.airline_belief import AirlineBelief, passenger_change
 from tau_env.wrappers.rl.airline_featurizer import refusal_reasons, writes
+from tests.families import of_family
 
 
 @pytest.mark.parametrize(
@@ -86,7 +87,7 @@ def test_group_booking__refused_with_the_five_passenger_rule(opening):
 
 
 def _family(env, family):
-    return [task.id for task in env.env.aec.tasks if task.id.rsplit("_", 1)[0] == family]
+    return [task.id for task in of_family(env.env.aec.tasks, family)]
 
 
 @pytest.mark.parametrize("style", ["plain", "paraphrase", "novice"])
@@ -104,7 +105,10 @@ def test_added_bags__the_price_is_told_once_and_as_quoted():
     the cost is not recomputed from them (it would read $0)."""
     env = make_featurized_env("airline", split="base", style="plain")
     policy = DeskPolicy(env.feature_names, env.template_names)
-    features, _ = env.reset(seed=0, options={"task_id": "add_bags_2"})
+    bags = of_family(env.env.aec.tasks, "add_bags")
+    task = next(t for t in bags if t.evaluation_criteria.communicate_info)  # bags that cost
+    (cost,) = task.evaluation_criteria.communicate_info
+    features, _ = env.reset(seed=0, options={"task_id": task.id})
     told, done = [], False
     while not done:
         index = policy(features, env.action_masks())
@@ -114,5 +118,5 @@ def test_added_bags__the_price_is_told_once_and_as_quoted():
         features, reward, terminated, truncated, _ = env.step(index)
         done = terminated or truncated
     assert reward == 1.0
-    assert told and all("The added bags cost $100." in text for text in told)
+    assert told and all(f"The added bags cost ${cost}." in text for text in told)
     assert not any("$0" in text for text in told)

@@ -88,6 +88,18 @@ def test_register__phrasings_keep_what_agents_read(name):
     ]
     assert not any(did_not_follow(text) for text in others)
     assert all("human agent" in text for text in register.ask_human)
+    # Holding to its instructions: no agreement an agent could read as a yes, no human asked.
+    holding = [
+        *register.decline_transfer,
+        *register.decline_again,
+        *register.too_expensive,
+        *register.healthy,
+        *register.withhold,
+    ]
+    assert not any(AGREES.search(text) for text in holding)
+    assert not any("human agent" in text for text in register.decline_transfer)
+    assert all("{label}" in text for text in register.withhold)
+    assert not any(AGREES.search(t) or "human" in t for t in register.insist)  # no escalation
 
 
 @pytest.mark.parametrize("name", sorted(REGISTERS))

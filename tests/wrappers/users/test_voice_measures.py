@@ -1,5 +1,8 @@
 """Issue 41 item 4 over every task: the scripted user's openings vary, and it never reads its
 instructions aloud (no run of 8 scenario words in any message; `parroting` says what counts).
+Issue 54 item 3 on a sample: no message speaks like a program (a tool name, a literal, raw
+output) or reads 12 words of the instructions plainly, against the oracles, the random agent
+and the off-path agents, two seeds (``python benchmarks/user_voice.py --speech``: every task).
 
 Every built-in task and every official one (the official data from TAU2_DATA_DIR or
 ../shared/tau2-data; without it those cases skip, and fail under CI=true).
@@ -9,10 +12,18 @@ Every built-in task and every official one (the official data from TAU2_DATA_DIR
 import pytest
 
 import tau_env
-from tau_env.baselines.oracle import PlainTextOracleAgent
+from tau_env.baselines.off_path import off_path_factories
+from tau_env.baselines.oracle import OracleAgent, PlainTextOracleAgent
+from tau_env.baselines.random_agent import RandomAgent
 from tau_env.episode_runner import run_episode
+from tau_env.messages import AssistantMessage, ToolMessage, UserMessage
 from tau_env.wrappers.users import ScriptedUser
-from tau_env.wrappers.users.voice_measures import Prober, copied_messages, opening_diversity
+from tau_env.wrappers.users.voice_measures import (
+    Prober,
+    copied_messages,
+    opening_diversity,
+    speech_faults,
+)
 
 SEEDS = range(5)
 DOMAINS = ["airline", "retail", "telecom", "banking_knowledge", "mock"]
@@ -58,3 +69,55 @@ def test_conversations__never_copy_the_scenario_on_every_task(name, source):
             assert len(said) >= 2, task.id
             copied += [(task.id, found) for found in copied_messages(said, str(task.user_scenario))]
     assert copied == []
+
+
+SPEECH_AGENTS = {
+    "oracle": OracleAgent,
+    "oracle-text": PlainTextOracleAgent,
+    "random": RandomAgent,
+    **off_path_factories(),
+}
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_speech__no_program_speech_nor_instruction_runs_on_a_sample(name, source):
+    env = tau_env.make_env(name, data_dir=source)
+    domain = env.unwrapped.domain
+    tools = set(domain.toolbox.tools("user").names) | set(domain.toolbox.tools("agent").names)
+    user = ScriptedUser.factory(domain)
+    tasks = domain.tasks[:: max(1, len(domain.tasks) // 12)]  # about 12 tasks a set
+    played = [
+        (
+            run_episode(env, agent, user, task_id=task.id, seed=seed).trajectory,
+            str(task.user_scenario),
+        )
+        for task in tasks
+        for agent in SPEECH_AGENTS.values()
+        for seed in (0, 1)
+    ]
+    figures = speech_faults(played, tools)
+    assert figures.messages >= 2 * figures.episodes
+    assert figures.faulty == 0, figures.examples
+
+
+def test_speech_faults__count_each_fault_of_the_issue_examples():
+    status = "Status Bar: 📵 No Signal | 📵 Data Disabled"
+    scenario = (
+        "Instructions:\n\tFor #W7209932, exchange T-Shirt {'color': 'blue', 'size': 'S', "
+        "'material': 'polyester', 'style': 'v-neck'} to {'color': 'red', 'size': 'XXL', "
+        "'material': 'cotton', 'style': 'crew neck'}; Use the gift card.\n"
+    )
+    trajectory = [
+        AssistantMessage(content="Hi!"),
+        ToolMessage(id="1", name="check_status_bar", content=status, requestor="user"),
+        UserMessage(content=f"I did that. check_status_bar shows: {status}."),
+        UserMessage(
+            content="exchange T-Shirt {'color': 'blue', 'size': 'S', 'material': "
+            "'polyester', 'style': 'v-neck'} to {'color': 'red', 'size': 'XXL', "
+            "'material': 'cotton', 'style': 'crew neck'}"
+        ),
+        UserMessage(content="My phone shows no signal and says mobile data is off."),
+    ]
+    figures = speech_faults([(trajectory, scenario)], {"check_status_bar"})
+    assert (figures.messages, figures.tool_names, figures.raw_output) == (3, 1, 1)
+    assert (figures.literals, figures.copied) == (1, 1)
