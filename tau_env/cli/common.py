@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +13,7 @@ from tau_env.registry import canonical_domain
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.strict_json import UnsafeJson, read_json
 from tau_env.utils.wording import plain_help
 
 if TYPE_CHECKING:
@@ -110,8 +110,8 @@ def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
 def json_object(text: str) -> dict[str, object]:
     """An argparse type: a JSON object (``--retrieval-options '{"top_k": 5}'``)."""
     try:
-        value = json.loads(text)
-    except ValueError as error:
+        value = read_json(text)
+    except UnsafeJson as error:
         raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("expected a JSON object")
@@ -172,6 +172,8 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
         if args.judge_api_base is not None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
+    if not args.judge_model.strip():
+        raise TauEnvError("--judge-model cannot be empty; name a litellm model")
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
 
 

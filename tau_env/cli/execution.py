@@ -9,12 +9,14 @@ from tau_env.cli.main import Interrupted, ignore_sigint
 from tau_env.cli.reference_flags import LOG_LEVELS, set_log_level
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
+from tau_env.rollout.bounds import MAX_CONCURRENCY, MAX_WORKERS, check_range
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.preflight import run_resume_command
 from tau_env.rollout.progress import ProgressBar
 from tau_env.rollout.report import IncompleteRun, run_report
 from tau_env.rollout.runner import Backend, LocalBackend, run
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.commands import resume_command, tau_env_command
+from tau_env.utils.commands import tau_env_command
 
 __all__ = ["add_execution_arguments", "backend_of", "execute"]
 
@@ -80,12 +82,10 @@ def backend_of(args: argparse.Namespace) -> Backend:
     Raises:
         TauEnvError: An execution setting is out of range or does not fit the backend.
     """
-    if args.concurrency < 1:
-        raise TauEnvError(f"--concurrency must be >= 1, actually: {args.concurrency}")
-    if args.llm_concurrency is not None and args.llm_concurrency < 1:
-        raise TauEnvError(f"--llm-concurrency must be >= 1, actually: {args.llm_concurrency}")
-    if args.workers < 1:
-        raise TauEnvError(f"--workers must be >= 1, actually: {args.workers}")
+    check_range("--concurrency", args.concurrency, 1, MAX_CONCURRENCY)
+    if args.llm_concurrency is not None:
+        check_range("--llm-concurrency", args.llm_concurrency, 1, MAX_CONCURRENCY)
+    check_range("--workers", args.workers, 1, MAX_WORKERS)
     if args.workers > 1 and args.backend == "ray":
         raise TauEnvError("--workers is for --backend local; Ray spreads episodes over its actors")
     if args.workers > 1:
@@ -144,7 +144,7 @@ def execute(
         done = store.episode_count(config.run_id)
         raise Interrupted(
             f"interrupted; {done} of {config.episodes} episodes are stored. Continue "
-            f"with: {resume_command(store.path, config.run_id)}",
+            f"with: {run_resume_command(store.path, config)}",
             sigint_handler=handler,
         ) from None
     progress.close()
@@ -161,7 +161,7 @@ def execute(
     if config.judge is not None and summary.unjudged:
         unjudged_note = (
             f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
-            f"attempts); judge them with: {resume_command(store.path, config.run_id)}"
+            f"attempts); judge them with: {run_resume_command(store.path, config)}"
         )
     # Episodes without a reward (no judge for their NL assertions) leave the run's figures
     # partial: the report says so, and the exit code is 1 (see `EXIT_CODES`).

@@ -25,7 +25,6 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
@@ -35,7 +34,7 @@ from tau_env.rollout.episode_chats import RunChats
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.atomic_output import atomic_output
+from tau_env.utils.atomic_output import atomic_output, write_text_atomically
 from tau_env.utils.wording import counted
 
 __all__ = ["add_parser"]
@@ -133,9 +132,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.out == "-":
         sys.stdout.write(text + "\n")
         return 0
-    path = Path(args.out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
+    path = write_text_atomically(args.out, text + "\n")
     print(f"wrote {what} to {path}", file=sys.stderr)
     return 0
 

@@ -22,6 +22,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from tau_env.cli.startup import restore_interrupts
+
 __all__ = [
     "EXIT_BROKEN_PIPE",
     "EXIT_CODES",
@@ -170,8 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             one during the interpreter's shutdown would print a traceback from an exit hook);
             called with arguments (in-process), the previous handler is restored.
     """
+    restore_interrupts()  # Ctrl-C is a KeyboardInterrupt, handled below, from here on
     try:
-        args = build_parser().parse_args(argv)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        undecodable = next((a for a in arguments if not _is_text(a)), None)
+        if undecodable is not None:
+            shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            _error(f"an argument is not UTF-8 text: {shown[:60]!r}")
+            return EXIT_ERROR
+        args = build_parser().parse_args(arguments)
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
     except KeyboardInterrupt as interrupt:
@@ -191,6 +200,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         return _report(error)
     return code
+
+
+def _is_text(argument: str) -> bool:
+    """False for an argument holding bytes that are not UTF-8 (decoded as lone surrogates)."""
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _report(error: Exception) -> int:

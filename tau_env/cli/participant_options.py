@@ -13,6 +13,7 @@ from tau_env.cli.common import json_object
 from tau_env.cli.reference_flags import kind_hint
 from tau_env.errors import TauEnvError
 from tau_env.llm.response import EXACT_TOKENS
+from tau_env.rollout.bounds import MAX_TEMPERATURE
 from tau_env.rollout.config import ParticipantSpec
 from tau_env.rollout.participants import AGENT_KINDS, USER_KINDS
 
@@ -68,6 +69,8 @@ def participant_spec(args: argparse.Namespace, side: str) -> ParticipantSpec:
             twice; τ²-bench's name of a kind.
     """
     kind, model = getattr(args, side), getattr(args, f"{side}_model")
+    if kind is not None and not kind.strip():
+        raise TauEnvError(f"--{side} cannot be empty; name a kind or package.module:factory")
     if kind is None:
         kind = "llm" if model is not None else DEFAULT_KINDS[side]
     hint = kind_hint(side, kind)
@@ -93,6 +96,10 @@ def participant_spec(args: argparse.Namespace, side: str) -> ParticipantSpec:
             raise TauEnvError(
                 f"--{side}-llm-args: temperature must be a number, actually: {temperature!r}"
             )
+    if temperature is not None and not 0 <= temperature <= MAX_TEMPERATURE:  # NaN fails both
+        raise TauEnvError(
+            f"--{side}-temperature must be from 0 to {MAX_TEMPERATURE:g}, actually: {temperature}"
+        )
     if side == "agent" and getattr(args, "agent_tokens", False):
         llm_args.update(EXACT_TOKENS)
     return ParticipantSpec(

@@ -38,6 +38,10 @@ _SUMMARY = "pass^k of stored runs, per task and per domain"
 """The subcommand's line in ``tau-env --help``."""
 
 
+_UNRECORDED = "the file holds no simulation of it"
+"""Why a planned trial of an imported run has no episode when the file does not record it."""
+
+
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
     parser = documented_parser(commands, "report", _SUMMARY, __doc__)
@@ -153,11 +157,13 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         f"({counted(episodes, 'episode')}{unjudged}): "
         f"average reward {'n/a' if average is None else f'{average:.3f}'}{over}"
     )
-    if report.left_out:
+    if report.left_out or report.unrecorded:
         reasons = Counter(reason.partition(":")[0] for reason in report.left_out.values())
-        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        reasons[_UNRECORDED] += report.unrecorded
+        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()) if count)
         print(
-            f"left out: {len(report.left_out)} of {episodes} simulations have no episode "
+            f"left out: {len(report.left_out) + report.unrecorded} of {episodes} simulations "
+            "have no episode "
             f"({why}); pass^k counts each task's other trials"
         )
     print(pass_line(report))

@@ -31,6 +31,14 @@ from tau_env.cli.reference_flags import add_no_equivalent_flags
 from tau_env.domain import default_retrieval
 from tau_env.errors import TauEnvError, did_you_mean
 from tau_env.loader import load_tasks
+from tau_env.rollout.bounds import (
+    MAX_EPISODES,
+    MAX_ERRORS,
+    MAX_SEED,
+    MAX_STEPS,
+    MAX_TRIALS,
+    check_range,
+)
 from tau_env.rollout.config import MODES, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
 from tau_env.rollout.preflight import check_run, refuse_secret_options
@@ -110,15 +118,20 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     Raises:
         TauEnvError: A limit is out of range or a task id is unknown.
     """
-    for flag, value in (
-        ("--trials", args.trials),
-        ("--max-steps", args.max_steps),
-        ("--max-errors", args.max_errors),
+    for flag, value, largest in (
+        ("--trials", args.trials, MAX_TRIALS),
+        ("--max-steps", args.max_steps, MAX_STEPS),
+        ("--max-errors", args.max_errors, MAX_ERRORS),
     ):
-        if value < 1:
-            raise TauEnvError(f"{flag} must be >= 1, actually: {value}")
+        check_range(flag, value, 1, largest)
+    check_range("--seed", args.seed, -MAX_SEED, MAX_SEED)
     refuse_secret_options(args.retrieval_options)  # before the variant loads with them
     task_ids = select_tasks(args)
+    if len(task_ids) * args.trials > MAX_EPISODES:
+        raise TauEnvError(
+            f"{len(task_ids)} tasks x {args.trials} trials is more than {MAX_EPISODES:,} "
+            "episodes in one run; use fewer trials or tasks"
+        )
     agent, user = participant_spec(args, "agent"), participant_spec(args, "user")
     if args.run is not None:
         check_run_id(args.run)

@@ -210,9 +210,14 @@ def _custom_reasons(reports: Sequence[RunReport]) -> list[str]:
     return reasons
 
 
+def _left_out(report: RunReport) -> int:
+    """Simulations of an imported run with no episode (recorded ones and missing ones)."""
+    return len(report.left_out) + report.unrecorded
+
+
 def _omitted(report: RunReport) -> bool:
     base = {task.id for task in domain_of(report.config).split(None)}
-    return bool(base - set(report.config.task_ids)) or bool(report.left_out)
+    return bool(base - set(report.config.task_ids)) or bool(_left_out(report))
 
 
 def _methodology(
@@ -224,7 +229,7 @@ def _methodology(
         f"{report.domain}: run {report.run_id}, task set "
         f"{report.task_set.describe() if report.task_set else 'unknown'}"
         + (f", imported from {report.imported_from}" if report.imported_from else "")
-        + (f", {len(report.left_out)} simulations left out" if report.left_out else "")
+        + (f", {omitted} simulations left out" if (omitted := _left_out(report)) else "")
         for report in reports
     )
     notes = f"Scored by tau_env {tau_env.__version__} from stored runs ({sets})."

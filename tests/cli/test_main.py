@@ -104,6 +104,7 @@ def test_cli_main__imports_no_other_tau_env_module():
             "tau_env",
             "tau_env.cli",
             "tau_env.cli.main",
+            "tau_env.cli.startup",
             "tau_env.errors",
             "tau_env.lazy",
             "tau_env.registry",
