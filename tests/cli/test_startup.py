@@ -17,7 +17,12 @@ from tau_env.cli.startup import quiet_start, restore_interrupts
 
 def _console(code: str) -> subprocess.CompletedProcess[str]:
     """Run `code` as the ``tau-env`` console script would (its program name first)."""
-    prelude = "import sys; sys.argv[0] = '/usr/local/bin/tau-env'\n"
+    # As started from a terminal: Ctrl-C is Python's usual KeyboardInterrupt (a process started
+    # in the background of a non-interactive shell inherits "ignore Ctrl-C" instead).
+    prelude = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv[0] = '/usr/local/bin/tau-env'\n"
+    )
     return subprocess.run(
         [sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True
     )
