@@ -81,6 +81,15 @@ class NoBuiltinData(DataError):
     """The domain ships no built-in data (yet): it needs a reference data folder."""
 
 
+class UnsupportedRenderMode(TauEnvError, ValueError, TypeError):
+    """An env was asked for a render mode it does not have (tau_env renders text only).
+
+    A ValueError (the value is wrong) and a TypeError: libraries that ask for a mode
+    speculatively make the env again without it on a TypeError, as stable-baselines3's
+    ``make_vec_env`` does with ``render_mode="rgb_array"``.
+    """
+
+
 class ToolDefinitionError(TauEnvError, TypeError):
     """A function registered as a tool has no usable signature or docstring."""
 

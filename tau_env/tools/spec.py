@@ -184,14 +184,23 @@ class FunctionSpec:
         return self.validate_arguments(arguments)
 
 
+MAX_PROBLEMS_SHOWN = 5
+"""Problems a validation error names; the rest are counted (a list argument of 100,000 wrong
+items is 100,000 problems: the error text stays a few lines, whatever the input)."""
+
+
 def format_validation_error(error: ValidationError) -> str:
-    """One line per problem, naming the argument: ``'title': Field required``."""
+    """The problems, naming each argument: ``'title': Field required; ...``.
+
+    At most `MAX_PROBLEMS_SHOWN` are named, then ``and N more``.
+    """
     problems = []
-    for detail in error.errors():
+    for detail in error.errors()[:MAX_PROBLEMS_SHOWN]:
         where = ".".join(str(part) for part in detail["loc"]) or "arguments"
         message = "unexpected argument" if detail["type"] == "extra_forbidden" else detail["msg"]
-        problems.append(f"'{where}': {message}")
-    return "; ".join(problems)
+        problems.append(f"'{where[:80]}': {message}")
+    hidden = error.error_count() - len(problems)
+    return "; ".join(problems) + (f"; and {hidden} more" if hidden > 0 else "")
 
 
 def function_spec(function: Callable[..., Any]) -> FunctionSpec:
