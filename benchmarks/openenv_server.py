@@ -569,6 +569,9 @@ def latency(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    # Built-in data on both sides: the served domain and the plans recorded here (`tau-env
+    # serve` would otherwise serve the official data TAU2_DATA_DIR names).
+    os.environ.pop("TAU2_DATA_DIR", None)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     modes = parser.add_subparsers(dest="mode", required=True)
     rate = modes.add_parser("throughput")

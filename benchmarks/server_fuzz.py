@@ -20,6 +20,7 @@ import asyncio
 import collections
 import http.client
 import json
+import os
 import random
 import sys
 import time
@@ -123,6 +124,7 @@ def run(domain: str, workers: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
+    os.environ.pop("TAU2_DATA_DIR", None)  # built-in data (serve would take the official's)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--domains", nargs="+", choices=sorted(DOMAINS), default=sorted(DOMAINS))
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
