@@ -19,7 +19,7 @@ Usage::
 
 ``benchmarks/rl_telecom.py`` (and ``benchmarks/rl_desk.py`` for airline and retail) runs
 several seeds and reports them with the baselines. Needs the ``rl`` extra
-(``pip install torch==2.13.0 && pip install 'tau-env[rl]'``).
+(``tau_env.utils.extras.INSTALL["rl"]``: torch's CPU wheel first, then the extra).
 """
 
 from __future__ import annotations

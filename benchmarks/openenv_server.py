@@ -4,15 +4,16 @@ while one client sends large messages.
     python benchmarks/openenv_server.py throughput --workers 1 2 --sessions 16 64 256 1000
     python benchmarks/openenv_server.py latency --workers 1 2 --sessions 256 --big 1000000 15000000
 
-Both modes serve built-in telecom (scripted user) with ``tau-env serve --domain telecom
---workers W`` on 127.0.0.1 and replay the plain-text oracle's assistant messages (recorded
+The first two modes serve built-in telecom (scripted user) with ``tau-env serve --domain
+telecom --workers W`` on 127.0.0.1 and replay the plain-text oracle's assistant messages (recorded
 once per task with seed 0, replayed with seed 0: every episode must score 1.0, checked). The
 clients are lean (raw ``websockets``, pre-serialised messages) and run in ``--clients``
 processes of their own, on the same cores as the server: every figure is reported with the CPU
 per episode of the server and of the clients, the CPU other processes took from the machine
 meanwhile, and the load average, so a run on a shared machine can be read for what it is.
 
-1. ``throughput``: S sessions connect, then play episodes back to back (no think time) until
+1. ``throughput`` (``--domain``: built-in telecom unless told): S sessions connect, then play
+   episodes back to back (no think time) until
    ``--episodes`` have finished, after one warm pass (every task twice, so each worker has
    cached each task's worlds, as in training). Reported: episodes per wall second, the
    server's and the clients' CPU milliseconds per episode, the cores other processes took
@@ -27,6 +28,15 @@ meanwhile, and the load average, so a run on a shared machine can be read for wh
    The paced sessions are spread over ``--clients`` processes, so no client's own event loop
    queues the answers it times. Reported: p50, p99 and max step latency of the paced
    sessions, and how many big messages the server took.
+3. ``hostile``: as ``latency``, on built-in banking_knowledge (its oracle's replays, whose
+   ``KB_search`` and ``grep`` calls run in threads), once without and once with one more
+   client process sending issue 56's worst inputs back to back (`hostile_process`): ``grep``
+   patterns that backtrack for ever in Python's ``re`` or cost RE2 the most, messages of 1 MB
+   (``--big``), lone surrogates, deep and huge-number JSON, MCP session creation and attaching,
+   HTTP bodies that were answered 500, and ``--slow-connections`` unfinished requests held
+   open (re-opened when the server drops them). Target: the paced sessions' p99 <= 100 ms.
+
+       python benchmarks/openenv_server.py hostile --workers 1 2 --sessions 64 --seconds 20
 """
 
 from __future__ import annotations
@@ -48,12 +58,12 @@ MAIN = "tau_env.cli.main"
 
 
 # -- the plans ---------------------------------------------------------------------------------
-def record_plans() -> dict[str, list[str]]:
+def record_plans(domain: str = "telecom") -> dict[str, list[str]]:
     """Task id -> the oracle's steps as pre-serialised WebSocket messages (reset first)."""
     from tau_env.baselines.oracle import PlainTextOracleAgent
     from tau_env.chat import action_message, make_chat_env
 
-    chat = make_chat_env("telecom")
+    chat = make_chat_env(domain)
     plans: dict[str, list[str]] = {}
     for task in chat.single.aec.unwrapped.domain.split(None):
         chat.reset(task_id=task.id, seed=0)
@@ -207,11 +217,11 @@ def run_clients(
 def throughput(args: argparse.Namespace) -> list[Cell]:
     from tau_env.testing.serving import served
 
-    plans = list(record_plans().values())
+    plans = list(record_plans(args.domain).values())
     cells = []
     for workers in args.workers:
         limit = str(max(1024, max(args.sessions)))
-        arguments = ["--domain", "telecom", "--workers", str(workers), "--max-sessions", limit]
+        arguments = ["--domain", args.domain, "--workers", str(workers), "--max-sessions", limit]
         with served(arguments) as url:
             ws_url = url.replace("http", "ws", 1) + "/ws"
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
@@ -319,6 +329,182 @@ def big_process(
     asyncio.run(main())
 
 
+ATTACKS = ("grep", "messages", "big", "mcp", "http", "slow")
+"""What the hostile client sends (``--attacks``): worst grep steps, hostile WebSocket messages,
+1 MB messages, MCP and attach attempts, hostile HTTP requests, unfinished requests."""
+
+
+def hostile_process(
+    url: str, seconds: float, big: int, slow: int, attacks: tuple[str, ...], go: Any, results: Any
+) -> None:
+    """One client sending the worst inputs of issue 56 back to back; reports what it sent."""
+    import socket
+    import urllib.error
+    import urllib.request
+
+    import websockets
+
+    from tau_env.testing.hostile import hostile_requests, hostile_ws_messages, worst_steps
+
+    rng = random.Random(56)
+    http = url.replace("ws", "http", 1).removesuffix("/ws")
+    host, port = http.removeprefix("http://").split(":")
+    reset = json.dumps({"type": "reset", "data": {"seed": 0}})
+    huge = json.dumps({"type": "step", "data": {"content": "Please check. " * (big // 14)}})
+    # closed: a session or request the server closed; reopened: unfinished requests it dropped;
+    # errors: a 5xx answer, or an attach that did not get its refusal.
+    counts = {"ws": 0, "http": 0, "closed": 0, "reopened": 0, "errors": 0}
+
+    def unfinished() -> socket.socket:
+        sock = socket.create_connection((host, int(port)), timeout=30)
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        sock.setblocking(False)
+        return sock
+
+    def post(request: Any) -> None:
+        headers = {} if request.content_type is None else {"Content-Type": request.content_type}
+        sent = urllib.request.Request(
+            http + request.path, data=request.body, headers=headers, method=request.method
+        )
+        try:
+            with urllib.request.urlopen(sent, timeout=30) as answer:
+                answer.read()
+        except urllib.error.HTTPError as error:
+            if error.code >= 500:
+                counts["errors"] += 1
+        except OSError:  # refused from its headers, closed before the body was all sent
+            counts["closed"] += 1
+
+    async def sockets_loop(deadline: float) -> None:
+        held = [unfinished() for _ in range(slow)]
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1.0)
+            for i, sock in enumerate(held):
+                try:
+                    if sock.recv(1) == b"":
+                        raise ConnectionResetError
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    sock.close()
+                    held[i] = unfinished()
+                    counts["reopened"] += 1
+        for sock in held:
+            sock.close()
+
+    async def http_loop(deadline: float) -> None:
+        requests = hostile_requests(rng, "tau_env-banking_knowledge", 10**9)
+        while time.perf_counter() < deadline:
+            await asyncio.to_thread(post, next(requests))
+            counts["http"] += 1
+
+    async def ws_loop(deadline: float) -> None:
+        messages = hostile_ws_messages(rng, 10**9, ("grep", "KB_search"))
+        mcp = '{"type":"mcp","data":{"jsonrpc":"2.0","method":"openenv/session/create"}}'
+        every = {
+            "grep": lambda: worst_steps(rng, ("grep",)),
+            "messages": lambda: next(messages),
+            "big": lambda: huge,
+            "mcp": lambda: mcp,
+        }
+        kinds = [make for name, make in every.items() if name in attacks]
+        if not kinds:
+            return
+        ws = None
+        while time.perf_counter() < deadline:
+            try:
+                if ws is None:
+                    ws = await websockets.connect(url, max_size=None, ping_interval=None)
+                    await ws.send(reset)
+                    await ws.recv()
+                for kind in kinds:
+                    await ws.send(kind())
+                    await ws.recv()
+                    counts["ws"] += 1
+                await ws.send(reset)
+                await ws.recv()
+            except websockets.ConnectionClosed:
+                counts["closed"] += 1
+                ws = None
+            if "mcp" not in attacks:
+                continue
+            try:  # attaching to a session by id (refused: an error frame, then closed)
+                attach = await websockets.connect(url + "?session_id=0", ping_interval=None)
+                await attach.close()
+            except (OSError, websockets.WebSocketException):
+                counts["errors"] += 1
+
+    async def main() -> None:
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        deadline = time.perf_counter() + seconds
+        loops = {"slow": sockets_loop, "http": http_loop}
+        chosen = [loop(deadline) for name, loop in loops.items() if name in attacks]
+        await asyncio.gather(*chosen, ws_loop(deadline))
+        results.put(counts)
+
+    asyncio.run(main())
+
+
+def paced_processes(
+    context: Any, url: str, args: argparse.Namespace, plans: list[list[str]], go: Any, results: Any
+) -> list[Any]:
+    """``--sessions`` paced sessions (`latency_process`) spread over ``--clients`` processes."""
+    shares = [args.sessions // args.clients] * args.clients
+    shares[0] += args.sessions % args.clients
+    think = tuple(args.think)
+    return [
+        context.Process(
+            target=latency_process,
+            args=(url, sum(shares[:i]), share, args.seconds, think, plans, go, results),
+        )
+        for i, share in enumerate(shares)
+    ]
+
+
+def hostile(args: argparse.Namespace) -> None:
+    from tau_env.testing.serving import served
+
+    plans = list(record_plans("banking_knowledge").values())
+    context = multiprocessing.get_context("spawn")
+    for workers in args.workers:
+        arguments = ["--domain", "banking_knowledge", "--workers", str(workers)]
+        with served([*arguments, "--max-sessions", "1024"]) as url:
+            ws_url = url.replace("http", "ws", 1) + "/ws"
+            run_clients(ws_url, 16, 2 * len(plans), plans, args.clients)  # warm every worker
+            for attacked in (False, True):
+                go, results, attack = context.Event(), context.Queue(), context.Queue()
+                paced = paced_processes(context, ws_url, args, plans, go, results)
+                if attacked:
+                    options = (args.seconds, args.big, args.slow_connections, tuple(args.attacks))
+                    paced.append(
+                        context.Process(target=hostile_process, args=(ws_url, *options, go, attack))
+                    )
+                for process in paced:
+                    process.start()
+                time.sleep(args.sessions / 100 + 5)  # let every session connect
+                load = os.getloadavg()
+                servers = server_processes()
+                server_before, machine_before = cpu(servers), machine_cpu()
+                go.set()
+                patience = args.seconds + 300
+                clients = range(args.clients)
+                steps = sorted(x for _ in clients for x in results.get(timeout=patience))
+                sent = attack.get(timeout=patience) if attacked else {}
+                server_cpu = cpu(servers) - server_before
+                others = machine_cpu() - machine_before - server_cpu
+                for process in paced:
+                    process.join()
+                p50, p99 = (1e3 * steps[int(q * (len(steps) - 1))] for q in (0.5, 0.99))
+                print(
+                    f"workers {workers} sessions {args.sessions} "
+                    f"{'with the hostile client' if attacked else 'alone'}: {len(steps)} steps, "
+                    f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {1e3 * steps[-1]:.1f} ms; "
+                    f"hostile: {sent}; server CPU {server_cpu:.1f} s, all other CPU "
+                    f"{others:.1f} s over {args.seconds:g} s; load {load[0]:.2f}",
+                    flush=True,
+                )
+
+
 def latency(args: argparse.Namespace) -> None:
     from tau_env.testing.serving import served
 
@@ -331,25 +517,7 @@ def latency(args: argparse.Namespace) -> None:
             run_clients(ws_url, 64, 2 * len(plans), plans, args.clients)  # warm every worker
             for size in [0, *args.big]:
                 go, results, big_results = context.Event(), context.Queue(), context.Queue()
-                shares = [args.sessions // args.clients] * args.clients
-                shares[0] += args.sessions % args.clients
-                think = tuple(args.think)
-                paced = [
-                    context.Process(
-                        target=latency_process,
-                        args=(
-                            ws_url,
-                            sum(shares[:i]),
-                            share,
-                            args.seconds,
-                            think,
-                            plans,
-                            go,
-                            results,
-                        ),
-                    )
-                    for i, share in enumerate(shares)
-                ]
+                paced = paced_processes(context, ws_url, args, plans, go, results)
                 for process in paced:
                     process.start()
                 sender = None
@@ -401,6 +569,9 @@ def latency(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    # Built-in data on both sides: the served domain and the plans recorded here (`tau-env
+    # serve` would otherwise serve the official data TAU2_DATA_DIR names).
+    os.environ.pop("TAU2_DATA_DIR", None)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     modes = parser.add_subparsers(dest="mode", required=True)
     rate = modes.add_parser("throughput")
@@ -409,6 +580,7 @@ def main() -> None:
     rate.add_argument("--episodes", type=int, default=5000)
     rate.add_argument("--repeats", type=int, default=1)
     rate.add_argument("--clients", type=int, default=2, help="client processes")
+    rate.add_argument("--domain", default="telecom", help="built-in domain served (its oracle)")
     lag = modes.add_parser("latency")
     lag.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     lag.add_argument("--sessions", type=int, default=256)
@@ -422,6 +594,15 @@ def main() -> None:
         "--big-pause", type=float, default=0.0, help="seconds between big messages (0: none)"
     )
     lag.add_argument("--clients", type=int, default=4, help="paced client processes")
+    attack = modes.add_parser("hostile")
+    attack.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    attack.add_argument("--sessions", type=int, default=64)
+    attack.add_argument("--seconds", type=float, default=20.0)
+    attack.add_argument("--think", type=float, nargs=2, default=[0.5, 1.5])
+    attack.add_argument("--big", type=int, default=1_000_000, help="bytes of the big message")
+    attack.add_argument("--slow-connections", type=int, default=200)
+    attack.add_argument("--attacks", nargs="+", choices=ATTACKS, default=list(ATTACKS))
+    attack.add_argument("--clients", type=int, default=2, help="paced client processes")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; {os.cpu_count()} cores", flush=True)
     if args.mode == "throughput":
@@ -441,6 +622,8 @@ def main() -> None:
         if len(cells) > 1:
             rates = [c.rate for c in cells]
             print(f"(median of all cells {statistics.median(rates):.0f} episodes/s)")
+    elif args.mode == "hostile":
+        hostile(args)
     else:
         latency(args)
     print(f"load average at end: {os.getloadavg()}", flush=True)

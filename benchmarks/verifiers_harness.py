@@ -18,7 +18,7 @@ per-turn machinery cost (the HTTP hop to the interception server, the trace's me
 the segment bookkeeping). tau_env's own step (tools, the scripted user) is not in it. The
 first ``--warm`` episodes are not counted. Before this environment, verifiers reached tau_env
 through ``OpenEnvTaskset`` and the ``null`` harness, which starts a program (through ``uv``)
-per turn: about 2.6 s per turn on this machine (ECOSYSTEM.md section 9).
+per turn: about 2.6 s per turn on this machine (measured 2026-12-04 on main 9411e3e).
 """
 
 from __future__ import annotations

@@ -17,9 +17,13 @@ the public names below resolve on first use, and ``dir(tau_env)`` lists them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from tau_env.cli.startup import quiet_start
 
-from tau_env.lazy import lazy_getattr
+quiet_start()  # the `tau-env` command only: Ctrl-C during the imports below exits quietly
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+from tau_env.lazy import lazy_getattr  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -21,9 +21,14 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
     For messages about an unknown domain, task or split. Close means difflib's similarity ratio
     of at least 0.6 (a letter or two off in a short name); nothing is suggested for a name like
-    none of them.
+    none of them. Names over 7/3 as long or as short as `name` are passed over unread: their
+    ratio (twice the matched characters over both lengths) cannot reach 0.6, and comparing a
+    long name costs time in proportion to both lengths (a 300,000-character task id sent to a
+    server took 90 ms of its event loop).
     """
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    size = len(name)
+    near = [item for item in known if 3 * max(size, len(item)) <= 7 * min(size, len(item))]
+    close = difflib.get_close_matches(name, near, n=1, cutoff=0.6) if near else []
     return f"did you mean {close[0]!r}?" if close else ""
 
 
@@ -74,6 +79,15 @@ class InvalidOption(TauEnvError, ValueError):
 
 class NoBuiltinData(DataError):
     """The domain ships no built-in data (yet): it needs a reference data folder."""
+
+
+class UnsupportedRenderMode(TauEnvError, ValueError, TypeError):
+    """An env was asked for a render mode it does not have (tau_env renders text only).
+
+    A ValueError (the value is wrong) and a TypeError: libraries that ask for a mode
+    speculatively make the env again without it on a TypeError, as stable-baselines3's
+    ``make_vec_env`` does with ``render_mode="rgb_array"``.
+    """
 
 
 class ToolDefinitionError(TauEnvError, TypeError):

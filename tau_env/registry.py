@@ -16,7 +16,14 @@ from typing import Any
 
 from tau_env.errors import UnregisteredEnv, VersionNotFound, did_you_mean
 
-__all__ = ["EnvSpec", "register", "registered_domains", "registry", "spec_for"]
+__all__ = [
+    "EnvSpec",
+    "canonical_domain",
+    "register",
+    "registered_domains",
+    "registry",
+    "spec_for",
+]
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,8 @@ def spec_for(name: str) -> EnvSpec:
     """The spec for a domain name (its latest version) or a versioned id.
 
     Raises:
-        UnregisteredEnv: No domain of that name is registered.
+        UnregisteredEnv: No domain of that name is registered (the message suggests the
+            closest: a Gymnasium id's domain, a domain the name begins, a near spelling).
         VersionNotFound: The domain is registered, but not in the version the id names.
     """
     if name in registry:
@@ -79,7 +87,7 @@ def spec_for(name: str) -> EnvSpec:
     domain = match["domain"] if match else name
     versions = [spec for spec in registry.values() if spec.domain == domain]
     if not versions:
-        hint = did_you_mean(domain, registered_domains())
+        hint = _suggestion(domain)
         raise UnregisteredEnv(
             f"unknown domain {domain!r}{f' ({hint})' if hint else ''}; "
             f"registered: {', '.join(registered_domains())}"
@@ -88,6 +96,42 @@ def spec_for(name: str) -> EnvSpec:
         have = sorted(spec.id for spec in versions)
         raise VersionNotFound(f"{name!r} is not registered; available versions: {have}")
     return max(versions, key=lambda spec: spec.version)
+
+
+def canonical_domain(name: str) -> str:
+    """The registered domain a name or versioned id names (``tau/airline-v0`` -> ``airline``).
+
+    Raises:
+        UnregisteredEnv: As `spec_for`.
+        VersionNotFound: As `spec_for`, and for a versioned id that is not the domain's latest
+            version (a domain is always played in its latest version).
+    """
+    spec = spec_for(name)
+    latest = spec_for(spec.domain)
+    if spec is not latest:
+        raise VersionNotFound(
+            f"{name!r} is not the latest version of {spec.domain} ({latest.id}), the one played"
+        )
+    return spec.domain
+
+
+_GYMNASIUM_ID = re.compile(r"^tau_env/(?P<title>[A-Za-z]+?)(?:-LLMUser|Featurized)?-v\d+$")
+"""The Gymnasium ids of the single-agent views (`tau_env.wrappers.registration`)."""
+
+
+def _suggestion(name: str) -> str:
+    """The hint for an unknown domain name (``""`` when nothing is close)."""
+    known = registered_domains()
+    gymnasium = _GYMNASIUM_ID.match(name)
+    if gymnasium:
+        domain = re.sub(r"(?<!^)(?=[A-Z])", "_", gymnasium["title"]).lower()
+        if domain in known:
+            return f"a Gymnasium id, of the domain {domain!r}: did you mean {domain!r}?"
+    lowered = name.lower()
+    begun = [domain for domain in known if len(lowered) >= 3 and domain.startswith(lowered)]
+    if len(begun) == 1:
+        return f"did you mean {begun[0]!r}?"
+    return did_you_mean(lowered, known)
 
 
 register("tau/mock-v0", "tau_env.domains.mock:DEFINITION")

@@ -8,20 +8,34 @@ in a text before it is written.
 
 A third way is a URL: an endpoint such as ``https://proxy/v1?api_key=...`` or
 ``https://user:password@host/v1`` given as ``--agent-api-base``. `redact` also replaces the
-password of a URL and the value of every query parameter whose name says it holds a secret
-(``key``, ``token``, ``secret``, ``password``, ``sig``, ``auth``...), wherever such a URL
-appears; `url_secrets` lists those values so the raw value is redacted too.
+password of a URL and the value of every query or fragment parameter whose name says it holds
+a secret (``key``, ``token``, ``secret``, ``password``, ``sig``, ``auth``...), wherever such a
+URL appears. A provider may also echo such a value back on its own (in an error message); so
+every secret a setting carries (`keep_secrets`, `keep_url_secrets`: an LLM client calls them
+for its key and endpoint) is remembered for the life of the process and redacted wherever it
+appears, as the environment's keys are. A fourth way is a setting whose name says it is a
+secret (``api_key`` in an imported file's ``llm_args``): `redact_settings` replaces its value.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from tau_env.utils.environ import environ_cached
 
-__all__ = ["REDACTED", "redact", "secrets_in_environment", "url_secrets"]
+__all__ = [
+    "REDACTED",
+    "is_secret_name",
+    "keep_secrets",
+    "keep_url_secrets",
+    "redact",
+    "redact_settings",
+    "secrets_in_environment",
+    "url_secrets",
+]
 
 REDACTED = "[REDACTED]"
 """What a key is replaced with."""
@@ -30,10 +44,29 @@ _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL", re.IGNORECASE
 _MIN_LENGTH = 8  # shorter values (flags like "true") are not keys, and would redact words
 
 _SECRET_PARAMETER = re.compile(
-    r"(?i)([?&;][\w.~-]*(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential|"
+    r"(?i)([?&;#][\w.~-]*(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential|"
     r"session)[\w.~-]*=)([^&#;]+)"
 )
-"""``name=value`` of a URL query parameter whose name says it holds a secret."""
+"""``name=value`` of a URL query or fragment parameter whose name says it holds a secret."""
+
+_SECRET_NAMES = frozenset(
+    {
+        "api_key",
+        "key",
+        "token",
+        "secret",
+        "password",
+        "credentials",
+        "authorization",
+        "api-key",
+        "x-api-key",
+    }
+)
+_SECRET_ENDINGS = ("_api_key", "_key", "_secret", "_password", "_token", "_credentials")
+
+_KEPT: set[str] = set()
+"""Secrets the settings of this process carried (`keep_secrets`), redacted like the
+environment's."""
 _PASSWORD = re.compile(r"^([^/@:]*:)([^/@]+)(?=@)")
 """``user:`` and the password after it, at the start of a URL's authority."""
 _URL_END = re.compile(r"[\s\"'\\<>]")
@@ -85,7 +118,7 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
             ignored.
     """
     secrets = _environment_secrets()
-    given = {s for s in extra if s and len(s) >= _MIN_LENGTH}
+    given = {s for s in extra if s and len(s) >= _MIN_LENGTH} | _KEPT
     if given:
         secrets = tuple(sorted(given.union(secrets), key=len, reverse=True))
     for secret in secrets:  # longest first: no partial leftovers
@@ -110,3 +143,37 @@ def url_secrets(url: str | None) -> list[str]:
         found += [match.group(2) for match in _PASSWORD.finditer(rest)]
         found += [match.group(2) for match in _SECRET_PARAMETER.finditer(rest)]
     return [value for value in found if value != REDACTED]
+
+
+def keep_secrets(*values: str | None) -> None:
+    """Remember secrets a setting carries: `redact` replaces them from now on, everywhere.
+
+    None and values too short to be keys (under 8 characters) are ignored.
+    """
+    _KEPT.update(value for value in values if value and len(value) >= _MIN_LENGTH)
+
+
+def keep_url_secrets(url: str | None) -> None:
+    """Remember the secrets a URL carries (`url_secrets`), so that an echo of one is redacted."""
+    keep_secrets(*url_secrets(url))
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a setting's name says it holds a secret (``api_key``, ``x-api-key``, ``*_token``)."""
+    lowered = name.lower()
+    return lowered in _SECRET_NAMES or lowered.endswith(_SECRET_ENDINGS)
+
+
+def redact_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """`settings` with every secret-named setting's value (nested too) replaced, text redacted."""
+    cleaned: dict[str, Any] = {}
+    for name, value in settings.items():
+        if is_secret_name(str(name)):
+            cleaned[name] = REDACTED
+        elif isinstance(value, Mapping):
+            cleaned[name] = redact_settings(value)
+        elif isinstance(value, str):
+            cleaned[name] = redact(value)
+        else:
+            cleaned[name] = value
+    return cleaned

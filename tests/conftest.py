@@ -12,6 +12,15 @@ import tau_env
 _REPO = Path(__file__).resolve().parents[1]
 
 
+_DATA_SETTING = os.environ.pop("TAU2_DATA_DIR", None)
+"""``TAU2_DATA_DIR`` as the suite was started with: where the tests find the official data.
+
+It is taken out of the environment when the suite starts: the command line reads it as
+``--data-dir``'s default, and a command a test runs (in the test's process or in a child,
+from a fixture of any scope) must play the data it names, the built-in data unless it passes
+``--data-dir``. Child test sessions that need the folder are given it explicitly."""
+
+
 OFFICIAL_DATA_MARKER = "official_data"
 """Marks every test that needs the official data (it uses the `data_dir` fixture); without the
 data exactly these skip. ``pytest -m "not official_data"`` runs the others."""
@@ -23,7 +32,7 @@ def official_data_dir() -> Path | None:
     A ``TAU2_DATA_DIR`` that names no data folder means "no official data" (it does not fall
     back), so ``TAU2_DATA_DIR=/nowhere python -m pytest`` runs as on a machine without it.
     """
-    chosen = os.environ.get("TAU2_DATA_DIR")
+    chosen = _DATA_SETTING
     # Absolute: tests link to files in it from temporary folders (a relative path would not).
     candidate = Path(chosen).resolve() if chosen else _REPO.parent / "shared" / "tau2-data"
     return candidate if (candidate / "domains").is_dir() else None

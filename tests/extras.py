@@ -31,9 +31,12 @@ def verifiers_venv(*, environment: bool = False) -> Path:
     of its own, built by ``.ci/run`` from ``.ci/verifiers-requirements.txt``. With
     `environment`, that venv must also hold tau-env and ``environments/tau_env_verifiers``.
     """
-    path = Path(os.environ.get("TAU_ENV_VERIFIERS_VENV", "/nonexistent"))
+    setting = os.environ.get("TAU_ENV_VERIFIERS_VENV")
+    path = Path(setting or "")
     missing = None
-    if not (path / "bin" / "vf-eval").exists() or not (path / "bin" / "uv").exists():
+    if not setting:
+        missing = "TAU_ENV_VERIFIERS_VENV is not set (a venv with verifiers, vf-eval and uv)"
+    elif not (path / "bin" / "vf-eval").exists() or not (path / "bin" / "uv").exists():
         missing = f"no verifiers venv with vf-eval and uv at TAU_ENV_VERIFIERS_VENV={path}"
     elif environment:
         probe = [str(path / "bin" / "python"), "-c", "import tau_env, tau_env_verifiers"]

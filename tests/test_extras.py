@@ -93,3 +93,16 @@ def test_ci_run__runs_the_minimal_install_with_the_readmes_commands_and_the_full
     for script in (ci_run, minimal):  # "no tests collected" is never a pass
         assert '"$status" -eq 5' in script
     assert os.access(REPO / ".ci" / "fresh-install-test", os.X_OK)
+
+
+def test_verifiers_venv__unset_is_said_so_not_shown_as_a_path(monkeypatch):
+    # Issue 55 item 9: the skip reason showed TAU_ENV_VERIFIERS_VENV=/nonexistent, unset.
+    from tests.extras import verifiers_venv
+
+    monkeypatch.delenv("TAU_ENV_VERIFIERS_VENV", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        verifiers_venv()
+    assert str(skipped.value) == (
+        "TAU_ENV_VERIFIERS_VENV is not set (a venv with verifiers, vf-eval and uv)"
+    )

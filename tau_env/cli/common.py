@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tau_env.errors import TauEnvError
 from tau_env.grading.strict import GRADINGS
+from tau_env.registry import canonical_domain
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.strict_json import UnsafeJson, read_json
 from tau_env.utils.wording import plain_help
 
 if TYPE_CHECKING:
     from tau_env.grading.judge import LLMJudge
 
 __all__ = [
+    "DATA_DIR_VARIABLE",
     "DEFAULT_DOMAIN",
     "DEFAULT_STORE",
     "add_data_arguments",
+    "add_data_dir_argument",
     "add_graded_play_arguments",
     "add_grading_argument",
     "add_judge_arguments",
@@ -29,6 +33,7 @@ __all__ = [
     "checked_judge",
     "data_options",
     "documented_parser",
+    "json_object",
     "judge_spec",
     "open_existing_store",
 ]
@@ -43,46 +48,70 @@ DEFAULT_STORE = "tau_env_runs.sqlite"
 def add_data_arguments(
     parser: argparse.ArgumentParser, *, default_domain: str | None = DEFAULT_DOMAIN
 ) -> None:
-    """``--domain``, ``--data-dir``, ``--split`` and ``--tasks`` (None: ``--domain`` required)."""
+    """``--domain``, ``--data-dir``, ``--split`` and ``--tasks`` (None: ``--domain`` required).
+
+    ``-d`` and ``--task-split-name`` are τ²-bench's names of ``--domain`` and ``--split``.
+    """
     parser.add_argument(
         "--domain",
+        "-d",
+        type=canonical_domain,
         default=default_domain,
         required=default_domain is None,
         help="domain name or versioned id"
         + ("" if default_domain is None else " (default: %(default)s)"),
     )
+    add_data_dir_argument(parser)
     parser.add_argument(
-        "--data-dir",
-        default=None,
-        help="reference data folder (with domains/<domain>/); default: built-in data",
+        "--split", "--task-split-name", default=None, help="task split (default: base, else all)"
     )
-    parser.add_argument("--split", default=None, help="task split (default: base, else all)")
     parser.add_argument(
         "--tasks", default=None, help="comma-separated task ids (default: the whole split)"
     )
 
 
+DATA_DIR_VARIABLE = "TAU2_DATA_DIR"
+"""The environment variable that names the official data folder when ``--data-dir`` is not
+given (the variable τ²-bench reads)."""
+
+
+def add_data_dir_argument(parser: argparse.ArgumentParser) -> None:
+    """``--data-dir``, its default ``$TAU2_DATA_DIR`` (unset or empty: the built-in data)."""
+    parser.add_argument(
+        "--data-dir",
+        default=os.environ.get(DATA_DIR_VARIABLE) or None,
+        help=f"reference data folder (with domains/<domain>/); default: ${DATA_DIR_VARIABLE} "
+        "when it is set, else the built-in data",
+    )
+
+
 def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--retrieval`` and ``--retrieval-options`` (domains with a knowledge base)."""
+    """``--retrieval`` and ``--retrieval-options`` (domains with a knowledge base).
+
+    ``--retrieval-config`` and ``--retrieval-config-kwargs`` are τ²-bench's names of them.
+    """
     parser.add_argument(
         "--retrieval",
+        "--retrieval-config",
         default=None,
         help="retrieval variant of a domain with a knowledge base, e.g. bm25, no_knowledge, "
         "grep_only (banking_knowledge; default: the domain's)",
     )
     parser.add_argument(
         "--retrieval-options",
-        type=_json_object,
+        "--retrieval-config-kwargs",
+        type=json_object,
         default=None,
         metavar="JSON",
         help="settings of the retrieval variant as a JSON object, e.g. '{\"top_k\": 5}'",
     )
 
 
-def _json_object(text: str) -> dict[str, object]:
+def json_object(text: str) -> dict[str, object]:
+    """An argparse type: a JSON object (``--retrieval-options '{"top_k": 5}'``)."""
     try:
-        value = json.loads(text)
-    except ValueError as error:
+        value = read_json(text)
+    except UnsafeJson as error:
         raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("expected a JSON object")
@@ -143,6 +172,8 @@ def judge_spec(args: argparse.Namespace) -> JudgeSpec | None:
         if args.judge_api_base is not None:
             raise TauEnvError("--judge-api-base needs --judge-model")
         return None
+    if not args.judge_model.strip():
+        raise TauEnvError("--judge-model cannot be empty; name a litellm model")
     return JudgeSpec(model=args.judge_model, api_base=args.judge_api_base)
 
 

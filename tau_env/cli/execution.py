@@ -6,14 +6,17 @@ import argparse
 import sys
 
 from tau_env.cli.main import Interrupted, ignore_sigint
+from tau_env.cli.reference_flags import LOG_LEVELS, set_log_level
 from tau_env.cli.report import print_report, summary_line
 from tau_env.errors import TauEnvError
+from tau_env.rollout.bounds import MAX_CONCURRENCY, MAX_WORKERS, check_range
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.preflight import run_resume_command
 from tau_env.rollout.progress import ProgressBar
 from tau_env.rollout.report import IncompleteRun, run_report
 from tau_env.rollout.runner import Backend, LocalBackend, run
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.commands import resume_command, tau_env_command
+from tau_env.utils.commands import tau_env_command
 
 __all__ = ["add_execution_arguments", "backend_of", "execute"]
 
@@ -21,12 +24,19 @@ __all__ = ["add_execution_arguments", "backend_of", "execute"]
 def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
     """``--concurrency``, ``--llm-concurrency``, ``--backend``, ``--workers``, the output options.
 
+    ``--max-concurrency`` is τ²-bench's name of ``--concurrency``; ``--log-level`` sets the
+    level of Python's logging for the run.
+
     Output: a compact summary by default (the run, pass^k, terminations, usage, and the
     command that prints the per-task table); ``--verbose`` adds that table, ``--quiet`` prints
     one line and no progress bar, ``--json`` the report as JSON.
     """
     parser.add_argument(
-        "--concurrency", type=int, default=8, help="episodes in flight at once (default: 8)"
+        "--concurrency",
+        "--max-concurrency",
+        type=int,
+        default=8,
+        help="episodes in flight at once (default: 8)",
     )
     parser.add_argument(
         "--workers",
@@ -56,6 +66,14 @@ def add_execution_arguments(parser: argparse.ArgumentParser) -> None:
         "--quiet", "-q", action="store_true", help="print one summary line, no progress bar"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        type=str.upper,
+        default=None,
+        help="log what tau_env and the model clients log at this level, on stderr "
+        "(default: warnings only)",
+    )
 
 
 def backend_of(args: argparse.Namespace) -> Backend:
@@ -64,12 +82,10 @@ def backend_of(args: argparse.Namespace) -> Backend:
     Raises:
         TauEnvError: An execution setting is out of range or does not fit the backend.
     """
-    if args.concurrency < 1:
-        raise TauEnvError(f"--concurrency must be >= 1, actually: {args.concurrency}")
-    if args.llm_concurrency is not None and args.llm_concurrency < 1:
-        raise TauEnvError(f"--llm-concurrency must be >= 1, actually: {args.llm_concurrency}")
-    if args.workers < 1:
-        raise TauEnvError(f"--workers must be >= 1, actually: {args.workers}")
+    check_range("--concurrency", args.concurrency, 1, MAX_CONCURRENCY)
+    if args.llm_concurrency is not None:
+        check_range("--llm-concurrency", args.llm_concurrency, 1, MAX_CONCURRENCY)
+    check_range("--workers", args.workers, 1, MAX_WORKERS)
     if args.workers > 1 and args.backend == "ray":
         raise TauEnvError("--workers is for --backend local; Ray spreads episodes over its actors")
     if args.workers > 1:
@@ -102,14 +118,16 @@ def execute(
     wait for a judge are judged, then the report is printed.
 
     Returns:
-        0 when the run is complete, 1 when attempts failed or its judge could not rule on
-        every episode (the message says how to resume).
+        0 when the run is complete and every episode has a reward; 1 when attempts failed,
+        or episodes wait for a judge (none was given, or it could not rule): the output says
+        how to resume or judge them.
 
     Raises:
         Interrupted: Ctrl-C; everything finished is stored, and the message (which
             `tau_env.cli.main.main` prints, exit code 130) says how much and how to resume.
     """
     backend = backend or backend_of(args)
+    set_log_level(args.log_level)
     progress = ProgressBar(enabled=False if args.no_progress or args.quiet else None)
     try:
         summary = run(
@@ -126,7 +144,7 @@ def execute(
         done = store.episode_count(config.run_id)
         raise Interrupted(
             f"interrupted; {done} of {config.episodes} episodes are stored. Continue "
-            f"with: {resume_command(store.path, config.run_id)}",
+            f"with: {run_resume_command(store.path, config)}",
             sigint_handler=handler,
         ) from None
     progress.close()
@@ -143,8 +161,11 @@ def execute(
     if config.judge is not None and summary.unjudged:
         unjudged_note = (
             f"tau-env: the judge could not rule on {summary.unjudged} episodes (see the failed "
-            f"attempts); judge them with: {resume_command(store.path, config.run_id)}"
+            f"attempts); judge them with: {run_resume_command(store.path, config)}"
         )
+    # Episodes without a reward (no judge for their NL assertions) leave the run's figures
+    # partial: the report says so, and the exit code is 1 (see `EXIT_CODES`).
+    partial = bool(report.not_judged)
     if args.quiet:
         print(summary_line(report))
     else:
@@ -155,4 +176,4 @@ def execute(
     if unjudged_note is not None:
         print(unjudged_note, file=sys.stderr)
         return 1
-    return 0
+    return 1 if partial else 0

@@ -2,10 +2,11 @@
 
 ``--format results`` (the default) writes one run in the reference's results layout
 (``results.json``), which τ²-bench viewers and scripts read as they read the reference's own
-results. ``--format submission`` writes the leaderboard's ``submission.json`` for a set of runs,
-one per domain (``--run a,b,c`` or ``--all``): pass^1-4 per domain, cost, user simulator,
-retrieval configuration for banking, version; ``--model-organization`` and
-``--submitting-organization`` are required, as the leaderboard requires them.
+results. ``--format submission`` writes the leaderboard's ``submission.json`` for a set of
+runs of the official task sets, one per domain (``--run a,b,c`` or ``--all``): pass^1-4 per
+domain, cost, user simulator, retrieval configuration for banking, version;
+``--model-organization`` and ``--submitting-organization`` are required, as the leaderboard
+requires them.
 
 ``--format sft`` and ``--format preference`` write training corpora as JSON Lines, in the
 conversation format of the training routes and of ``tau-env run --agent llm``
@@ -24,7 +25,6 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from tau_env.cli.common import add_store_arguments, documented_parser, open_existing_store
@@ -34,7 +34,8 @@ from tau_env.rollout.episode_chats import RunChats
 from tau_env.rollout.export import export_run
 from tau_env.rollout.submission import SubmissionDetails, build_submission
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.atomic_output import atomic_output
+from tau_env.utils.atomic_output import atomic_output, write_text_atomically
+from tau_env.utils.wording import counted
 
 __all__ = ["add_parser"]
 
@@ -118,7 +119,7 @@ def handle(args: argparse.Namespace) -> int:
         if args.format == "submission":
             run_ids = _run_ids(args, store)
             output = build_submission(store, run_ids, _details(args))
-            what = f"a submission of {len(output['results'])} domains"
+            what = f"a submission of {counted(len(output['results']), 'domain')}"
         else:
             if args.all:
                 raise TauEnvError(
@@ -126,14 +127,12 @@ def handle(args: argparse.Namespace) -> int:
                     "with --run"
                 )
             output = export_run(store, args.run)
-            what = f"{len(output['simulations'])} simulations"
+            what = counted(len(output["simulations"]), "simulation")
     text = json.dumps(output, indent=2)
     if args.out == "-":
         sys.stdout.write(text + "\n")
         return 0
-    path = Path(args.out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
+    path = write_text_atomically(args.out, text + "\n")
     print(f"wrote {what} to {path}", file=sys.stderr)
     return 0
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from tau_env.cli.common import (
+    add_data_dir_argument,
     add_judge_arguments,
     add_store_arguments,
     documented_parser,
@@ -28,6 +30,7 @@ from tau_env.cli.common import (
 )
 from tau_env.errors import TauEnvError
 from tau_env.importing import COMPONENTS, ImportResult, import_results
+from tau_env.importing.results_file import ResultsFile, read_results_file
 from tau_env.rollout.provenance import run_task_set
 from tau_env.secrets import redact
 from tau_env.store.sqlite import ResultStore
@@ -48,39 +51,53 @@ def add_parser(commands: Any) -> None:
     parser = documented_parser(commands, "import", _SUMMARY, __doc__)
     parser.add_argument("files", nargs="+", metavar="FILE", help="results.json or its folder")
     add_store_arguments(parser, run_help="id of the new run (one FILE only; default: its name)")
-    parser.add_argument(
-        "--data-dir",
-        default=None,
-        help="reference data folder the runs played (with domains/<domain>/); default: "
-        "built-in data",
-    )
+    add_data_dir_argument(parser)
     add_judge_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print each import as JSON")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Import every file; a refused file is reported and the others still imported."""
+    """Import every file; a refused file is reported and the others still imported.
+
+    Every file is read before the store is opened: when none can be read, no store is
+    created (a mistyped path leaves nothing behind).
+    """
     if args.run is not None and len(args.files) > 1:
         raise TauEnvError("--run names one run: give one FILE with it")
     judge = judge_spec(args)
+    if args.data_dir is not None and not Path(args.data_dir).expanduser().is_dir():
+        raise TauEnvError(f"--data-dir {args.data_dir}: no such folder")
+    readable: list[ResultsFile] = []
     refused = 0
+    for path in args.files:
+        try:
+            readable.append(read_results_file(path))
+        except TauEnvError as error:
+            refused += 1
+            _refusal(error)
+    if not readable:
+        return 2
     with ResultStore(args.store) as store:
-        for path in args.files:
+        for results in readable:
             try:
                 result = import_results(
-                    store, path, data_dir=args.data_dir, run_id=args.run, judge=judge
+                    store, results, data_dir=args.data_dir, run_id=args.run, judge=judge
                 )
             except TauEnvError as error:
                 refused += 1
-                one_line = " ".join(redact(str(error)).split())
-                print(f"tau-env: error: {one_line}", file=sys.stderr)
+                _refusal(error)
                 continue
             if args.json:
                 print(json.dumps(import_json(result), indent=2))
             else:
                 print_import(result, store.path)
     return 2 if refused else 0
+
+
+def _refusal(error: TauEnvError) -> None:
+    one_line = " ".join(redact(str(error)).split())
+    print(f"tau-env: error: {one_line}", file=sys.stderr)
 
 
 def import_json(result: ImportResult) -> dict[str, Any]:

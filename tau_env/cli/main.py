@@ -20,7 +20,9 @@ import sys
 import textwrap
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
+
+from tau_env.cli.startup import restore_interrupts
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -30,6 +32,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "SUBCOMMANDS",
     "Interrupted",
+    "OneLineParser",
     "build_parser",
     "ignore_sigint",
     "main",
@@ -39,6 +42,8 @@ SUBCOMMANDS = (
     "run",
     "resume",
     "report",
+    "view",
+    "play",
     "export",
     "import",
     "runs",
@@ -66,11 +71,16 @@ EXIT_INTERNAL = 3
 """Exit code of an unexpected error (a bug): one line, the traceback with ``TAU_ENV_DEBUG=1``."""
 
 EXIT_CODES = (
-    (0, "done: run and resume stored and reported every episode; validate: every task reaches 1.0"),
+    (
+        0,
+        "done: run and resume stored, graded and reported every episode; validate: every task "
+        "reaches 1.0",
+    ),
     (
         1,
-        "done, with something to look at: run and resume left failed attempts or episodes the "
-        "judge could not rule on (the output says how to resume); report --all left out "
+        "done, with something to look at: run and resume left failed attempts, or episodes "
+        "without a reward because no judge ruled on their NL assertions (none was given, or it "
+        "could not rule; the output says how to resume or judge them); report --all left out "
         "incomplete runs (named on stderr); validate: a task below 1.0 or not judged",
     ),
     (
@@ -85,8 +95,9 @@ EXIT_CODES = (
 """Every exit code of ``tau-env``, with its meaning (``--help`` and the README list them)."""
 
 DOMAIN_NOTE = (
-    "run, tasks, validate and serve take the domain as --domain (default: telecom);\n"
-    "a mistyped domain, task or split is answered with the closest known name."
+    "run, play, tasks, validate, audit and serve take the domain as --domain (default: telecom),\n"
+    "a name or a versioned id; a mistyped domain, task or split is answered with the closest\n"
+    "known name. --data-dir defaults to $TAU2_DATA_DIR when it is set."
 )
 """The ``--help`` note on naming a domain (`tau_env.cli.common.DEFAULT_DOMAIN`)."""
 
@@ -118,18 +129,34 @@ def ignore_sigint() -> Any:
     return signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, as every other error of ``tau-env``.
+
+    argparse prints the usage, then the error; here the error comes alone, naming the
+    command's ``--help`` (which shows the usage), and the exit code is `EXIT_ERROR`.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``tau-env: error: <message> (see <prog> --help)`` and exit with 2."""
+        _error(f"{message} (see `{self.prog} --help`)")
+        sys.exit(EXIT_ERROR)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand (imports the subcommand modules)."""
+    from tau_env import __version__
+
     codes = "\n".join(
         textwrap.fill(meaning, 79, initial_indent=f"  {code:<5}", subsequent_indent=" " * 7)
         for code, meaning in EXIT_CODES
     )
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="tau-env",
         description="τ²-bench as a dual-control RL environment.",
         epilog=f"{DOMAIN_NOTE}\n\nexit codes:\n{codes}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"tau-env {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name in SUBCOMMANDS:
         importlib.import_module(f"tau_env.cli.{name}").add_parser(commands)
@@ -145,8 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             one during the interpreter's shutdown would print a traceback from an exit hook);
             called with arguments (in-process), the previous handler is restored.
     """
+    restore_interrupts()  # Ctrl-C is a KeyboardInterrupt, handled below, from here on
     try:
-        args = build_parser().parse_args(argv)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        undecodable = next((a for a in arguments if not _is_text(a)), None)
+        if undecodable is not None:
+            shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            _error(f"an argument is not UTF-8 text: {shown[:60]!r}")
+            return EXIT_ERROR
+        args = build_parser().parse_args(arguments)
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
     except KeyboardInterrupt as interrupt:
@@ -166,6 +200,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         return _report(error)
     return code
+
+
+def _is_text(argument: str) -> bool:
+    """False for an argument holding bytes that are not UTF-8 (decoded as lone surrogates)."""
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _report(error: Exception) -> int:

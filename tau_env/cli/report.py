@@ -25,10 +25,21 @@ from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
 from tau_env.utils.wording import counted
 
-__all__ = ["ORACLE_KINDS", "add_parser", "print_domains", "print_report", "summary_line"]
+__all__ = [
+    "ORACLE_KINDS",
+    "add_parser",
+    "pass_line",
+    "print_domains",
+    "print_report",
+    "summary_line",
+]
 
 _SUMMARY = "pass^k of stored runs, per task and per domain"
 """The subcommand's line in ``tau-env --help``."""
+
+
+_UNRECORDED = "the file holds no simulation of it"
+"""Why a planned trial of an imported run has no episode when the file does not record it."""
 
 
 def add_parser(commands: Any) -> None:
@@ -139,19 +150,23 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
             print(f"  {passed} {values}{task.task_id}")
     episodes = len(report.tasks) * config.trials
     average = report.average_reward
+    unjudged = f"; {report.not_judged} not judged" if report.not_judged else ""
+    over = " over the judged episodes" if report.not_judged else ""
     print(
         f"{counted(len(report.tasks), 'task')} x {counted(config.trials, 'trial')} "
-        f"({counted(episodes, 'episode')}): "
-        f"average reward {'n/a' if average is None else f'{average:.3f}'}"
+        f"({counted(episodes, 'episode')}{unjudged}): "
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{over}"
     )
-    if report.left_out:
+    if report.left_out or report.unrecorded:
         reasons = Counter(reason.partition(":")[0] for reason in report.left_out.values())
-        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        reasons[_UNRECORDED] += report.unrecorded
+        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()) if count)
         print(
-            f"left out: {len(report.left_out)} of {episodes} simulations have no episode "
+            f"left out: {len(report.left_out) + report.unrecorded} of {episodes} simulations "
+            "have no episode "
             f"({why}); pass^k counts each task's other trials"
         )
-    print("  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items()))
+    print(pass_line(report))
     if report.strict is not None:
         strict = report.strict
         unjudged = f", {strict.not_judged} not judged" if strict.not_judged else ""
@@ -221,18 +236,33 @@ def print_report(report: RunReport, *, as_json: bool, store: str, tasks: bool = 
         print("usage: " + "; ".join(usage))
 
 
+def pass_line(report: RunReport) -> str:
+    """pass^k, and, when episodes wait for a judge, over which tasks and how many do not.
+
+    ``pass^1=1.000 over the 74 judged tasks of 114 (40 episodes not judged: no reward until
+    a judge rules on their NL assertions)``: a figure over part of the run says so beside it.
+    """
+    values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
+    if not report.not_judged:
+        return values
+    return (
+        f"{values} over the {report.judged_tasks} judged tasks of {len(report.tasks)} "
+        f"({counted(report.not_judged, 'episode')} not judged: no reward until a judge rules "
+        "on their NL assertions)"
+    )
+
+
 def summary_line(report: RunReport) -> str:
     """The run in one line: id, pass^k, size and average reward (``run --quiet``)."""
-    values = "  ".join(f"pass^{k}={value:.3f}" for k, value in report.pass_hat_k.items())
+    values = pass_line(report)
     average = report.average_reward
-    unjudged = f", {report.not_judged} not judged" if report.not_judged else ""
     strict = ""
     if report.strict is not None and 1 in report.strict.pass_hat_k:
         strict = f"; strict pass^1={report.strict.pass_hat_k[1]:.3f}"
     size = f"{counted(len(report.tasks), 'task')} x {counted(report.config.trials, 'trial')}"
     return (
         f"run {report.run_id}: {values} ({size}, "
-        f"average reward {'n/a' if average is None else f'{average:.3f}'}{unjudged}{strict})"
+        f"average reward {'n/a' if average is None else f'{average:.3f}'}{strict})"
     )
 
 

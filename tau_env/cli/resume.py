@@ -23,7 +23,13 @@ from tau_env.cli.common import (
 )
 from tau_env.cli.execution import add_execution_arguments, backend_of, execute
 from tau_env.rollout.judging import judge_for_resume
-from tau_env.rollout.preflight import check_judge, check_run, restore_endpoints, stored_config
+from tau_env.rollout.preflight import (
+    check_judge,
+    check_run,
+    confirm_factories,
+    restore_endpoints,
+    stored_config,
+)
 from tau_env.rollout.runner import load_run
 
 __all__ = ["add_parser"]
@@ -37,6 +43,12 @@ def add_parser(commands: Any) -> None:
     parser = documented_parser(commands, "resume", _SUMMARY, __doc__)
     add_store_arguments(parser, run_help="the run to resume (default: the latest in the store)")
     for side in ("agent", "user"):
+        parser.add_argument(
+            f"--{side}",
+            default=None,
+            help=f"the run's --{side}, when it is package.module:factory (a store never runs "
+            "code by itself)",
+        )
         parser.add_argument(
             f"--{side}-api-base",
             default=None,
@@ -60,6 +72,7 @@ def handle(args: argparse.Namespace) -> int:
         live = restore_endpoints(judged, given)
         imported = store.import_of(config.run_id)
         if imported is None:
+            confirm_factories(config, {"agent": args.agent, "user": args.user})
             check_run(live)
         else:  # nothing is played: only the judge must be able to work
             check_judge(live)

@@ -26,13 +26,21 @@ from tau_env.cli.common import (
     judge_spec,
 )
 from tau_env.cli.execution import add_execution_arguments, backend_of, execute
+from tau_env.cli.participant_options import add_participant_arguments, participant_spec
+from tau_env.cli.reference_flags import add_no_equivalent_flags
 from tau_env.domain import default_retrieval
 from tau_env.errors import TauEnvError, did_you_mean
-from tau_env.llm.response import EXACT_TOKENS
 from tau_env.loader import load_tasks
-from tau_env.rollout.config import MODES, ParticipantSpec, RunConfig
+from tau_env.rollout.bounds import (
+    MAX_EPISODES,
+    MAX_ERRORS,
+    MAX_SEED,
+    MAX_STEPS,
+    MAX_TRIALS,
+    check_range,
+)
+from tau_env.rollout.config import MODES, RunConfig
 from tau_env.rollout.modes import has_user, unplayable_reason
-from tau_env.rollout.participants import AGENT_KINDS, USER_KINDS
 from tau_env.rollout.preflight import check_run, refuse_secret_options
 from tau_env.rollout.provenance import domain_name
 from tau_env.rollout.runner import create_run
@@ -50,28 +58,8 @@ def add_parser(commands: Any) -> None:
     parser = documented_parser(commands, "run", _SUMMARY, __doc__)
     add_data_arguments(parser, default_domain=DEFAULT_DOMAIN)
     add_retrieval_arguments(parser)
-    # The kinds come from the tables that build them, so the help cannot leave one out.
-    for side, default, kinds in (
-        ("agent", "oracle", ", ".join(AGENT_KINDS)),
-        ("user", "scripted", ", ".join(USER_KINDS)),
-    ):
-        parser.add_argument(
-            f"--{side}",
-            default=default,
-            help=f"{kinds}, or package.module:factory (default: %(default)s)",
-        )
-        parser.add_argument(f"--{side}-model", default=None, help=f"model of an llm {side}")
-        parser.add_argument(
-            f"--{side}-temperature",
-            type=float,
-            default=0.0,
-            help=f"temperature of an llm {side} (default: %(default)s)",
-        )
-        parser.add_argument(
-            f"--{side}-api-base",
-            default=None,
-            help=f"OpenAI-compatible base URL for an llm {side} (default: the provider's)",
-        )
+    add_participant_arguments(parser, "agent")
+    add_participant_arguments(parser, "user")
     parser.add_argument(
         "--agent-tokens",
         action="store_true",
@@ -81,7 +69,22 @@ def add_parser(commands: Any) -> None:
     add_judge_arguments(parser)
     add_grading_argument(parser)
     parser.add_argument("--mode", choices=MODES, default="default", help="evaluation mode")
-    parser.add_argument("--trials", type=int, default=1, help="trials per task (default: 1)")
+    parser.add_argument(
+        "--trials", "--num-trials", type=int, default=1, help="trials per task (default: 1)"
+    )
+    parser.add_argument(
+        "--num-tasks",
+        type=int,
+        default=None,
+        help="play the first N tasks of the split (default: every task)",
+    )
+    parser.add_argument(
+        "--task-ids",
+        nargs="+",
+        default=None,
+        metavar="ID",
+        help="task ids, space-separated (the same as --tasks a,b,c)",
+    )
     parser.add_argument("--seed", type=int, default=300, help="base seed (default: 300)")
     parser.add_argument("--max-steps", type=int, default=200, help="step limit (default: 200)")
     parser.add_argument(
@@ -89,18 +92,8 @@ def add_parser(commands: Any) -> None:
     )
     add_store_arguments(parser, run_help="name of the new run (default: derived from the setup)")
     add_execution_arguments(parser)
+    add_no_equivalent_flags(parser)
     parser.set_defaults(handler=handle)
-
-
-def _spec(args: argparse.Namespace, side: str) -> ParticipantSpec:
-    tokens = side == "agent" and getattr(args, "agent_tokens", False)
-    return ParticipantSpec(
-        kind=getattr(args, side),
-        model=getattr(args, f"{side}_model"),
-        temperature=getattr(args, f"{side}_temperature"),
-        api_base=getattr(args, f"{side}_api_base"),
-        llm_args=dict(EXACT_TOKENS) if tokens else {},
-    )
 
 
 def check_run_id(run_id: str) -> None:
@@ -125,16 +118,21 @@ def build_config(args: argparse.Namespace) -> RunConfig:
     Raises:
         TauEnvError: A limit is out of range or a task id is unknown.
     """
-    for flag, value in (
-        ("--trials", args.trials),
-        ("--max-steps", args.max_steps),
-        ("--max-errors", args.max_errors),
+    for flag, value, largest in (
+        ("--trials", args.trials, MAX_TRIALS),
+        ("--max-steps", args.max_steps, MAX_STEPS),
+        ("--max-errors", args.max_errors, MAX_ERRORS),
     ):
-        if value < 1:
-            raise TauEnvError(f"{flag} must be >= 1, actually: {value}")
+        check_range(flag, value, 1, largest)
+    check_range("--seed", args.seed, -MAX_SEED, MAX_SEED)
     refuse_secret_options(args.retrieval_options)  # before the variant loads with them
     task_ids = select_tasks(args)
-    agent, user = _spec(args, "agent"), _spec(args, "user")
+    if len(task_ids) * args.trials > MAX_EPISODES:
+        raise TauEnvError(
+            f"{len(task_ids)} tasks x {args.trials} trials is more than {MAX_EPISODES:,} "
+            "episodes in one run; use fewer trials or tasks"
+        )
+    agent, user = participant_spec(args, "agent"), participant_spec(args, "user")
     if args.run is not None:
         check_run_id(args.run)
     # Recorded explicitly (None only for a domain without a knowledge base), and named in
@@ -175,6 +173,8 @@ def build_config(args: argparse.Namespace) -> RunConfig:
 def select_tasks(args: argparse.Namespace) -> list[str]:
     """The run's task ids: those named by ``--tasks``, else every task the mode can grade.
 
+    ``--task-ids`` names tasks as ``--tasks`` does; ``--num-tasks N`` keeps the first N.
+
     Tasks the mode cannot play or grade fairly (`unplayable_reason`) are left out of a whole
     split, with one note on stderr saying how many and why, and refused when named.
 
@@ -182,9 +182,13 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
         TauEnvError: A named task is unknown, named twice or refused by the mode; or no task
             is left.
     """
+    named = [task_id.strip() for task_id in (args.tasks or "").split(",") if task_id.strip()]
+    named += [task_id for task_id in args.task_ids or () if task_id.strip()]
+    if args.num_tasks is not None and args.num_tasks < 1:
+        raise TauEnvError(f"--num-tasks must be >= 1, actually: {args.num_tasks}")
     tasks = load_tasks(args.domain, **data_options(args))
     refused = {task.id: reason for task in tasks if (reason := unplayable_reason(task, args.mode))}
-    if not args.tasks:
+    if not named:
         task_ids = [task.id for task in tasks if task.id not in refused]
         if refused:
             reasons = Counter(refused.values())
@@ -196,7 +200,7 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
             )
     else:
         known = {task.id for task in tasks}
-        task_ids = [task_id.strip() for task_id in args.tasks.split(",") if task_id.strip()]
+        task_ids = named
         unknown = [task_id for task_id in task_ids if task_id not in known]
         if unknown:
             hint = did_you_mean(unknown[0], known)
@@ -222,7 +226,7 @@ def select_tasks(args: argparse.Namespace) -> list[str]:
             )
     if not task_ids:
         raise TauEnvError(f"no task of {args.domain} can be played in mode {args.mode!r}")
-    return task_ids
+    return task_ids[: args.num_tasks]
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tau_env.cli.common import DEFAULT_DOMAIN, add_judge_arguments, judge_spec
+from tau_env.cli.common import (
+    DEFAULT_DOMAIN,
+    add_data_dir_argument,
+    add_judge_arguments,
+    judge_spec,
+)
 from tau_env.errors import TauEnvError
 from tau_env.grading.reward import REWARDS
+from tau_env.registry import canonical_domain
 
 __all__ = ["add_parser", "served_domain"]
 
@@ -21,6 +27,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--domain",
+        type=canonical_domain,
         default=None,
         help=f"domain name or versioned id, e.g. tau/airline-v0 (default: {DEFAULT_DOMAIN})",
     )
@@ -35,11 +42,17 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--user-model", default=None, help="model of an llm user")
     parser.add_argument("--user-api-base", default=None, help="OpenAI-compatible server URL")
-    parser.add_argument(
-        "--data-dir", default=None, help="reference data folder (default: built-in)"
-    )
+    add_data_dir_argument(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages of ORIGIN (scheme://host[:port]) use the server; repeatable "
+        "(default: none, except the server's own at an IP address or localhost)",
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -134,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         "judge": judge,
     }
     domain = served_domain(args)
-    spec = ServerSpec(domain, options, limits)
+    spec = ServerSpec(domain, options, limits, tuple(args.allow_origin))
     if args.workers > 1:
         from tau_env.chat import make_chat_env
 

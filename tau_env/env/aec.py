@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import functools
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from tau_env.actions import decode_action
 from tau_env.domain import Domain
 from tau_env.env.conversation import DUAL_CONTROL, Conversation, Seating, SideView
 from tau_env.env.spaces import action_space, observation_space
-from tau_env.errors import InvalidAction, ResetNeeded
+from tau_env.errors import InvalidAction, ResetNeeded, UnsupportedRenderMode
 from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
 from tau_env.grading.judge import as_judge
@@ -54,11 +53,8 @@ class SideContext:
 
 _RESET_FIRST = "call reset() before using the environment"
 
-
-@functools.lru_cache(maxsize=10_000)
-def _first_draw(seed: int) -> int:
-    """``random.Random(seed).getrandbits(63)``, remembered per seed."""
-    return random.Random(seed).getrandbits(63)
+_SEED_BOUND = 1 << 63
+"""Episode seeds are drawn in [0, 2**63)."""
 
 
 class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -97,6 +93,23 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         A stop (action or stop token) or ``max_errors`` cumulative tool errors terminate; an
         empty message terminates as that side's error; ``max_steps`` truncates.
 
+    Tasks and seeds:
+        The env has one random generator, ``np_random``, seeded as Gymnasium seeds its envs:
+        ``reset(seed=s)`` re-seeds it (`gymnasium.utils.seeding.np_random`), a reset without
+        a seed goes on drawing from it. Each reset draws twice: first the index of the task,
+        uniformly among `tasks` (the Gymnasium view draws its task the same way), then the
+        episode's seed (`episode_seed`: ids that tools invent, the simulated user's wording).
+        ``options={"task_id": ...}`` plays the named task instead of the drawn one; the draw
+        still happens, so the episode seed of a seed does not depend on how the task was
+        chosen. Hence ``reset(seed=s)`` always plays the same task the same way, and
+        ``reset(seed=s, options={"task_id": t})`` is that episode whenever the seed draws `t`.
+
+    Parallel API:
+        The sides take turns, and a tool call keeps the floor, so the sides do not act in a
+        fixed cycle: ``is_parallelizable`` is False and PettingZoo's ``aec_to_parallel``
+        refuses the env. ``turn_based_aec_to_parallel`` gives a parallel env in which only
+        the side whose turn it is acts on each step.
+
     Registered IDs:
         ``tau/<domain>-v<version>``, see `tau_env.registry`.
 
@@ -105,8 +118,8 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
 
     Args:
         domain: The loaded domain.
-        tasks: Tasks to play; reset cycles through them in order (default: the domain's
-            default split). ``reset(options={"task_id": ...})`` picks one.
+        tasks: Tasks a reset draws from (default: the domain's default split); see "Tasks
+            and seeds".
         grader: Grades finished episodes (default: `TaskGrader(judge=judge)`).
         judge: Rules on NL assertions: an `LLMJudge`, any callable ``(trajectory,
             assertions) -> [Verdict, ...]``, a `tau_env.llm.ModelConfig` or a model name
@@ -115,14 +128,15 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             (``infos[agent]["strict"]``), beside the official reward, never instead of it.
         max_steps: Step limit (truncation).
         max_errors: Cumulative tool-error limit (termination).
-        render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it).
+        render_mode: ``"ansi"`` (render returns the transcript) or ``"human"`` (prints it);
+            another mode raises `UnsupportedRenderMode` (a ValueError and a TypeError).
         max_text_length: Upper bound of the text spaces.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "tau_env",
         "render_modes": ["ansi", "human"],
-        "is_parallelizable": True,
+        "is_parallelizable": False,
     }
 
     def __init__(
@@ -144,7 +158,10 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
                 f"max_steps and max_errors must be >= 1, actually: {max_steps}, {max_errors}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+            raise UnsupportedRenderMode(
+                f"render_mode must be one of {self.metadata['render_modes']} (the transcript "
+                f"as text), actually: {render_mode!r}"
+            )
         self.domain = domain
         self.tasks: tuple[Task, ...] = (
             tuple(tasks) if tasks is not None else tuple(domain.split(None))
@@ -170,10 +187,7 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             side: action_space(len(self._tool_names[side]), max_text_length) for side in SIDES
         }
         self._tool_schemas = {side: domain.toolbox.tools(side).openai_schemas() for side in SIDES}
-        self._seeds = random.Random()
-        self._pending_seed: int | None = None  # see `_draw_seed`
-        self._pending_draws = 0
-        self._next_task = 0
+        self.np_random, self.np_random_seed = seeding.np_random()  # until reset gets a seed
         self._conversation: Conversation | None = None
         self._task: Task | None = None
         self._contexts: dict[Side, SideContext] = {}
@@ -200,26 +214,25 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
         """Start an episode.
 
         Args:
-            seed: Seeds the episode's random generator (ids invented by tools derive from it).
-            options: ``{"task_id": ...}`` plays that task; otherwise tasks are taken in order.
+            seed: Re-seeds the env's generator, which draws the task and the episode's seed
+                (see "Tasks and seeds" above); None: the generator goes on.
+            options: ``{"task_id": ...}`` plays that task instead of the drawn one.
                 ``{"seating": Seating(...)}`` changes who opens and whose tools each side may
                 call, for this episode (how the No-User mode removes the user).
         """
-        task_id = None
-        if options:
-            seating = options.get("seating", DUAL_CONTROL)
-            if not isinstance(seating, Seating):
-                raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
-            task_id = options.get("task_id")
-        else:
-            seating = DUAL_CONTROL
-        if type(seed) is int:  # seeded when a later reset draws unseeded (`_draw_seed`)
-            self._pending_seed, self._pending_draws = seed, 0
-        elif seed is not None:
-            self._seeds.seed(seed)
-            self._pending_seed = None
-        task = self.domain.task(task_id) if type(task_id) is str else self._pick_task(task_id)
-        self.episode_seed = self._draw_seed()
+        options = options or {}
+        seating = options.get("seating", DUAL_CONTROL)
+        if not isinstance(seating, Seating):
+            raise ValueError(f"options['seating'] must be a Seating, actually: {seating!r}")
+        task_id = options.get("task_id")
+        if task_id is not None and not isinstance(task_id, str):
+            raise ValueError(f"options['task_id'] must be a string, actually: {task_id!r}")
+        named = None if task_id is None else self.domain.task(task_id)
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        drawn = self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        task = drawn if named is None else named
+        self.episode_seed = int(self.np_random.integers(_SEED_BOUND))
         world = self.domain.prepare(task).initial_world.fork(self.episode_seed)
         history = task.initial_state.message_history if task.initial_state else None
         conversation = self._conversation = Conversation(
@@ -236,16 +249,12 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             cached[1] if cached is not None and cached[0] is task else self._remember_contexts(task)
         )
         self.grade = None
-        agents = self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self._final_info = None  # the `infos` setter, spelled out
-        infos: dict[str, dict[str, Any]] = {}
-        for side in agents:  # (a loop: a comprehension is one call more)
-            infos[side] = {}
-        self._infos = infos
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {side: {} for side in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = conversation.turn
         if conversation.termination is not None:  # a history that already ends with a stop
@@ -352,35 +361,6 @@ class TauEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informat
             allowed = set(task.user_tools)
             tools = [t for t in tools if t["function"]["name"] in allowed]
         return SideContext(side, instructions, tools, names)
-
-    def _draw_seed(self) -> int:
-        """The episode's seed: the next draw of the env's generator (`reset` seeds it).
-
-        Seeding a Mersenne Twister costs more than the rest of a reset, so a reset with an int
-        seed only notes it (`_pending_seed`, with the draws taken since: `_pending_draws`): the
-        first draw after seeding with it comes from a memo, and the generator itself is seeded
-        (and advanced past that draw) only when a later reset without a seed draws from it.
-        Every episode seed is the one seeding and drawing at each reset would give.
-        """
-        pending = self._pending_seed
-        if pending is not None:
-            if self._pending_draws == 0:
-                self._pending_draws = 1
-                return _first_draw(pending)
-            self._pending_seed = None
-            self._seeds.seed(pending)
-            self._seeds.getrandbits(63)
-        return self._seeds.getrandbits(63)
-
-    def _pick_task(self, task_id: object) -> Task:
-        """The task named `task_id` (``options["task_id"]``), or, for None, the next in order."""
-        if task_id is not None:
-            if not isinstance(task_id, str):
-                raise ValueError(f"options['task_id'] must be a string, actually: {task_id!r}")
-            return self.domain.task(task_id)
-        task = self.tasks[self._next_task % len(self.tasks)]
-        self._next_task += 1
-        return task
 
     def _finish(self, conversation: Conversation, task: Task) -> None:
         """Grade the ended episode and give every side its reward and ending."""

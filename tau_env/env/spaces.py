@@ -2,7 +2,7 @@
 
 Text uses `Unicode`, a `gymnasium.spaces.Text` whose ``contains`` checks only type and length:
 plain `Text` rejects spaces, accents and punctuation, so real dialogue would be "out of bounds"
-and fail PettingZoo's ``api_test`` (ECOSYSTEM.md §1-2).
+and fail PettingZoo's ``api_test``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from pathlib import Path
 from tau_env.audit.report import ORACLE_LABEL, AuditReport, PlayerRate
 from tau_env.errors import TauEnvError
 from tau_env.html_report.sections import text
+from tau_env.utils.atomic_output import write_text_atomically
 
 __all__ = ["audit_page", "audit_section", "write_audit_page"]
 
@@ -125,8 +126,4 @@ def audit_page(reports: Sequence[AuditReport]) -> str:
 
 def write_audit_page(reports: Sequence[AuditReport], path: str | Path) -> Path:
     """Write `audit_page` to `path` (its folder is created); returns the path."""
-    target = Path(path).expanduser()
-    page = audit_page(reports)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page, encoding="utf-8")
-    return target
+    return write_text_atomically(path, audit_page(reports))

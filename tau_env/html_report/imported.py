@@ -41,11 +41,18 @@ def imported_section(
         f"<tr><td>{text(task)}</td><td class=num>{trial}</td><td>{text(reason)}</td></tr>"
         for (task, trial), reason in sorted(report.left_out.items())
     )
+    unrecorded = (
+        f"<tr><td colspan=2>{report.unrecorded} more</td><td>the file holds no simulation of "
+        "them</td></tr>"
+        if report.unrecorded
+        else ""
+    )
     left_table = (
-        f"<details class=left-out><summary>{len(report.left_out)} simulations left out of "
-        "pass^k (no episode)</summary><table><thead><tr><th>task</th><th>trial</th>"
-        f"<th>why</th></tr></thead><tbody>{left_out}</tbody></table></details>"
-        if left_out
+        f"<details class=left-out><summary>{len(report.left_out) + report.unrecorded} "
+        "simulations left out of pass^k (no episode)</summary><table><thead><tr><th>task</th>"
+        f"<th>trial</th><th>why</th></tr></thead><tbody>{left_out}{unrecorded}</tbody></table>"
+        "</details>"
+        if left_out or unrecorded
         else ""
     )
     return (

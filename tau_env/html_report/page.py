@@ -36,6 +36,8 @@ from tau_env.html_report.sections import (
 from tau_env.html_report.views import episode_payload
 from tau_env.rollout.report import RunReport
 from tau_env.store.sqlite import ResultStore
+from tau_env.utils.atomic_output import write_text_atomically
+from tau_env.utils.strict_json import finite_only
 from tau_env.utils.wording import counted
 
 __all__ = ["build_html_report", "write_html_report"]
@@ -59,7 +61,9 @@ def _asset(name: str) -> str:
 
 def _script_json(value: Any) -> str:
     """JSON that cannot end (or comment out) the ``<script>`` block it is embedded in."""
-    dumped = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    dumped = json.dumps(
+        finite_only(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    )
     return dumped.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
@@ -148,8 +152,4 @@ def build_html_report(store: ResultStore, reports: Sequence[RunReport]) -> str:
 
 def write_html_report(store: ResultStore, reports: Sequence[RunReport], path: str | Path) -> Path:
     """Write `build_html_report` to `path` (its folder is created); returns the path."""
-    target = Path(path).expanduser()
-    page = build_html_report(store, reports)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page, encoding="utf-8")
-    return target
+    return write_text_atomically(path, build_html_report(store, reports))

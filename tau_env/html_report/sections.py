@@ -141,7 +141,7 @@ def task_table(
         for trial in range(trials):
             key = (task.task_id, trial)
             if trial not in played:  # an imported run's simulation that has no episode
-                why = report.left_out.get(key, "no episode")
+                why = report.left_out.get(key, "the file holds no simulation of it")
                 cells.append(
                     f'<td><span class="trial left-out" title="{text(f"trial {trial}: {why}")}">'
                     "–</span></td>"

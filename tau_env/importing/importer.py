@@ -40,6 +40,7 @@ from tau_env.registry import registered_domains
 from tau_env.rollout.config import MODES, JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.provenance import run_fingerprint, run_versions
 from tau_env.rollout.runner import run
+from tau_env.secrets import redact_settings
 from tau_env.store.records import (
     EpisodeRecord,
     ImportedSimulation,
@@ -51,6 +52,7 @@ from tau_env.store.records import ParticipantInfo as StoredParticipant
 from tau_env.store.sqlite import ResultStore
 from tau_env.tasks.model import Task
 from tau_env.utils.commands import id_part
+from tau_env.utils.wording import counted
 
 __all__ = ["ImportResult", "import_results"]
 
@@ -85,7 +87,7 @@ class ImportResult:
 
 def import_results(
     store: ResultStore,
-    path: str,
+    path: str | ResultsFile,
     *,
     data_dir: str | None = None,
     run_id: str | None = None,
@@ -95,7 +97,8 @@ def import_results(
 
     Args:
         store: Receives the run.
-        path: The results file (or the run folder holding ``results.json``).
+        path: The results file (or the run folder holding ``results.json``), or the file
+            as `read_results_file` read it.
         data_dir: The data the run played (None: tau_env's built-in data); its tasks grade it.
         run_id: The new run's id (default: from the file's name, made unique in the store).
         judge: Judges NL assertions (None: those episodes stay not judged, as in a run).
@@ -105,7 +108,7 @@ def import_results(
             from the data, already imported...); nothing was written.
         DataError: The data folder cannot be read.
     """
-    results = read_results_file(path)
+    results = path if isinstance(path, ResultsFile) else read_results_file(path)
     earlier = store.imports_of_file(results.sha256)
     if earlier:
         raise ImportRefused(
@@ -115,6 +118,11 @@ def import_results(
     notes: list[str] = []
     domain, retrieval, options = _domain(results, data_dir, notes)
     config = _config(results, domain, data_dir, retrieval, options, _run_id(store, results, run_id))
+    if config.trials < results.info.num_trials:
+        notes.append(
+            f"info.num_trials is {results.info.num_trials} but no simulation has a trial above "
+            f"{config.trials - 1}: imported as {counted(config.trials, 'trial')}"
+        )
     changed = _changed_tasks(results, domain)
     versions = run_versions(config)
     grader = TaskGrader()
@@ -132,7 +140,7 @@ def import_results(
         sha256=results.sha256,
         imported_at=time.time(),
         timestamp=results.timestamp,
-        info=results.raw_info,
+        info=redact_settings(results.raw_info),
         changed_tasks=changed,
         notes=notes,
     )
@@ -199,7 +207,7 @@ def _mode(results: ResultsFile) -> str:
 
 
 def _participant(info: ParticipantInfo, side: str, results: ResultsFile) -> ParticipantSpec:
-    args = dict(info.llm_args or {})
+    args = redact_settings(info.llm_args or {})  # a file may hold keys: they are not kept
     temperature = args.pop("temperature", 0.0)
     if temperature is None:
         temperature = 0.0
@@ -250,7 +258,8 @@ def _config(
         retrieval=retrieval,
         retrieval_options=options,
         task_ids=tuple(task_ids),
-        trials=info.num_trials,
+        # Bounded by the file's own simulations: a plan the file holds nothing of is no plan.
+        trials=min(info.num_trials, 1 + max((s.trial for s in results.simulations), default=0)),
         base_seed=info.seed
         if info.seed is not None
         else RunConfig.model_fields["base_seed"].default,

@@ -16,16 +16,18 @@ the reference does not have.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tau_env.errors import TauEnvError
 from tau_env.grading.outcome import TerminationReason
+from tau_env.rollout.bounds import MAX_DURATION, MAX_ERRORS, MAX_STEPS, MAX_TRIALS
+from tau_env.utils.strict_json import UnsafeJson, read_json
 
 __all__ = [
     "ImportRefused",
@@ -35,6 +37,11 @@ __all__ = [
     "ResultsFile",
     "read_results_file",
 ]
+
+
+YEARS = range(1970, 2200)
+"""Years a simulation's start time may fall in (no run was played before; an export must be
+able to write the time back)."""
 
 
 class ImportRefused(TauEnvError, ValueError):
@@ -63,9 +70,9 @@ class Info(_Model):
     """``info``: the run's participants, limits and seed."""
 
     git_commit: str | None = None
-    num_trials: int = Field(ge=1)
-    max_steps: int = Field(ge=1)
-    max_errors: int = Field(ge=1)
+    num_trials: int = Field(ge=1, le=MAX_TRIALS)
+    max_steps: int = Field(ge=1, le=MAX_STEPS)
+    max_errors: int = Field(ge=1, le=MAX_ERRORS)
     user_info: ParticipantInfo
     agent_info: ParticipantInfo
     environment_info: EnvironmentInfo
@@ -94,7 +101,7 @@ class RecordedSimulation(_Model):
     id: str
     task_id: str
     start_time: str | None = None
-    duration: float = 0.0
+    duration: float = Field(default=0.0, ge=0.0, le=MAX_DURATION)
     termination_reason: str
     agent_cost: float | None = None
     user_cost: float | None = None
@@ -105,6 +112,18 @@ class RecordedSimulation(_Model):
     seed: int | None = None
     mode: str = "half_duplex"
     info: dict[str, Any] | None = None
+
+    @field_validator("start_time")
+    @classmethod
+    def _plausible_time(cls, text: str | None) -> str | None:
+        """A readable start time must fall in `YEARS` (an unreadable one is replaced)."""
+        try:
+            year = datetime.fromisoformat(text).year if text else None
+        except ValueError:
+            return text
+        if year is not None and year not in YEARS:
+            raise ValueError(f"a time in the years {YEARS.start} to {YEARS.stop - 1}, not {year}")
+        return text
 
 
 class _Results(_Model):
@@ -187,13 +206,9 @@ def _load(file: Path) -> tuple[Any, str]:
     except OSError as error:
         raise ImportRefused(f"{file}: cannot read it: {error.strerror or error}") from None
     try:
-        return json.loads(raw), hashlib.sha256(raw).hexdigest()
-    except UnicodeDecodeError:
-        raise ImportRefused(f"{file}: not JSON: not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise ImportRefused(
-            f"{file}: not JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
+        return read_json(raw), hashlib.sha256(raw).hexdigest()
+    except UnsafeJson as error:
+        raise ImportRefused(f"{file}: not JSON: {error}") from None
 
 
 def _load_simulations(folder: Path, digest: str) -> tuple[list[Any], str]:

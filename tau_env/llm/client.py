@@ -21,7 +21,7 @@ from tau_env.llm.response import LLMResponse
 from tau_env.llm.routes import Route, make_route
 from tau_env.llm.usage import UsageLog
 from tau_env.llm.wire import ChatCall, ChatRequest
-from tau_env.secrets import redact
+from tau_env.secrets import keep_secrets, keep_url_secrets, redact
 
 __all__ = ["LLMClient"]
 
@@ -73,6 +73,10 @@ class LLMClient:
         if not isinstance(config, ModelConfig):
             raise TypeError(f"config must be a ModelConfig, actually: {type(config).__name__}")
         self.config = config
+        # Whatever the key and endpoint carry is redacted wherever it shows up later, even
+        # echoed by the provider in a reply or an error the store keeps.
+        keep_secrets(config.api_key)
+        keep_url_secrets(config.api_base)
         self.retry = retry or RetryPolicy()
         self.limiter = limiter or CallLimiter()
         self._given = (limiter is not None, usage is not None)  # shared by `fresh` copies

@@ -20,6 +20,7 @@ from tau_env.llm.failures import Provider, ProviderFailure, api_key_variable, mi
 from tau_env.llm.prices import local_endpoint
 from tau_env.llm.response import LLMResponse, LLMToolCall, TurnTokens, Usage, turn_tokens
 from tau_env.llm.wire import ChatCall, ChatRequest, RequestWriter
+from tau_env.utils.extras import require_extra
 from tau_env.utils.surrogates import replace_surrogates
 
 __all__ = ["LitellmRoute", "parse_model_response"]
@@ -88,9 +89,13 @@ class LitellmRoute:
 
         A model with an ``api_base`` and no key is sent a placeholder key instead (an
         OpenAI-compatible local server needs none).
+
+        Raises:
+            MissingExtra: litellm is not installed (the message names the extra).
         """
         if self._checked:
             return
+        require_extra("llm", "litellm", feature=f"a model call to {self.config.model}")
         self._checked = True
         config = self.config
         if config.api_key is not None:

@@ -30,6 +30,7 @@ from tau_env.llm.prices import local_endpoint, price_of
 from tau_env.llm.replies import StreamReader, completion_reply, error_detail
 from tau_env.llm.response import LLMResponse
 from tau_env.llm.wire import ChatCall, ChatRequest, RequestWriter
+from tau_env.utils.extras import require_extra
 
 if TYPE_CHECKING:
     import aiohttp
@@ -97,9 +98,24 @@ class OpenAIRoute:
         return route
 
     def check_access(self) -> None:
-        """Raise `ModelAccessError` when the call cannot succeed: OpenAI without a key."""
+        """Raise `ModelAccessError` when the call cannot succeed.
+
+        OpenAI without a key; or an endpoint whose URL carries ``user:password@`` (HTTP Basic
+        authentication) while a key is set (a Bearer token): a request has one Authorization
+        header, and no choice between the two would be right.
+
+        Raises:
+            MissingExtra: aiohttp, which makes the calls, is not installed.
+        """
+        require_extra("llm", "aiohttp", feature=f"a model call to {self.base}")
         if self.official and not self.key:
             raise ModelAccessError(missing_key_message(self.provider, self.config.model))
+        if self.key and urlsplit(self.url).username is not None:
+            raise ModelAccessError(
+                f"{self.provider.name}: its URL carries a user and password and a key is set "
+                f"({'api_key' if self.config.api_key else 'OPENAI_API_KEY'}); a request can "
+                "carry only one of them: remove the password from the URL or unset the key"
+            )
 
     def prepare(self, request: ChatRequest, *, with_key: bool) -> ChatCall:
         """The call for one request, its body as this endpoint takes it."""

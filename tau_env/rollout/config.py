@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, field_validator
 
 from tau_env.grading.strict import Grading
+from tau_env.rollout.bounds import MAX_ERRORS, MAX_SEED, MAX_STEPS, MAX_TRIALS
 
 __all__ = ["MODES", "JudgeSpec", "ParticipantSpec", "RunConfig"]
 
@@ -36,7 +37,7 @@ class ParticipantSpec(BaseModel):
 
     kind: str = Field(min_length=1)
     model: str | None = None
-    temperature: float = 0.0
+    temperature: FiniteFloat = 0.0
     api_base: str | None = None
     llm_args: dict[str, Any] = Field(default_factory=dict)
 
@@ -101,13 +102,13 @@ class RunConfig(BaseModel):
     retrieval_options: dict[str, Any] | None = None
     split: str | None = None
     task_ids: tuple[str, ...] = Field(min_length=1)
-    trials: int = Field(ge=1)
-    base_seed: int = 300
+    trials: int = Field(ge=1, le=MAX_TRIALS)
+    base_seed: int = Field(default=300, ge=-MAX_SEED, le=MAX_SEED)
     agent: ParticipantSpec
     user: ParticipantSpec
     mode: str = "default"
-    max_steps: int = Field(default=200, ge=1)
-    max_errors: int = Field(default=10, ge=1)
+    max_steps: int = Field(default=200, ge=1, le=MAX_STEPS)
+    max_errors: int = Field(default=10, ge=1, le=MAX_ERRORS)
     judge: JudgeSpec | None = None
     grading: Grading = "official"
 

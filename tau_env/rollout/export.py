@@ -194,8 +194,12 @@ def _participant_info(spec: ParticipantSpec) -> dict[str, Any]:
     return {"implementation": spec.kind, "llm": spec.model, "llm_args": llm_args}
 
 
-def _iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).isoformat()
+def _iso(timestamp: float) -> str | None:
+    """The ISO form of a Unix time; None for one no calendar date has (a corrupted store)."""
+    try:
+        return datetime.fromtimestamp(timestamp, UTC).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _simulation_id(run_id: str, task_id: str, trial: int) -> str:

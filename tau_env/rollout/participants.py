@@ -39,6 +39,7 @@ __all__ = [
     "ORACLE_KINDS",
     "USER_KINDS",
     "build_factory",
+    "is_factory_path",
     "participant_info",
     "seed_participant",
 ]
@@ -81,7 +82,7 @@ def build_factory(
     if spec.kind in kinds:
         builder: Builder = _resolve(kinds[spec.kind], f"--{side} {spec.kind}")
         return builder(spec, domain, with_user)
-    if ":" not in spec.kind:
+    if not is_factory_path(spec.kind):
         raise TauEnvError(
             f"unknown {side} {spec.kind!r}; use one of {sorted(kinds)} or 'package.module:factory'"
         )
@@ -90,6 +91,11 @@ def build_factory(
         raise TauEnvError(f"--{side} {spec.kind}: {type(factory).__name__} is not callable")
     result: ParticipantFactory = factory
     return result
+
+
+def is_factory_path(kind: str) -> bool:
+    """Whether a participant kind names code to import (``package.module:factory``)."""
+    return ":" in kind
 
 
 def _resolve(path: str, flag: str) -> Any:

@@ -2,7 +2,8 @@
 
 `check_run` builds, once and without playing, everything the run's episodes will need: the
 domain with its retrieval variant (an embedding variant checks its key), both participants (an
-LLM side needs a model, and an API key unless it talks to its own ``api_base``) and the judge.
+LLM side needs a model, its extra's packages installed, and an API key unless it talks to its
+own ``api_base``, where a server must accept a connection) and the judge.
 It refuses API keys given as settings (``llm_args``, retrieval options), which would be
 stored with the run. A run that asks the agent's model server for exact tokens
 (``--agent-tokens``) sends it one short probe request (`check_agent_tokens`): a server that
@@ -21,36 +22,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from tau_env.errors import TauEnvError
+from tau_env.llm.reachable import check_reachable
 from tau_env.rollout.config import JudgeSpec, ParticipantSpec, RunConfig
 from tau_env.rollout.modes import has_user
-from tau_env.rollout.participants import build_factory, model_config
+from tau_env.rollout.participants import build_factory, is_factory_path, model_config
 from tau_env.rollout.provenance import domain_of
-from tau_env.secrets import REDACTED, redact
+from tau_env.secrets import REDACTED, is_secret_name, keep_url_secrets, redact
+from tau_env.utils.commands import resume_command
 
 __all__ = [
     "TOKEN_PROBE",
     "check_agent_tokens",
     "check_judge",
     "check_run",
+    "confirm_factories",
     "refuse_secret_options",
     "restore_endpoints",
+    "run_resume_command",
     "stored_config",
 ]
 
-_SECRET_NAMES = frozenset(
-    {
-        "api_key",
-        "key",
-        "token",
-        "secret",
-        "password",
-        "credentials",
-        "authorization",
-        "api-key",
-        "x-api-key",
-    }
-)
-_SECRET_ENDINGS = ("_api_key", "_key", "_secret", "_password", "_token", "_credentials")
 
 TOKEN_PROBE = "Reply with the word OK."
 """The one message of the probe request `check_agent_tokens` sends."""
@@ -59,8 +50,7 @@ TOKEN_PROBE = "Reply with the word OK."
 def _secret_setting(settings: Mapping[str, Any]) -> str | None:
     """The first setting (nested ones too, e.g. a header) whose name says it is a secret."""
     for name, value in settings.items():
-        lowered = str(name).lower()
-        if lowered in _SECRET_NAMES or lowered.endswith(_SECRET_ENDINGS):
+        if is_secret_name(str(name)):
             return str(name)
         if isinstance(value, Mapping):
             nested = _secret_setting(value)
@@ -108,12 +98,17 @@ def check_run(config: RunConfig) -> None:
             the environment variable to set); nothing was written anywhere.
     """
     _refuse_secrets(config)
+    _check_endpoints(config)
     domain = domain_of(config)
     with_user = has_user(config.mode)
     build_factory("agent", config.agent, domain, with_user=with_user)
     if with_user:
         build_factory("user", config.user, domain)
     check_judge(config)
+    sides = [("agent", config.agent), *([("user", config.user)] if with_user else [])]
+    for side, spec in sides:
+        if spec.model is not None and spec.api_base is not None:
+            check_reachable(spec.api_base, what=f"--{side}-api-base")
     check_agent_tokens(config)
 
 
@@ -158,6 +153,28 @@ def check_agent_tokens(config: RunConfig) -> None:
         )
 
 
+def _check_endpoints(config: RunConfig) -> None:
+    """Refuse an api base without ``http://`` or ``https://``.
+
+    Its secrets are remembered first (`keep_url_secrets`), so the message and everything after
+    it show them redacted.
+    """
+    endpoints = [
+        (f"--{side}-api-base", getattr(config, side).api_base) for side in ("agent", "user")
+    ]
+    if config.judge is not None:
+        endpoints.append(("--judge-api-base", config.judge.api_base))
+    for flag, url in endpoints:
+        keep_url_secrets(url)  # the process that writes the store redacts their echoes
+        if url is None or url.lower().startswith(("http://", "https://")):
+            continue
+        keep_url_secrets(f"http://{url}")  # a forgotten scheme: read the rest as a URL's
+        raise TauEnvError(
+            f"{flag} {redact(f'http://{url}').removeprefix('http://')} has no scheme; it must "
+            "start with http:// or https://"
+        )
+
+
 def check_judge(config: RunConfig) -> None:
     """Check that the run's judge, if it has one, builds and has the key it needs.
 
@@ -173,11 +190,53 @@ def check_judge(config: RunConfig) -> None:
     except ValueError as error:
         raise TauEnvError(f"--judge-model {config.judge.model}: {error}") from None
     judge.client.check_access()
+    if config.judge.api_base is not None:
+        check_reachable(config.judge.api_base, what="--judge-api-base")
 
 
 def stored_config(config: RunConfig) -> RunConfig:
     """The configuration as the store keeps it: URL secrets and known keys redacted."""
     return RunConfig.model_validate_json(redact(config.model_dump_json()))
+
+
+def confirm_factories(config: RunConfig, given: Mapping[str, str | None]) -> None:
+    """Refuse to resume a run whose participant is code the store names but the user did not.
+
+    A built-in kind (``oracle``, ``llm``, ``scripted``...) is safe to rebuild; a
+    ``package.module:factory`` would be imported and called. A store is data that may come from
+    someone else, so such a kind runs only when the command line names it again, exactly (as a
+    redacted URL must be given again).
+
+    Args:
+        config: The stored configuration.
+        given: ``--agent`` and ``--user`` of the resume, by side (None: not given).
+
+    Raises:
+        TauEnvError: A side's kind is a factory path that was not given, or another one was.
+    """
+    for side in ("agent", "user"):
+        kind = getattr(config, side).kind
+        named = given.get(side)
+        if named is not None and named != kind:
+            raise TauEnvError(
+                f"--{side} {named} is not the {side} of run {config.run_id!r} ({kind}); a run "
+                "keeps its participants"
+            )
+        if is_factory_path(kind) and named is None:
+            raise TauEnvError(
+                f"run {config.run_id!r}: its {side} is code, {kind!r}; a store never runs code "
+                f"by itself: name it again with --{side} {kind} to resume"
+            )
+
+
+def run_resume_command(store: str, config: RunConfig) -> str:
+    """The command that resumes `config`'s run, naming its participants that are code."""
+    code = {
+        side: kind
+        for side in ("agent", "user")
+        if is_factory_path(kind := getattr(config, side).kind)
+    }
+    return resume_command(store, config.run_id, **code)
 
 
 def restore_endpoints(config: RunConfig, given: Mapping[str, str | None]) -> RunConfig:

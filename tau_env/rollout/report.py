@@ -40,6 +40,7 @@ from tau_env.metrics import (
     task_pass_hat_k,
 )
 from tau_env.rollout.config import RunConfig
+from tau_env.rollout.preflight import run_resume_command
 from tau_env.rollout.provenance import (
     data_source,
     domain_of,
@@ -49,7 +50,6 @@ from tau_env.rollout.provenance import (
 from tau_env.rollout.task_set import TaskSet
 from tau_env.store.records import EpisodeSummary, Usage
 from tau_env.store.sqlite import ResultStore
-from tau_env.utils.commands import resume_command
 from tau_env.utils.wording import counted
 
 __all__ = ["IncompleteRun", "RunReport", "StrictResults", "TaskResult", "run_report"]
@@ -141,7 +141,10 @@ class RunReport:
         agent_usage: Summed agent usage (cost None when any call's price was unknown).
         user_usage: Summed user usage.
         task_set: The task set the run played (data folder, content hash, task count).
-        left_out: Imported runs: (task, trial) -> why it has no episode (left out of pass^k).
+        left_out: Imported runs: (task, trial) -> why the file's simulation of it has no
+            episode (left out of pass^k).
+        unrecorded: Imported runs: planned (task, trial) pairs the file holds no simulation
+            of (left out of pass^k too).
         imported_from: Imported runs: the results file.
         strict: The strict reading's figures, for a run with ``grading="strict"`` (None
             otherwise).
@@ -168,6 +171,7 @@ class RunReport:
     judge_calls_saved: int = 0
     task_set: TaskSet | None = None
     left_out: dict[tuple[str, int], str] = field(default_factory=dict)
+    unrecorded: int = 0
     imported_from: str | None = None
     strict: StrictResults | None = None
     user_faults: dict[str, int] = field(default_factory=dict)
@@ -184,6 +188,11 @@ class RunReport:
     def data(self) -> str:
         """``"official"`` or ``"built-in"``: the data the run played."""
         return data_source(self.config)
+
+    @property
+    def judged_tasks(self) -> int:
+        """Tasks with at least one graded episode: those pass^k is computed over."""
+        return sum(any(reward is not None for reward in task.rewards) for task in self.tasks)
 
     @property
     def average_reward(self) -> float | None:
@@ -210,6 +219,7 @@ class RunReport:
             "terminations": self.terminations,
             "failed_attempts": self.failed_attempts,
             "not_judged": self.not_judged,
+            "judged_tasks": self.judged_tasks,
             "judge": self.judge,
             "judge_calls_saved": self.judge_calls_saved,
             "grading": self.config.grading,
@@ -228,6 +238,7 @@ class RunReport:
                 {"task_id": task_id, "trial": trial, "reason": reason}
                 for (task_id, trial), reason in sorted(self.left_out.items())
             ],
+            "unrecorded": self.unrecorded,
             "tasks": [
                 {
                     "task_id": task.task_id,
@@ -265,20 +276,23 @@ def run_report(
         by_task.setdefault(summary.task_id, {})[summary.trial] = summary.reward
     imported = store.import_of(record.run_id)
     left_out: dict[tuple[str, int], str] = {}
+    unrecorded = 0
     if imported is None:
         _check_complete(store, config, by_task)
     else:
-        left_out = _left_out(store, config, by_task)
+        left_out = _left_out(store, config)
+        unrecorded = _unrecorded(config, by_task, left_out)
     not_judged = sum(summary.reward is None for summary in summaries)
     spoiled = [s for s in summaries if s.user_faults.any] if without_user_faults else []
     for summary in spoiled:
         by_task[summary.task_id][summary.trial] = None
-    curve = _curve(by_task, partial=bool(not_judged or left_out or spoiled))
+    curve = _curve(by_task, partial=bool(not_judged or left_out or unrecorded or spoiled))
     tasks = [_task_result(task_id, by_task[task_id]) for task_id in config.task_ids]
     strict = None
     if config.grading == "strict":
         skipped = {(spoilt.task_id, spoilt.trial) for spoilt in spoiled}
-        strict = _strict_results(store, config, skipped, partial=bool(left_out or spoiled))
+        partial = bool(left_out or unrecorded or spoiled)
+        strict = _strict_results(store, config, skipped, partial=partial)
     return RunReport(
         run_id=record.run_id,
         domain=record.domain,
@@ -295,6 +309,7 @@ def run_report(
         judge_calls_saved=sum(summary.judge_call_saved for summary in summaries),
         task_set=recorded_task_set(record),
         left_out=left_out,
+        unrecorded=unrecorded,
         imported_from=None if imported is None else imported.source,
         strict=strict,
         user_faults=_fault_counts(summaries),
@@ -364,11 +379,13 @@ def _task_result(task_id: str, by_trial: dict[int, float | None]) -> TaskResult:
     )
 
 
-def _left_out(
-    store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float | None]]
-) -> dict[tuple[str, int], str]:
-    """An imported run's (task, trial) pairs without an episode, each with why."""
-    reasons = {
+def _left_out(store: ResultStore, config: RunConfig) -> dict[tuple[str, int], str]:
+    """An imported run's simulations that have no episode, each with why.
+
+    Only simulations the file holds are listed (read once each); planned trials the file
+    holds no simulation of are counted by `_unrecorded`, never spelled out one by one.
+    """
+    return {
         (sim.task_id, sim.trial): (
             f"not re-gradable: {sim.reason}"
             if sim.status == "not_regradable"
@@ -377,32 +394,49 @@ def _left_out(
         for sim in store.imported_simulations(config.run_id)
         if sim.status != "regraded"
     }
-    return {
-        (task, trial): reasons.get((task, trial), "the file holds no simulation of it")
-        for task in config.task_ids
-        for trial in range(config.trials)
-        if trial not in by_task.get(task, {})
-    }
+
+
+def _unrecorded(
+    config: RunConfig,
+    by_task: dict[str, dict[int, float | None]],
+    left_out: dict[tuple[str, int], str],
+) -> int:
+    """Planned (task, trial) pairs with neither an episode nor a simulation the file holds."""
+    planned = set(config.task_ids)
+    held = {(task, trial) for task, trials in by_task.items() for trial in trials}
+    held.update(left_out)
+    present = sum(1 for task, trial in held if task in planned and 0 <= trial < config.trials)
+    return len(planned) * config.trials - present
 
 
 def _check_complete(
     store: ResultStore, config: RunConfig, by_task: dict[str, dict[int, float | None]]
 ) -> None:
-    planned = {(task, trial) for task in config.task_ids for trial in range(config.trials)}
-    have = {(task, trial) for task, trials in by_task.items() for trial in trials}
-    missing = planned - have
-    if not missing:
+    """Raise `IncompleteRun` when a planned (task, trial) has no episode.
+
+    Counts what is stored (never lists every planned pair: a run may plan millions).
+    """
+    planned = len(config.task_ids) * config.trials
+    in_plan = range(config.trials)
+    have = sum(
+        sum(1 for trial in by_task.get(task, {}) if trial in in_plan) for task in config.task_ids
+    )
+    if have == planned:
         return
+    example = next(
+        (task, next(t for t in in_plan if t not in by_task.get(task, {})))
+        for task in sorted(config.task_ids)
+        if sum(1 for t in by_task.get(task, {}) if t in in_plan) < config.trials
+    )
     outstanding = store.failures(config.run_id, outstanding=True)
     kinds = Counter(failure.kind for failure in outstanding)
     failed = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-    example = min(missing)
     raise IncompleteRun(
-        f"run {config.run_id!r} is incomplete: {len(missing)} of {len(planned)} episodes "
+        f"run {config.run_id!r} is incomplete: {planned - have} of {planned} episodes "
         f"have no result (e.g. task {example[0]!r} trial {example[1]})"
         + (f"; outstanding failed attempts: {failed}" if failed else "")
         + f"; pass^k needs every task at {counted(config.trials, 'trial')}. Finish it with: "
-        + resume_command(store.path, config.run_id)
+        + run_resume_command(store.path, config)
     )
 
 

@@ -7,6 +7,10 @@ average agent cost per trajectory and, for banking_knowledge, the retrieval conf
 or tasks left out, and notes. Figures are computed as the leaderboard computes them: pass^k
 per task from the run's trials (simulations a results file recorded as infrastructure errors
 left out), averaged over tasks; cost, the mean agent cost over the episodes whose cost is known.
+The percentages are written unrounded, as the reference's own submission tool writes them: the
+leaderboard's review recomputes them from the trajectories and compares them for equality.
+Only runs of the official task sets are accepted: tau_env's built-in tasks are another
+benchmark, which the leaderboard does not rank.
 
 A submission is **standard** only when it evaluates a model through the reference's own agent
 scaffold and user simulator on the default mode; runs tau_env played use tau_env's agent
@@ -28,6 +32,7 @@ from tau_env.rollout.provenance import domain_of
 from tau_env.rollout.report import RunReport, run_report
 from tau_env.store.sqlite import ResultStore
 from tau_env.utils.commands import tau_env_command
+from tau_env.utils.wording import counted
 
 __all__ = ["LEADERBOARD_DOMAINS", "SubmissionDetails", "build_submission"]
 
@@ -70,9 +75,10 @@ def build_submission(
     """The ``submission.json`` object of some complete runs, one per leaderboard domain.
 
     Raises:
-        TauEnvError: A run is not a leaderboard domain's, plays an oracle or another mode,
-            waits for a judge, or differs from the others in agent or user; two runs share a
-            domain; no model name is known. The message names the run and the fix.
+        TauEnvError: A run is not a leaderboard domain's, played built-in tasks, plays an
+            oracle or another mode, waits for a judge, or differs from the others in agent or
+            user; two runs share a domain; no model name is known. The message names the run
+            and the fix.
         IncompleteRun: A run tau_env played lacks episodes.
     """
     if not run_ids:
@@ -129,6 +135,11 @@ def _check_run(report: RunReport, store: str) -> None:
         raise TauEnvError(
             f"{where} plays {report.domain}, which the leaderboard does not rank "
             f"({', '.join(LEADERBOARD_DOMAINS)})"
+        )
+    if config.data_dir is None:
+        raise TauEnvError(
+            f"{where} played tau_env's built-in tasks; a leaderboard submission reports the "
+            "official task sets: run them with --data-dir DIR (or TAU2_DATA_DIR)"
         )
     if config.agent.kind in ORACLE_KINDS:
         raise TauEnvError(f"{where}: its agent ({config.agent.kind}) reads the gold plan")
@@ -196,14 +207,17 @@ def _custom_reasons(reports: Sequence[RunReport]) -> list[str]:
                 f"{report.run_id}: agent {config.agent.kind} and user {config.user.kind} are not "
                 f"the reference's defaults ({_REFERENCE_AGENT}, {_REFERENCE_USER})"
             )
-        if config.data_dir is None:
-            reasons.append(f"{report.run_id}: tau_env's built-in tasks, not a leaderboard task set")
     return reasons
+
+
+def _left_out(report: RunReport) -> int:
+    """Simulations of an imported run with no episode (recorded ones and missing ones)."""
+    return len(report.left_out) + report.unrecorded
 
 
 def _omitted(report: RunReport) -> bool:
     base = {task.id for task in domain_of(report.config).split(None)}
-    return bool(base - set(report.config.task_ids)) or bool(report.left_out)
+    return bool(base - set(report.config.task_ids)) or bool(_left_out(report))
 
 
 def _methodology(
@@ -215,7 +229,7 @@ def _methodology(
         f"{report.domain}: run {report.run_id}, task set "
         f"{report.task_set.describe() if report.task_set else 'unknown'}"
         + (f", imported from {report.imported_from}" if report.imported_from else "")
-        + (f", {len(report.left_out)} simulations left out" if report.left_out else "")
+        + (f", {omitted} simulations left out" if (omitted := _left_out(report)) else "")
         for report in reports
     )
     notes = f"Scored by tau_env {tau_env.__version__} from stored runs ({sets})."
@@ -231,7 +245,8 @@ def _methodology(
             "modified_prompts": any(report.imported_from is None for report in reports) or None,
             "omitted_questions": any(_omitted(report) for report in reports),
             "details": "; ".join(
-                f"{r.domain}: {len(r.tasks)} tasks x {r.config.trials} trials" for r in reports
+                f"{r.domain}: {counted(len(r.tasks), 'task')} x {counted(r.config.trials, 'trial')}"
+                for r in reports
             ),
         },
     }

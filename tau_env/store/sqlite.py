@@ -466,6 +466,14 @@ class ResultStore:
         for (body,) in rows:
             yield read_record(EpisodeRecord, body)
 
+    def episode(self, run_id: str, task_id: str, trial: int) -> EpisodeRecord | None:
+        """One episode of a run (None when the run has none for that task and trial)."""
+        row = self._db.execute(
+            "SELECT body FROM episodes WHERE run_id = ? AND task_id = ? AND trial = ?",
+            (run_id, task_id, trial),
+        ).fetchone()
+        return None if row is None else read_record(EpisodeRecord, row[0])
+
     def episode_count(self, run_id: str) -> int:
         """How many episodes a run has."""
         row = self._db.execute("SELECT COUNT(*) FROM episodes WHERE run_id = ?", (run_id,))

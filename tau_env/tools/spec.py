@@ -92,6 +92,8 @@ class FunctionSpec:
         function: The plain Python function.
         description: Summary plus long description from the docstring.
         arguments_model: Validates call arguments (unknown arguments are rejected).
+        slow: A call may take long (a search over a corpus, a call to a service): a server runs
+            it off its event loop, so other sessions are not held up.
     """
 
     name: str
@@ -101,6 +103,7 @@ class FunctionSpec:
     function: Callable[..., Any]
     description: str
     arguments_model: type[BaseModel]
+    slow: bool = False
 
     @cached_property
     def parameter_names(self) -> tuple[str, ...]:
@@ -181,14 +184,23 @@ class FunctionSpec:
         return self.validate_arguments(arguments)
 
 
+MAX_PROBLEMS_SHOWN = 5
+"""Problems a validation error names; the rest are counted (a list argument of 100,000 wrong
+items is 100,000 problems: the error text stays a few lines, whatever the input)."""
+
+
 def format_validation_error(error: ValidationError) -> str:
-    """One line per problem, naming the argument: ``'title': Field required``."""
+    """The problems, naming each argument: ``'title': Field required; ...``.
+
+    At most `MAX_PROBLEMS_SHOWN` are named, then ``and N more``.
+    """
     problems = []
-    for detail in error.errors():
+    for detail in error.errors()[:MAX_PROBLEMS_SHOWN]:
         where = ".".join(str(part) for part in detail["loc"]) or "arguments"
         message = "unexpected argument" if detail["type"] == "extra_forbidden" else detail["msg"]
-        problems.append(f"'{where}': {message}")
-    return "; ".join(problems)
+        problems.append(f"'{where[:80]}': {message}")
+    hidden = error.error_count() - len(problems)
+    return "; ".join(problems) + (f"; and {hidden} more" if hidden > 0 else "")
 
 
 def function_spec(function: Callable[..., Any]) -> FunctionSpec:
@@ -209,6 +221,7 @@ def tool(
     kind: ToolKind,
     mutates_state: bool | None = None,
     argument_texts: Mapping[str, str] | None = None,
+    slow: bool = False,
 ) -> Callable[[F], F]:
     """Declare a function as a tool of one side.
 
@@ -219,6 +232,8 @@ def tool(
         argument_texts: Argument descriptions that replace the docstring's in the schema, for
             interface text a Google docstring cannot carry (a line break inside one argument's
             description, which a reference's schema may contain byte for byte).
+        slow: A call may take long (it searches a corpus, or waits on a service); see
+            `FunctionSpec.slow`.
 
     Returns:
         A decorator that attaches the spec and returns the function unchanged.
@@ -229,7 +244,13 @@ def tool(
     def decorate(function: F) -> F:
         mutates = kind == "write" if mutates_state is None else mutates_state
         spec = _build_spec(
-            function, side, kind, mutates, require_descriptions=True, overrides=argument_texts
+            function,
+            side,
+            kind,
+            mutates,
+            require_descriptions=True,
+            overrides=argument_texts,
+            slow=slow,
         )
         setattr(function, _SPEC_ATTRIBUTE, spec)
         return function
@@ -264,6 +285,7 @@ def _build_spec(
     *,
     require_descriptions: bool,
     overrides: Mapping[str, str] | None = None,
+    slow: bool = False,
 ) -> FunctionSpec:
     name = function.__name__
     try:
@@ -307,6 +329,7 @@ def _build_spec(
         function=function,
         description=docstring.description,
         arguments_model=arguments_model,
+        slow=slow,
     )
 
 

@@ -1,9 +1,10 @@
-"""Streaming an output file so that a failure never leaves it half written or destroys the old one.
+"""Writing an output file so that a failure never leaves it half written or destroys the old one.
 
 `atomic_output` hands out a temporary file beside the target and renames it over the target
 only when the block that writes it ends without an error: a reader sees the old file or the
 new one, never a truncated one, and the output may be far larger than memory (a corpus of
-100,000 episodes is written line by line).
+100,000 episodes is written line by line). `write_text_atomically` writes a whole text (a page,
+an export) that way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["atomic_output"]
+from tau_env.utils.surrogates import without_surrogates
+
+__all__ = ["atomic_output", "write_text_atomically"]
 
 
 @contextlib.contextmanager
@@ -40,6 +43,23 @@ def atomic_output(path: str | Path) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def write_text_atomically(path: str | Path, text: str) -> Path:
+    """Write `text` as UTF-8 to `path` (its folder is created) with `atomic_output`.
+
+    A lone surrogate (half an emoji that came from a model) cannot be written as UTF-8: it is
+    written as U+FFFD, the replacement character, as a decoder shows an invalid sequence.
+
+    Returns:
+        The path written.
+
+    Raises:
+        OSError: The folder cannot be created or written; the target is left as it was.
+    """
+    with atomic_output(path) as file:
+        file.write(without_surrogates(text).encode("utf-8"))
+    return Path(path).expanduser()
 
 
 def _mode_for(target: Path) -> int:

@@ -33,9 +33,17 @@ def tau_env_command(subcommand: str, *options: tuple[str, str | None]) -> str:
     return " ".join(words)
 
 
-def resume_command(store: str, run_id: str) -> str:
-    """The command that continues run `run_id` of the store at `store`."""
-    return tau_env_command("resume", ("--store", store), ("--run", run_id))
+def resume_command(
+    store: str, run_id: str, *, agent: str | None = None, user: str | None = None
+) -> str:
+    """The command that continues run `run_id` of the store at `store`.
+
+    `agent` and `user`: a side's ``package.module:factory``, which a resume must be given again
+    (`tau_env.rollout.preflight.confirm_factories`); None for a built-in kind.
+    """
+    return tau_env_command(
+        "resume", ("--store", store), ("--run", run_id), ("--agent", agent), ("--user", user)
+    )
 
 
 def id_part(text: str) -> str:

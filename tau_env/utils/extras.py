@@ -16,7 +16,7 @@ from tau_env.errors import TauEnvError
 
 __all__ = ["INSTALL", "MissingExtra", "missing_extra", "require_extra"]
 
-_TORCH = "pip install torch==2.13.0 && "
+_TORCH = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu && "
 INSTALL = {
     "llm": "pip install 'tau-env[llm]'",
     "rl": f"{_TORCH}pip install 'tau-env[rl]'",
@@ -25,8 +25,8 @@ INSTALL = {
     "openenv": "pip install 'tau-env[openenv]'",
     "skyrl": f"{_TORCH}pip install 'tau-env[skyrl]'",
 }
-"""The command that installs each extra (torch's CPU wheel first where the extra needs torch:
-an unpinned torch resolves to a multi-GB CUDA build)."""
+"""The command that installs each extra (torch's CPU wheel first, from PyTorch's CPU index,
+where the extra needs torch: on Linux, PyPI's torch wheel is a multi-GB CUDA build)."""
 
 
 class MissingExtra(TauEnvError, ImportError):

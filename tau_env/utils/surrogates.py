@@ -13,7 +13,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["escape_surrogates", "json_utf8", "replace_surrogates"]
+from tau_env.utils.json_tree import map_leaves
+
+__all__ = [
+    "escape_surrogates",
+    "has_surrogate",
+    "json_utf8",
+    "replace_surrogates",
+    "without_surrogates",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -21,6 +29,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def escape_surrogates(json_text: str) -> str:
     r"""`json_text` with every surrogate code point written as JSON's ``\uXXXX`` escape."""
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", json_text)
+
+
+def without_surrogates(text: str) -> str:
+    """`text` with every surrogate code point replaced by U+FFFD (itself when it has none)."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
 def json_utf8(json_text: str) -> bytes:
@@ -31,6 +44,21 @@ def json_utf8(json_text: str) -> bytes:
         return escape_surrogates(json_text).encode("utf-8")
 
 
+def has_surrogate(value: Any) -> bool:
+    """True when a string of `value` (JSON-like data, keys included) holds a surrogate.
+
+    For text that must go out as UTF-8 and cannot be escaped on the way (a server's replies):
+    such a value is refused where it comes in. ASCII strings are passed over at C speed.
+    """
+    if isinstance(value, str):
+        return not value.isascii() and _SURROGATE.search(value) is not None
+    if isinstance(value, Mapping):
+        return any(has_surrogate(key) or has_surrogate(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(has_surrogate(item) for item in value)
+    return False
+
+
 def replace_surrogates(value: Any) -> Any:
     """`value` (JSON-like data) with every surrogate in its strings replaced by U+FFFD.
 
@@ -38,14 +66,6 @@ def replace_surrogates(value: Any) -> Any:
     be slipped in: the provider gets the replacement character where half an emoji was. Returns
     `value` itself when it holds no surrogate (the usual case: nothing is copied).
     """
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
-    if isinstance(value, Mapping):
-        items = {key: replace_surrogates(item) for key, item in value.items()}
-        changed = any(items[key] is not item for key, item in value.items())
-        return items if changed else value
-    if isinstance(value, list | tuple):
-        parts = [replace_surrogates(item) for item in value]
-        changed = any(new is not old for new, old in zip(parts, value, strict=True))
-        return type(value)(parts) if changed else value
-    return value
+    return map_leaves(
+        value, lambda leaf: without_surrogates(leaf) if isinstance(leaf, str) else leaf
+    )

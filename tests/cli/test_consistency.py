@@ -79,6 +79,15 @@ def test_validate__defaults_to_the_same_domain_as_run_and_tasks(capsys):
         (["tasks", "--domain", "telcom"], "unknown domain 'telcom' (did you mean 'telecom'?)"),
         (["validate", "--domain", "airlin"], "(did you mean 'airline'?)"),
         (["tasks", "--domain", "tau/retial-v0"], "(did you mean 'retail'?)"),
+        # Issue 55 item 6: a Gymnasium id, and the bank domain by its first word.
+        (
+            ["run", "--domain", "tau_env/Airline-v0"],
+            "'tau_env/Airline-v0' (a Gymnasium id, of the domain 'airline': did you mean "
+            "'airline'?)",
+        ),
+        (["tasks", "--domain", "bank"], "(did you mean 'banking_knowledge'?)"),
+        (["run", "--domain", "banking"], "(did you mean 'banking_knowledge'?)"),
+        (["tasks", "--domain", "Telecom"], "(did you mean 'telecom'?)"),
         (["tasks", "--domain", "airline", "--split", "tset"], "did you mean 'test'?"),
         (
             ["validate", "--domain", "mock", "--tasks", "complete_tsk"],

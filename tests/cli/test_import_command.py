@@ -63,3 +63,19 @@ def test_import__run_names_one_file(tmp_path, capsys):
     assert "--run names one run: give one FILE with it" in capsys.readouterr().err
     assert main(["import", str(path), "--run", "mine", "--store", store, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["run_id"] == "mine"
+
+
+def test_import__a_file_that_cannot_be_read_creates_no_store(tmp_path, capsys):
+    # Issue 55 item 4: `tau-env import /nonexistent.json` exited 2 and left an empty store.
+    store = tmp_path / "tau_env_runs.sqlite"
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    for files in ([str(tmp_path / "nonexistent.json")], [str(bad)], [str(bad), str(bad)]):
+        assert main(["import", *files, "--store", str(store)]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == len(files) and all(line.startswith("tau-env: error: ") for line in err)
+    path, _ = _exported(tmp_path)
+    missing = str(tmp_path / "no-data")
+    assert main(["import", str(path), "--data-dir", missing, "--store", str(store)]) == 2
+    assert capsys.readouterr().err == f"tau-env: error: --data-dir {missing}: no such folder\n"
+    assert not store.exists()

@@ -42,11 +42,13 @@ def _judge_args(server):
 def test_run_without_judge__not_judged_never_passes_then_resume_with_a_failing_judge(
     data_dir, store, capsys
 ):
-    assert main(["run", *_run_args(data_dir, store)]) == 0
+    # Issue 55 item 9: exit 1 (partial figures), the not-judged count beside pass^k
+    assert main(["run", *_run_args(data_dir, store)]) == 1
     out = capsys.readouterr().out
     assert "not judged: 6 of 8 episodes wait for a judge" in out
     assert f"--store {store} --run r --judge-model MODEL" in out
-    assert "pass^1=1.000  pass^2=1.000" in out  # task 33 alone is graded
+    assert "pass^1=1.000  pass^2=1.000 over the 1 judged tasks of 4 (6 episodes not judged" in out
+    assert "4 tasks x 2 trials (8 episodes; 6 not judged): average reward 1.000 over the" in out
     with ResultStore(store) as opened:
         assert opened.rewards("r")["2"] == {0: None, 1: None}
 

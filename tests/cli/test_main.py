@@ -104,6 +104,7 @@ def test_cli_main__imports_no_other_tau_env_module():
             "tau_env",
             "tau_env.cli",
             "tau_env.cli.main",
+            "tau_env.cli.startup",
             "tau_env.errors",
             "tau_env.lazy",
             "tau_env.registry",
@@ -199,3 +200,53 @@ def test_console__two_quick_ctrl_c_during_a_run_print_one_line(tmp_path):
     assert "Traceback" not in err
     # 130, or killed by the second Ctrl-C itself when it lands after the line was printed
     assert process.returncode in (EXIT_INTERRUPTED, -signal.SIGINT), err
+
+
+def test_version__prints_the_package_version(capsys):
+    import tau_env
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"tau-env {tau_env.__version__}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "--trials", "x"], "argument --trials/--num-trials: invalid int value: 'x'"),
+        (["run", "--nonsense"], "unrecognized arguments: --nonsense"),
+        (["frobnicate"], "argument command: invalid choice: 'frobnicate'"),
+        ([], "the following arguments are required: command"),
+    ],
+)
+def test_usage_errors__are_one_line_naming_the_help(argv, message, capsys):
+    # Issue 55 item 7: argparse printed the usage first (4 lines, not the promised one).
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    assert usage.value.code == EXIT_ERROR
+    captured = capsys.readouterr()
+    line = one_error_line(captured.err)
+    assert line.startswith(f"tau-env: error: {message}") and "--help" in line
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report"],
+        ["resume"],
+        ["export"],
+        ["runs"],
+        ["view"],
+        ["import", "/nonexistent/results.json"],
+        ["run", "--domain", "bank"],
+        ["run", "--data-dir", "/nonexistent"],
+    ],
+    ids=lambda argv: " ".join(argv),
+)
+def test_a_refused_command__creates_no_store(argv, tmp_path, capsys):
+    store = tmp_path / "tau_env_runs.sqlite"
+    assert main([*argv, "--store", str(store)]) == EXIT_ERROR
+    one_error_line(capsys.readouterr().err)
+    assert list(tmp_path.iterdir()) == []

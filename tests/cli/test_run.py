@@ -3,6 +3,7 @@
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,29 @@ def test_run__no_user_refuses_a_named_task_whose_reward_needs_communicate(tmp_pa
     err = capsys.readouterr().err
     assert "'create_task' cannot be played in mode 'no-user'" in err
     assert "the reward needs COMMUNICATE" in err
+
+
+@pytest.mark.parametrize(
+    "command", ["run", "tasks", "validate", "audit", "play", "import", "serve"]
+)
+def test_data_dir__defaults_to_tau2_data_dir_and_help_says_so(command, monkeypatch, capsys):
+    # Issue 55 item 5: `TAU2_DATA_DIR=... tau-env run --domain airline` played built-in tasks.
+    monkeypatch.setenv("TAU2_DATA_DIR", "/data/tau2")
+    positional = ["results.json"] if command == "import" else []
+    assert build_parser().parse_args([command, *positional]).data_dir == "/data/tau2"
+    assert build_parser().parse_args([command, *positional, "--data-dir", "x"]).data_dir == "x"
+    monkeypatch.setenv("TAU2_DATA_DIR", "")  # empty: the built-in data
+    assert build_parser().parse_args([command, *positional]).data_dir is None
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "default: $TAU2_DATA_DIR when it is set" in " ".join(capsys.readouterr().out.split())
+
+
+def test_run__plays_the_official_data_tau2_data_dir_names(data_dir, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TAU2_DATA_DIR", str(data_dir))
+    store = str(tmp_path / "runs.sqlite")
+    argv = ["run", "--domain", "airline", "--num-tasks", "1", "--json", "--store", store]
+    assert main([*argv, "--no-progress"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["data"] == "official"
+    assert Path(report["data_dir"]).resolve() == Path(data_dir).resolve()

@@ -143,3 +143,54 @@ def test_a_local_server_named_like_an_openai_model__costs_nothing(store, capsys,
     assert report["usage"]["agent"]["cost"] is None
     assert main(["report", "--store", str(store)]) == 0
     assert "$" not in capsys.readouterr().out
+
+
+def _closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("side", ["agent", "user", "judge"])
+def test_a_dead_local_endpoint__fails_at_once_with_one_line(store, capsys, no_keys, side):
+    # Issue 55 item 4: http://127.0.0.1:1/v1 took 39 s of retries per episode to fail.
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    if side == "judge":
+        argv = ["--judge-model", "openai/m", "--judge-api-base", url]
+    else:
+        argv = [f"--{side}", "llm", f"--{side}-model", "openai/m", f"--{side}-api-base", url]
+    assert main([*MOCK, *argv, "--store", str(store)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no episode was played
+    (line,) = captured.err.splitlines()
+    assert f"--{side}-api-base {url}: nothing answers at 127.0.0.1:" in line
+    assert "start the model server or correct the URL" in line
+    assert not store.exists()
+
+
+def test_a_minimal_install__refuses_an_llm_agent_at_once_naming_the_extra(store):
+    # Issue 55 item 4: without aiohttp (`pip install -e .`), the command `tau-env fake-server`
+    # prints crashed every episode with "No module named 'aiohttp'".
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['aiohttp'] = None; sys.modules['litellm'] = None  # not installed\n"
+        "from tau_env.cli.main import main\n"
+        f"sys.exit(main({[*MOCK, '--store', str(store)]!r} + sys.argv[1:]))\n"
+    )
+    for llm in (
+        ["--agent", "llm", "--agent-model", "fake", "--agent-api-base", "http://127.0.0.1:8765/v1"],
+        ["--agent", "llm", "--agent-model", "anthropic/claude-sonnet-4-5"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-c", code, *llm], capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 2, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert "needs the llm extra" in line and "pip install 'tau-env[llm]'" in line
+        assert result.stdout == "" and not store.exists()

@@ -14,7 +14,7 @@ from tau_env.errors import TauEnvError
 from tau_env.rollout import ParticipantSpec, RunConfig, create_run
 from tau_env.rollout.config import JudgeSpec
 from tau_env.store import ResultStore
-from tau_env.testing.fake_openai import FakeOpenAIServer
+from tau_env.testing.fake_openai import FakeOpenAIServer, FakeReply
 from tests.rollout.test_llm_runs import two_sided_script
 
 QUERY_SECRET = "qs-SECRET-7f3a9c1e"
@@ -118,3 +118,56 @@ def test_a_key_in_retrieval_options__refused_on_the_command_line_before_loading(
     err = capsys.readouterr().err
     assert "'embedding_api_key' would store a secret" in err and "sk-SECRET" not in err
     assert not store.exists()
+
+
+def test_an_api_base_without_a_scheme__is_refused_and_its_key_not_shown(tmp_path, capsys):
+    # Before (issue 56): `user:sk-...@host/v1` went to stdout, the store and the export.
+    key = "sk-SECRET-no-scheme-91"
+    store = tmp_path / "runs.sqlite"
+    argv = ["run", "--domain", "mock", "--agent", "llm", "--agent-model", "openai/x"]
+    code = main([*argv, "--agent-api-base", f"me:{key}@proxy.example/v1", "--store", str(store)])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert "has no scheme" in captured.err and "me:[REDACTED]@proxy.example/v1" in captured.err
+    assert key not in captured.err
+    assert not store.exists()
+
+
+def test_a_password_in_the_url_and_a_key_in_the_environment__refused_before_any_episode(
+    tmp_path, capsys, served, monkeypatch
+):
+    # Before (issue 56): every episode crashed ("Cannot combine AUTHORIZATION header ...").
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env-SECRET-0001")
+    store = tmp_path / "runs.sqlite"
+    argv = ["run", "--domain", "mock", "--agent", "llm", "--agent-model", served.model()]
+    code = main([*argv, "--agent-api-base", _secret_url(served.base_url), "--store", str(store)])
+    error = capsys.readouterr().err
+    assert code == 2 and "carries a user and password and a key is set" in error
+    assert PASSWORD not in error and served.request_count == 0
+    assert not store.exists()
+
+
+def test_a_secret_the_provider_echoes__is_redacted_everywhere(tmp_path, capsys, monkeypatch):
+    # Before (issue 56): the raw query value, echoed in a reply, was kept in the episode, the
+    # page and the export.
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+    def echoing(request):
+        reply = two_sided_script(request)
+        if "get_users" in request.tool_names and reply.content:
+            return FakeReply.text(f"(your request carried {QUERY_SECRET}) {reply.content}")
+        return reply
+
+    store = tmp_path / "runs.sqlite"
+    with FakeOpenAIServer(echoing) as server:
+        url = f"{server.base_url}?api_key={QUERY_SECRET}#token={PASSWORD}"
+        argv = ["run", "--domain", "mock", "--tasks", "create_task", "--run", "e", "--quiet"]
+        argv += ["--agent", "llm", "--agent-model", server.model(), "--agent-api-base", url]
+        assert main([*argv, "--store", str(store)]) == 0
+    assert main(["report", "--store", str(store), "--run", "e", "--html",
+                 str(tmp_path / "page.html"), "--json"]) == 0  # fmt: skip
+    assert main(["export", "--store", str(store), "-o", str(tmp_path / "r.json")]) == 0
+    captured = capsys.readouterr()
+    for blob in (_all_bytes(tmp_path), captured.out.encode(), captured.err.encode()):
+        assert QUERY_SECRET.encode() not in blob and PASSWORD.encode() not in blob
+    assert b"your request carried [REDACTED]" in (tmp_path / "r.json").read_bytes()

@@ -2,7 +2,7 @@
 
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
 import tau_env
 from tau_env.domain import has_builtin_data, registered_domains
@@ -34,6 +34,16 @@ def test_seed_test__passes(make):
 
 def test_parallel_api_test__passes_on_the_turn_based_conversion(make):
     parallel_api_test(turn_based_aec_to_parallel(make()), num_cycles=300)
+
+
+def test_is_parallelizable__is_false_so_aec_to_parallel_refuses_a_turn_taking_env():
+    # Issue 55 item 2: the flag said True, and parallel_api_test(aec_to_parallel(env)) failed
+    # ("expects agents to step in a cycle"): a tool call keeps the floor, so the sides do not
+    # act in a cycle. The turn-based conversion above is the parallel view that holds.
+    env = tau_env.make_env("mock")
+    assert env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env)
 
 
 def test_check_env__passes(make):

@@ -29,9 +29,9 @@ def test_reset__every_episode_opens_with_a_greeting_record_equal_to_a_validated_
 ):
     from tau_env.messages import AssistantMessage
 
-    raw_mock_env.reset(seed=0)
+    raw_mock_env.reset(seed=0, options={"task_id": "create_task"})
     first = raw_mock_env.conversation.trajectory[0]
-    raw_mock_env.reset(seed=1)
+    raw_mock_env.reset(seed=1, options={"task_id": "complete_task"})
     again = raw_mock_env.conversation.trajectory[0]
     assert again == first
     built = AssistantMessage(content=GREETING)
@@ -214,13 +214,14 @@ def test_space_samples__decode_into_actions(raw_mock_env):
     assert recorded.arguments == {"_raw_arguments": "{oops"}
 
 
-def test_reset__task_option_picks_a_task_and_otherwise_tasks_cycle_in_order(raw_mock_env):
-    ids = [t.id for t in raw_mock_env.tasks]
-    seen = []
-    for _ in range(3):
-        raw_mock_env.reset()
-        seen.append(raw_mock_env.task.id)
-    assert seen == ids[:3]
+def test_reset__task_option_picks_a_task_and_otherwise_the_generator_draws_one(raw_mock_env):
+    # Issue 55: tasks were taken in order, so reset(seed=0) three times played three tasks.
+    raw_mock_env.reset(seed=0)
+    seen = {raw_mock_env.task.id}
+    for _ in range(60):
+        raw_mock_env.reset()  # the generator goes on from the seed
+        seen.add(raw_mock_env.task.id)
+    assert seen == {t.id for t in raw_mock_env.tasks}  # uniform draws reach every task
     raw_mock_env.reset(options={"task_id": "delete_refused"})
     assert raw_mock_env.task.id == "delete_refused"
     with pytest.raises(KeyError, match="no task 'nope'"):

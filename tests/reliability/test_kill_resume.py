@@ -51,8 +51,9 @@ def _episodes(store: Path) -> int:
 
 def _start(store: Path, command: str) -> subprocess.Popen:
     arguments = ["--store", str(store), "--run", "killed", "--no-progress", "--concurrency", "3"]
+    arguments += ["--agent", AGENT]  # code: a resume names it again, as the run did
     if command == "run":
-        arguments += ["--domain", "mock", "--trials", str(TRIALS), "--agent", AGENT]
+        arguments += ["--domain", "mock", "--trials", str(TRIALS)]
     return subprocess.Popen(
         [sys.executable, "-m", "tau_env.cli.main", command, *arguments],
         cwd=REPO,

@@ -120,7 +120,10 @@ def test_keys_never_reach_store_cache_exports_reports_or_logs(
             assert first.failed > 0 and first.finished > 0
             provider.healed = True
             where = ["--store", str(store_path)]
-            assert main(["resume", *where, "--run", "secret", "--json", "--no-progress"]) == 0
+            user = ["--user", "tests.reliability.agents:keyed_llm_user"]  # code: named again
+            assert (
+                main(["resume", *where, "--run", "secret", *user, "--json", "--no-progress"]) == 0
+            )
             failures = store.failures("secret")
             notes = [e.note for e in store.episodes("secret") if e.note]
         assert main(["report", *where, "--all", "--json"]) == 0
@@ -179,10 +182,13 @@ def test_keys_never_reach_command_line_outputs_in_a_subprocess(tmp_path):
 
 
 def test_redact__replaces_environment_and_explicit_keys_only(monkeypatch):
-    from tau_env.secrets import REDACTED, redact
+    from tau_env.secrets import REDACTED, keep_secrets, redact
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", ENV_KEY)
     monkeypatch.setenv("SOME_TOKEN_FLAG", "true")  # too short to be a key
+    monkeypatch.setattr("tau_env.secrets._KEPT", set())  # no client of this process kept keys
     text = f"got {ENV_KEY} and {CONFIG_KEY}; flag true"
     assert redact(text, (CONFIG_KEY, None, "")) == f"got {REDACTED} and {REDACTED}; flag true"
     assert redact(text) == f"got {REDACTED} and {CONFIG_KEY}; flag true"
+    keep_secrets(CONFIG_KEY, "short")  # a client's key: redacted from now on, anywhere
+    assert redact(text) == f"got {REDACTED} and {REDACTED}; flag true"

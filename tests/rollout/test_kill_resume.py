@@ -57,7 +57,8 @@ def test_sigkill_midway__resume_gives_every_task_trial_exactly_once(tmp_path, ca
     killed_at = _count(store)
     assert 6 <= killed_at < 40
 
-    assert main(["resume", "--store", str(store), "--run", "killed", "--json"]) == 0
+    agent = ["--agent", "tests.rollout.agents:SlowOracle"]  # code: a resume names it again
+    assert main(["resume", "--store", str(store), "--run", "killed", *agent, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["pass_hat_k"] == {"1": 1.0, "2": 1.0, "3": 1.0, "4": 1.0}
     assert report["episodes"] == 40

@@ -66,17 +66,17 @@ def _main_with_route(arguments, route):
         return main(arguments)
     import tau_env.cli.run as run_command
 
-    original = run_command._spec
+    original = run_command.participant_spec
 
     def spec_with_route(args, side):
         spec = original(args, side)
         return spec.model_copy(update={"llm_args": {"route": route}}) if spec.model else spec
 
-    run_command._spec = spec_with_route
+    run_command.participant_spec = spec_with_route
     try:
         return main(arguments)
     finally:
-        run_command._spec = original
+        run_command.participant_spec = original
 
 
 def test_litellm_route__names_the_providers_variable(tmp_path):

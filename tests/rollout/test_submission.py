@@ -11,6 +11,7 @@ import pytest
 from tau_env.cli.main import main
 from tau_env.domain import load_domain
 from tau_env.errors import TauEnvError
+from tau_env.grading.reward import needs_nl_judge
 from tau_env.rollout import ParticipantSpec, RunConfig, create_run, run, run_report
 from tau_env.rollout.submission import SubmissionDetails, build_submission
 from tau_env.store import ResultStore
@@ -26,12 +27,16 @@ DETAILS = SubmissionDetails(
 )
 
 
-def _run(store, domain, *, trials=4, agent="random", user="scripted", tasks=3, run_id=None):
-    ids = tuple(task.id for task in load_domain(domain).split("test")[:tasks])
+def _run(
+    store, domain, data_dir, *, trials=4, agent="random", user="scripted", tasks=3, run_id=None
+):
+    """A run of the first `tasks` tasks that need no judge (a submission waits for none)."""
+    chosen = [t for t in load_domain(domain, data_dir).split(None) if not needs_nl_judge(t)]
     config = RunConfig(
         run_id=run_id or domain,
         domain=domain,
-        task_ids=ids,
+        data_dir=str(data_dir) if data_dir is not None else None,
+        task_ids=tuple(task.id for task in chosen[:tasks]),
         trials=trials,
         agent=ParticipantSpec(kind=agent),
         user=ParticipantSpec(kind=user),
@@ -42,10 +47,10 @@ def _run(store, domain, *, trials=4, agent="random", user="scripted", tasks=3, r
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
+def store(tmp_path_factory, data_dir):
     with ResultStore(tmp_path_factory.mktemp("submission") / "s.sqlite") as opened:
         for domain in ("airline", "retail", "telecom", "banking_knowledge"):
-            _run(opened, domain, trials=4 if domain != "retail" else 2)
+            _run(opened, domain, data_dir, trials=4 if domain != "retail" else 2)
         yield opened
 
 
@@ -91,29 +96,36 @@ def test_submission__is_custom_for_runs_tau_env_played_and_says_why(store):
     assert submission["submission_type"] == "custom"
     methodology = submission["methodology"]
     assert "telecom: played by tau_env (agent random)" in methodology["notes"]
-    assert "telecom: tau_env's built-in tasks, not a leaderboard task set" in methodology["notes"]
-    assert "task set built-in (" in methodology["notes"]
+    assert "task set tau2-data (" in methodology["notes"]
     assert methodology["user_simulator"] == "tau_env scripted user"
     assert methodology["verification"]["modified_prompts"] is True
     assert methodology["verification"]["omitted_questions"] is True  # 3 tasks of the split
     assert methodology["tau2_bench_version"].startswith("1.0.1")
+    assert methodology["verification"]["details"] == "telecom: 3 tasks x 4 trials"
     typed = SubmissionDetails(**{**DETAILS.__dict__, "submission_type": "standard"})
     assert build_submission(store, ["telecom"], typed)["submission_type"] == "standard"
 
 
-def test_submission__refuses_what_the_leaderboard_does_not_rank(tmp_path):
+def test_submission__refuses_what_the_leaderboard_does_not_rank(tmp_path, data_dir):
     with ResultStore(tmp_path / "s.sqlite") as store:
-        _run(store, "mock", trials=1)
-        _run(store, "airline", trials=1, agent="oracle", run_id="oracle")
-        _run(store, "airline", trials=1, run_id="a1")
-        _run(store, "airline", trials=1, run_id="a2")
-        _run(store, "retail", trials=1, user="gold", run_id="r")
+        _run(store, "mock", data_dir, trials=1)
+        _run(store, "airline", data_dir, trials=1, agent="oracle", run_id="oracle")
+        _run(store, "airline", data_dir, trials=1, run_id="a1")
+        _run(store, "airline", data_dir, trials=1, run_id="a2")
+        _run(store, "retail", data_dir, trials=1, user="gold", run_id="r")
+        _run(store, "retail", None, trials=1, run_id="builtin")
         cases = [
             (["mock"], "run 'mock' plays mock, which the leaderboard does not rank"),
             (["oracle"], "run 'oracle': its agent (oracle) reads the gold plan"),
             (["a1", "a2"], "runs 'a1' and 'a2' are both airline: a submission has one result"),
             (["a1", "r"], "runs 'a1' and 'r' differ in agent or user"),
             ([], "a submission needs at least one run"),
+            # Issue 55 item 9: a built-in run was written with the reference's version on it.
+            (
+                ["builtin"],
+                "run 'builtin' played tau_env's built-in tasks; a leaderboard submission "
+                "reports the official task sets: run them with --data-dir DIR",
+            ),
         ]
         for runs, message in cases:
             with pytest.raises(TauEnvError, match=re.escape(message)):
@@ -143,3 +155,25 @@ def test_export_command__submission_needs_the_organizations(store, tmp_path, cap
         "telecom",
         "banking_knowledge",
     }
+
+
+def test_export_command__a_built_in_run_is_refused_and_nothing_written(tmp_path, capsys):
+    store = str(tmp_path / "s.sqlite")
+    assert main(["run", "--domain", "retail", "--num-tasks", "1", "--agent", "random",
+                 "--store", store, "--run", "builtin", "--quiet"]) == 0  # fmt: skip
+    capsys.readouterr()
+    out = tmp_path / "submission.json"
+    args = ["--model-organization", "o", "--submitting-organization", "s", "--model-name", "m"]
+    argv = ["export", "--store", store, "--format", "submission", "--all", *args, "-o", str(out)]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "run 'builtin' played tau_env's built-in tasks" in line
+    assert not out.exists()
+
+
+def test_export_command__one_domain_is_said_in_the_singular(store, tmp_path, capsys):
+    out = tmp_path / "one.json"
+    args = ["--model-organization", "o", "--submitting-organization", "s", "--model-name", "m"]
+    argv = ["export", "--store", store.path, "--format", "submission", "--run", "telecom"]
+    assert main([*argv, *args, "-o", str(out)]) == 0
+    assert f"wrote a submission of 1 domain to {out}" in capsys.readouterr().err

@@ -94,7 +94,8 @@ def test_surrogate_run__broken_by_the_old_batch_write_resumes_to_120(
         db.execute("UPDATE runs SET config = ?, fingerprint = ?", (json.dumps(config), fingerprint))
     db.close()
     capsys.readouterr()
-    assert main(["resume", "--store", store, "--run", "s", "--quiet"]) == 0
+    agent = ["--agent", "tests.rollout.agents:SurrogateOracle"]  # code: named again
+    assert main(["resume", "--store", store, "--run", "s", *agent, "--quiet"]) == 0
     assert "pass^1=1.000 (120 tasks x 1 trial," in capsys.readouterr().out
     db = sqlite3.connect(store)
     assert db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0] == 120

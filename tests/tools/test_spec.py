@@ -78,6 +78,18 @@ def test_validate_arguments__names_each_bad_argument():
     assert "'user_id'" in str(mistyped.value)
 
 
+def test_validate_arguments__a_huge_bad_list_gives_a_short_error():
+    # Before (issue 56): a 600 KB list of wrong items gave a 5 MB error text, one problem each.
+    create = TOOLBOX.agent_tools.get("create_task")
+    with pytest.raises(ValueError) as refused:
+        create.validate_arguments({"user_id": "u1", "title": [[i] for i in range(100_000)]})
+    text = str(refused.value)
+    assert len(text) < 500 and "'title'" in text
+    with pytest.raises(ValueError) as many:
+        create.validate_arguments({f"extra_{i}": i for i in range(100_000)})
+    assert len(str(many.value)) < 500 and str(many.value).endswith("more")
+
+
 def test_tool__missing_parameter_description_fails_at_registration():
     with pytest.raises(ToolDefinitionError, match="'title': no description"):
 

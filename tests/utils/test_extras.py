@@ -35,7 +35,8 @@ def test_require_extra__names_the_extra_the_missing_module_and_the_command(hide)
         require_extra("trl", "json", "torch", feature="my feature")
     assert str(caught.value) == (
         "my feature needs the trl extra (torch is not installed): "
-        "pip install torch==2.13.0 && pip install 'tau-env[trl]'"
+        "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu && "
+        "pip install 'tau-env[trl]'"
     )
     assert isinstance(caught.value, ImportError) and isinstance(caught.value, TauEnvError)
     require_extra("trl", "json", feature="fine")  # installed: nothing raised

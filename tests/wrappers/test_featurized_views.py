@@ -10,6 +10,7 @@ from tau_env.baselines.rl.desk_manual import DeskPolicy
 from tau_env.baselines.rl.evaluate import evaluate
 from tau_env.wrappers.registration import FEATURIZED_DOMAINS, featurized_gym_id
 from tau_env.wrappers.rl import make_featurized_env
+from tests import extras
 from tests.baselines.test_sb3_train import require
 
 DOMAINS = pytest.mark.parametrize("domain", FEATURIZED_DOMAINS)
@@ -74,3 +75,32 @@ def test_desk_manual_policy__solves_the_families_its_templates_cover(domain, flo
 def test_unknown_domain__is_a_clear_error():
     with pytest.raises(ValueError, match="no featurized view for domain 'mock'"):
         make_featurized_env("mock")
+
+
+@DOMAINS
+def test_sb3_make_vec_env__makes_each_featurized_id(domain):
+    # Issue 55 item 1: SB3 asks for render_mode="rgb_array" and falls back only on a
+    # TypeError; the views raised a ValueError, so make_vec_env failed on every id.
+    env_util = extras.require("stable_baselines3.common.env_util", "rl")
+    envs = env_util.make_vec_env(featurized_gym_id(domain), n_envs=2, seed=0)
+    try:
+        features = envs.reset()
+        assert features.shape == (2, envs.observation_space.shape[0])
+        _, rewards, dones, _ = envs.step(np.zeros(2, dtype=np.int64))
+        assert rewards.shape == dones.shape == (2,)
+    finally:
+        envs.close()
+
+
+@DOMAINS
+def test_render__gives_the_conversation_in_a_text_mode_and_refuses_images(domain):
+    env = gymnasium.make(featurized_gym_id(domain), render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert text.startswith("assistant: ") and "\nuser: " in text
+    gymnasium_check_env(env.unwrapped)  # the render check included
+    with pytest.raises(TypeError, match=r"render_mode must be one of \['ansi', 'human'\]"):
+        gymnasium.make(featurized_gym_id(domain), render_mode="rgb_array")
+    quiet = gymnasium.make(featurized_gym_id(domain))
+    quiet.reset(seed=0)
+    assert quiet.render() is None  # no render mode: nothing rendered

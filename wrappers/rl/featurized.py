@@ -1,7 +1,7 @@
 """The featurized view: the single-agent view with a Box observation and Discrete templates.
 
-Text spaces suit language models but not the usual RL libraries (SB3 accepts no `Text`; see
-ECOSYSTEM.md §3). `FeaturizedEnv` wraps a `SingleAgentEnv` and changes only the agent's
+Text spaces suit language models but not the usual RL libraries (stable-baselines3 accepts
+no `Text` space). `FeaturizedEnv` wraps a `SingleAgentEnv` and changes only the agent's
 interface: a featurizer reads every observation the agent receives into fixed features, and
 the agent picks one of a fixed list of templates, which the featurizer turns into real actions
 with arguments filled from what the episode revealed. `action_masks()` (the method
@@ -76,6 +76,12 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     Termination:
         As the wrapped view; ``truncated`` also after ``max_turns`` templates.
 
+    Rendering:
+        ``render_mode="ansi"`` or ``"human"`` (given to `make_featurized_env`): `render`
+        returns or prints the conversation. Other modes raise `UnsupportedRenderMode`, which
+        is a TypeError, so stable-baselines3's ``make_vec_env`` (which asks for
+        ``"rgb_array"``) makes the view again without one.
+
     Info:
         The wrapped view's info (which never names the task: an id can name the hidden
         issues; ``reveal_task=True`` adds ``task_id``, for logging), plus ``action_mask`` and
@@ -92,7 +98,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         reveal_task: Add ``task_id`` to ``info`` (privileged: for logging, not for agents).
     """
 
-    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -129,6 +135,7 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.action_space = spaces.Discrete(self.n_templates)
         self.turn = 0
         self.moves = 0
+        self.render_mode = env.render_mode
         self._ended = True
         self._last_info: dict[str, Any] = {}
 
@@ -188,6 +195,15 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def agent_steps(self) -> int:
         """Agent actions played since the view was made (a template may play several)."""
         return self.moves
+
+    def render(self) -> str | None:
+        """The episode's conversation as text: returned (``ansi``) or printed (``human``).
+
+        The features are numbers a policy reads (`feature_names` says what each is); what a
+        person wants to see is the conversation the templates produced, so that is what is
+        rendered. Without a render mode (``render_mode=None``, the default) nothing is.
+        """
+        return self.env.render()  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Close the wrapped view."""

@@ -69,7 +69,8 @@ def make_featurized_env(
         data_dir: A reference data folder (None: built-in data).
         max_turns: Templates per episode before truncation.
         reveal_task: Keep the task id in ``info`` (privileged; for logging only).
-        **options: Further `TauEnv` arguments (``max_steps``...).
+        **options: Further `TauEnv` arguments (``max_steps``, ``render_mode``: ``"ansi"`` or
+            ``"human"``, see `FeaturizedEnv`).
     """
     from tau_env.loader import make_env
     from tau_env.wrappers.single_agent import SingleAgentEnv

@@ -72,6 +72,11 @@ class KnowledgeBase:
         return {doc.title: doc for doc in self.documents}
 
     @cached_property
+    def contents_utf8(self) -> tuple[bytes, ...]:
+        """Each document's content as UTF-8, in order: the text ``grep`` searches (RE2's)."""
+        return tuple(doc.content.encode("utf-8") for doc in self.documents)
+
+    @cached_property
     def bm25(self) -> BM25Index:
         """The BM25 index over the documents' content, built on first use, once per process."""
         from tau_env.domains.banking_knowledge.retrieval.bm25 import BM25Index

@@ -50,7 +50,7 @@ def _search(rank: Ranker, query: str, top_k: int) -> str:
 def kb_search_tool(rank: Ranker, top_k: int = 10) -> Callable[..., str]:
     """``KB_search(query)``: the `top_k` best documents for a query, with their content."""
 
-    @tool(kind="read")
+    @tool(kind="read", slow=True)
     def KB_search(db: BankingDB, query: str) -> str:
         """Search the knowledge base for relevant documents.
 
@@ -70,7 +70,7 @@ def grep_tool(
 ) -> Callable[..., str]:
     """``grep(pattern)``: documents matching a regex, most matches first."""
 
-    @tool(kind="read")
+    @tool(kind="read", slow=True)
     def grep(db: BankingDB, pattern: str) -> str:
         """Search for a regex pattern in all knowledge base documents.
 

@@ -26,20 +26,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import multiprocessing
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["IDLE_CLOSE_CODE", "Limits", "LimitsMiddleware", "SessionSlots"]
+from tau_env.integrations.openenv.asgi import (
+    ASGIApp,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    error_frame,
+    header,
+    json_response,
+)
+from tau_env.integrations.openenv.guard import message_refusal
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+__all__ = ["IDLE_CLOSE_CODE", "Limits", "LimitsMiddleware", "SessionSlots"]
 
 IDLE_CLOSE_CODE = 4408
 """The close code of a session closed for idleness (4000-4999 are the application's; 408 is
@@ -119,11 +123,6 @@ class _PrivateCounts(list[int]):
 def shared_counts(workers: int) -> Any:
     """A zeroed shared array of one session count per worker (passable to spawned workers)."""
     return multiprocessing.get_context("spawn").Array("i", workers)
-
-
-def error_frame(code: str, message: str, **extra: Any) -> str:
-    """An OpenEnv WebSocket error response."""
-    return json.dumps({"type": "error", "data": {"message": message, "code": code, **extra}})
 
 
 class LimitsMiddleware:
@@ -207,14 +206,14 @@ class LimitsMiddleware:
     # -- HTTP ----------------------------------------------------------------------------------
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.limits.max_message_bytes
-        length = _header(scope, b"content-length")
+        length = header(scope, b"content-length")
         if length is not None:
             if length.isdigit() and int(length) > limit:
                 await _too_large(send, int(length), limit)
                 return
             await self.app(scope, receive, send)
             return
-        if _header(scope, b"transfer-encoding") is None:  # no body
+        if header(scope, b"transfer-encoding") is None:  # no body
             await self.app(scope, receive, send)
             return
         # A body without a length: read it (up to the limit) before the app sees any of it.
@@ -268,13 +267,22 @@ class _LimitedSession:
                 message = await self._receive()
             finally:
                 self._waiting.pop(self, None)
-            if self._closed:  # closed for idleness meanwhile: what came after is not read
+            if self._closed:  # closed (idle, or the client left) meanwhile: the rest is moot
                 return {"type": "websocket.disconnect", "code": IDLE_CLOSE_CODE}
             if message["type"] != "websocket.receive":
                 return message
             size = _size(message, limit)
             if size <= limit:
-                return message
+                received: str | None = message.get("text")
+                refusal = (
+                    error_frame("INVALID_JSON", "send each message as a text frame")
+                    if received is None
+                    else message_refusal(received)
+                )
+                if refusal is None:
+                    return message
+                await self._send({"type": "websocket.send", "text": refusal})
+                continue
             text = (
                 f"message refused: {size:,} bytes or more, over the limit of {limit:,} bytes "
                 "(--max-message-bytes); nothing changed, the session goes on"
@@ -286,7 +294,12 @@ class _LimitedSession:
     async def send(self, message: Message) -> None:
         if self._closed:  # closed for idleness: the app's late answers and close are moot
             return
-        await self._send(message)
+        try:
+            await self._send(message)
+        except OSError:  # the client left (or the server is stopping) while a step ran
+            # Its answer is moot, like the error frames OpenEnv would try next: drop them, and
+            # the next receive returns the disconnect (else each one adds a traceback).
+            self._closed = True
 
     async def close_idle(self) -> None:
         """Tell the client why, and close (the pending receive then returns a disconnect)."""
@@ -315,26 +328,7 @@ def _size(message: Message, limit: int) -> int:
     return len(text.encode("utf-8"))
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
-
-
 async def _too_large(send: Send, size: int | None, limit: int) -> None:
     told = f" ({size:,} bytes)" if size is not None else ""
     text = f"request body too large{told}: the limit is {limit:,} bytes (--max-message-bytes)"
-    body = json.dumps({"detail": text}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await json_response(send, 413, text)

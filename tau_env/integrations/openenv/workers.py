@@ -11,14 +11,21 @@ leaves sessions unevenly spread when many connect together, as trainers do.) HTT
 are stateless in OpenEnv, so any worker serves them.
 
 The supervisor (this process) binds the sockets before starting the workers, so connections
-made while the workers import are queued, not refused; it keeps them, restarts a worker that
-dies on the same socket (its sessions are lost, the others go on) and stops every worker on
-SIGINT or SIGTERM. The workers share one session count (`SessionSlots`), so
-``--max-sessions`` bounds the server, not each process.
+made while the workers import are queued, not refused; it prints the ready line once every
+worker accepts connections, keeps the sockets, restarts a worker that dies on the same socket
+(its sessions are lost, the others go on) and stops every worker on SIGINT or SIGTERM. The
+workers share one session count (`SessionSlots`), so ``--max-sessions`` bounds the server, not
+each process.
+
+A worker told to stop closes its sessions and waits `STOP_GRACE` seconds for work in progress;
+whatever still runs a few seconds after the signal (a model call of an LLM user, say) is
+abandoned: the process exits then, so a stop never hangs
+(`tau_env.integrations.openenv.worker_server`).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import multiprocessing
 import os
@@ -27,6 +34,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +47,11 @@ CRASH_WINDOW = 10.0
 """A worker that dies within this many seconds of its start is not restarted: the server
 stops (a worker that cannot start would otherwise be restarted forever)."""
 
+STOP_GRACE = 2.0
+"""Seconds a stopping worker waits for its connections and tasks to finish (uvicorn's
+``timeout_graceful_shutdown``); it exits at the latest after
+`tau_env.integrations.openenv.worker_server.STOP_DEADLINE`."""
+
 
 @dataclass(frozen=True)
 class ServerSpec:
@@ -48,17 +61,25 @@ class ServerSpec:
         domain: Domain name or versioned id.
         options: `tau_env.chat.make_chat_env` arguments (``user``, ``mode``, ``data_dir``...).
         limits: Sessions (over all workers), message size and idle time.
+        allowed_origins: Origins of web pages that may use the server (``--allow-origin``).
     """
 
     domain: str
     options: dict[str, Any] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    allowed_origins: tuple[str, ...] = ()
 
     def app(self, slots: SessionSlots) -> Any:
         """The ASGI app of one worker."""
         from tau_env.integrations.openenv.server import create_server_app
 
-        return create_server_app(self.domain, limits=self.limits, slots=slots, **self.options)
+        return create_server_app(
+            self.domain,
+            limits=self.limits,
+            slots=slots,
+            allowed_origins=self.allowed_origins,
+            **self.options,
+        )
 
     def uvicorn_options(self) -> dict[str, Any]:
         """The uvicorn settings of a worker.
@@ -70,43 +91,51 @@ class ServerSpec:
         0.54 deprecates it. A message over the limit is read and answered with an error frame
         (the session goes on) up to twice the limit; above that uvicorn closes the connection
         (1009, message too big) from the frame's header, before reading it: receiving and
-        decoding a 15 MB message held the event loop for tens of milliseconds.
+        decoding a 15 MB message held the event loop for tens of milliseconds. A stop waits
+        `STOP_GRACE` seconds for the connections to close.
         """
         return {
             "log_level": "warning",
             "access_log": False,
             "ws_per_message_deflate": False,
             "ws_max_size": 2 * self.limits.max_message_bytes,
+            "timeout_graceful_shutdown": STOP_GRACE,
         }
 
 
 def serve(spec: ServerSpec, host: str, port: int, workers: int = 1) -> int:
     """Serve `spec` on host:port with `workers` processes until SIGINT or SIGTERM.
 
-    One worker serves in this process; more run as child processes (see the module).
+    One worker serves in this process; more run as child processes (see the module). The
+    ready line (``tau-env serve: http://...``, on stderr) is printed once every worker accepts
+    connections.
 
     Returns:
         The exit status: 0 after a requested stop, non-zero when a worker could not start.
 
     Raises:
-        TauEnvError: The address is taken, or `workers` < 1.
+        TauEnvError: The address is taken or not a port, or `workers` < 1.
     """
     if workers < 1:
         raise TauEnvError(f"--workers must be >= 1, got {workers}")
+    if not 0 <= port <= 65535:
+        raise TauEnvError(f"--port must be a port number, 0 to 65535 (0: any free one), got {port}")
     sockets = bind(host, port, workers)
     bound = sockets[0].getsockname()[1]
     limits = spec.limits
-    print(
+    line = (
         f"tau-env serve: http://{host}:{bound} ({workers} worker{'s' * (workers > 1)}; "
         f"at most {limits.max_sessions} sessions, {limits.max_message_bytes:,}-byte messages, "
-        f"{limits.idle_timeout:g} s idle)",
-        file=sys.stderr,
-        flush=True,
+        f"{limits.idle_timeout:g} s idle)"
     )
+
+    def announce() -> None:
+        print(line, file=sys.stderr, flush=True)
+
     if workers == 1:
-        run_worker(sockets[0], spec, None, 0, watch_parent=False)
+        run_worker(sockets[0], spec, None, 0, watch_parent=False, on_ready=announce)
         return 0
-    return _Supervisor(spec, sockets, shared_counts(workers)).run()
+    return _Supervisor(spec, sockets, shared_counts(workers), announce).run()
 
 
 def bind(host: str, port: int, count: int) -> list[socket.socket]:
@@ -148,13 +177,23 @@ def _listening(host: str, port: int, family: int) -> bool:
 
 
 def run_worker(
-    sock: socket.socket, spec: ServerSpec, counts: Any, index: int, watch_parent: bool = True
+    sock: socket.socket,
+    spec: ServerSpec,
+    counts: Any,
+    index: int,
+    watch_parent: bool = True,
+    on_ready: Callable[[], None] | None = None,
 ) -> None:
     """One worker: build the app and serve on `sock` until told to stop.
 
-    `counts` is the session count shared with the other workers (None: the only worker).
+    `counts` is the session count shared with the other workers (None: the only worker);
+    `on_ready` is called once the worker accepts connections.
     """
-    import uvicorn
+    from tau_env.integrations.openenv.worker_server import (
+        ConnectionBudget,
+        GuardedConfig,
+        WorkerServer,
+    )
 
     app = spec.app(SessionSlots(spec.limits.max_sessions, counts, index))
     # The imports (fastapi, openenv, mcp...) leave a large heap that never dies: move it out of
@@ -168,8 +207,8 @@ def run_worker(
     gc.set_threshold(50_000, 20, 10)
     if watch_parent:
         _stop_with_parent()
-    server = uvicorn.Server(uvicorn.Config(app, **spec.uvicorn_options()))
-    server.run(sockets=[sock])
+    config = GuardedConfig(app, ConnectionBudget.of_this_process(), **spec.uvicorn_options())
+    WorkerServer(config, on_ready).run(sockets=[sock])
 
 
 def _stop_with_parent() -> None:
@@ -184,14 +223,30 @@ def _stop_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-class _Supervisor:
-    """Starts, watches, restarts and stops the worker processes."""
+def _release(semaphore: Any) -> None:
+    semaphore.release()
 
-    def __init__(self, spec: ServerSpec, sockets: list[socket.socket], counts: Any) -> None:
+
+class _Supervisor:
+    """Starts, watches, restarts and stops the worker processes; announces them ready."""
+
+    def __init__(
+        self,
+        spec: ServerSpec,
+        sockets: list[socket.socket],
+        counts: Any,
+        announce: Callable[[], None],
+    ) -> None:
         self.spec = spec
         self.sockets = sockets
         self.counts = counts
+        self.announce = announce
         self.context = multiprocessing.get_context("spawn")
+        self.ready = self.context.Semaphore(0)  # released by each worker once it serves
+        # What a worker calls once it serves: a partial pickles the semaphore itself (its bound
+        # `release` would pickle the raw lock, which a spawned process cannot receive).
+        self._ready_call = functools.partial(_release, self.ready)
+        self.unready = len(sockets)  # workers yet to serve for the first time
         self.processes: list[Any] = []
         self.started: list[float] = []
         self.stopping = threading.Event()
@@ -216,7 +271,7 @@ class _Supervisor:
     def _start(self, index: int) -> Any:
         process = self.context.Process(
             target=run_worker,
-            args=(self.sockets[index], self.spec, self.counts, index),
+            args=(self.sockets[index], self.spec, self.counts, index, True, self._ready_call),
             name=f"tau-env-serve-{index}",
             daemon=False,
         )
@@ -224,7 +279,11 @@ class _Supervisor:
         return process
 
     def _watch(self) -> int:
-        while not self.stopping.wait(0.5):
+        while not self.stopping.wait(0.1 if self.unready else 0.5):
+            while self.unready and self.ready.acquire(block=False):
+                self.unready -= 1
+                if not self.unready:
+                    self.announce()
             for index, process in enumerate(self.processes):
                 if process.exitcode is None:
                     continue

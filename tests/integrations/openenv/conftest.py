@@ -13,3 +13,13 @@ def server():
 
     with served(["--domain", "telecom"]) as url:
         yield url
+
+
+@pytest.fixture(scope="package")
+def bank_server():
+    """``tau-env serve --domain banking_knowledge`` (built-in bank, ``grep`` among its tools)."""
+    require("openenv", "openenv")
+    from tau_env.testing.serving import served
+
+    with served(["--domain", "banking_knowledge"]) as url:
+        yield url

@@ -64,10 +64,15 @@ def test_environment_factory__group_seeds_reach_the_episode(trl):
 
 
 def _env_seed(seed: int) -> int:
-    """The episode seed a TauEnv draws for a reset seed (what reached the env)."""
-    import random
+    """The episode seed a TauEnv draws for a reset seed (what reached the env).
 
-    return random.Random(seed).getrandbits(63)
+    Drawn by a fresh env of another domain: the episode seed depends on the seed alone.
+    """
+    import tau_env
+
+    env = tau_env.make_env("mock").unwrapped
+    env.reset(seed=seed)
+    return int(env.episode_seed)
 
 
 # -- several processes ------------------------------------------------------------------------
