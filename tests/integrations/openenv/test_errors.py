@@ -11,9 +11,6 @@ import pytest
 
 import tau_env
 from tau_env.chat import make_chat_env
-from tests.extras import require
-
-require("openenv", "openenv")
 
 TEST_IDS = [t.id for t in tau_env.load_tasks("telecom", split="test")]
 

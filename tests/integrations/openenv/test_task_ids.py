@@ -19,10 +19,7 @@ import pytest
 from tau_env.baselines.oracle import PlainTextOracleAgent
 from tau_env.chat import action_message
 from tau_env.testing.serving import served
-from tests.extras import require
 from tests.id_leaks import agent_sees, leaked, revealing_task
-
-require("openenv", "openenv")
 
 
 @pytest.fixture(scope="module", params=["built-in", "official"])
