@@ -198,9 +198,12 @@ def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = 
 @lru_cache(maxsize=8192)
 def _decision(text: str, accepts: tuple[str, ...], declines: tuple[str, ...]) -> bool | None:
     """`offer_decision` for one text (agents repeat their questions: cached)."""
-    for sentence in sentences(text.lower()):
+    said = sentences(text.lower())
+    # "Do you want me to close the account? Please confirm.": one confirmation, not an offer.
+    asked_to_confirm = any(SHARED.confirmation_requests.find(words_of(s)) for s in said)
+    for sentence in said:
         words = words_of(sentence)
-        confirming = bool(SHARED.confirmation.find(words))
+        confirming = asked_to_confirm or bool(SHARED.confirmation.find(words))
         if asks_question(sentence):
             confirming = (
                 confirming

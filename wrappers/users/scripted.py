@@ -207,7 +207,9 @@ class ScriptedUser:
                 return SendMessage(content=declined)
             if announces_transfer(text):  # an offer too: the user takes it, as it always has
                 return Stop(reason="transfer")
-        told = keeper.topic_answer(text) or keeper.health_answer(text)
+        # A request to do something on the phone is answered by doing it: "If the agent asks
+        # you to pay a bill, you accept" does not stand in for paying it.
+        told = None if calls else keeper.topic_answer(text) or keeper.health_answer(text)
         if told is not None:
             self.idle = 0
             return SendMessage(content=told)
