@@ -53,6 +53,10 @@ _PAIR = re.compile(
     r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b\s*(?:[:=]|\bset to\b|\bis\b|\bof\b)?\s*"
     r"(\"[^\"]*\"|'[^']*'|-?\d[\d,]*(?:\.\d+)?(?![\w.-]*[A-Za-z_])|[\w.@+-]*\d[\w.@+-]*)"
 )
+_PAIR_AFTER = re.compile(
+    r"([\w.@+-]*\d[\w.@+-]*)\s*\(\s*([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\)"
+)
+"""A value with its key after it in parentheses: ``cc_8903 (credit_card_account_id)``."""
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 
 
@@ -287,7 +291,8 @@ def _pairs(scope: str, arguments: Mapping[str, Any]) -> str | None:
             pass
     taken = {str(value) for value in arguments.values()}
     pairs: dict[str, Any] = {}
-    for key, value in _PAIR.findall(scope):
+    found = _PAIR.findall(scope) + [(key, value) for value, key in _PAIR_AFTER.findall(scope)]
+    for key, value in found:
         if key in taken or key in pairs:
             continue
         pairs[key] = _number_or_text(value.strip("'\"").rstrip(".,;:"))

@@ -124,6 +124,7 @@ class SentenceReading:
         self.in_actions: set[int] = set()
         self.object_ends: set[int] = set()
         self.unknown_request = False
+        self.acts = False  # an action word found (set by `read`)
         self.places: list[Mention[str]] | None = None  # place words, found when first needed
         self.words = words
         self.stems = words.stems
@@ -151,6 +152,7 @@ class SentenceReading:
         ]
         self.in_actions = {p for action in found_actions for p in action.positions}
         self.object_ends = ends
+        self.acts = bool(found_actions)
         actions = [a for a in found_actions if self._counts(a)]
         if any(a.label - LOOKS for a in actions):  # "open Settings > VPN and tap Disconnect"
             actions = [a for a in actions if a.label - {_OPEN}]

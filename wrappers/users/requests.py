@@ -23,7 +23,8 @@ as "then" or "but" end a clause):
    asked about: its state's check (`shown_by`: "Is Wi-Fi
    on?" -> ``check_wifi_status``). Of several objects one action takes, those named as a place
    ("on your phone", "in your network settings") and the phone that holds the others are
-   left out.
+   left out. A question of things alone right after a colon ("which network mode it is set
+   to: 5G, 4G or 3G?") lists the options of the sentence before it and asks nothing itself.
 3. **Actions without an object** take what "it" stands for: the first object of the latest
    clause that names one ("Airplane mode blocks every radio, so make sure it's off"), the
    phone itself last; or the tool that needs none ("Please restart."). A look without an
@@ -158,6 +159,8 @@ class RequestReader:
             words = words_of(sentence)
             reading = SentenceReading(self, words, sentence.rstrip().endswith("?"))
             asked, missed = reading.read(named)
+            if _lists_options(sentences, index, reading):
+                asked = []  # "...which network mode it is set to: 5G, 4G or 3G?" asks once
             calls.extend(_placed(call, index) for call in asked)
             if not asked:
                 unclear.extend(missed)
@@ -167,6 +170,18 @@ class RequestReader:
         if calls:  # beside requests it understood, only a request about a thing it named
             unclear = [thing for thing in unclear if thing]
         return Reading(tuple(_deduplicated(calls, self.tools)), tuple(unclear), tuple(sentences))
+
+
+def _lists_options(sentences: Sequence[str], index: int, reading: SentenceReading) -> bool:
+    """A question of things without an action right after a colon: the options of the
+    sentence before it, not a question of its own about their state."""
+    return (
+        index > 0
+        and sentences[index - 1].rstrip().endswith(":")
+        and reading.question
+        and not reading.acts
+        and not reading.state_question  # "Quick check: is Wi-Fi on?" asks
+    )
 
 
 def _placed(call: AskedCall, sentence: int) -> AskedCall:
