@@ -125,6 +125,7 @@ class SentenceReading:
         self.object_ends: set[int] = set()
         self.unknown_request = False
         self.acts = False  # an action word found (set by `read`)
+        self.acted_on: set[int] = set()  # starts of the things acted on (set by `read`)
         self.places: list[Mention[str]] | None = None  # place words, found when first needed
         self.words = words
         self.stems = words.stems
@@ -165,6 +166,9 @@ class SentenceReading:
                 continue
             used.add(key)
             taken.setdefault(key, _Taken(action)).objects.append((obj, tools))
+        self.acted_on = {  # things an action of this sentence does something to
+            obj.start for t in taken.values() if t.action not in LOOKS for obj, _ in t.objects
+        }
         missed: list[str] = []
         for position, lone in enumerate(actions):
             if position in used or self._leads_into(lone, actions):
@@ -288,9 +292,10 @@ class SentenceReading:
     ) -> tuple[str, list[NamedThing], list[str]] | None:
         """What an action without an object acts on ("turn it off"), with its tools.
 
-        The first thing of the latest clause that names one (a container last). A look ("let me
-        know what happens") takes a thing of its own clause, or an earlier one only when "it"
-        says so.
+        The first thing of the latest clause that names one (a container last, unless this
+        sentence did something to it: "switch your phone off, wait, and switch it back on"). A
+        look ("let me know what happens") takes a thing of its own clause, or an earlier one only
+        when "it" says so.
         """
         here = [o for o in objects if o.start < action.start]
         if action.label <= LOOKS:
@@ -305,9 +310,14 @@ class SentenceReading:
             for clause in sorted({self.clause[o.start] for o in here})
         ]
         ordered = [o for clause in clauses[::-1] for o in clause]
-        before = [o for o in ordered if o.name not in self.reader.containers] + [
-            o for o in ordered if o.name in self.reader.containers
-        ]
+        containers = self.reader.containers
+        handled = [o for o in ordered if o.name in containers and o in here]
+        handled = [o for o in handled if o.start in self.acted_on]
+        before = (
+            handled
+            + [o for o in ordered if o.name not in containers]
+            + [o for o in ordered if o.name in containers and o not in handled]
+        )
         for obj in before:
             for name in self.reader.ordered(action.label):
                 tools = self.reader.candidates(name, obj.name)
