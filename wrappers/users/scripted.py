@@ -15,14 +15,16 @@ Each turn it does the first of these that applies:
 4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
    reads of a message). Its conduct off the path comes first (`conduct.Keeper`, read from the
    scenario by `tau_env.tasks.scenario_rules`): a transfer offer declined by a user told not
-   to be transferred, a question on a topic the scenario says how to answer, a health reason
-   denied; then:
+   to be transferred, a question on a topic the scenario says how to answer (unless the
+   message asks for something on the phone: that is done), a health reason denied; then:
    - a transfer announcement or offer (that asks for no user tool): **stops** with
      ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
      words through `tau_env.wrappers.users.matcher`, with the domain's `RequestLexicon`):
      performs those in ``accepted_tools``, declines the others, asks for missing arguments
-     (a novice may ask for the instruction again first, or run a neighbouring tool instead);
+     (a novice may ask for the instruction again first, or run a neighbouring tool instead;
+     asked the same message again after that, it does the step it missed and leaves the
+     switches it already flipped as they are);
    - a request it does not understand (asking for nothing else it understood): **says it
      does not understand** and asks what to do, in its register's words (an unproductive
      turn); with other requests understood, it does those and says so after its report;
@@ -154,6 +156,7 @@ class ScriptedUser:
         self.heard: set[str] = set()
         self.confused: set[str] = set()
         self.substituted: set[str] = set()
+        self.redo: tuple[str, frozenset[str]] | None = None  # see `_not_redone`
         self.tools: list[dict[str, Any]] = []
 
     @property
@@ -238,11 +241,14 @@ class ScriptedUser:
             replies.append(self.voice.not_understood(requests.unclear[0]))
             if not runnable:
                 return self._not_understood(replies[-1])
+        runnable = self._not_redone(text, runnable)
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
                 return SendMessage(content=self.voice.say("repeat"))
+            asked_for = runnable
             runnable = [self._maybe_mistaken(call) for call in runnable]
+            self._remember(text, asked_for, runnable)
             self.held = replies
             self.pending.extend(runnable[1:])
             return runnable[0]
@@ -299,6 +305,27 @@ class ScriptedUser:
         new = [call.name for call in calls if call.name not in self.heard]
         self.heard.update(call.name for call in calls)
         return bool(new) and self.style.repeat > 0 and self.rng.random() < self.style.repeat
+
+    def _not_redone(self, text: str, calls: list[CallTool]) -> list[CallTool]:
+        """The calls of a message asked again after the user did one of its steps wrong,
+        without the switches it already flipped as asked (flipping them again would undo
+        them): the customer does the step it missed."""
+        if self.redo is None or self.redo[0] != text:
+            return calls
+        return [call for call in calls if call.name not in self.redo[1]]
+
+    def _remember(self, text: str, asked: list[CallTool], ran: list[CallTool]) -> None:
+        """What the user did for `text`, when it did one of its steps wrong (`_not_redone`)."""
+        if all(a.name == r.name for a, r in zip(asked, ran, strict=True)):
+            self.redo = None
+            return
+        tools = self.lexicon.tools if self.lexicon is not None else {}
+        flipped = frozenset(
+            a.name
+            for a, r in zip(asked, ran, strict=True)
+            if a.name == r.name and a.name in tools and tools[a.name].toggle
+        )
+        self.redo = (text, flipped)
 
     def _maybe_mistaken(self, call: CallTool) -> CallTool:
         """A novice may run the neighbouring tool instead (once per tool)."""
