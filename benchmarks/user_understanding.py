@@ -14,7 +14,9 @@
    ``TAU2_DATA_DIR`` or ``../shared/tau2-data`` holds the data) in the held-out wordings,
    against the scripted user of each task's persona; ``--rotations`` episodes per task, each
    starting the plan at another wording, so that every wording is said. Asked again with the
-   same words when the user did not follow, and with the next wording (``rephrase``).
+   same words when the user did not follow, and with the next wording (``rephrase``); and with
+   the consecutive user steps of the plan asked in one message (``grouped``, several requests
+   in one message, asked again with the same words).
 
 Prints tables; asserts nothing (tests/wrappers/users/test_comprehension.py asserts the bounds;
 benchmarks/README.md, "Issue 54 item 1", records the results).
@@ -82,14 +84,18 @@ def print_comprehension(half: str, found: Comprehension, failures: bool) -> None
 
 
 def plans(
-    data_dir: str | None, wordings: StepWordings, rotations: int, rephrase: bool
+    data_dir: str | None,
+    wordings: StepWordings,
+    rotations: int,
+    rephrase: bool,
+    grouped: bool = False,
 ) -> tuple[int, float]:
     """(episodes, average reward) of telecom ``test`` played with the paraphrasing oracle."""
     env = tau_env.make_env("telecom", data_dir=data_dir, split="test")
     domain = env.unwrapped.domain
     rewards = []
     for rotation in range(rotations):
-        agent = ParaphrasingOracleAgent.factory(wordings, rotation, rephrase)
+        agent = ParaphrasingOracleAgent.factory(wordings, rotation, rephrase, grouped)
         for task in env.unwrapped.tasks:
             user = ScriptedUser.factory(domain)
             result = run_episode(env, agent, user, task_id=task.id, seed=rotation)
@@ -115,9 +121,12 @@ def main() -> None:
     for label, data_dir in (("built-in", None), ("official", official_dir())):
         if label == "official" and data_dir is None:
             continue
-        for rephrase in (False, True):
-            episodes, rate = plans(data_dir, wordings, args.rotations, rephrase)
-            again = "next wording" if rephrase else "same words"
+        for again, rephrase, grouped in (
+            ("same words", False, False),
+            ("next wording", True, False),
+            ("same words, steps grouped", False, True),
+        ):
+            episodes, rate = plans(data_dir, wordings, args.rotations, rephrase, grouped)
             print(f"| {label} | {again} | {episodes} | {rate:.3f} |")
 
 

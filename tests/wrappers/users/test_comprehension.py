@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tau_env
+from tau_env.actions import SendMessage
 from tau_env.baselines.paraphrasing_oracle import ParaphrasingOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers.users import ScriptedUser
@@ -142,10 +143,22 @@ def test_paraphrasing_oracle__passes_telecom_test_in_held_out_wordings(source, r
     assert sum(rewards) / len(rewards) >= PLANS_FLOOR[source]
 
 
-def test_paraphrasing_oracle__passes_every_task_in_tuning_wordings():
+@pytest.mark.parametrize("grouped", [False, True])
+def test_paraphrasing_oracle__passes_every_task_in_tuning_wordings(grouped):
     env = tau_env.make_env("telecom", split="test")
     wordings = step_wordings(TUNING, "telecom")
-    agent = ParaphrasingOracleAgent.factory(wordings, 0)
+    agent = ParaphrasingOracleAgent.factory(wordings, 0, grouped=grouped)
     user = ScriptedUser.factory(env.unwrapped.domain)
     rewards = [run_episode(env, agent, user, task_id=t.id).reward for t in env.unwrapped.tasks]
     assert rewards == [1.0] * len(rewards)
+
+
+def test_paraphrasing_oracle__grouped_asks_consecutive_user_steps_in_one_message():
+    env = tau_env.make_env("telecom", split="test")
+    wordings = step_wordings(TUNING, "telecom")
+    task = max(env.unwrapped.tasks, key=lambda t: len(t.gold_actions))
+    one = list(ParaphrasingOracleAgent(task, wordings).actions())
+    grouped = list(ParaphrasingOracleAgent(task, wordings, grouped=True).actions())
+    user_steps = [a for a in task.gold_actions if a.requestor != "assistant"]
+    asks = [a for a in grouped if isinstance(a, SendMessage)][:-1]  # the closing one last
+    assert len(asks) < len([a for a in one if isinstance(a, SendMessage)][:-1]) == len(user_steps)
