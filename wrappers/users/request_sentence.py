@@ -35,6 +35,7 @@ _ADDRESSEES = frozenset({"me", "us"})
 _HAVE = frozenset({"have", "had"})
 _WHAT = frozenset({"what", "how"})
 _JOINING = frozenset({"and", "then"})
+_WH_STATE = frozenset({"what", "which", "how"})
 _SKIPPED_BEFORE_STATE = frozenset({"currently", "now", "still", "already", "all", "not", "set"})
 
 
@@ -208,9 +209,21 @@ class SentenceReading:
         following = self.stems[action.end + 1] if action.end + 1 < len(self.stems) else ""
         if following in _ADDRESSEES and CHECK not in action.label:
             return False  # "let me know", "give me your details": the conversation's
-        if action.label & _STATE_ACTIONS and (self.state_question or self._after_be(start)):
+        if action.label & _STATE_ACTIONS and (
+            self.state_question or self._after_be(start) or self._asked_what_state(start)
+        ):
             return False
         return not self._someone_else_acts(start)
+
+    def _asked_what_state(self, start: int) -> bool:
+        """A question of what a thing is set to ("What is your network type set to?",
+        "Which mode is your phone set to?"): a wh-word, then "is" before the action."""
+        if not self.question or not self.stems or self.stems[0] not in _WH_STATE:
+            return False
+        clause = self.clause[start]
+        return any(
+            self.stems[i] in SHARED.be and self.clause[i] == clause for i in range(1, start)
+        )
 
     def _after_be(self, start: int) -> bool:
         index = start - 1
