@@ -53,9 +53,7 @@ _PAIR = re.compile(
     r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b\s*(?:[:=]|\bset to\b|\bis\b|\bof\b)?\s*"
     r"(\"[^\"]*\"|'[^']*'|-?\d[\d,]*(?:\.\d+)?(?![\w.-]*[A-Za-z_])|[\w.@+-]*\d[\w.@+-]*)"
 )
-_PAIR_AFTER = re.compile(
-    r"([\w.@+-]*\d[\w.@+-]*)\s*\(\s*([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\)"
-)
+_PAIR_AFTER = re.compile(r"([\w.@+-]*\d[\w.@+-]*)\s*\(\s*([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\)")
 """A value with its key after it in parentheses: ``cc_8903 (credit_card_account_id)``."""
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 

@@ -216,14 +216,15 @@ class SentenceReading:
         return not self._someone_else_acts(start)
 
     def _asked_what_state(self, start: int) -> bool:
-        """A question of what a thing is set to ("What is your network type set to?",
-        "Which mode is your phone set to?"): a wh-word, then "is" before the action."""
+        """A question of what a thing is set to, not a request to set it.
+
+        "What is your network type set to?", "Which mode is your phone set to?": a wh-word,
+        then "is" before the action in its clause.
+        """
         if not self.question or not self.stems or self.stems[0] not in _WH_STATE:
             return False
         clause = self.clause[start]
-        return any(
-            self.stems[i] in SHARED.be and self.clause[i] == clause for i in range(1, start)
-        )
+        return any(self.stems[i] in SHARED.be and self.clause[i] == clause for i in range(1, start))
 
     def _after_be(self, start: int) -> bool:
         index = start - 1

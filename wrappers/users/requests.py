@@ -176,8 +176,10 @@ class RequestReader:
 
 
 def _taken_back(sentences: Sequence[str], index: int) -> bool:
-    """A sentence broken off ("...") and corrected by the next ("Please power off...
-    actually, no need to power off.")."""
+    """A sentence broken off and taken back by the next: not read.
+
+    "Please power off... actually, no need to power off."
+    """
     if index + 1 >= len(sentences) or not sentences[index].rstrip().endswith(("...", "…", "—")):
         return False
     following = words_of(sentences[index + 1])
@@ -185,8 +187,11 @@ def _taken_back(sentences: Sequence[str], index: int) -> bool:
 
 
 def _lists_options(sentences: Sequence[str], index: int, reading: SentenceReading) -> bool:
-    """A question of things without an action right after a colon: the options of the
-    sentence before it, not a question of its own about their state."""
+    """A question of things without an action right after a colon: options, not a question.
+
+    "...which network mode it is set to: 5G, 4G or 3G?" lists the options of the sentence
+    before it; it asks nothing of its own about their state.
+    """
     return (
         index > 0
         and sentences[index - 1].rstrip().endswith(":")

@@ -307,9 +307,11 @@ class ScriptedUser:
         return bool(new) and self.style.repeat > 0 and self.rng.random() < self.style.repeat
 
     def _not_redone(self, text: str, calls: list[CallTool]) -> list[CallTool]:
-        """The calls of a message asked again after the user did one of its steps wrong,
-        without the switches it already flipped as asked (flipping them again would undo
-        them): the customer does the step it missed."""
+        """The calls of a message asked again after the user did one of its steps wrong.
+
+        Without the switches it already flipped as asked (flipping them again would undo
+        them): the customer does the step it missed.
+        """
         if self.redo is None or self.redo[0] != text:
             return calls
         return [call for call in calls if call.name not in self.redo[1]]
