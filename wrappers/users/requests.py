@@ -208,10 +208,11 @@ def _placed(call: AskedCall, sentence: int) -> AskedCall:
 def _deduplicated(calls: list[AskedCall], tools: Mapping[str, ToolWords]) -> list[AskedCall]:
     """A tool asked twice once, except a switch asked on and then off (or off then on).
 
-    Asked once with values and once without in one sentence ("the app info ... of the
-    messaging app"), it is one request with the values; in another sentence the one without
-    takes its values from its own sentences ("... without storage access. Please grant it
-    that permission." after the SMS permission was asked).
+    Asked once with values and once with some of them ("the app info ... of the messaging
+    app"), it is one request with the values; asked again without any value in another
+    sentence, it is a request of its own, whose values its own sentences may name ("...
+    without storage access. Please grant it that permission." after the SMS permission was
+    asked; `tau_env.wrappers.users.matcher` drops it when its arguments come out the same).
     """
     kept: list[AskedCall] = []
     for call in calls:
@@ -219,7 +220,8 @@ def _deduplicated(calls: list[AskedCall], tools: Mapping[str, ToolWords]) -> lis
             i
             for i, c in enumerate(kept)
             if c.name == call.name
-            and (c.values == call.values or (c.sentence == call.sentence and _alike(c, call)))
+            and _alike(c, call)
+            and (c.sentence == call.sentence or bool(c.values) == bool(call.values))
         ]
         toggle = call.name in tools and tools[call.name].toggle
         if not same or (
