@@ -162,3 +162,23 @@ def test_paraphrasing_oracle__grouped_asks_consecutive_user_steps_in_one_message
     user_steps = [a for a in task.gold_actions if a.requestor != "assistant"]
     asks = [a for a in grouped if isinstance(a, SendMessage)][:-1]  # the closing one last
     assert len(asks) < len([a for a in one if isinstance(a, SendMessage)][:-1]) == len(user_steps)
+
+
+def test_paraphrasing_oracle__passes_official_telecom_test_in_tuning_wordings_grouped_or_not(
+    data_dir,
+):
+    """Every rotation: a novice (Hard persona) who does one step of a message wrong is asked
+    the whole message again; a scenario line on the topic ("If the agent asks you to pay a
+    bill, you accept") does not stand in for paying."""
+    env = tau_env.make_env("telecom", data_dir=data_dir, split="test")
+    wordings = step_wordings(TUNING, "telecom")
+    failed = []
+    for grouped in (False, True):
+        for rotation in range(6):
+            agent = ParaphrasingOracleAgent.factory(wordings, rotation, grouped=grouped)
+            user = ScriptedUser.factory(env.unwrapped.domain)
+            for task in env.unwrapped.tasks:
+                reward = run_episode(env, agent, user, task_id=task.id, seed=rotation).reward
+                if reward != 1.0:
+                    failed.append((grouped, rotation, task.id))
+    assert failed == []
