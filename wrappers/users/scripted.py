@@ -24,7 +24,8 @@ Each turn it does the first of these that applies:
      performs those in ``accepted_tools``, declines the others, asks for missing arguments
      (a novice may ask for the instruction again first, or run a neighbouring tool instead;
      asked the same message again after that, it does the step it missed and leaves the
-     switches it already flipped as they are);
+     switches it already flipped as they are); handed more than `MAX_STEPS` steps at once (a
+     manual read out), it asks to go one step at a time (an unproductive turn);
    - a request it does not understand (asking for nothing else it understood): **says it
      does not understand** and asks what to do, in its register's words (an unproductive
      turn); with other requests understood, it does those and says so after its report;
@@ -93,6 +94,10 @@ READ_LIMIT = 20_000
 """Characters of an agent message the user reads (about 3,000 words). Reading costs about 10
 microseconds a character, and a megabyte message that a server plays in one process would hold
 that process for seconds, in regular-expression calls no thread switch can interrupt."""
+
+MAX_STEPS = 10
+"""Phone steps a customer follows from one message. Handed more (a manual read out: 13 to 32
+requests; a gold plan lists at most 9 in a row), it asks to go one step at a time."""
 
 _STOP = STOP_TOKENS["done"]
 _ANSWER = re.compile(r"\d")
@@ -204,6 +209,11 @@ class ScriptedUser:
         keeper = self.keeper
         requests, facts = self._requests(text, message, context)
         calls = list(requests.calls)
+        if len(calls) > MAX_STEPS:  # an unproductive turn: its patience runs out on it
+            self.idle += 1
+            if self.idle >= self.patience:
+                return self._give_up()
+            return SendMessage(content=self.voice.say("too_many"))
         if not calls:  # a transfer offer or announcement that asks for nothing on the phone
             if (declined := keeper.transfer_offer(text)) is not None:
                 self.idle = 0
