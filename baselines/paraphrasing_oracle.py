@@ -12,16 +12,18 @@ Which wording a step takes is fixed by the episode's ``rotation``: step ``i`` ta
 ``(rotation + i)``-th of the wordings that fit it (its tool, and arguments that agree with the
 step's), so a few rotations say every wording. When the user says it did not follow, the
 agent asks again (`OracleAgent`): with the same words, or, with ``rephrase``, in the next
-fitting wording, as an agent told "I'm not sure what you mean" would.
+fitting wording, as an agent told "I'm not sure what you mean" would. With ``grouped``, the user
+steps that follow one another in the plan (no agent step between them) are asked in one
+message, their wordings one after the other, as an LLM agent often lists several steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from tau_env.actions import Action, SendMessage
+from tau_env.actions import Action, CallTool, SendMessage, Stop
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.env.aec import SideContext
 from tau_env.env.conversation import SideView
@@ -42,27 +44,59 @@ class ParaphrasingOracleAgent(OracleAgent):
         rotation: Which of the fitting wordings the first step takes (the next step the next).
         rephrase: Ask again in the next fitting wording (not the same words) when the user
             says it did not follow.
+        grouped: Ask for consecutive user steps in one message.
 
     Raises:
         ValueError: A user step of the plan has no fitting wording (at the first action).
     """
 
     def __init__(
-        self, task: Task, wordings: StepWordings, rotation: int = 0, rephrase: bool = False
+        self,
+        task: Task,
+        wordings: StepWordings,
+        rotation: int = 0,
+        rephrase: bool = False,
+        grouped: bool = False,
     ) -> None:
         super().__init__(task)
         self.wordings = wordings
         self.rotation = rotation
         self.rephrase = rephrase
+        self.grouped = grouped
         self._asked = 0
         self._asks: dict[int, tuple[list[GoldAction], int]] = {}  # message -> steps, wording
 
     @classmethod
     def factory(
-        cls, wordings: StepWordings, rotation: int = 0, rephrase: bool = False
+        cls,
+        wordings: StepWordings,
+        rotation: int = 0,
+        rephrase: bool = False,
+        grouped: bool = False,
     ) -> Callable[[Task], ParaphrasingOracleAgent]:
         """A participant factory (task -> agent) with these wordings and rotation."""
-        return partial(cls, wordings=wordings, rotation=rotation, rephrase=rephrase)
+        return partial(
+            cls, wordings=wordings, rotation=rotation, rephrase=rephrase, grouped=grouped
+        )
+
+    def actions(self) -> Iterator[Action]:
+        """`OracleAgent.actions`; with ``grouped``, consecutive user steps in one message."""
+        if not self.grouped:
+            yield from super().actions()
+            return
+        steps: list[GoldAction] = []
+        for step in self.plan:
+            if step.requestor != "assistant":
+                steps.append(step)
+                continue
+            if steps:
+                yield self.ask_user(steps)
+                steps = []
+            yield CallTool(name=step.name, arguments=dict(step.arguments))
+        if steps:
+            yield self.ask_user(steps)
+        yield SendMessage(content=self._closing())
+        yield Stop()
 
     def act(self, view: SideView, context: SideContext) -> Action:
         """`OracleAgent.act`; a request asked again is reworded when ``rephrase`` is set."""

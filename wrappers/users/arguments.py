@@ -45,7 +45,7 @@ _NUMBER = r"\$?\s?\d[\d,]*(?:\.\d+)?(?:\s?k\b)?"
 _MONEY = re.compile(r"\$\s?\d[\d,]*(?:\.\d+)?(?:\s?k\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:USD|dollars)\b")
 _ID_VALUE = r"[\w.@+-]*\d[\w.@+-]*|[a-z]+(?:_[a-z0-9]+)+"
 _STRING = (
-    r"\"[^\"]+\"|'[^']+'|[A-Z][\w&.'+-]*(?:\s+[A-Z][\w&.'+-]*)*"
+    r"\"[^\"]+\"|'[^']+'|[A-Z](?:[\w&'+-]|\.(?=\w))*(?:\s+[A-Z](?:[\w&'+-]|\.(?=\w))*)*"
     r"|[\w.@+-]*\d[\w.@+-]*|[a-z]+(?:_[a-z0-9]+)+"
 )
 _LINK = r"\s*(?:[:=]|\bis\b|\bof\b|\bset to\b|\bto\b|\bas\b|,)?\s*(?:the\s+|your\s+)?"
@@ -53,6 +53,8 @@ _PAIR = re.compile(
     r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b\s*(?:[:=]|\bset to\b|\bis\b|\bof\b)?\s*"
     r"(\"[^\"]*\"|'[^']*'|-?\d[\d,]*(?:\.\d+)?(?![\w.-]*[A-Za-z_])|[\w.@+-]*\d[\w.@+-]*)"
 )
+_PAIR_AFTER = re.compile(r"([\w.@+-]*\d[\w.@+-]*)\s*\(\s*([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\)")
+"""A value with its key after it in parentheses: ``cc_8903 (credit_card_account_id)``."""
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 
 
@@ -287,7 +289,8 @@ def _pairs(scope: str, arguments: Mapping[str, Any]) -> str | None:
             pass
     taken = {str(value) for value in arguments.values()}
     pairs: dict[str, Any] = {}
-    for key, value in _PAIR.findall(scope):
+    found = _PAIR.findall(scope) + [(key, value) for value, key in _PAIR_AFTER.findall(scope)]
+    for key, value in found:
         if key in taken or key in pairs:
             continue
         pairs[key] = _number_or_text(value.strip("'\"").rstrip(".,;:"))

@@ -198,9 +198,12 @@ def offer_decision(text: str, accepts: Sequence[str], declines: Sequence[str] = 
 @lru_cache(maxsize=8192)
 def _decision(text: str, accepts: tuple[str, ...], declines: tuple[str, ...]) -> bool | None:
     """`offer_decision` for one text (agents repeat their questions: cached)."""
-    for sentence in sentences(text.lower()):
+    said = sentences(text.lower())
+    # "Do you want me to close the account? Please confirm.": one confirmation, not an offer.
+    asked_to_confirm = any(SHARED.confirmation_requests.find(words_of(s)) for s in said)
+    for sentence in said:
         words = words_of(sentence)
-        confirming = bool(SHARED.confirmation.find(words))
+        confirming = asked_to_confirm or bool(SHARED.confirmation.find(words))
         if asks_question(sentence):
             confirming = (
                 confirming
@@ -395,14 +398,28 @@ def _requested(
     reading = reader_for(lexicon, key[0]).read(sentences(text))
     known = dict(facts)
     words = lexicon.parameters if lexicon is not None else {}
-    calls = []
+    calls: list[RequestedCall] = []
     for index, call in enumerate(reading.calls):
         schema = schemas[call.name]
         scope = _scope(reading, index)
         arguments = fill_arguments(schema, scope, known, call.values, words)
         missing = missing_arguments(schema, arguments)
+        takes = bool(schema.get("parameters", {}).get("properties"))  # a switch takes none
+        if takes and not call.values and _asked_before(calls, call.name, arguments, missing):
+            continue  # "Could you grant it?" after the permission was asked: the same request
         calls.append(RequestedCall(call.name, arguments, missing, _offset(call)))
     return ToolRequests(tuple(calls), reading.unclear)
+
+
+def _asked_before(
+    calls: Sequence[RequestedCall], name: str, arguments: Mapping[str, Any], missing: Sequence[str]
+) -> bool:
+    """A request without values of its own that names nothing new.
+
+    Asked already with these arguments, or left without some while the tool was asked before.
+    """
+    earlier = [call for call in calls if call.name == name]
+    return bool(earlier) and (bool(missing) or any(c.arguments == arguments for c in earlier))
 
 
 def _scope(reading: Reading, index: int) -> str:

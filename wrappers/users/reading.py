@@ -40,6 +40,7 @@ class SharedWords:
 
     actions: Mapping[str, tuple[str, ...]]
     weak: frozenset[str]
+    corrections: PhraseTable[str]
     negations: PhraseTable[str]
     subordinate: PhraseTable[str]
     clause_breaks: PhraseTable[str]
@@ -83,6 +84,7 @@ def _read() -> SharedWords:
     return SharedWords(
         actions={name: tuple(said) for name, said in data["actions"].items()},
         weak=frozenset(words["weak"]),
+        corrections=_table(words["corrections"], "correction"),
         negations=_table(words["negations"], "not"),
         subordinate=_table(words["subordinate"], "if"),
         clause_breaks=_table(words["clause_breaks"], "break"),

@@ -58,6 +58,8 @@ class Register:
         not_understood: Not understanding what the agent asks to be done.
         not_understood_thing: The same about a thing the agent named: a template with
             ``{thing}``.
+        too_many: Asking to go one step at a time, handed more steps than a customer follows
+            from one message.
     """
 
     name: str
@@ -85,6 +87,7 @@ class Register:
     withhold: tuple[str, ...]
     not_understood: tuple[str, ...]
     not_understood_thing: tuple[str, ...]
+    too_many: tuple[str, ...]
 
 
 def _read_registers() -> dict[str, Register]:

@@ -35,6 +35,7 @@ _ADDRESSEES = frozenset({"me", "us"})
 _HAVE = frozenset({"have", "had"})
 _WHAT = frozenset({"what", "how"})
 _JOINING = frozenset({"and", "then"})
+_WH_STATE = frozenset({"what", "which", "how"})
 _SKIPPED_BEFORE_STATE = frozenset({"currently", "now", "still", "already", "all", "not", "set"})
 
 
@@ -124,6 +125,8 @@ class SentenceReading:
         self.in_actions: set[int] = set()
         self.object_ends: set[int] = set()
         self.unknown_request = False
+        self.acts = False  # an action word found (set by `read`)
+        self.acted_on: set[int] = set()  # starts of the things acted on (set by `read`)
         self.places: list[Mention[str]] | None = None  # place words, found when first needed
         self.words = words
         self.stems = words.stems
@@ -151,6 +154,7 @@ class SentenceReading:
         ]
         self.in_actions = {p for action in found_actions for p in action.positions}
         self.object_ends = ends
+        self.acts = bool(found_actions)
         actions = [a for a in found_actions if self._counts(a)]
         if any(a.label - LOOKS for a in actions):  # "open Settings > VPN and tap Disconnect"
             actions = [a for a in actions if a.label - {_OPEN}]
@@ -163,6 +167,9 @@ class SentenceReading:
                 continue
             used.add(key)
             taken.setdefault(key, _Taken(action)).objects.append((obj, tools))
+        self.acted_on = {  # things an action of this sentence does something to
+            obj.start for t in taken.values() if t.action not in LOOKS for obj, _ in t.objects
+        }
         missed: list[str] = []
         for position, lone in enumerate(actions):
             if position in used or self._leads_into(lone, actions):
@@ -202,9 +209,22 @@ class SentenceReading:
         following = self.stems[action.end + 1] if action.end + 1 < len(self.stems) else ""
         if following in _ADDRESSEES and CHECK not in action.label:
             return False  # "let me know", "give me your details": the conversation's
-        if action.label & _STATE_ACTIONS and (self.state_question or self._after_be(start)):
+        if action.label & _STATE_ACTIONS and (
+            self.state_question or self._after_be(start) or self._asked_what_state(start)
+        ):
             return False
         return not self._someone_else_acts(start)
+
+    def _asked_what_state(self, start: int) -> bool:
+        """A question of what a thing is set to, not a request to set it.
+
+        "What is your network type set to?", "Which mode is your phone set to?": a wh-word,
+        then "is" before the action in its clause.
+        """
+        if not self.question or not self.stems or self.stems[0] not in _WH_STATE:
+            return False
+        clause = self.clause[start]
+        return any(self.stems[i] in SHARED.be and self.clause[i] == clause for i in range(1, start))
 
     def _after_be(self, start: int) -> bool:
         index = start - 1
@@ -286,9 +306,10 @@ class SentenceReading:
     ) -> tuple[str, list[NamedThing], list[str]] | None:
         """What an action without an object acts on ("turn it off"), with its tools.
 
-        The first thing of the latest clause that names one (a container last). A look ("let me
-        know what happens") takes a thing of its own clause, or an earlier one only when "it"
-        says so.
+        The first thing of the latest clause that names one (a container last, unless this
+        sentence did something to it: "switch your phone off, wait, and switch it back on"). A
+        look ("let me know what happens") takes a thing of its own clause, or an earlier one only
+        when "it" says so.
         """
         here = [o for o in objects if o.start < action.start]
         if action.label <= LOOKS:
@@ -303,9 +324,14 @@ class SentenceReading:
             for clause in sorted({self.clause[o.start] for o in here})
         ]
         ordered = [o for clause in clauses[::-1] for o in clause]
-        before = [o for o in ordered if o.name not in self.reader.containers] + [
-            o for o in ordered if o.name in self.reader.containers
-        ]
+        containers = self.reader.containers
+        handled = [o for o in ordered if o.name in containers and o in here]
+        handled = [o for o in handled if o.start in self.acted_on]
+        before = (
+            handled
+            + [o for o in ordered if o.name not in containers]
+            + [o for o in ordered if o.name in containers and o not in handled]
+        )
         for obj in before:
             for name in self.reader.ordered(action.label):
                 tools = self.reader.candidates(name, obj.name)

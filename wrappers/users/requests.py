@@ -23,7 +23,9 @@ as "then" or "but" end a clause):
    asked about: its state's check (`shown_by`: "Is Wi-Fi
    on?" -> ``check_wifi_status``). Of several objects one action takes, those named as a place
    ("on your phone", "in your network settings") and the phone that holds the others are
-   left out.
+   left out. A sentence broken off ("...") and taken back by the next ("actually, ...") is
+   not read. A question of things alone right after a colon ("which network mode it is set
+   to: 5G, 4G or 3G?") lists the options of the sentence before it and asks nothing itself.
 3. **Actions without an object** take what "it" stands for: the first object of the latest
    clause that names one ("Airplane mode blocks every radio, so make sure it's off"), the
    phone itself last; or the tool that needs none ("Please restart."). A look without an
@@ -155,9 +157,13 @@ class RequestReader:
         named: list[list[NamedThing]] = []  # objects named so far, clause by clause, for "it"
         unknown = 0  # polite requests with an unknown verb: counted only if nothing else is
         for index, sentence in enumerate(sentences):
+            if _taken_back(sentences, index):
+                continue
             words = words_of(sentence)
             reading = SentenceReading(self, words, sentence.rstrip().endswith("?"))
             asked, missed = reading.read(named)
+            if _lists_options(sentences, index, reading):
+                asked = []  # "...which network mode it is set to: 5G, 4G or 3G?" asks once
             calls.extend(_placed(call, index) for call in asked)
             if not asked:
                 unclear.extend(missed)
@@ -169,6 +175,32 @@ class RequestReader:
         return Reading(tuple(_deduplicated(calls, self.tools)), tuple(unclear), tuple(sentences))
 
 
+def _taken_back(sentences: Sequence[str], index: int) -> bool:
+    """A sentence broken off and taken back by the next: not read.
+
+    "Please power off... actually, no need to power off."
+    """
+    if index + 1 >= len(sentences) or not sentences[index].rstrip().endswith(("...", "…", "—")):
+        return False
+    following = words_of(sentences[index + 1])
+    return any(mention.start == 0 for mention in SHARED.corrections.find(following))
+
+
+def _lists_options(sentences: Sequence[str], index: int, reading: SentenceReading) -> bool:
+    """A question of things without an action right after a colon: options, not a question.
+
+    "...which network mode it is set to: 5G, 4G or 3G?" lists the options of the sentence
+    before it; it asks nothing of its own about their state.
+    """
+    return (
+        index > 0
+        and sentences[index - 1].rstrip().endswith(":")
+        and reading.question
+        and not reading.acts
+        and not reading.state_question  # "Quick check: is Wi-Fi on?" asks
+    )
+
+
 def _placed(call: AskedCall, sentence: int) -> AskedCall:
     return AskedCall(call.name, call.values, sentence, call.position, call.direction)
 
@@ -176,12 +208,21 @@ def _placed(call: AskedCall, sentence: int) -> AskedCall:
 def _deduplicated(calls: list[AskedCall], tools: Mapping[str, ToolWords]) -> list[AskedCall]:
     """A tool asked twice once, except a switch asked on and then off (or off then on).
 
-    Asked once with values and once without ("the app info ... of the messaging app"), it
-    is one request with the values.
+    Asked once with values and once with some of them ("the app info ... of the messaging
+    app"), it is one request with the values; asked again without any value in another
+    sentence, it is a request of its own, whose values its own sentences may name ("...
+    without storage access. Please grant it that permission." after the SMS permission was
+    asked; `tau_env.wrappers.users.matcher` drops it when its arguments come out the same).
     """
     kept: list[AskedCall] = []
     for call in calls:
-        same = [i for i, c in enumerate(kept) if c.name == call.name and _alike(c, call)]
+        same = [
+            i
+            for i, c in enumerate(kept)
+            if c.name == call.name
+            and _alike(c, call)
+            and (c.sentence == call.sentence or bool(c.values) == bool(call.values))
+        ]
         toggle = call.name in tools and tools[call.name].toggle
         if not same or (
             toggle and call.direction and kept[same[-1]].direction not in (None, call.direction)

@@ -15,14 +15,17 @@ Each turn it does the first of these that applies:
 4. Reads the agent's latest message (its first `READ_LIMIT` characters, as much as a customer
    reads of a message). Its conduct off the path comes first (`conduct.Keeper`, read from the
    scenario by `tau_env.tasks.scenario_rules`): a transfer offer declined by a user told not
-   to be transferred, a question on a topic the scenario says how to answer, a health reason
-   denied; then:
+   to be transferred, a question on a topic the scenario says how to answer (unless the
+   message asks for something on the phone: that is done), a health reason denied; then:
    - a transfer announcement or offer (that asks for no user tool): **stops** with
      ``###TRANSFER###``;
    - requested user-tool calls (the structured ``request`` when the style reads it, else the
      words through `tau_env.wrappers.users.matcher`, with the domain's `RequestLexicon`):
      performs those in ``accepted_tools``, declines the others, asks for missing arguments
-     (a novice may ask for the instruction again first, or run a neighbouring tool instead);
+     (a novice may ask for the instruction again first, or run a neighbouring tool instead;
+     asked the same message again after that, it does the step it missed and leaves the
+     switches it already flipped as they are); handed more than `MAX_STEPS` steps at once (a
+     manual read out), it asks to go one step at a time (an unproductive turn);
    - a request it does not understand (asking for nothing else it understood): **says it
      does not understand** and asks what to do, in its register's words (an unproductive
      turn); with other requests understood, it does those and says so after its report;
@@ -92,6 +95,10 @@ READ_LIMIT = 20_000
 microseconds a character, and a megabyte message that a server plays in one process would hold
 that process for seconds, in regular-expression calls no thread switch can interrupt."""
 
+MAX_STEPS = 10
+"""Phone steps a customer follows from one message. Handed more (a manual read out: 13 to 32
+requests; a gold plan lists at most 9 in a row), it asks to go one step at a time."""
+
 _STOP = STOP_TOKENS["done"]
 _ANSWER = re.compile(r"\d")
 _CLOSING = re.compile(
@@ -154,6 +161,7 @@ class ScriptedUser:
         self.heard: set[str] = set()
         self.confused: set[str] = set()
         self.substituted: set[str] = set()
+        self.redo: tuple[str, frozenset[str]] | None = None  # see `_not_redone`
         self.tools: list[dict[str, Any]] = []
 
     @property
@@ -201,13 +209,20 @@ class ScriptedUser:
         keeper = self.keeper
         requests, facts = self._requests(text, message, context)
         calls = list(requests.calls)
+        if len(calls) > MAX_STEPS:  # an unproductive turn: its patience runs out on it
+            self.idle += 1
+            if self.idle >= self.patience:
+                return self._give_up()
+            return SendMessage(content=self.voice.say("too_many"))
         if not calls:  # a transfer offer or announcement that asks for nothing on the phone
             if (declined := keeper.transfer_offer(text)) is not None:
                 self.idle = 0
                 return SendMessage(content=declined)
             if announces_transfer(text):  # an offer too: the user takes it, as it always has
                 return Stop(reason="transfer")
-        told = keeper.topic_answer(text) or keeper.health_answer(text)
+        # A request to do something on the phone is answered by doing it: "If the agent asks
+        # you to pay a bill, you accept" does not stand in for paying it.
+        told = None if calls else keeper.topic_answer(text) or keeper.health_answer(text)
         if told is not None:
             self.idle = 0
             return SendMessage(content=told)
@@ -236,11 +251,14 @@ class ScriptedUser:
             replies.append(self.voice.not_understood(requests.unclear[0]))
             if not runnable:
                 return self._not_understood(replies[-1])
+        runnable = self._not_redone(text, runnable)
         if runnable:
             self.idle = 0
             if self._needs_repeat(runnable):
                 return SendMessage(content=self.voice.say("repeat"))
+            asked_for = runnable
             runnable = [self._maybe_mistaken(call) for call in runnable]
+            self._remember(text, asked_for, runnable)
             self.held = replies
             self.pending.extend(runnable[1:])
             return runnable[0]
@@ -297,6 +315,29 @@ class ScriptedUser:
         new = [call.name for call in calls if call.name not in self.heard]
         self.heard.update(call.name for call in calls)
         return bool(new) and self.style.repeat > 0 and self.rng.random() < self.style.repeat
+
+    def _not_redone(self, text: str, calls: list[CallTool]) -> list[CallTool]:
+        """The calls of a message asked again after the user did one of its steps wrong.
+
+        Without the switches it already flipped as asked (flipping them again would undo
+        them): the customer does the step it missed.
+        """
+        if self.redo is None or self.redo[0] != text:
+            return calls
+        return [call for call in calls if call.name not in self.redo[1]]
+
+    def _remember(self, text: str, asked: list[CallTool], ran: list[CallTool]) -> None:
+        """What the user did for `text`, when it did one of its steps wrong (`_not_redone`)."""
+        if all(a.name == r.name for a, r in zip(asked, ran, strict=True)):
+            self.redo = None
+            return
+        tools = self.lexicon.tools if self.lexicon is not None else {}
+        flipped = frozenset(
+            a.name
+            for a, r in zip(asked, ran, strict=True)
+            if a.name == r.name and a.name in tools and tools[a.name].toggle
+        )
+        self.redo = (text, flipped)
 
     def _maybe_mistaken(self, call: CallTool) -> CallTool:
         """A novice may run the neighbouring tool instead (once per tool)."""

@@ -47,6 +47,7 @@ Phrase = Literal[
     "decline_again",
     "too_expensive",
     "healthy",
+    "too_many",
 ]
 """What a customer says without content of its own: a bank of `Register` phrasings each."""
 

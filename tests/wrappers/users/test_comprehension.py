@@ -1,9 +1,12 @@
 """The scripted user understands how agents word requests (issue 54 item 1).
 
-The paraphrase corpus (data/paraphrases_{tuning,heldout}.toml) was written before the reader
-was extended; the vocabulary is fitted to the tuning half only, the held-out half measures it.
-These tests assert the corpus's shape and the bounds: each half understood at >= 95%, and an
-oracle that asks for each telecom plan step in the held-out wordings keeps its measured level
+The paraphrase corpus (data/paraphrases_{tuning,heldout}.toml): the vocabulary is fitted to
+the tuning half only, the held-out half measures it. The held-out half (v2) was written fresh,
+before any tuning against it, with at least 10 wordings per user tool and per identification
+and confirmation question of its own; the first held-out half (v1), read while the reader was
+extended, is now part of the tuning half. These tests assert the corpus's shape and the
+bounds: each half understood at >= 95%, and an oracle that asks for each telecom plan step in
+the held-out wordings passes >= 95% of built-in and official telecom ``test``
 (benchmarks/user_understanding.py prints the figures; benchmarks/README.md records them).
 """
 
@@ -15,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tau_env
+from tau_env.actions import SendMessage
 from tau_env.baselines.paraphrasing_oracle import ParaphrasingOracleAgent
 from tau_env.episode_runner import run_episode
 from tau_env.wrappers.users import ScriptedUser
@@ -36,10 +40,10 @@ IDENTIFYING_DOMAINS = ("airline", "retail", "banking_knowledge")
 
 UNDERSTOOD = 0.95
 """Issue 54's bound: the share of each half understood."""
-PLANS_FLOOR = {None: 0.92, "official": 0.93}
-"""The paraphrasing oracle's pass rate on telecom ``test`` with the held-out wordings, as
-measured (0.925 built-in, 0.938 official): a floor against regressions. Issue 54 asks for
-0.95; the benchmark README says which held-out wordings keep it below."""
+PLANS_FLOOR = {None: 0.95, "official": 0.95}
+"""The paraphrasing oracle's pass rate on telecom ``test`` with the held-out wordings: issue
+54's bound (measured on held-out v2: 1.000 built-in, 1.000 official; 1.000 and 0.967 before the
+reader was tuned on the tuning half)."""
 
 
 def _tools_asked(wordings: list[Wording]) -> Counter[str]:
@@ -54,6 +58,22 @@ def test_corpus__has_ten_wordings_per_user_tool(domain):
     names = {tool["function"]["name"] for tool in tools}
     asked = _tools_asked(TUNING.wordings + HELDOUT.wordings)
     assert {name: asked[name] for name in names if asked[name] < 10} == {}
+
+
+@pytest.mark.parametrize("domain", USER_TOOL_DOMAINS)
+def test_heldout__alone_has_ten_wordings_per_user_tool(domain):
+    tools = tau_env.load_domain(domain).toolbox.tools("user").openai_schemas()
+    names = {tool["function"]["name"] for tool in tools}
+    asked = _tools_asked(HELDOUT.wordings)
+    assert {name: asked[name] for name in names if asked[name] < 10} == {}
+
+
+@pytest.mark.parametrize("domain", IDENTIFYING_DOMAINS)
+def test_heldout__alone_has_ten_wordings_per_identification_and_confirmation_question(domain):
+    wordings = [w for w in HELDOUT.wordings if w.domain == domain]
+    questions = Counter(frozenset(w.facts) for w in wordings if w.kind == "fact")
+    assert questions and min(questions.values()) >= 10, questions
+    assert sum(w.kind == "confirm" for w in wordings) >= 10
 
 
 @pytest.mark.parametrize("domain", IDENTIFYING_DOMAINS)
@@ -123,10 +143,42 @@ def test_paraphrasing_oracle__passes_telecom_test_in_held_out_wordings(source, r
     assert sum(rewards) / len(rewards) >= PLANS_FLOOR[source]
 
 
-def test_paraphrasing_oracle__passes_every_task_in_tuning_wordings():
+@pytest.mark.parametrize("grouped", [False, True])
+def test_paraphrasing_oracle__passes_every_task_in_tuning_wordings(grouped):
     env = tau_env.make_env("telecom", split="test")
     wordings = step_wordings(TUNING, "telecom")
-    agent = ParaphrasingOracleAgent.factory(wordings, 0)
+    agent = ParaphrasingOracleAgent.factory(wordings, 0, grouped=grouped)
     user = ScriptedUser.factory(env.unwrapped.domain)
     rewards = [run_episode(env, agent, user, task_id=t.id).reward for t in env.unwrapped.tasks]
     assert rewards == [1.0] * len(rewards)
+
+
+def test_paraphrasing_oracle__grouped_asks_consecutive_user_steps_in_one_message():
+    env = tau_env.make_env("telecom", split="test")
+    wordings = step_wordings(TUNING, "telecom")
+    task = max(env.unwrapped.tasks, key=lambda t: len(t.gold_actions))
+    one = list(ParaphrasingOracleAgent(task, wordings).actions())
+    grouped = list(ParaphrasingOracleAgent(task, wordings, grouped=True).actions())
+    user_steps = [a for a in task.gold_actions if a.requestor != "assistant"]
+    asks = [a for a in grouped if isinstance(a, SendMessage)][:-1]  # the closing one last
+    assert len(asks) < len([a for a in one if isinstance(a, SendMessage)][:-1]) == len(user_steps)
+
+
+def test_paraphrasing_oracle__passes_official_telecom_test_in_tuning_wordings_grouped_or_not(
+    data_dir,
+):
+    """Every rotation: a novice (Hard persona) who does one step of a message wrong is asked
+    the whole message again; a scenario line on the topic ("If the agent asks you to pay a
+    bill, you accept") does not stand in for paying."""
+    env = tau_env.make_env("telecom", data_dir=data_dir, split="test")
+    wordings = step_wordings(TUNING, "telecom")
+    failed = []
+    for grouped in (False, True):
+        for rotation in range(6):
+            agent = ParaphrasingOracleAgent.factory(wordings, rotation, grouped=grouped)
+            user = ScriptedUser.factory(env.unwrapped.domain)
+            for task in env.unwrapped.tasks:
+                reward = run_episode(env, agent, user, task_id=task.id, seed=rotation).reward
+                if reward != 1.0:
+                    failed.append((grouped, rotation, task.id))
+    assert failed == []

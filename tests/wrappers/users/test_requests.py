@@ -117,3 +117,50 @@ def test_a_domain_without_a_lexicon__is_read_by_its_tool_names():
     assert [
         c.name for c in reader_for(own, ("toggle_lamp",)).read(["Switch the light on."]).calls
     ] == ["toggle_lamp"]
+
+
+def test_it__after_switching_the_phone_off_in_its_sentence__is_the_phone():
+    text = (
+        "Can you switch airplane mode off for me? "
+        "Please switch your phone off, wait 30 seconds, and switch it back on."
+    )
+    assert read(text)[0] == ["toggle_airplane_mode", "reboot_device"]
+    assert read("Airplane mode blocks every radio on your phone, so make sure it's off.")[0] == [
+        "toggle_airplane_mode"
+    ]
+
+
+def test_a_sentence_broken_off_and_taken_back__is_not_read():
+    text = "It looks like mobile data is off. Could you turn it on? Please power off... actually, "
+    text += "no need to power off. Just remove the SIM card and put it back in."
+    assert read(text)[0] == ["toggle_data", "reseat_sim_card"]
+    text = "Please restart your phone... Then check the status bar."  # nothing taken back
+    assert read(text)[0] == ["reboot_device", "check_status_bar"]
+
+
+def test_options_listed_after_a_colon__ask_nothing_of_their_own():
+    text = "Could you check which network mode your phone is set to: 5G, 4G, 3G or 2G?"
+    assert read(text) == (["check_network_mode_preference"], ())
+    assert read("Quick check: is Wi-Fi on?") == (["check_wifi_status"], ())
+
+
+def test_what_a_thing_is_set_to__is_asked_not_set():
+    assert read("What is your preferred network type set to?") == (
+        ["check_network_mode_preference"],
+        (),
+    )
+    assert read("Please set your APN settings back to the carrier defaults.") == (
+        ["reset_apn_settings"],
+        (),
+    )
+
+
+def test_a_repeat_without_values_in_another_sentence__is_a_request_of_its_own():
+    text = (
+        "Your messaging app is missing the SMS permission. Could you grant it? "
+        "The messaging app can't save pictures without storage access. "
+        "Please grant it that permission."
+    )
+    assert read(text)[0] == ["grant_app_permission", "grant_app_permission"]
+    text = "Please grant the messaging app the SMS permission. Please grant the SMS permission."
+    assert read(text)[0] == ["grant_app_permission"]  # the same values: asked once
