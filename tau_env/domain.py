@@ -41,6 +41,7 @@ __all__ = [
     "PreparedTask",
     "RetrievalSupport",
     "clear_domain_cache",
+    "domain_definition",
     "has_builtin_data",
     "load_domain",
     "registered_domains",
@@ -289,6 +290,11 @@ def _check_task_functions(domain: Domain) -> None:
                     f"'evaluation_criteria.actions[{i}].name': {action.name!r} is not a "
                     f"registered {side} tool"
                 )
+
+
+def domain_definition(name: str) -> DomainDefinition:
+    """The code of the registered domain `name` (tools, database classes); reads no data."""
+    return _definition(name)
 
 
 def _definition(name: str) -> DomainDefinition:

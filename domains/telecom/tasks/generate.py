@@ -28,7 +28,7 @@ import json
 import random
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -86,6 +86,8 @@ TEST_POOL_SHARE = 0.35
 NOVEL_SHARE = 0.5
 """Share of test tasks drawn from blueprints with a held-out issue."""
 FIXABLE_PREFERENCE = 0.8
+ATTEMPTS_PER_TASK = 50
+"""Draws per wanted task before a pool counts as exhausted (a repeat is drawn again)."""
 SETTING_COUNTS = ((0, 0.2), (1, 0.5), (2, 0.3))
 """How many harmless settings a task gets, with their chances."""
 
@@ -157,7 +159,10 @@ def _draw(
     personas: Sequence[Persona],
     rng: random.Random,
 ) -> list[Task]:
-    """`count` tasks from the pools (chosen with `shares`), bin by bin, without repeats."""
+    """`count` tasks from the pools (chosen with `shares`), bin by bin, without repeats.
+
+    Fewer when `ATTEMPTS_PER_TASK` draws per task find no new one (the pools are exhausted).
+    """
     binned = []
     for pool in pools:
         bins: dict[tuple[int, bool], list[Blueprint]] = defaultdict(list)
@@ -166,7 +171,9 @@ def _draw(
         binned.append((bins, {key: list(members) for key, members in bins.items()}))
     tasks: list[Task] = []
     seen: set[str] = set()
-    while len(tasks) < count:
+    attempts = 0
+    while len(tasks) < count and attempts < count * ATTEMPTS_PER_TASK:
+        attempts += 1
         bins, unused = rng.choices(binned, shares)[0]
         size = rng.choice(sorted({size for size, _ in bins}))
         fixable = rng.random() < FIXABLE_PREFERENCE
@@ -185,12 +192,21 @@ def _draw(
     return tasks
 
 
-def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, list[str]]]:
+def generate(
+    data: DomainData,
+    seed: int = SEED,
+    sizes: Mapping[str, Mapping[str, int]] = SPLIT_SIZES,
+    *,
+    verify: bool = True,
+) -> tuple[list[Task], dict[str, list[str]]]:
     """The built-in tasks and splits, each task verified by replaying its gold plan.
 
     Args:
         data: The built-in telecom data (its databases; its tasks are ignored).
         seed: Seeds every random choice; the same seed gives the same tasks.
+        sizes: Tasks per split and intent (default `SPLIT_SIZES`; an intent left out of a
+            split gets none there).
+        verify: Replay every task's gold plan (`Verifier`); False leaves it to the caller.
 
     Returns:
         The tasks, with plain ids ``telecom/<split>/<NNNN>`` (`tau_env.domains.opaque_ids`;
@@ -221,10 +237,10 @@ def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, 
             else:
                 pools, shares = [novel, familiar[:cut]], [NOVEL_SHARE, 1 - NOVEL_SHARE]
                 people = customers["test"]
-            size = SPLIT_SIZES[split][name]
+            size = sizes.get(split, {}).get(name, 0)
             splits[split] += _draw(pools, shares, size, people, personas, rng)
     drawn = splits["test"] + splits["test_ood"] + splits["train"]
-    for task in drawn:
+    for task in drawn if verify else ():
         verifier.verify(task)
     names = {split: [task.id for task in chosen] for split, chosen in splits.items()}
     new_ids, renamed_splits = opaque_ids(

@@ -1,0 +1,80 @@
+"""Checking a ``tau-env generate`` request before anything is drawn or written."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from tau_env.errors import InvalidOption, did_you_mean
+from tau_env.generation.difficulty import LEVELS
+from tau_env.generation.drawn import Adapter, Request
+
+__all__ = ["ADAPTERS", "MAX_TASKS", "adapter_for", "checked_request"]
+
+ADAPTERS = {
+    "airline": "tau_env.generation.airline",
+    "retail": "tau_env.generation.retail",
+    "telecom": "tau_env.generation.telecom",
+    "banking_knowledge": "tau_env.generation.banking",
+}
+"""The domains ``tau-env generate`` writes, and the module of each one's `Adapter`."""
+
+MAX_TASKS = 1_000_000
+"""The largest set one call writes."""
+
+
+def adapter_for(domain: str) -> Adapter:
+    """The adapter of a generated domain (its generator imported now)."""
+    adapter: Adapter = importlib.import_module(ADAPTERS[domain]).ADAPTER
+    return adapter
+
+
+def _names(kind: str, given: Sequence[str], known: Sequence[str]) -> tuple[str, ...]:
+    chosen: list[str] = []
+    for name in given:
+        if name not in known:
+            hint = did_you_mean(name, known)
+            raise InvalidOption(
+                f"unknown {kind} {name!r}" + (f"; {hint}" if hint else "")
+                + f" (known: {', '.join(known)})"
+            )
+        if name not in chosen:
+            chosen.append(name)
+    if not chosen:
+        raise InvalidOption(f"no {kind} named")
+    return tuple(chosen)
+
+
+def checked_request(
+    domain: str,
+    seed: int,
+    tasks: int,
+    families: Sequence[str] | None = None,
+    world_size: int | None = None,
+    difficulty: Sequence[str] | None = None,
+) -> Request:
+    """The request, or `InvalidOption` saying in one line what is wrong with it."""
+    if domain not in ADAPTERS:
+        hint = did_you_mean(domain, ADAPTERS)
+        raise InvalidOption(
+            f"--domain: tau-env generate writes {', '.join(ADAPTERS)}, not {domain!r}"
+            + (f"; {hint}" if hint else "")
+        )
+    if seed < 0:
+        raise InvalidOption(f"--seed must be 0 or more, not {seed}")
+    if not 1 <= tasks <= MAX_TASKS:
+        raise InvalidOption(f"--tasks must be between 1 and {MAX_TASKS:,}, not {tasks}")
+    adapter = adapter_for(domain)
+    chosen = None if families is None else _names("family", families, adapter.families)
+    if world_size is not None:
+        if adapter.min_world is None:
+            raise InvalidOption(
+                f"--world-size: the {domain} generator's world does not grow with a size "
+                "(see the generate page of the docs)"
+            )
+        if world_size < adapter.min_world:
+            raise InvalidOption(
+                f"--world-size must be at least {adapter.min_world} for {domain}, not {world_size}"
+            )
+    levels = None if difficulty is None else _names("difficulty level", difficulty, LEVELS)
+    return Request(domain, seed, tasks, chosen, world_size, levels)
