@@ -61,7 +61,5 @@ def _family(task: Mapping[str, Any]) -> str:
     return str(((task.get("description") or {}).get("parameters") or {}).get("product"))
 
 
-ADAPTER = Adapter(
-    families=tuple(FAMILIES), family_of=_family, draw=_draw, write_tasks=_write_tasks
-)
+ADAPTER = Adapter(families=tuple(FAMILIES), family_of=_family, draw=_draw, write_tasks=_write_tasks)
 """The banking_knowledge domain's adapter."""

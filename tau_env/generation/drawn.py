@@ -69,4 +69,6 @@ class Adapter:
     family_of: Callable[[Mapping[str, Any]], str]
     draw: Callable[[Request, Sequence[str], int], Drawn]
     min_world: int | None = None
-    write_tasks: Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None = None
+    write_tasks: (
+        Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
+    ) = None

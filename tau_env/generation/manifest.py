@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GENERATOR_VERSION", "MANIFEST_FILE", "content_hash", "identity", "read_manifest"]
+__all__ = [
+    "GENERATOR_VERSION",
+    "MANIFEST_FILE",
+    "content_hash",
+    "folder_files",
+    "folder_identity",
+    "identity",
+    "read_manifest",
+]
 
 MANIFEST_FILE = "manifest.json"
 """The manifest's file name, in the generated domain folder."""
@@ -54,3 +62,31 @@ def read_manifest(data_dir: str | Path | None, domain: str) -> dict[str, Any] | 
     except (OSError, ValueError):
         return None
     return found if isinstance(found, dict) else None
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    """Every file of a domain folder but the manifest, by path relative to it."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.relative_to(folder).as_posix() != MANIFEST_FILE
+    }
+
+
+def folder_identity(folder: str | Path) -> str | None:
+    """The identity of the generated set in a domain folder; None when it has no manifest.
+
+    The folder's files are hashed again: a set edited since it was generated is named so
+    (``... (modified since generated)``), since the manifest no longer describes it.
+    """
+    path = Path(folder)
+    try:
+        manifest = json.loads((path / MANIFEST_FILE).read_text(encoding="utf-8"))
+        files = folder_files(path)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict):
+        return None
+    if content_hash(files) != manifest.get("content_hash"):
+        return identity(manifest) + " (modified since generated)"
+    return identity(manifest)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import tau_env
-from tau_env.domain import clear_domain_cache, domain_definition, load_domain
+from tau_env.domain import clear_domain_cache, domain_definition
 from tau_env.domains.opaque_ids import opaque_ids
 from tau_env.errors import InvalidOption
 from tau_env.generation.difficulty import difficulty_features
@@ -42,7 +42,7 @@ from tau_env.generation.request import adapter_for
 from tau_env.generation.select import distinct, proportional
 from tau_env.generation.verify import verify_folder
 
-__all__ = ["GenerationShortfall", "Generated", "domain_folder", "generate_task_set"]
+__all__ = ["Generated", "GenerationShortfall", "domain_folder", "generate_task_set"]
 
 OVERSHOOTS = (1.25, 2.5, 5.0)
 """Candidates drawn per task asked for, tried in turn until enough distinct ones are left."""
@@ -110,6 +110,7 @@ def _final_tasks(
     request: Request, adapter: Adapter, drawn: Drawn, candidates: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
     """The selected tasks under plain ids, in ``base`` order, and the splits."""
+
     def stratum(task: Mapping[str, Any]) -> str:  # every family keeps its share of each split
         return f"{adapter.family_of(task)}|{drawn.split_of[task['id']]}"
 

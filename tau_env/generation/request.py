@@ -35,7 +35,8 @@ def _names(kind: str, given: Sequence[str], known: Sequence[str]) -> tuple[str, 
         if name not in known:
             hint = did_you_mean(name, known)
             raise InvalidOption(
-                f"unknown {kind} {name!r}" + (f"; {hint}" if hint else "")
+                f"unknown {kind} {name!r}"
+                + (f"; {hint}" if hint else "")
                 + f" (known: {', '.join(known)})"
             )
         if name not in chosen:

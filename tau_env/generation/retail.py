@@ -42,7 +42,9 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     )
     data = generate_world(rng, users=users)
     journal, source = Journal(), SeedSource(0)
-    initial = World(TOOLBOX, RetailDB(RetailDB.snapshot_of(data), journal, source), None, journal, source)
+    initial = World(
+        TOOLBOX, RetailDB(RetailDB.snapshot_of(data), journal, source), None, journal, source
+    )
     chosen = [family for family in FAMILIES if _name(family) in families]
     full = [family for family in chosen if family.__name__ not in FEWER] or chosen
     per_family = math.ceil(wanted / len(full))

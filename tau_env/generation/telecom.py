@@ -26,9 +26,13 @@ _PACKAGE = "tau_env.domains.telecom"
 
 def _sizes(families: Sequence[str], wanted: int) -> dict[str, dict[str, int]]:
     """The built-in split sizes of `families`, scaled to about `wanted` tasks in all."""
-    total = sum(size for split in SPLIT_SIZES.values() for f, size in split.items() if f in families)
+    total = sum(
+        size for split in SPLIT_SIZES.values() for f, size in split.items() if f in families
+    )
     return {
-        split: {f: max(1, round(size * wanted / total)) for f, size in sizes.items() if f in families}
+        split: {
+            f: max(1, round(size * wanted / total)) for f, size in sizes.items() if f in families
+        }
         for split, sizes in SPLIT_SIZES.items()
     }
 

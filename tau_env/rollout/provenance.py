@@ -74,6 +74,7 @@ def run_versions(config: RunConfig) -> dict[str, str]:
         "data": domain.data.source,
         "task_set": task_set.name,
         "task_set_hash": task_set.digest,
+        **({"task_set_manifest": task_set.manifest} if task_set.manifest else {}),
         "python": platform.python_version(),
     }
     for package in ("litellm", "ray"):
@@ -97,7 +98,7 @@ def recorded_task_set(record: RunRecord) -> TaskSet | None:
     config = RunConfig.model_validate(record.config)
     name, digest = record.versions.get("task_set"), record.versions.get("task_set_hash")
     if name is not None and digest is not None:
-        return TaskSet(name, digest, len(config.task_ids))
+        return TaskSet(name, digest, len(config.task_ids), record.versions.get("task_set_manifest"))
     try:
         return run_task_set(config)
     except (TauEnvError, KeyError, OSError):

@@ -6,9 +6,9 @@ then draws every family's tasks (`kinds_*.py`); each task writes the customers a
 needs into the database (`world.py`) and its gold plan follows the documents. Every task is
 checked by gold replay (`verify.py`), the split keeps whole families out of train
 (`tasks.py`) and the tasks get plain ids (`tau_env.domains.opaque_ids`). The package ships
-the result for `BUILTIN_SEED` in ``domains/banking_knowledge/data/``; ``python -m
-tau_env.domains.banking_knowledge.generator`` rewrites it, and a test proves the shipped
-files unchanged.
+the result for `BUILTIN_SEED` in ``domains/banking_knowledge/data/``; the repository's
+``.ci/rewrite-builtin-data`` rewrites it, and a test proves the shipped files unchanged;
+``tau-env generate`` (`tau_env.generation`) writes sets of any size.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The built-in telecom task set: composed, split for generalization, verified.
 
-Run ``python -m tau_env.domains.telecom.tasks.generate`` to rewrite ``data/builtin_tasks.json`` and
+``.ci/rewrite-builtin-data`` rewrites ``data/builtin_tasks.json`` and
 ``data/builtin_split_tasks.json``; a test checks that the shipped files equal a fresh generation.
+``tau-env generate --domain telecom`` writes sets of any size (``python -m
+tau_env.domains.telecom.tasks.generate`` is an alias of it).
 
 Splits test generalization, not recall:
 
@@ -26,11 +28,8 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from tau_env.domain import DomainData
@@ -52,7 +51,7 @@ __all__ = [
     "compose_all",
     "generate",
     "load_scenarios",
-    "main",
+    "render",
 ]
 
 SEED = 2025
@@ -256,29 +255,7 @@ def render(tasks: Sequence[Task], splits: dict[str, list[str]]) -> tuple[str, st
     return tasks_text, json.dumps(splits, indent=1) + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Regenerate the shipped task files (``--check`` only compares)."""
-    from tau_env.data_files import BUILTIN_FILES
-    from tau_env.domains.telecom import builtin_databases
+if __name__ == "__main__":  # an alias of `tau-env generate --domain telecom`
+    from tau_env.domains.generator_options import generate_alias
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    tasks, splits = generate(builtin_databases())
-    tasks_text, splits_text = render(tasks, splits)
-    folder = Path(str(resources.files("tau_env.domains.telecom").joinpath("data")))
-    targets = {
-        folder / BUILTIN_FILES["tasks"]: tasks_text,
-        folder / BUILTIN_FILES["splits"]: splits_text,
-    }
-    if "--check" in args:
-        stale = [path.name for path, text in targets.items() if path.read_text() != text]
-        print("stale: " + ", ".join(stale) if stale else "up to date")
-        return 1 if stale else 0
-    for path, text in targets.items():
-        path.write_text(text, encoding="utf-8")
-    counts = {split: len(ids) for split, ids in splits.items()}
-    print(f"wrote {len(tasks)} verified tasks; splits {counts}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(generate_alias("telecom"))
