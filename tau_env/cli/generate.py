@@ -58,6 +58,14 @@ def add_parser(commands: Any) -> None:
         "hard (5 or more)",
     )
     parser.add_argument(
+        "--audit-sample",
+        type=int,
+        default=100,
+        metavar="N",
+        help="tasks played with the shortcut probes of tau-env audit, each probe's pass rate "
+        "recorded in the manifest (default: 100; 0: no audit)",
+    )
+    parser.add_argument(
         "--force", action="store_true", help="replace a set already at OUT/domains/DOMAIN/"
     )
     parser.set_defaults(handler=handle)
@@ -70,7 +78,13 @@ def handle(args: argparse.Namespace) -> int:
     from tau_env.generation.request import checked_request
 
     request = checked_request(
-        args.domain, args.seed, args.tasks, args.families, args.world_size, args.difficulty
+        args.domain,
+        args.seed,
+        args.tasks,
+        args.families,
+        args.world_size,
+        args.difficulty,
+        args.audit_sample,
     )
     generated = generate_task_set(
         request, args.out, force=args.force, progress=lambda line: print(line, file=sys.stderr)
@@ -82,6 +96,13 @@ def handle(args: argparse.Namespace) -> int:
     levels = ", ".join(f"{name} {count}" for name, count in manifest["difficulty"].items())
     print(f"splits: {splits}; difficulty: {levels}; world: {manifest['world_size']} customers")
     print(f"duplicates removed: {manifest['duplicates_removed']}")
+    audited = manifest.get("audit")
+    if audited is not None:
+        verdict = "within" if audited["within_limit"] else "ABOVE"
+        print(
+            f"audit of {audited['tasks']} tasks: the best shortcut probe passes "
+            f"{audited['max_probe_rate']:.1%} ({verdict} the {audited['limit']:.0%} limit)"
+        )
     for family, count in manifest["families"].items():
         print(f"  {family}: {count}")
     return 0

@@ -20,6 +20,8 @@ class Request:
         families: The families to draw from (None: every family of the domain).
         world_size: Customers in the generated world (None: grown with `tasks`).
         difficulty: Levels kept (None: every level; `tau_env.generation.difficulty`).
+        audit_sample: Tasks played with the shortcut probes for the manifest (0: none;
+            `tau_env.generation.audit_sample`).
     """
 
     domain: str
@@ -28,6 +30,7 @@ class Request:
     families: tuple[str, ...] | None = None
     world_size: int | None = None
     difficulty: tuple[str, ...] | None = None
+    audit_sample: int = 0
 
 
 @dataclass

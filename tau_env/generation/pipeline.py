@@ -9,7 +9,9 @@
 4. The files are written into a hidden staging folder inside the output folder, loaded from
    there exactly as ``--data-dir`` loads them, and every task is played with the oracle agent
    and the gold user: each must reach reward 1.0.
-5. Only then is the manifest written and the staging folder renamed to
+5. A sample of the tasks is played with the shortcut probes (`audit_sample`; each probe's
+   pass rate goes into the manifest).
+6. Only then is the manifest written and the staging folder renamed to
    ``<out>/domains/<domain>``: a reader sees no set or the whole verified set, and a failure
    leaves the output folder as it was.
 
@@ -40,7 +42,8 @@ from tau_env.generation.manifest import GENERATOR_VERSION, MANIFEST_FILE, conten
 from tau_env.generation.render import split_text, tasks_text
 from tau_env.generation.request import adapter_for
 from tau_env.generation.select import distinct, proportional
-from tau_env.generation.verify import verify_folder
+from tau_env.generation.audit_sample import audit_sample
+from tau_env.generation.verify import VERIFY_RETRIEVAL, verify_folder
 
 __all__ = ["Generated", "GenerationShortfall", "domain_folder", "generate_task_set"]
 
@@ -204,6 +207,12 @@ def generate_task_set(
         say(f"verifying {len(tasks)} tasks by gold replay")
         verify_folder(request.domain, staging, [t["id"] for t in tasks])
         manifest = _manifest(request, drawn, tasks, splits, duplicates, files, adapter.family_of)
+        if request.audit_sample:
+            say(f"auditing {min(request.audit_sample, len(tasks))} tasks with the shortcut probes")
+            retrieval = VERIFY_RETRIEVAL.get(request.domain)
+            manifest["audit"] = audit_sample(
+                request.domain, staging, splits["base"], request.audit_sample, retrieval
+            )
         manifest_text = json.dumps(manifest, indent=1) + "\n"
         (folder / MANIFEST_FILE).write_text(manifest_text, encoding="utf-8")
         _check_target(out_dir, request.domain, force)

@@ -53,6 +53,7 @@ def checked_request(
     families: Sequence[str] | None = None,
     world_size: int | None = None,
     difficulty: Sequence[str] | None = None,
+    audit_sample: int = 0,
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -78,4 +79,6 @@ def checked_request(
                 f"--world-size must be at least {adapter.min_world} for {domain}, not {world_size}"
             )
     levels = None if difficulty is None else _names("difficulty level", difficulty, LEVELS)
-    return Request(domain, seed, tasks, chosen, world_size, levels)
+    if audit_sample < 0:
+        raise InvalidOption(f"--audit-sample must be 0 or more, not {audit_sample}")
+    return Request(domain, seed, tasks, chosen, world_size, levels, audit_sample)

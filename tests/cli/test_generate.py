@@ -17,11 +17,13 @@ from tau_env.generation.request import ADAPTERS
 SIZES = {"airline": 30, "retail": 30, "telecom": 30, "banking_knowledge": 20}
 
 
-def generate(out: Path, domain: str, *extra: str, tasks: int | None = None, seed: int = 5) -> int:
+def generate(
+    out: Path, domain: str, *extra: str, tasks: int | None = None, seed: int = 5, audit: int = 0
+) -> int:
     count = SIZES[domain] if tasks is None else tasks
     return main(
         ["generate", "--domain", domain, "--seed", str(seed), "--tasks", str(count),
-         "--out", str(out), *extra]
+         "--out", str(out), "--audit-sample", str(audit), *extra]
     )  # fmt: skip
 
 
@@ -34,7 +36,7 @@ def sets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One generated set per domain, in one data folder."""
     out = tmp_path_factory.mktemp("generated")
     for domain in ADAPTERS:
-        assert generate(out, domain) == 0
+        assert generate(out, domain, audit=100) == 0
     return out
 
 
@@ -45,6 +47,9 @@ def test_generate__a_set_of_every_domain_loads_and_replays(sets, domain):
     assert manifest["tasks"] == SIZES[domain] and manifest["seed"] == 5
     assert manifest["verified"] == {"gold_replay_reward_1": SIZES[domain], "of": SIZES[domain]}
     assert manifest["content_hash"] == content_hash(folder_files(folder))
+    audited = manifest["audit"]
+    assert audited["tasks"] == SIZES[domain] and "refuse" in audited["probes"]
+    assert audited["within_limit"] == (audited["max_probe_rate"] <= 0.05)
     clear_domain_cache()
     loaded = load_domain(domain, sets)
     assert len(loaded.tasks) == SIZES[domain] == len({task.id for task in loaded.tasks})
@@ -60,9 +65,14 @@ def test_generate__a_set_of_every_domain_loads_and_replays(sets, domain):
         assert features["level"] in ("easy", "medium", "hard")
 
 
-def test_generate__validate_accepts_a_generated_set(sets, capsys):
+def test_generate__validate_and_audit_accept_a_generated_set(sets, capsys):
     assert main(["validate", "--domain", "airline", "--data-dir", str(sets)]) == 0
     assert f"{SIZES['airline']}/{SIZES['airline']} tasks reach reward 1.0" in capsys.readouterr().out
+    tasks = "telecom/train/0000,telecom/test/0000"
+    audit = ["audit", "--domain", "telecom", "--data-dir", str(sets), "--tasks", tasks, "--json"]
+    assert main(audit) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["official"]["rates"]["oracle"]["passed"] == 2
 
 
 @pytest.mark.parametrize("domain", ["telecom", "retail"])
