@@ -66,6 +66,13 @@ def add_parser(commands: Any) -> None:
         "recorded in the manifest (default: 100; 0: no audit)",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes sharing the gold replays (default: 1; the set written is the same)",
+    )
+    parser.add_argument(
         "--force", action="store_true", help="replace a set already at OUT/domains/DOMAIN/"
     )
     parser.set_defaults(handler=handle)
@@ -85,6 +92,7 @@ def handle(args: argparse.Namespace) -> int:
         args.world_size,
         args.difficulty,
         args.audit_sample,
+        args.workers,
     )
     generated = generate_task_set(
         request, args.out, force=args.force, progress=lambda line: print(line, file=sys.stderr)

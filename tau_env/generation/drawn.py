@@ -22,6 +22,7 @@ class Request:
         difficulty: Levels kept (None: every level; `tau_env.generation.difficulty`).
         audit_sample: Tasks played with the shortcut probes for the manifest (0: none;
             `tau_env.generation.audit_sample`).
+        workers: Processes sharing the gold replays (the set does not depend on it).
     """
 
     domain: str
@@ -31,6 +32,7 @@ class Request:
     world_size: int | None = None
     difficulty: tuple[str, ...] | None = None
     audit_sample: int = 0
+    workers: int = 1
 
 
 @dataclass

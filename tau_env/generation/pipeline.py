@@ -36,13 +36,13 @@ import tau_env
 from tau_env.domain import clear_domain_cache, domain_definition
 from tau_env.domains.opaque_ids import opaque_ids
 from tau_env.errors import InvalidOption
+from tau_env.generation.audit_sample import audit_sample
 from tau_env.generation.difficulty import difficulty_features
 from tau_env.generation.drawn import Adapter, Drawn, Request
 from tau_env.generation.manifest import GENERATOR_VERSION, MANIFEST_FILE, content_hash
 from tau_env.generation.render import split_text, tasks_text
 from tau_env.generation.request import adapter_for
 from tau_env.generation.select import distinct, proportional
-from tau_env.generation.audit_sample import audit_sample
 from tau_env.generation.verify import VERIFY_RETRIEVAL, verify_folder
 
 __all__ = ["Generated", "GenerationShortfall", "domain_folder", "generate_task_set"]
@@ -204,8 +204,9 @@ def generate_task_set(
         for path, data in files.items():
             (folder / path).parent.mkdir(parents=True, exist_ok=True)
             (folder / path).write_bytes(data)
-        say(f"verifying {len(tasks)} tasks by gold replay")
-        verify_folder(request.domain, staging, [t["id"] for t in tasks])
+        shared = f" in {request.workers} processes" if request.workers > 1 else ""
+        say(f"verifying {len(tasks)} tasks by gold replay{shared}")
+        verify_folder(request.domain, staging, [t["id"] for t in tasks], request.workers)
         manifest = _manifest(request, drawn, tasks, splits, duplicates, files, adapter.family_of)
         if request.audit_sample:
             say(f"auditing {min(request.audit_sample, len(tasks))} tasks with the shortcut probes")

@@ -9,7 +9,7 @@ from tau_env.errors import InvalidOption, did_you_mean
 from tau_env.generation.difficulty import LEVELS
 from tau_env.generation.drawn import Adapter, Request
 
-__all__ = ["ADAPTERS", "MAX_TASKS", "adapter_for", "checked_request"]
+__all__ = ["ADAPTERS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
 
 ADAPTERS = {
     "airline": "tau_env.generation.airline",
@@ -21,6 +21,9 @@ ADAPTERS = {
 
 MAX_TASKS = 1_000_000
 """The largest set one call writes."""
+
+MAX_WORKERS = 256
+"""The most processes the gold replays are shared among."""
 
 
 def adapter_for(domain: str) -> Adapter:
@@ -54,6 +57,7 @@ def checked_request(
     world_size: int | None = None,
     difficulty: Sequence[str] | None = None,
     audit_sample: int = 0,
+    workers: int = 1,
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -81,4 +85,6 @@ def checked_request(
     levels = None if difficulty is None else _names("difficulty level", difficulty, LEVELS)
     if audit_sample < 0:
         raise InvalidOption(f"--audit-sample must be 0 or more, not {audit_sample}")
-    return Request(domain, seed, tasks, chosen, world_size, levels, audit_sample)
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidOption(f"--workers must be between 1 and {MAX_WORKERS}, not {workers}")
+    return Request(domain, seed, tasks, chosen, world_size, levels, audit_sample, workers)

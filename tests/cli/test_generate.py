@@ -28,7 +28,9 @@ def generate(
 
 
 def all_bytes(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +69,9 @@ def test_generate__a_set_of_every_domain_loads_and_replays(sets, domain):
 
 def test_generate__validate_and_audit_accept_a_generated_set(sets, capsys):
     assert main(["validate", "--domain", "airline", "--data-dir", str(sets)]) == 0
-    assert f"{SIZES['airline']}/{SIZES['airline']} tasks reach reward 1.0" in capsys.readouterr().out
+    assert (
+        f"{SIZES['airline']}/{SIZES['airline']} tasks reach reward 1.0" in capsys.readouterr().out
+    )
     tasks = "telecom/train/0000,telecom/test/0000"
     audit = ["audit", "--domain", "telecom", "--data-dir", str(sets), "--tasks", tasks, "--json"]
     assert main(audit) == 0
@@ -77,8 +81,9 @@ def test_generate__validate_and_audit_accept_a_generated_set(sets, capsys):
 
 @pytest.mark.parametrize("domain", ["telecom", "retail"])
 def test_generate__same_seed_same_bytes_other_seed_other_set(tmp_path, domain):
+    # The gold replays shared among two processes change nothing in the set.
     first, second, other = tmp_path / "a", tmp_path / "b", tmp_path / "c"
-    assert generate(first, domain) == 0 and generate(second, domain) == 0
+    assert generate(first, domain) == 0 and generate(second, domain, "--workers", "2") == 0
     assert generate(other, domain, seed=6) == 0
     assert all_bytes(first) == all_bytes(second)
     assert all_bytes(first) != all_bytes(other)
@@ -111,9 +116,13 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
         (["--domain", "telecom", "--tasks", "5", "--world-size", "50"], "--world-size"),
         (["--domain", "retail", "--tasks", "5", "--world-size", "3"], "at least"),
         (["--domain", "retail", "--tasks", "five"], "invalid int"),
+        (["--domain", "retail", "--tasks", "5", "--workers", "0"], "--workers"),
+        (["--domain", "retail", "--tasks", "5", "--audit-sample", "-1"], "--audit-sample"),
     ],
 )
-def test_generate__bad_input_is_one_line_exit_2_nothing_written(tmp_path, capsys, arguments, message):
+def test_generate__bad_input_is_one_line_exit_2_nothing_written(
+    tmp_path, capsys, arguments, message
+):
     out = tmp_path / "out"
     with pytest.raises(SystemExit) if "five" in arguments else _no_raise() as _:
         code = main(["generate", *arguments, "--out", str(out)])
