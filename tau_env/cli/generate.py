@@ -47,6 +47,13 @@ def add_parser(commands: Any) -> None:
         help="comma-separated families to draw from (default: all; a wrong name lists them)",
     )
     parser.add_argument(
+        "--hold-out-families",
+        type=_names,
+        metavar="A,B",
+        help="comma-separated families whose tasks all go to the split test_family, never to "
+        "train or test (measures generalisation to unseen families)",
+    )
+    parser.add_argument(
         "--world-size",
         type=int,
         help="customers in the generated world (airline, retail; default: grows with --tasks)",
@@ -93,6 +100,7 @@ def handle(args: argparse.Namespace) -> int:
         args.difficulty,
         args.audit_sample,
         args.workers,
+        args.hold_out_families,
     )
     generated = generate_task_set(
         request, args.out, force=args.force, progress=lambda line: print(line, file=sys.stderr)

@@ -23,6 +23,8 @@ class Request:
         audit_sample: Tasks played with the shortcut probes for the manifest (0: none;
             `tau_env.generation.audit_sample`).
         workers: Processes sharing the gold replays (the set does not depend on it).
+        held_out: Families whose tasks all go to the split ``test_family``, never to
+            ``train`` or ``test`` (None: none held out).
     """
 
     domain: str
@@ -33,6 +35,7 @@ class Request:
     difficulty: tuple[str, ...] | None = None
     audit_sample: int = 0
     workers: int = 1
+    held_out: tuple[str, ...] | None = None
 
 
 @dataclass

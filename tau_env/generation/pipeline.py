@@ -52,6 +52,9 @@ OVERSHOOTS = (1.25, 2.5, 5.0)
 
 _STAGING_PREFIX = ".tau-env-generate-"
 
+HELD_OUT_SPLIT = "test_family"
+"""The split of the families ``--hold-out-families`` names: never seen in ``train``."""
+
 
 class GenerationShortfall(InvalidOption):
     """The generator cannot draw as many distinct tasks as asked (say which knob to turn)."""
@@ -119,8 +122,12 @@ def _final_tasks(
 
     chosen = proportional(candidates, request.tasks, stratum)
     named: dict[str, list[str]] = {}
+    held_out = set(request.held_out or ())
     for task in chosen:
-        named.setdefault(drawn.split_of[task["id"]], []).append(task["id"])
+        split = drawn.split_of[task["id"]]
+        if adapter.family_of(task) in held_out:
+            split = HELD_OUT_SPLIT
+        named.setdefault(split, []).append(task["id"])
     new_ids, splits = opaque_ids(
         request.domain, {"base": [t["id"] for t in chosen], **named}, request.seed
     )
@@ -150,6 +157,7 @@ def _manifest(
             "families": list(request.families) if request.families else None,
             "world_size": request.world_size,
             "difficulty": list(request.difficulty) if request.difficulty else None,
+            "held_out_families": list(request.held_out) if request.held_out else None,
         },
         "world_size": drawn.world_size,
         "families": dict(sorted(Counter(family_of(t) for t in tasks).items())),

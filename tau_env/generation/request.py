@@ -58,6 +58,7 @@ def checked_request(
     difficulty: Sequence[str] | None = None,
     audit_sample: int = 0,
     workers: int = 1,
+    held_out: Sequence[str] | None = None,
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -87,4 +88,7 @@ def checked_request(
         raise InvalidOption(f"--audit-sample must be 0 or more, not {audit_sample}")
     if not 1 <= workers <= MAX_WORKERS:
         raise InvalidOption(f"--workers must be between 1 and {MAX_WORKERS}, not {workers}")
-    return Request(domain, seed, tasks, chosen, world_size, levels, audit_sample, workers)
+    kept = None if held_out is None else _names("family", held_out, chosen or adapter.families)
+    if kept is not None and set(chosen or adapter.families) <= set(kept):
+        raise InvalidOption("--hold-out-families: every family held out leaves nothing to train on")
+    return Request(domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept)

@@ -117,6 +117,20 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
         (["--domain", "retail", "--tasks", "5", "--world-size", "3"], "at least"),
         (["--domain", "retail", "--tasks", "five"], "invalid int"),
         (["--domain", "retail", "--tasks", "5", "--workers", "0"], "--workers"),
+        (["--domain", "telecom", "--tasks", "5", "--hold-out-families", "mms_issu"], "mms_issue"),
+        (
+            [
+                "--domain",
+                "retail",
+                "--tasks",
+                "5",
+                "--families",
+                "cancel",
+                "--hold-out-families",
+                "cancel",
+            ],
+            "nothing to train on",
+        ),
         (["--domain", "retail", "--tasks", "5", "--audit-sample", "-1"], "--audit-sample"),
     ],
 )
@@ -178,3 +192,18 @@ def test_generate__python_m_entry_points_are_aliases(tmp_path, monkeypatch, caps
     code = generate_alias("retail", ["--tasks", "6", "--seed", "1", "--out", str(tmp_path)])
     assert code == 0 and (tmp_path / "domains/retail/manifest.json").is_file()
     assert "wrote 6 verified tasks" in capsys.readouterr().out
+
+
+def test_generate__held_out_families_go_to_test_family_only(tmp_path):
+    held = ["mms_issue"]
+    assert generate(tmp_path, "telecom", "--hold-out-families", ",".join(held), tasks=20) == 0
+    folder = tmp_path / "domains" / "telecom"
+    family = {
+        t["id"]: t["description"]["family"] for t in json.loads((folder / "tasks.json").read_text())
+    }
+    splits = json.loads((folder / "split_tasks.json").read_text())
+    assert splits["test_family"] and {family[i] for i in splits["test_family"]} == set(held)
+    for split in ("train", "test", "test_ood"):
+        assert not {family[i] for i in splits.get(split, [])} & set(held)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["request"]["held_out_families"] == held
