@@ -69,6 +69,7 @@ class Adapter:
             families (duplicates and tasks of unwanted difficulty are removed afterwards).
         min_world: The smallest ``--world-size`` the generator works with (None: the
             world does not grow, and ``--world-size`` is refused).
+        max_world: The largest world the generator can draw (None: no bound).
         write_tasks: Renders the selected tasks and splits as files (None: ``tasks.json``
             and ``split_tasks.json``).
     """
@@ -77,6 +78,7 @@ class Adapter:
     family_of: Callable[[Mapping[str, Any]], str]
     draw: Callable[[Request, Sequence[str], int], Drawn]
     min_world: int | None = None
+    max_world: int | None = None
     write_tasks: (
         Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
     ) = None

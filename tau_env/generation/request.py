@@ -79,6 +79,11 @@ def checked_request(
                 f"--world-size: the {domain} generator's world does not grow with a size "
                 "(see the generate page of the docs)"
             )
+        if adapter.max_world is not None and world_size > adapter.max_world:
+            raise InvalidOption(
+                f"--world-size must be at most {adapter.max_world} for {domain} (its distinct "
+                f"customer names), not {world_size}"
+            )
         if world_size < adapter.min_world:
             raise InvalidOption(
                 f"--world-size must be at least {adapter.min_world} for {domain}, not {world_size}"

@@ -1,7 +1,8 @@
 """``tau-env generate --domain retail``: the retail generator driven by the task-set pipeline.
 
 The store grows with the set: 150 customers for the built-in 231 tasks, as many per task for
-larger sets (``--world-size`` sets it). The catalogue keeps its size.
+larger sets, up to 1,200 (every customer has a distinct name; ``--world-size`` sets it). The
+catalogue keeps its size.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from tau_env.data_files import builtin_text
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.generator import FAMILIES, FEWER
 from tau_env.domains.retail.generator.families_delivered import return_items
+from tau_env.domains.retail.generator.people import PEOPLE
 from tau_env.domains.retail.generator.store import Store
 from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
 from tau_env.domains.retail.generator.world import generate_world
@@ -28,6 +30,8 @@ __all__ = ["ADAPTER"]
 
 _BUILTIN_USERS = 150
 _BUILTIN_TASKS = 231
+_MAX_USERS = len(PEOPLE.first_names) * len(PEOPLE.last_names)
+"""Every customer has a distinct name: the store holds at most this many (1,200)."""
 
 
 def _name(family: Family) -> str:
@@ -37,8 +41,8 @@ def _name(family: Family) -> str:
 
 def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     rng = random.Random(request.seed)
-    users = request.world_size or max(
-        _BUILTIN_USERS, math.ceil(wanted * _BUILTIN_USERS / _BUILTIN_TASKS)
+    users = request.world_size or min(
+        _MAX_USERS, max(_BUILTIN_USERS, math.ceil(wanted * _BUILTIN_USERS / _BUILTIN_TASKS))
     )
     data = generate_world(rng, users=users)
     journal, source = Journal(), SeedSource(0)
@@ -79,5 +83,6 @@ ADAPTER = Adapter(
     family_of=_family,
     draw=_draw,
     min_world=20,
+    max_world=_MAX_USERS,
 )
 """The retail domain's adapter."""

@@ -37,6 +37,7 @@ def _first_failure(domain: str, data_dir: str, task_ids: Sequence[str]) -> str |
         result = run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0)
         if result.reward != 1.0:
             return f"{domain} task {task_id}: gold replay scored {result.reward}, not 1.0"
+        loaded.release(loaded.task(task_id))  # memory of one task, not of the set
     return None
 
 

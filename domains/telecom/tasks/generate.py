@@ -34,7 +34,7 @@ from typing import Any
 
 from tau_env.domain import DomainData
 from tau_env.domains.opaque_ids import opaque_ids, renamed
-from tau_env.domains.telecom.tasks.build import Verifier, build_task
+from tau_env.domains.telecom.tasks.build import Verifier, build_task, task_id
 from tau_env.domains.telecom.tasks.compose import Blueprint, compose
 from tau_env.domains.telecom.tasks.intents import INTENTS
 from tau_env.domains.telecom.tasks.personas import PERSONAS, Persona
@@ -184,10 +184,10 @@ def _draw(
         persona, scenario = rng.choice(personas), rng.choice(scenarios)
         location = _location(blueprint, scenario, rng)
         settings = _settings(blueprint, rng)
-        task = build_task(blueprint, persona, scenario, location, settings)
-        if task.id not in seen:
-            seen.add(task.id)
-            tasks.append(task)
+        name = task_id(blueprint, persona, scenario, settings)
+        if name not in seen:  # a repeat is never built (a large set draws many)
+            seen.add(name)
+            tasks.append(build_task(blueprint, persona, scenario, location, settings))
     return tasks
 
 
