@@ -4,9 +4,9 @@ Each (domain, N) runs in a fresh process (``python benchmarks/generate.py --chil
 peak resident memory (``ru_maxrss``) is its own. The pipeline's stages are timed from its
 progress lines: drawing (world, candidates, deduplication, difficulty, selection, rendering),
 verification (every task played by the oracle agent with the gold user, reward 1.0 required),
-and the rest (manifest, rename). Verified tasks per second is N over the whole wall time (process start-up and imports
-excluded), and per CPU second over the process's user + system time (imports included): the
-per-core figure, which other jobs on the machine do not inflate.
+and the rest (manifest, rename). Verified tasks per second is N over the whole wall time
+(process start-up and imports excluded), and per CPU second over the process's user + system
+time (imports included): the per-core figure, which other jobs on the machine do not inflate.
 
     python benchmarks/generate.py                       # N = 1,000 and 10,000, every domain
     python benchmarks/generate.py --sizes 1000 --domains telecom,retail
@@ -114,13 +114,32 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     meta = {
         "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "python": platform.python_version(),
         "load_average": os.getloadavg(),
         "seed": args.seed,
         "audit_sample": args.audit_sample,
     }
     (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
+    print(table(rows))
     return 0
+
+
+def table(rows: list[dict]) -> str:
+    """The rows as a Markdown table (for ``results/generate/results.md``)."""
+    lines = [
+        "| domain | N | wall s | draw s | verify s | CPU s | tasks/s | tasks/CPU-s | peak RSS MB "
+        "| MB written | duplicates removed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['domain']} | {r['tasks']:,} | {r['seconds']:.1f} | {r['draw_seconds']:.1f} "
+            f"| {r['verify_seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['tasks_per_second']:.0f} "
+            f"| {r['tasks'] / r['cpu_seconds']:.0f} | {r['peak_rss_mb']:.0f} "
+            f"| {r['bytes'] / 1e6:.1f} | {r['duplicates_removed']} |"
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
