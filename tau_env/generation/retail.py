@@ -1,7 +1,7 @@
 """``tau-env generate --domain retail``: the retail generator driven by the task-set pipeline.
 
 The store grows with the set: 150 customers for the built-in 231 tasks, as many per task for
-larger sets, up to 1,200 (every customer has a distinct name; ``--world-size`` sets it). The
+larger sets, up to 36,000 (every customer has a distinct name; ``--world-size`` sets it). The
 catalogue keeps its size.
 """
 
@@ -16,10 +16,9 @@ from tau_env.data_files import builtin_text
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.generator import FAMILIES, FEWER
 from tau_env.domains.retail.generator.families_delivered import return_items
-from tau_env.domains.retail.generator.people import PEOPLE
 from tau_env.domains.retail.generator.store import Store
 from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
-from tau_env.domains.retail.generator.world import generate_world
+from tau_env.domains.retail.generator.world import customer_names, generate_world
 from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.generation.drawn import Adapter, Drawn, Request
 from tau_env.generation.render import database_text, task_dict
@@ -30,8 +29,8 @@ __all__ = ["ADAPTER"]
 
 _BUILTIN_USERS = 150
 _BUILTIN_TASKS = 231
-_MAX_USERS = len(PEOPLE.first_names) * len(PEOPLE.last_names)
-"""Every customer has a distinct name: the store holds at most this many (1,200)."""
+_MAX_USERS = len(customer_names())
+"""Every customer has a distinct name: the store holds at most this many (36,000)."""
 
 
 def _name(family: Family) -> str:

@@ -115,7 +115,7 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
         (["--domain", "retail", "--tasks", "5", "--difficulty", "extreme"], "difficulty level"),
         (["--domain", "telecom", "--tasks", "5", "--world-size", "50"], "--world-size"),
         (["--domain", "retail", "--tasks", "5", "--world-size", "3"], "at least"),
-        (["--domain", "retail", "--tasks", "5", "--world-size", "5000"], "at most 1200"),
+        (["--domain", "retail", "--tasks", "5", "--world-size", "50000"], "at most 36000"),
         (["--domain", "retail", "--tasks", "five"], "invalid int"),
         (["--domain", "retail", "--tasks", "5", "--workers", "0"], "--workers"),
         (["--domain", "telecom", "--tasks", "5", "--hold-out-families", "mms_issu"], "mms_issue"),

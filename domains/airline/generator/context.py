@@ -54,6 +54,9 @@ class Context:
         self._used: set[tuple[str, str]] = set()
         # `reservations` answers by predicate: (key, the predicate kept alive, the answer).
         self._answers: dict[Hashable, tuple[Callable[..., bool], list[Any]]] = {}
+        # Subjects each family used, in order, and its fresh reservations per predicate.
+        self._used_log: dict[str, list[str]] = {}
+        self._fresh: dict[tuple[str, Hashable], tuple[list[Any], int]] = {}
 
     # -- tools ---------------------------------------------------------------------------------
     def call(self, name: str, **arguments: Any) -> Any:
@@ -123,10 +126,45 @@ class Context:
         Raises:
             NoCase: No such reservation is left for the family.
         """
-        found = self.pick(family, self.reservations(accept), key=lambda p: p[1].reservation_id)
+        key = _predicate_key(accept)
+        if key is None:
+            found = self.pick(family, self.reservations(accept), key=lambda p: p[1].reservation_id)
+        else:
+            found = self._pick_reservation(family, key, accept)
         if found is None:
             raise NoCase(family)
         return found
+
+    def _pick_reservation(
+        self, family: str, key: Hashable, accept: Callable[[User, Reservation], bool]
+    ) -> tuple[User, Reservation] | None:
+        """`pick` over `reservations(accept)`, keeping the fresh options between draws.
+
+        The same choice as `pick` (the list of fresh options in the same order, the same
+        random draw), without scanning every reservation on each draw: the list is kept per
+        (family, predicate), and only the subjects the family used since are taken out.
+        """
+        log = self._used_log.setdefault(family, [])
+        entry = self._fresh.get((family, key))
+        if entry is None:
+            fresh = [
+                o
+                for o in self.reservations(accept)
+                if (family, o[1].reservation_id) not in self._used
+            ]
+        else:
+            fresh, seen = entry
+            if seen < len(log):
+                gone = set(log[seen:])
+                fresh = [o for o in fresh if o[1].reservation_id not in gone]
+        if not fresh:
+            self._fresh[(family, key)] = (fresh, len(log))
+            return None
+        chosen = fresh.pop(self.rng.randrange(len(fresh)))  # the draw `rng.choice` makes
+        self._used.add((family, chosen[1].reservation_id))
+        log.append(chosen[1].reservation_id)
+        self._fresh[(family, key)] = (fresh, len(log))
+        return chosen
 
     def pick(self, family: str, options: Iterable[T], key: Callable[[T], str]) -> T | None:
         """A random option not yet used by `family` (each subject appears once per family)."""
@@ -135,6 +173,7 @@ class Context:
             return None
         chosen = self.rng.choice(fresh)
         self._used.add((family, key(chosen)))
+        self._used_log.setdefault(family, []).append(key(chosen))
         return chosen
 
     def credit_card(self, user: User) -> CreditCard | None:
