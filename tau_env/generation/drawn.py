@@ -72,6 +72,8 @@ class Adapter:
         max_world: The largest world the generator can draw (None: no bound).
         write_tasks: Renders the selected tasks and splits as files (None: ``tasks.json``
             and ``split_tasks.json``).
+        check: The generator's own checks of the selected tasks, beyond the gold replay
+            every task gets (telecom: the faults really break the goal); raises on a bad one.
     """
 
     families: tuple[str, ...]
@@ -82,3 +84,4 @@ class Adapter:
     write_tasks: (
         Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
     ) = None
+    check: Callable[[Sequence[Mapping[str, Any]]], None] | None = None

@@ -199,6 +199,8 @@ def generate_task_set(
     say(f"drawing {request.domain} tasks (seed {request.seed})")
     drawn, candidates, duplicates = _candidates(request, adapter, families)
     tasks, splits = _final_tasks(request, adapter, drawn, candidates)
+    if adapter.check is not None:
+        adapter.check(tasks)
     files = dict(drawn.files)
     if adapter.write_tasks is not None:
         files.update(adapter.write_tasks(tasks, splits))

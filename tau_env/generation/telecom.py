@@ -14,10 +14,12 @@ from typing import Any
 
 from tau_env.data_files import BUILTIN_FILES, builtin_text
 from tau_env.domains.telecom import builtin_databases
+from tau_env.domains.telecom.tasks.build import Verifier
 from tau_env.domains.telecom.tasks.generate import SPLIT_SIZES, generate
 from tau_env.domains.telecom.tasks.intents import INTENTS
 from tau_env.generation.drawn import Adapter, Drawn, Request
 from tau_env.generation.render import task_dict
+from tau_env.tasks.loading import parse_tasks
 
 __all__ = ["ADAPTER"]
 
@@ -57,7 +59,8 @@ def _files() -> dict[str, bytes]:
 
 
 def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
-    tasks, splits = generate(builtin_databases(), request.seed, _sizes(families, wanted))
+    sizes = _sizes(families, wanted)
+    tasks, splits = generate(builtin_databases(), request.seed, sizes, verify=False)
     split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
     distractors = {}
     for task in tasks:
@@ -72,9 +75,19 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     )
 
 
+def _check(tasks: Sequence[Mapping[str, Any]]) -> None:
+    """The composer's own check of each selected task (`Verifier`): its faults break the
+    intent's goal and its gold plan restores it (or, for a transfer, leaves it broken) the
+    same way whatever the seed. Run on the selected tasks only, not on every candidate.
+    """
+    verifier = Verifier(builtin_databases())
+    for task in parse_tasks([dict(task) for task in tasks], source="generated telecom"):
+        verifier.verify(task)
+
+
 def _family(task: Mapping[str, Any]) -> str:
     return str((task.get("description") or {}).get("family"))
 
 
-ADAPTER = Adapter(families=tuple(INTENTS), family_of=_family, draw=_draw)
+ADAPTER = Adapter(families=tuple(INTENTS), family_of=_family, draw=_draw, check=_check)
 """The telecom domain's adapter."""
