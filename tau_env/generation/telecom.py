@@ -76,9 +76,10 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
 
 
 def _check(tasks: Sequence[Mapping[str, Any]]) -> None:
-    """The composer's own check of each selected task (`Verifier`): its faults break the
-    intent's goal and its gold plan restores it (or, for a transfer, leaves it broken) the
-    same way whatever the seed. Run on the selected tasks only, not on every candidate.
+    """The composer's own check (`Verifier`) of each selected task, not of every candidate.
+
+    Its faults must break the intent's goal and its gold plan restore it (or, for a transfer,
+    leave it broken) the same way whatever the seed.
     """
     verifier = Verifier(builtin_databases())
     for task in parse_tasks([dict(task) for task in tasks], source="generated telecom"):
