@@ -120,7 +120,13 @@ def main() -> int:
         "seed": args.seed,
         "audit_sample": args.audit_sample,
     }
-    (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
+    path = RESULTS / "results.json"
+    if path.exists():  # rows of other (domain, N) pairs measured earlier are kept
+        measured = {(r["domain"], r["tasks"]) for r in rows}
+        earlier = json.loads(path.read_text())["rows"]
+        rows = [r for r in earlier if (r["domain"], r["tasks"]) not in measured] + rows
+        rows.sort(key=lambda r: (r["tasks"], DOMAINS.index(r["domain"])))
+    path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
     print(table(rows))
     return 0
 
