@@ -208,3 +208,20 @@ def test_generate__held_out_families_go_to_test_family_only(tmp_path):
         assert not {family[i] for i in splits.get(split, [])} & set(held)
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["request"]["held_out_families"] == held
+
+
+def test_generate__same_bytes_in_processes_with_other_hash_seeds(tmp_path):
+    # Set iteration order changes with PYTHONHASHSEED: nothing written may depend on it.
+    import os
+    import subprocess
+    import sys
+
+    written = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        command = [sys.executable, "-m", "tau_env.cli.main", "generate", "--domain", "airline"]
+        options = ["--tasks", "25", "--seed", "3", "--out", str(out), "--audit-sample", "0"]
+        environment = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        subprocess.run([*command, *options], check=True, env=environment, capture_output=True)
+        written.append(all_bytes(out))
+    assert written[0] == written[1]
