@@ -73,6 +73,12 @@ def add_parser(commands: Any) -> None:
         "recorded in the manifest (default: 100; 0: no audit)",
     )
     parser.add_argument(
+        "--require-audit",
+        action="store_true",
+        help="refuse to write the set when a shortcut probe passes more than 5%% of the audit "
+        "sample (the error names the families of the tasks it passes)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -101,6 +107,7 @@ def handle(args: argparse.Namespace) -> int:
         args.audit_sample,
         args.workers,
         args.hold_out_families,
+        args.require_audit,
     )
     generated = generate_task_set(
         request, args.out, force=args.force, progress=lambda line: print(line, file=sys.stderr)

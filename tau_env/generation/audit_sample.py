@@ -33,7 +33,8 @@ def audit_sample(
 
     Returns:
         ``tasks`` (how many were audited), ``probes`` (each probe's pass rate),
-        ``max_probe_rate``, ``limit`` and ``within_limit``.
+        ``max_probe_rate``, ``limit``, ``within_limit`` and ``passed_by_probes`` (task id ->
+        the probes that pass it).
     """
     from tau_env.audit import audit
 
@@ -51,4 +52,5 @@ def audit_sample(
         "max_probe_rate": top,
         "limit": PROBE_LIMIT,
         "within_limit": top <= PROBE_LIMIT,
+        "passed_by_probes": report["official"]["passed_by_probes"],
     }

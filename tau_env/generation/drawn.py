@@ -25,6 +25,8 @@ class Request:
         workers: Processes sharing the gold replays (the set does not depend on it).
         held_out: Families whose tasks all go to the split ``test_family``, never to
             ``train`` or ``test`` (None: none held out).
+        require_audit: Refuse to write the set when a probe passes more than 5% of the
+            audit sample (the message names the families of the tasks it passes).
     """
 
     domain: str
@@ -36,6 +38,7 @@ class Request:
     audit_sample: int = 0
     workers: int = 1
     held_out: tuple[str, ...] | None = None
+    require_audit: bool = False
 
 
 @dataclass

@@ -45,7 +45,13 @@ from tau_env.generation.request import adapter_for
 from tau_env.generation.select import distinct, proportional
 from tau_env.generation.verify import VERIFY_RETRIEVAL, verify_folder
 
-__all__ = ["Generated", "GenerationShortfall", "domain_folder", "generate_task_set"]
+__all__ = [
+    "AuditRefused",
+    "Generated",
+    "GenerationShortfall",
+    "domain_folder",
+    "generate_task_set",
+]
 
 OVERSHOOTS = (1.25, 2.5, 5.0)
 """Candidates drawn per task asked for, tried in turn until enough distinct ones are left."""
@@ -58,6 +64,10 @@ HELD_OUT_SPLIT = "test_family"
 
 class GenerationShortfall(InvalidOption):
     """The generator cannot draw as many distinct tasks as asked (say which knob to turn)."""
+
+
+class AuditRefused(InvalidOption):
+    """``--require-audit``: a shortcut probe passes more than 5% of the audited sample."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +181,28 @@ def _manifest(
     }
 
 
+def _refuse_audit(
+    audited: Mapping[str, Any],
+    tasks: list[dict[str, Any]],
+    family_of: Callable[[Mapping[str, Any]], str],
+) -> None:
+    """Raise `AuditRefused`, naming the best probe and the families of the tasks it passes."""
+    probe = max(audited["probes"], key=lambda name: audited["probes"][name] or 0.0)
+    family = {task["id"]: family_of(task) for task in tasks}
+    passed = Counter(
+        family[task_id]
+        for task_id, probes in audited["passed_by_probes"].items()
+        if probe in probes
+    )
+    names = ", ".join(f"{name} ({count})" for name, count in passed.most_common())
+    raise AuditRefused(
+        f"the probe {probe!r} passes {audited['max_probe_rate']:.1%} of the "
+        f"{audited['tasks']} audited tasks, above {audited['limit']:.0%}: it passes tasks of "
+        f"{names}; leave those families out (--families) or drop --require-audit; "
+        "nothing was written"
+    )
+
+
 def generate_task_set(
     request: Request,
     out: str | Path,
@@ -207,8 +239,10 @@ def generate_task_set(
     else:
         files["tasks.json"] = tasks_text(tasks)
         files["split_tasks.json"] = split_text(splits)
+    created = not out_dir.exists()
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir))
+    written = False
     try:
         folder = staging / "domains" / request.domain
         for path, data in files.items():
@@ -224,6 +258,8 @@ def generate_task_set(
             manifest["audit"] = audit_sample(
                 request.domain, staging, splits["base"], request.audit_sample, retrieval
             )
+            if request.require_audit and not manifest["audit"]["within_limit"]:
+                _refuse_audit(manifest["audit"], tasks, adapter.family_of)
         manifest_text = json.dumps(manifest, indent=1) + "\n"
         (folder / MANIFEST_FILE).write_text(manifest_text, encoding="utf-8")
         _check_target(out_dir, request.domain, force)
@@ -232,7 +268,10 @@ def generate_task_set(
         if target.exists():
             os.replace(target, staging / "replaced")
         os.replace(folder, target)
+        written = True
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if created and not written:  # a failure leaves no trace, not even the folder
+            shutil.rmtree(out_dir, ignore_errors=True)
         clear_domain_cache()  # forget the staging folder's parsed data
     return Generated(target, manifest)

@@ -59,6 +59,7 @@ def checked_request(
     audit_sample: int = 0,
     workers: int = 1,
     held_out: Sequence[str] | None = None,
+    require_audit: bool = False,
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -96,4 +97,8 @@ def checked_request(
     kept = None if held_out is None else _names("family", held_out, chosen or adapter.families)
     if kept is not None and set(chosen or adapter.families) <= set(kept):
         raise InvalidOption("--hold-out-families: every family held out leaves nothing to train on")
-    return Request(domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept)
+    if require_audit and not audit_sample:
+        raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
+    return Request(
+        domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept, require_audit
+    )

@@ -118,6 +118,10 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
         (["--domain", "retail", "--tasks", "5", "--world-size", "50000"], "at most 36000"),
         (["--domain", "retail", "--tasks", "five"], "invalid int"),
         (["--domain", "retail", "--tasks", "5", "--workers", "0"], "--workers"),
+        (
+            ["--domain", "retail", "--tasks", "5", "--audit-sample", "0", "--require-audit"],
+            "--audit-sample 1",
+        ),
         (["--domain", "telecom", "--tasks", "5", "--hold-out-families", "mms_issu"], "mms_issue"),
         (
             [
@@ -225,3 +229,13 @@ def test_generate__same_bytes_in_processes_with_other_hash_seeds(tmp_path):
         subprocess.run([*command, *options], check=True, env=environment, capture_output=True)
         written.append(all_bytes(out))
     assert written[0] == written[1]
+
+
+def test_generate__require_audit_refuses_a_set_a_probe_passes(tmp_path, capsys):
+    # Transfer tasks are passed by a probe that verifies the customer and hands over.
+    out = tmp_path / "new"
+    arguments = ["--families", "transfer,cancel", "--require-audit"]
+    assert generate(out, "retail", *arguments, tasks=20, audit=20) == 2
+    error = capsys.readouterr().err.strip()
+    assert "above 5%" in error and "transfer (" in error and len(error.splitlines()) == 1
+    assert not out.exists()
