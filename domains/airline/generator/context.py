@@ -138,31 +138,46 @@ class Context:
     def _pick_reservation(
         self, family: str, key: Hashable, accept: Callable[[User, Reservation], bool]
     ) -> tuple[User, Reservation] | None:
-        """`pick` over `reservations(accept)`, keeping the fresh options between draws.
+        """`pick` over `reservations(accept)`, keeping the fresh options between draws."""
+        return self._pick_kept(
+            family, key, lambda: self.reservations(accept), lambda o: o[1].reservation_id
+        )
 
-        The same choice as `pick` (the list of fresh options in the same order, the same
-        random draw), without scanning every reservation on each draw: the list is kept per
-        (family, predicate), and only the subjects the family used since are taken out.
+    def pick_user(self, family: str) -> User | None:
+        """``pick(family, users, key=user_id)``, keeping the fresh users between draws."""
+        return self._pick_kept(
+            family, "users", lambda: list(self.data.users.values()), lambda u: u.user_id
+        )
+
+    def _pick_kept(
+        self,
+        family: str,
+        key: Hashable,
+        options: Callable[[], list[T]],
+        subject: Callable[[T], str],
+    ) -> T | None:
+        """`pick` over `options()`, without building and scanning every option on each draw.
+
+        The same choice as `pick` (the fresh options in the same order, the same random
+        draw): the list of fresh options is kept per (family, `key`), and only the subjects
+        the family used since are taken out of it. The world never changes while tasks are
+        drawn; without this, a set of N tasks cost O(N²) (the world grows with N).
         """
         log = self._used_log.setdefault(family, [])
         entry = self._fresh.get((family, key))
         if entry is None:
-            fresh = [
-                o
-                for o in self.reservations(accept)
-                if (family, o[1].reservation_id) not in self._used
-            ]
+            fresh = [o for o in options() if (family, subject(o)) not in self._used]
         else:
             fresh, seen = entry
             if seen < len(log):
                 gone = set(log[seen:])
-                fresh = [o for o in fresh if o[1].reservation_id not in gone]
+                fresh = [o for o in fresh if subject(o) not in gone]
         if not fresh:
             self._fresh[(family, key)] = (fresh, len(log))
             return None
         chosen = fresh.pop(self.rng.randrange(len(fresh)))  # the draw `rng.choice` makes
-        self._used.add((family, chosen[1].reservation_id))
-        log.append(chosen[1].reservation_id)
+        self._used.add((family, subject(chosen)))
+        log.append(subject(chosen))
         self._fresh[(family, key)] = (fresh, len(log))
         return chosen
 
