@@ -175,16 +175,23 @@ class Store:
         self.rng = rng
         self._taken: set[str] = set()
         self._served: set[str] = set()
-        self._by_status: dict[tuple[str, ...], list[Order]] = {}
+        # Untaken orders per status list, and unserved customers, in the store's order: a
+        # draw copies them instead of scanning the whole store (O(N²) for a large set).
+        self._untaken: dict[tuple[str, ...], dict[str, Order]] = {}
+        self._unserved: dict[str, User] = dict(data.users)
 
     # -- picking ---------------------------------------------------------------------------
     def orders(self, *statuses: str) -> Iterable[Order]:
         """Untaken orders with one of these statuses, in random order."""
-        with_status = self._by_status.get(statuses)
-        if with_status is None:  # the store never changes: each list is built once
-            with_status = [o for o in self.data.orders.values() if o.status in statuses]
-            self._by_status[statuses] = with_status
-        return self._random_order([o for o in with_status if o.order_id not in self._taken])
+        untaken = self._untaken.get(statuses)
+        if untaken is None:  # kept from then on: `take` removes what it hands out
+            untaken = {
+                o.order_id: o
+                for o in self.data.orders.values()
+                if o.status in statuses and o.order_id not in self._taken
+            }
+            self._untaken[statuses] = untaken
+        return self._random_order(list(untaken.values()))
 
     def _random_order(self, found: list[T]) -> Iterable[T]:
         """`found` in random order: shuffled, or for a large list drawn as it is read.
@@ -202,15 +209,17 @@ class Store:
     def take(self, order: Order) -> None:
         """Keep later tasks away from this order."""
         self._taken.add(order.order_id)
+        for untaken in self._untaken.values():
+            untaken.pop(order.order_id, None)
 
     def users(self) -> Iterable[User]:
         """Customers no earlier task was about, in random order."""
-        found = [u for u in self.data.users.values() if u.user_id not in self._served]
-        return self._random_order(found)
+        return self._random_order(list(self._unserved.values()))
 
     def serve(self, user: User) -> None:
         """Keep later user-level tasks away from this customer."""
         self._served.add(user.user_id)
+        self._unserved.pop(user.user_id, None)
 
     def auth_mode(self) -> AuthMode:
         """Email half the time, name and zip most of the rest, a stale email sometimes."""
