@@ -19,8 +19,9 @@ ADAPTERS = {
 }
 """The domains ``tau-env generate`` writes, and the module of each one's `Adapter`."""
 
-MAX_TASKS = 1_000_000
-"""The largest set one call writes."""
+MAX_TASKS = 100_000
+"""The largest set one call writes: the pipeline holds a set in memory (about 75 KB a task,
+so some 7 GB at this size; `tau_env.generation.pipeline`)."""
 
 MAX_WORKERS = 256
 """The most processes the gold replays are shared among."""

@@ -110,6 +110,7 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
         (["--domain", "mock", "--tasks", "5"], "--domain"),
         (["--domain", "telecm", "--tasks", "5"], "did you mean 'telecom'"),
         (["--domain", "airline", "--tasks", "0"], "--tasks must be"),
+        (["--domain", "airline", "--tasks", "100001"], "between 1 and 100,000"),
         (["--domain", "airline", "--tasks", "5", "--seed", "-1"], "--seed"),
         (["--domain", "airline", "--tasks", "5", "--families", "book_one_wy"], "book_one_way"),
         (["--domain", "retail", "--tasks", "5", "--difficulty", "extreme"], "difficulty level"),
