@@ -187,6 +187,7 @@ def test_generate__the_run_records_and_reports_the_manifest(sets, tmp_path, caps
     assert main(["report", "--store", store, "--json"]) == 0
     (report,) = json.loads(capsys.readouterr().out)
     task_set = report["task_set"]
+    assert report["data"] == "generated" and "-generated-" in report["run_id"]
     manifest = json.loads((sets / "domains/retail/manifest.json").read_text())
     assert task_set["manifest"].startswith("generated retail seed=5 tasks=30")
     assert manifest["content_hash"][:16] in task_set["manifest"]
