@@ -1,16 +1,23 @@
-"""The options of the built-in data generators' command lines (airline, banking_knowledge)."""
+"""The ``python -m`` entry points of the domain generators: aliases of ``tau-env generate``.
+
+``python -m tau_env.domains.airline.generator --tasks 500 --out DIR`` is
+``tau-env generate --domain airline --tasks 500 --out DIR``: the same options, checks and
+output (a verified set in ``DIR/domains/airline/``). None of them writes into the installed
+package; the shipped built-in data is rewritten by the repository's
+``.ci/rewrite-builtin-data`` script.
+"""
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
+import sys
+from collections.abc import Sequence
 
-__all__ = ["generator_options"]
+__all__ = ["generate_alias"]
 
 
-def generator_options(description: str | None, seed: int, data_folder: Path) -> argparse.Namespace:
-    """``--seed N`` (default `seed`) and ``--out DIR`` (default `data_folder`), parsed."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--seed", type=int, default=seed)
-    parser.add_argument("--out", type=Path, default=data_folder)
-    return parser.parse_args()
+def generate_alias(domain: str, argv: Sequence[str] | None = None) -> int:
+    """Run ``tau-env generate --domain <domain> <argv>`` and return its exit code."""
+    from tau_env.cli.main import main
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    return main(["generate", "--domain", domain, *arguments])

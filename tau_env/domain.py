@@ -41,6 +41,7 @@ __all__ = [
     "PreparedTask",
     "RetrievalSupport",
     "clear_domain_cache",
+    "domain_definition",
     "has_builtin_data",
     "load_domain",
     "registered_domains",
@@ -208,6 +209,15 @@ class Domain:
                 self._prepared[task.id] = prepared
         return prepared
 
+    def release(self, task: Task) -> None:
+        """Forget the task's cached starting and expected worlds (built again on next use).
+
+        A pass that plays each of many tasks once (the gold replays of ``tau-env generate``)
+        calls it after each, so its memory stays that of one task, not of the whole set.
+        """
+        with self._lock:
+            self._prepared.pop(task.id, None)
+
     def expected_world(self, task: Task, seed: int | None = None) -> World:
         """The world after the task's gold actions: the DB check's target.
 
@@ -289,6 +299,11 @@ def _check_task_functions(domain: Domain) -> None:
                     f"'evaluation_criteria.actions[{i}].name': {action.name!r} is not a "
                     f"registered {side} tool"
                 )
+
+
+def domain_definition(name: str) -> DomainDefinition:
+    """The code of the registered domain `name` (tools, database classes); reads no data."""
+    return _definition(name)
 
 
 def _definition(name: str) -> DomainDefinition:

@@ -1,6 +1,6 @@
 """The built-in bank (Larkspur Bank): reading the files its generator wrote into ``data/``.
 
-Files (all written by ``python -m tau_env.domains.banking_knowledge.generator``, except the
+Files (all written by the repository's ``.ci/rewrite-builtin-data``, except the
 prompts, which are hand-written policy text):
 
 - ``builtin_db.json``: the database, in the reference's layout;

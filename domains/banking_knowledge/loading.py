@@ -23,7 +23,7 @@ from tau_env.domains.banking_knowledge.discoverable import check_catalog, refere
 from tau_env.domains.banking_knowledge.retrieval.knowledge import KnowledgeBase, load_documents
 from tau_env.domains.banking_knowledge.user_tools import USER_TOOLS
 from tau_env.errors import DataError
-from tau_env.tasks.loading import parse_tasks, read_json
+from tau_env.tasks.loading import parse_tasks, read_json, read_splits
 from tau_env.tasks.model import Task
 
 __all__ = ["bank_data", "read_log_allowlist", "read_official"]
@@ -158,7 +158,9 @@ def read_official(data_dir: Path) -> DomainData:
     """The reference's bank: ``db.json``, ``documents/``, ``prompts/``, ``tasks/task_*.json``.
 
     ``tasks.json`` (a stale aggregate the reference never reads) and ``tasks_voice.json`` are
-    ignored. The discoverable tools are the reference's (`reference_catalog`).
+    ignored. The discoverable tools are the reference's (`reference_catalog`), unless the
+    folder has its own: a bank written by ``tau-env generate`` adds ``catalog.json`` (its
+    discoverable tools), ``cards.json`` (its credit cards) and ``split_tasks.json``.
     """
     folder = official_folder(data_dir, "banking_knowledge")
     db_path = folder / "db.json"
@@ -171,15 +173,38 @@ def read_official(data_dir: Path) -> DomainData:
     raw_tasks = [(str(path), read_json(path)) for path in sorted(task_folder.glob("task_*.json"))]
     if not raw_tasks:
         raise DataError(f"{task_folder}: no task_*.json file")
+    catalog, cards = _own_products(folder)
+    split_path = folder / "split_tasks.json"
     return bank_data(
         raw_db=raw_db,
-        catalog=reference_catalog(),
+        catalog=catalog,
         knowledge=load_documents(folder / "documents"),
         prompts=read_prompts(folder / "prompts"),
         raw_tasks=raw_tasks,
-        splits=None,
+        splits=read_splits(split_path) if split_path.is_file() else None,
+        card_products=cards,
         source=str(folder),
         db_source=str(db_path),
         guidelines=official_guidelines(data_dir),
         tasks_file=str(task_folder),
     )
+
+
+def _own_products(folder: Path) -> tuple[tuple[CatalogEntry, ...], dict[str, CardProduct] | None]:
+    """The folder's discoverable tools and credit cards (a generated bank), else the reference's.
+
+    Raises:
+        DataError: ``catalog.json`` or ``cards.json`` is malformed.
+    """
+    catalog_path, cards_path = folder / "catalog.json", folder / "cards.json"
+    if not catalog_path.is_file():
+        return reference_catalog(), None
+    try:
+        catalog = tuple(CatalogEntry.model_validate(e) for e in read_json(catalog_path))
+        cards = None
+        if cards_path.is_file():
+            raw_cards = read_json(cards_path)
+            cards = {str(n): CardProduct.model_validate(c) for n, c in raw_cards.items()}
+    except (ValueError, TypeError, AttributeError) as error:
+        raise DataError(f"{folder}: catalog.json or cards.json malformed: {error}") from None
+    return catalog, cards

@@ -137,13 +137,19 @@ _OFFICIAL_SOLO_TECH = {
 
 @cache
 def _official_common(folder: str) -> DomainData:
-    """Databases, tasks and splits of an official folder, parsed once for both variants."""
+    """Databases, tasks and splits of an official folder, parsed once for both variants.
+
+    The reference writes the databases as TOML; a set written by ``tau-env generate`` as JSON
+    (``db.json``, ``user_db.json``), read when there is no ``db.toml``.
+    """
+    toml, json_file = Path(folder) / "db.toml", Path(folder) / "db.json"
+    suffix = ".json" if not toml.is_file() and json_file.is_file() else ".toml"
     return load_official_data(
         Path(folder),
         agent_db=TelecomDB,
-        agent_db_file="db.toml",
+        agent_db_file=f"db{suffix}",
         user_db=TelecomUserDB,
-        user_db_file="user_db.toml",
+        user_db_file=f"user_db{suffix}",
         policy="",
     )
 

@@ -50,6 +50,7 @@ SUBCOMMANDS = (
     "tasks",
     "validate",
     "audit",
+    "generate",
     "serve",
     "fake_server",
 )

@@ -142,7 +142,7 @@ def build_config(args: argparse.Namespace) -> RunConfig:
         [
             id_part(args.domain),
             *([id_part(retrieval)] if retrieval else []),
-            *(["official"] if args.data_dir else []),
+            *([_data_label(args)] if args.data_dir else []),
             id_part(agent.describe()),
             *([id_part(user.describe())] if has_user(args.mode) else []),
             *([args.mode] if args.mode != "default" else []),
@@ -242,3 +242,11 @@ def handle(args: argparse.Namespace) -> int:
     with ResultStore(args.store) as store:
         create_run(store, config, check=False)
         return execute(args, store, config, backend)
+
+
+def _data_label(args: argparse.Namespace) -> str:
+    """``generated`` for a set ``tau-env generate`` wrote, else ``official`` (run ids)."""
+    from tau_env.generation.manifest import read_manifest
+
+    folder = domain_name(args.domain).split("-")[0]  # telecom-workflow reads domains/telecom
+    return "generated" if read_manifest(args.data_dir, folder) is not None else "official"

@@ -10,6 +10,7 @@ from typing import Any
 import tau_env
 from tau_env.domain import Domain, default_retrieval, load_domain
 from tau_env.errors import TauEnvError
+from tau_env.generation.manifest import read_manifest
 from tau_env.rollout.config import RunConfig
 from tau_env.rollout.task_set import TaskSet, task_set_of
 from tau_env.store.records import RunRecord
@@ -45,8 +46,15 @@ def retrieval_variant(config: RunConfig) -> str | None:
 
 
 def data_source(config: RunConfig) -> str:
-    """``"official"`` (a reference data folder) or ``"built-in"``: what the run played."""
-    return "official" if config.data_dir else "built-in"
+    """What the run played: ``"built-in"``, ``"generated"`` or ``"official"``.
+
+    ``"generated"``: a set ``tau-env generate`` wrote (its folder holds a manifest);
+    ``"official"``: any other data folder.
+    """
+    if not config.data_dir:
+        return "built-in"
+    folder = domain_name(config.domain).split("-")[0]  # telecom-workflow reads domains/telecom
+    return "generated" if read_manifest(config.data_dir, folder) is not None else "official"
 
 
 def domain_name(name: str) -> str:
@@ -74,6 +82,7 @@ def run_versions(config: RunConfig) -> dict[str, str]:
         "data": domain.data.source,
         "task_set": task_set.name,
         "task_set_hash": task_set.digest,
+        **({"task_set_manifest": task_set.manifest} if task_set.manifest else {}),
         "python": platform.python_version(),
     }
     for package in ("litellm", "ray"):
@@ -97,7 +106,7 @@ def recorded_task_set(record: RunRecord) -> TaskSet | None:
     config = RunConfig.model_validate(record.config)
     name, digest = record.versions.get("task_set"), record.versions.get("task_set_hash")
     if name is not None and digest is not None:
-        return TaskSet(name, digest, len(config.task_ids))
+        return TaskSet(name, digest, len(config.task_ids), record.versions.get("task_set_manifest"))
     try:
         return run_task_set(config)
     except (TauEnvError, KeyError, OSError):

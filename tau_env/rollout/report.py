@@ -186,7 +186,7 @@ class RunReport:
 
     @property
     def data(self) -> str:
-        """``"official"`` or ``"built-in"``: the data the run played."""
+        """``"official"``, ``"generated"`` or ``"built-in"``: the data the run played."""
         return data_source(self.config)
 
     @property

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.domain import Domain
+from tau_env.generation.manifest import folder_identity
 
 __all__ = ["BUILT_IN", "TaskSet", "data_folder_name", "task_set_of"]
 
@@ -32,19 +33,26 @@ class TaskSet:
         digest: SHA-256 (hex, first 16 digits) of the domain's name, the run's tasks (full
             content, by id), both sides' starting databases and the policy.
         tasks: How many tasks the run plays.
+        manifest: The identity of a set written by ``tau-env generate``
+            (`tau_env.generation.manifest.folder_identity`); None for other data.
     """
 
     name: str
     digest: str
     tasks: int
+    manifest: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "hash", "tasks"}``, as reports and exports show it."""
-        return {"name": self.name, "hash": self.digest, "tasks": self.tasks}
+        """``{"name", "hash", "tasks"}`` (and ``"manifest"``), as reports and exports show it."""
+        found: dict[str, Any] = {"name": self.name, "hash": self.digest, "tasks": self.tasks}
+        if self.manifest is not None:
+            found["manifest"] = self.manifest
+        return found
 
     def describe(self) -> str:
-        """``name (hash, N tasks)``, for one line of a report."""
-        return f"{self.name} ({self.digest}, {self.tasks} tasks)"
+        """``name (hash, N tasks)`` (and the generated set's identity), for a report line."""
+        generated = f"; {self.manifest}" if self.manifest is not None else ""
+        return f"{self.name} ({self.digest}, {self.tasks} tasks{generated})"
 
 
 def data_folder_name(data_dir: str | Path | None) -> str:
@@ -77,4 +85,5 @@ def task_set_of(domain: Domain, task_ids: tuple[str, ...], data_dir: str | None)
     }
     text = json.dumps(payload, sort_keys=True, default=str)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return TaskSet(data_folder_name(data_dir), digest, len(task_ids))
+    manifest = None if data_dir is None else folder_identity(domain.data.source)
+    return TaskSet(data_folder_name(data_dir), digest, len(task_ids), manifest)

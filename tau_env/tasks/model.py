@@ -93,7 +93,9 @@ class Description(_Model):
 
     Generated task sets keep here what their ids no longer say (`tau_env.domains.opaque_ids`):
     the task's ``family`` (``cancel_refused``, ``mms_issue``), by which reports group tasks,
-    and its ``parameters`` (telecom: the faults, persona, customer and settings kept).
+    and its ``parameters`` (telecom: the faults, persona, customer and settings kept);
+    ``difficulty`` holds the features ``tau-env generate`` measured (gold plan length, look-ups,
+    distractor records...; `tau_env.generation.difficulty`), for curricula.
     """
 
     purpose: str | None = None
@@ -102,6 +104,10 @@ class Description(_Model):
     family: str | None = Field(default=None, description="The task's family (generated sets).")
     parameters: dict[str, str] | None = Field(
         default=None, description="What the generator drew the task with, by name."
+    )
+    difficulty: dict[str, int | str] | None = Field(
+        default=None,
+        description="Measured difficulty features and level (`tau-env generate` sets).",
     )
 
 

@@ -6,7 +6,8 @@ following `rules.py`), splits them, gives them plain ids (``airline/<split>/<NNN
 `tau_env.domains.opaque_ids`; the family is in each task's description) and checks each task
 by gold replay (`verify.py`). The
 package ships the result for the default seed in ``domains/airline/data/``;
-``python -m tau_env.domains.airline.generator`` rewrites it, and a test proves it unchanged.
+``.ci/rewrite-builtin-data`` rewrites it, and a test proves it unchanged; ``tau-env generate``
+(`tau_env.generation`) writes sets of any size.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def _payments(ctx: Context, user: User, total: int) -> tuple[list[dict[str, Any]
 
 def _book(ctx: Context, family: str, *, round_trip: bool, one_stop: bool) -> Draft | None:
     rng = ctx.rng
-    user = ctx.pick(family, ctx.data.users.values(), key=lambda u: u.user_id)
+    user = ctx.pick_user(family)
     if user is None:
         return None
     cabin: CabinClass = rng.choice(CABINS)
@@ -193,7 +193,7 @@ def book_one_stop(ctx: Context) -> Draft | None:
 def book_refused(ctx: Context) -> Draft | None:
     """A booking the policy forbids: six travellers, or a card that is not in the profile."""
     rng = ctx.rng
-    user = ctx.pick("book_refused", ctx.data.users.values(), key=lambda u: u.user_id)
+    user = ctx.pick_user("book_refused")
     if user is None:
         return None
     flight = rng.choice(list(ctx.data.flights.values()))

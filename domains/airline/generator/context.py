@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from tau_env.domains.airline import TOOLBOX
@@ -52,6 +52,11 @@ class Context:
             TOOLBOX, AirlineDB(self.snapshot, journal, source), None, journal, source
         )
         self._used: set[tuple[str, str]] = set()
+        # `reservations` answers by predicate: (key, the predicate kept alive, the answer).
+        self._answers: dict[Hashable, tuple[Callable[..., bool], list[Any]]] = {}
+        # Subjects each family used, in order, and its fresh reservations per predicate.
+        self._used_log: dict[str, list[str]] = {}
+        self._fresh: dict[tuple[str, Hashable], tuple[list[Any], int]] = {}
 
     # -- tools ---------------------------------------------------------------------------------
     def call(self, name: str, **arguments: Any) -> Any:
@@ -94,12 +99,24 @@ class Context:
     def reservations(
         self, accept: Callable[[User, Reservation], bool]
     ) -> list[tuple[User, Reservation]]:
-        """Active reservations (not cancelled) whose owner and record pass `accept`."""
-        return [
+        """Active reservations (not cancelled) whose owner and record pass `accept`.
+
+        The world never changes while tasks are drawn, so the answer for a predicate is kept:
+        a family asks again with the same code over the same values on every draw, and a scan
+        of every reservation per draw made a set of N tasks cost O(N²) (the world grows with
+        N). A predicate whose closure holds something without a stable key is not kept.
+        """
+        key = _predicate_key(accept)
+        if key is not None and key in self._answers:
+            return list(self._answers[key][1])
+        found = [
             (self.data.users[r.user_id], r)
             for r in self.data.reservations.values()
             if r.status is None and accept(self.data.users[r.user_id], r)
         ]
+        if key is not None:
+            self._answers[key] = (accept, found)  # the predicate keeps its closure's ids alive
+        return list(found)
 
     def reservation(
         self, family: str, accept: Callable[[User, Reservation], bool]
@@ -109,10 +126,60 @@ class Context:
         Raises:
             NoCase: No such reservation is left for the family.
         """
-        found = self.pick(family, self.reservations(accept), key=lambda p: p[1].reservation_id)
+        key = _predicate_key(accept)
+        if key is None:
+            found = self.pick(family, self.reservations(accept), key=lambda p: p[1].reservation_id)
+        else:
+            found = self._pick_reservation(family, key, accept)
         if found is None:
             raise NoCase(family)
         return found
+
+    def _pick_reservation(
+        self, family: str, key: Hashable, accept: Callable[[User, Reservation], bool]
+    ) -> tuple[User, Reservation] | None:
+        """`pick` over `reservations(accept)`, keeping the fresh options between draws."""
+        return self._pick_kept(
+            family, key, lambda: self.reservations(accept), lambda o: o[1].reservation_id
+        )
+
+    def pick_user(self, family: str) -> User | None:
+        """``pick(family, users, key=user_id)``, keeping the fresh users between draws."""
+        return self._pick_kept(
+            family, "users", lambda: list(self.data.users.values()), lambda u: u.user_id
+        )
+
+    def _pick_kept(
+        self,
+        family: str,
+        key: Hashable,
+        options: Callable[[], list[T]],
+        subject: Callable[[T], str],
+    ) -> T | None:
+        """`pick` over `options()`, without building and scanning every option on each draw.
+
+        The same choice as `pick` (the fresh options in the same order, the same random
+        draw): the list of fresh options is kept per (family, `key`), and only the subjects
+        the family used since are taken out of it. The world never changes while tasks are
+        drawn; without this, a set of N tasks cost O(N²) (the world grows with N).
+        """
+        log = self._used_log.setdefault(family, [])
+        entry = self._fresh.get((family, key))
+        if entry is None:
+            fresh = [o for o in options() if (family, subject(o)) not in self._used]
+        else:
+            fresh, seen = entry
+            if seen < len(log):
+                gone = set(log[seen:])
+                fresh = [o for o in fresh if subject(o) not in gone]
+        if not fresh:
+            self._fresh[(family, key)] = (fresh, len(log))
+            return None
+        chosen = fresh.pop(self.rng.randrange(len(fresh)))  # the draw `rng.choice` makes
+        self._used.add((family, subject(chosen)))
+        log.append(subject(chosen))
+        self._fresh[(family, key)] = (fresh, len(log))
+        return chosen
 
     def pick(self, family: str, options: Iterable[T], key: Callable[[T], str]) -> T | None:
         """A random option not yet used by `family` (each subject appears once per family)."""
@@ -121,6 +188,7 @@ class Context:
             return None
         chosen = self.rng.choice(fresh)
         self._used.add((family, key(chosen)))
+        self._used_log.setdefault(family, []).append(key(chosen))
         return chosen
 
     def credit_card(self, user: User) -> CreditCard | None:
@@ -157,3 +225,28 @@ def _unique_min(options: list[T], cost: Callable[[T], int]) -> T | None:
     best = min(cost(option) for option in options)
     winners = [option for option in options if cost(option) == best]
     return winners[0] if len(winners) == 1 else None
+
+
+def _predicate_key(function: Callable[..., Any], depth: int = 0) -> Hashable | None:
+    """What decides a predicate's answers: its code and its closure's values, or None.
+
+    Functions in the closure are keyed the same way; other values by themselves when they
+    are hashable and immutable (strings, numbers, tuples of them), else by identity (the
+    world's records and tables, which live as long as the context).
+    """
+    if depth > 4:
+        return None
+    cells: list[Hashable] = []
+    for cell in getattr(function, "__closure__", None) or ():
+        value = cell.cell_contents
+        if callable(value) and hasattr(value, "__code__"):
+            inner = _predicate_key(value, depth + 1)
+            if inner is None:
+                return None
+            cells.append(inner)
+        elif isinstance(value, str | int | float | bool | type(None)):
+            cells.append(value)
+        else:
+            cells.append(("id", id(value)))
+    code = getattr(function, "__code__", None)
+    return None if code is None else (code, tuple(cells))

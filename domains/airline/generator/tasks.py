@@ -79,7 +79,12 @@ FAMILIES: tuple[tuple[Family, int], ...] = (
 ATTEMPTS_PER_TASK = 12
 
 
-def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> list[Task]:
+def draw_tasks(
+    data: AirlineData,
+    rng: random.Random,
+    scale: float = 1.0,
+    families: Sequence[tuple[Family, int]] = FAMILIES,
+) -> list[Task]:
     """Draw tasks from every family, in family order, named ``<family>_<n>``.
 
     The names are the generator's own (the split reads the family from them); `generate` then
@@ -89,11 +94,12 @@ def draw_tasks(data: AirlineData, rng: random.Random, scale: float = 1.0) -> lis
         data: The world the tasks run on.
         rng: The random source (consumed in a fixed order).
         scale: Multiplies every family's quota.
+        families: The families to draw from, with their quotas (default: all of them).
     """
     context = Context(data, rng)
     policy = builtin_text("tau_env.domains.airline", "policy.md")
     tasks: list[Task] = []
-    for family, quota in FAMILIES:
+    for family, quota in families:
         wanted = max(1, round(quota * scale))
         drafts: list[Draft] = []
         for _ in range(wanted * ATTEMPTS_PER_TASK):

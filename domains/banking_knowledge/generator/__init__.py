@@ -6,15 +6,16 @@ then draws every family's tasks (`kinds_*.py`); each task writes the customers a
 needs into the database (`world.py`) and its gold plan follows the documents. Every task is
 checked by gold replay (`verify.py`), the split keeps whole families out of train
 (`tasks.py`) and the tasks get plain ids (`tau_env.domains.opaque_ids`). The package ships
-the result for `BUILTIN_SEED` in ``domains/banking_knowledge/data/``; ``python -m
-tau_env.domains.banking_knowledge.generator`` rewrites it, and a test proves the shipped
-files unchanged.
+the result for `BUILTIN_SEED` in ``domains/banking_knowledge/data/``; the repository's
+``.ci/rewrite-builtin-data`` rewrites it, and a test proves the shipped files unchanged;
+``tau-env generate`` (`tau_env.generation`) writes sets of any size.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from tau_env.domains.banking_knowledge.generator.documents_procedures import (
 from tau_env.domains.banking_knowledge.generator.documents_products import write_product_documents
 from tau_env.domains.banking_knowledge.generator.library import Library
 from tau_env.domains.banking_knowledge.generator.people import People
-from tau_env.domains.banking_knowledge.generator.products import draw_bank
+from tau_env.domains.banking_knowledge.generator.products import FAMILIES, draw_bank
 from tau_env.domains.banking_knowledge.generator.tasks import draw_tasks, split_tasks
 from tau_env.domains.banking_knowledge.generator.verify import builtin_domain, verify_tasks
 from tau_env.domains.banking_knowledge.generator.world import Ledger
@@ -78,13 +79,20 @@ class GeneratedBank:
         )
 
 
-def generate(seed: int = BUILTIN_SEED, *, scale: float = 1.0, verify: bool = True) -> GeneratedBank:
+def generate(
+    seed: int = BUILTIN_SEED,
+    *,
+    scale: float = 1.0,
+    verify: bool = True,
+    families: Sequence[str] | None = None,
+) -> GeneratedBank:
     """Generate the bank and its tasks; the same arguments always give the same result.
 
     Args:
         seed: Seeds every random draw.
         scale: Multiplies the number of tasks drawn per kind.
         verify: Replay every task's gold plan (see `verify_tasks`).
+        families: The product families to draw tasks of (None: all of them).
 
     Raises:
         GenerationError: A drawn task fails its gold replay (a generator bug).
@@ -102,7 +110,7 @@ def generate(seed: int = BUILTIN_SEED, *, scale: float = 1.0, verify: bool = Tru
     policy = (
         prompts["components/policy_header.md"] + prompts["components/additional_instructions.md"]
     )
-    tasks = draw_tasks(context, scale, texts, policy)
+    tasks = draw_tasks(context, scale, texts, policy, families or FAMILIES)
     for task in tasks:
         library.require(*task["required_documents"])
     new_ids, splits = opaque_ids("banking_knowledge", split_tasks([t["id"] for t in tasks]), seed)

@@ -44,15 +44,23 @@ class People:
 
     rng: random.Random
     used: set[str] = field(default_factory=set)
+    plain_names: int = 0
+    """Customers given a plain first and last name so far; once all are taken, last names
+    are double-barrelled (``Ortiz-Lund``), so a bank of any size has distinct names."""
 
     def draw(self, min_age: int = 24, max_age: int = 79) -> Person:
         """A new customer aged `min_age`..`max_age` on the bank's fixed 'today'."""
         rng = self.rng
+        plain = len(WORDS.first_names) * len(WORDS.last_names)
         while True:
             first, last = rng.choice(WORDS.first_names), rng.choice(WORDS.last_names)
+            if self.plain_names >= plain:  # every plain name taken (a large generated bank)
+                other = rng.choice(WORDS.last_names)
+                last = f"{last}-{other}" if other != last else last
             name = f"{first} {last}"
             if name not in self.used:
                 break
+        self.plain_names += "-" not in last
         self.used.add(name)
         user_id = self._fresh(lambda: "".join(rng.choices(_ID_ALPHABET, k=10)))
         city, state, zip_prefix = rng.choice(WORDS.cities)

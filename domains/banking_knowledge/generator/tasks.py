@@ -48,6 +48,7 @@ def draw_tasks(
     scale: float = 1.0,
     documents: Mapping[str, str] | None = None,
     policy: str = "",
+    families: Sequence[str] = FAMILIES,
 ) -> list[dict[str, Any]]:
     """Every family's tasks, in family order, as task objects named ``<family>-<kind>-<n>``.
 
@@ -60,9 +61,10 @@ def draw_tasks(
         documents: Document id -> text: a refusing task must not name the tools they and
             `policy` name (`forbidden.forbidden_facts`; none without).
         policy: The agent's policy.
+        families: The product families to draw (default: all, in `FAMILIES` order).
     """
     tasks: list[dict[str, Any]] = []
-    for family in FAMILIES:
+    for family in families:
         numbers: Counter[str] = Counter()
         for kind, quota in FAMILY_KINDS[family]:
             wanted = max(1, round(quota * scale))

@@ -51,6 +51,9 @@ class Ledger:
         default_factory=lambda: {name: {} for name in TABLES}
     )
 
+    account_counts: dict[str, int] = field(default_factory=dict)
+    """Deposit accounts opened per customer so far (numbers each customer's accounts)."""
+
     def raw(self) -> dict[str, Any]:
         """The database file's content (tables without records and notes are left out)."""
         return {
@@ -82,9 +85,8 @@ class Ledger:
         """A deposit account; returns its id (``chk_<user>_<n>`` or ``sav_<user>_<n>``)."""
         saving = isinstance(product, SavingsProduct)
         prefix = "sav" if saving else "chk"
-        number = 1 + sum(
-            1 for a in self.tables["accounts"].values() if a["user_id"] == person.user_id
-        )
+        number = self.account_counts.get(person.user_id, 0) + 1  # not a scan of every account
+        self.account_counts[person.user_id] = number
         account_id = f"{prefix}_{person.user_id}_{number}"
         self._put(
             "accounts",

@@ -4,8 +4,8 @@ Everything comes from one seed through a local `random.Random`, so the same seed
 store and tasks on every machine. Every task is checked by replaying its gold plan before it
 is emitted (`tasks.verify_draft`).
 
-``python -m tau_env.domains.retail.generator OUT_DIR`` writes the data in the reference's
-layout (``db.json``, ``tasks.json``, ``split_tasks.json``, ``policy.md``) for inspection.
+``tau-env generate --domain retail`` (`tau_env.generation`) writes verified sets of any size
+in the reference's layout (``db.json``, ``tasks.json``, ``split_tasks.json``, ``policy.md``).
 """
 
 from __future__ import annotations

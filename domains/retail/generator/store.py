@@ -8,9 +8,9 @@ verified tasks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from tau_env.domains.retail.data_model import (
     CreditCard,
@@ -28,6 +28,7 @@ from tau_env.domains.retail.generator.world import random_address
 
 __all__ = [
     "ADDRESS_ARGUMENTS",
+    "LAZY_FROM",
     "AuthMode",
     "Draft",
     "GoldStep",
@@ -38,6 +39,7 @@ __all__ = [
     "describe_method",
     "describe_options",
     "full_name",
+    "lazy_permutation",
     "money",
 ]
 
@@ -147,6 +149,20 @@ class NewAddress:
         return bool(records[self.key].address.model_dump() == self.fields)
 
 
+T = TypeVar("T")
+
+LAZY_FROM = 1000
+"""Option lists of at least this many are put in random order as they are read."""
+
+
+def lazy_permutation(items: list[T], rng: random.Random) -> Iterator[T]:
+    """`items` in uniformly random order, drawing only as many as are read (Fisher-Yates)."""
+    for i in range(len(items)):
+        j = rng.randrange(i, len(items))
+        items[i], items[j] = items[j], items[i]
+        yield items[i]
+
+
 class Store:
     """Read-only helpers over the generated data, plus the family's random source.
 
@@ -159,31 +175,51 @@ class Store:
         self.rng = rng
         self._taken: set[str] = set()
         self._served: set[str] = set()
+        # Untaken orders per status list, and unserved customers, in the store's order: a
+        # draw copies them instead of scanning the whole store (O(N²) for a large set).
+        self._untaken: dict[tuple[str, ...], dict[str, Order]] = {}
+        self._unserved: dict[str, User] = dict(data.users)
 
     # -- picking ---------------------------------------------------------------------------
-    def orders(self, *statuses: str) -> list[Order]:
+    def orders(self, *statuses: str) -> Iterable[Order]:
         """Untaken orders with one of these statuses, in random order."""
-        found = [
-            order
-            for order in self.data.orders.values()
-            if order.status in statuses and order.order_id not in self._taken
-        ]
-        self.rng.shuffle(found)
-        return found
+        untaken = self._untaken.get(statuses)
+        if untaken is None:  # kept from then on: `take` removes what it hands out
+            untaken = {
+                o.order_id: o
+                for o in self.data.orders.values()
+                if o.status in statuses and o.order_id not in self._taken
+            }
+            self._untaken[statuses] = untaken
+        return self._random_order(list(untaken.values()))
+
+    def _random_order(self, found: list[T]) -> Iterable[T]:
+        """`found` in random order: shuffled, or for a large list drawn as it is read.
+
+        A family reads a few options before one fits, so shuffling thousands of them on every
+        draw made a large store's task set cost O(N²); from `LAZY_FROM` options on, each next
+        one is drawn when it is read (`lazy_permutation`, as uniform). Smaller stores (the
+        built-in one) are shuffled as they always were.
+        """
+        if len(found) < LAZY_FROM:
+            self.rng.shuffle(found)
+            return found
+        return lazy_permutation(found, self.rng)
 
     def take(self, order: Order) -> None:
         """Keep later tasks away from this order."""
         self._taken.add(order.order_id)
+        for untaken in self._untaken.values():
+            untaken.pop(order.order_id, None)
 
-    def users(self) -> list[User]:
+    def users(self) -> Iterable[User]:
         """Customers no earlier task was about, in random order."""
-        found = [u for u in self.data.users.values() if u.user_id not in self._served]
-        self.rng.shuffle(found)
-        return found
+        return self._random_order(list(self._unserved.values()))
 
     def serve(self, user: User) -> None:
         """Keep later user-level tasks away from this customer."""
         self._served.add(user.user_id)
+        self._unserved.pop(user.user_id, None)
 
     def auth_mode(self) -> AuthMode:
         """Email half the time, name and zip most of the rest, a stale email sometimes."""

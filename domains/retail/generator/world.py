@@ -28,7 +28,7 @@ from tau_env.domains.retail.data_model import (
 from tau_env.domains.retail.generator.catalog import CATALOG, ProductSpec
 from tau_env.domains.retail.generator.people import PEOPLE
 
-__all__ = ["STATUS_WEIGHTS", "generate_world", "random_address"]
+__all__ = ["STATUS_WEIGHTS", "customer_names", "generate_world", "random_address"]
 
 STATUS_WEIGHTS: dict[OrderStatus, int] = {
     "pending": 34,
@@ -113,8 +113,27 @@ def _payment_methods(rng: random.Random, ids: _Ids) -> dict[str, PaymentMethod]:
     return {method.id: method for method in methods}
 
 
+def customer_names() -> list[tuple[str, str]]:
+    """Every distinct customer name: first x last, then first x double-barrelled last names.
+
+    A store of up to 1,200 customers (first x last) draws plain names only, as the built-in
+    one does; a larger one (``tau-env generate`` grows the store with the task set) draws from
+    the double-barrelled ones too (36,000 in all).
+    """
+    plain = list(itertools.product(PEOPLE.first_names, PEOPLE.last_names))
+    doubled = [
+        (first, f"{a}-{b}")
+        for first in PEOPLE.first_names
+        for a in PEOPLE.last_names
+        for b in PEOPLE.last_names
+        if a != b
+    ]
+    return plain + doubled
+
+
 def _users(rng: random.Random, ids: _Ids, count: int) -> list[User]:
-    names = rng.sample(list(itertools.product(PEOPLE.first_names, PEOPLE.last_names)), count)
+    plain = list(itertools.product(PEOPLE.first_names, PEOPLE.last_names))
+    names = rng.sample(plain if count <= len(plain) else customer_names(), count)
     users = []
     for first, last in names:
         handle = f"{first.lower()}_{last.lower()}"

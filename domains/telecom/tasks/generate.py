@@ -1,7 +1,9 @@
 """The built-in telecom task set: composed, split for generalization, verified.
 
-Run ``python -m tau_env.domains.telecom.tasks.generate`` to rewrite ``data/builtin_tasks.json`` and
+``.ci/rewrite-builtin-data`` rewrites ``data/builtin_tasks.json`` and
 ``data/builtin_split_tasks.json``; a test checks that the shipped files equal a fresh generation.
+``tau-env generate --domain telecom`` writes sets of any size (``python -m
+tau_env.domains.telecom.tasks.generate`` is an alias of it).
 
 Splits test generalization, not recall:
 
@@ -26,16 +28,13 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import defaultdict
-from collections.abc import Sequence
-from importlib import resources
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_env.domain import DomainData
 from tau_env.domains.opaque_ids import opaque_ids, renamed
-from tau_env.domains.telecom.tasks.build import Verifier, build_task
+from tau_env.domains.telecom.tasks.build import Verifier, build_task, task_id
 from tau_env.domains.telecom.tasks.compose import Blueprint, compose
 from tau_env.domains.telecom.tasks.intents import INTENTS
 from tau_env.domains.telecom.tasks.personas import PERSONAS, Persona
@@ -52,7 +51,7 @@ __all__ = [
     "compose_all",
     "generate",
     "load_scenarios",
-    "main",
+    "render",
 ]
 
 SEED = 2025
@@ -86,6 +85,8 @@ TEST_POOL_SHARE = 0.35
 NOVEL_SHARE = 0.5
 """Share of test tasks drawn from blueprints with a held-out issue."""
 FIXABLE_PREFERENCE = 0.8
+ATTEMPTS_PER_TASK = 50
+"""Draws per wanted task before a pool counts as exhausted (a repeat is drawn again)."""
 SETTING_COUNTS = ((0, 0.2), (1, 0.5), (2, 0.3))
 """How many harmless settings a task gets, with their chances."""
 
@@ -157,7 +158,10 @@ def _draw(
     personas: Sequence[Persona],
     rng: random.Random,
 ) -> list[Task]:
-    """`count` tasks from the pools (chosen with `shares`), bin by bin, without repeats."""
+    """`count` tasks from the pools (chosen with `shares`), bin by bin, without repeats.
+
+    Fewer when `ATTEMPTS_PER_TASK` draws per task find no new one (the pools are exhausted).
+    """
     binned = []
     for pool in pools:
         bins: dict[tuple[int, bool], list[Blueprint]] = defaultdict(list)
@@ -166,7 +170,9 @@ def _draw(
         binned.append((bins, {key: list(members) for key, members in bins.items()}))
     tasks: list[Task] = []
     seen: set[str] = set()
-    while len(tasks) < count:
+    attempts = 0
+    while len(tasks) < count and attempts < count * ATTEMPTS_PER_TASK:
+        attempts += 1
         bins, unused = rng.choices(binned, shares)[0]
         size = rng.choice(sorted({size for size, _ in bins}))
         fixable = rng.random() < FIXABLE_PREFERENCE
@@ -178,19 +184,28 @@ def _draw(
         persona, scenario = rng.choice(personas), rng.choice(scenarios)
         location = _location(blueprint, scenario, rng)
         settings = _settings(blueprint, rng)
-        task = build_task(blueprint, persona, scenario, location, settings)
-        if task.id not in seen:
-            seen.add(task.id)
-            tasks.append(task)
+        name = task_id(blueprint, persona, scenario, settings)
+        if name not in seen:  # a repeat is never built (a large set draws many)
+            seen.add(name)
+            tasks.append(build_task(blueprint, persona, scenario, location, settings))
     return tasks
 
 
-def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, list[str]]]:
+def generate(
+    data: DomainData,
+    seed: int = SEED,
+    sizes: Mapping[str, Mapping[str, int]] = SPLIT_SIZES,
+    *,
+    verify: bool = True,
+) -> tuple[list[Task], dict[str, list[str]]]:
     """The built-in tasks and splits, each task verified by replaying its gold plan.
 
     Args:
         data: The built-in telecom data (its databases; its tasks are ignored).
         seed: Seeds every random choice; the same seed gives the same tasks.
+        sizes: Tasks per split and intent (default `SPLIT_SIZES`; an intent left out of a
+            split gets none there).
+        verify: Replay every task's gold plan (`Verifier`); False leaves it to the caller.
 
     Returns:
         The tasks, with plain ids ``telecom/<split>/<NNNN>`` (`tau_env.domains.opaque_ids`;
@@ -210,7 +225,8 @@ def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, 
     for name, blueprints in compose_all().items():
         rng = random.Random(f"{seed}:{name}")
         novel = [b for b in blueprints if any(i.name in HELD_OUT_ISSUES for i in b.issues)]
-        familiar = [b for b in blueprints if b not in novel]
+        held = {id(b) for b in novel}  # by identity: comparing blueprints field by field is slow
+        familiar = [b for b in blueprints if id(b) not in held]
         rng.shuffle(familiar)
         cut = round(len(familiar) * TEST_POOL_SHARE)
         for split in ("test", "test_ood", "train"):
@@ -221,10 +237,10 @@ def generate(data: DomainData, seed: int = SEED) -> tuple[list[Task], dict[str, 
             else:
                 pools, shares = [novel, familiar[:cut]], [NOVEL_SHARE, 1 - NOVEL_SHARE]
                 people = customers["test"]
-            size = SPLIT_SIZES[split][name]
+            size = sizes.get(split, {}).get(name, 0)
             splits[split] += _draw(pools, shares, size, people, personas, rng)
     drawn = splits["test"] + splits["test_ood"] + splits["train"]
-    for task in drawn:
+    for task in drawn if verify else ():
         verifier.verify(task)
     names = {split: [task.id for task in chosen] for split, chosen in splits.items()}
     new_ids, renamed_splits = opaque_ids(
@@ -240,29 +256,7 @@ def render(tasks: Sequence[Task], splits: dict[str, list[str]]) -> tuple[str, st
     return tasks_text, json.dumps(splits, indent=1) + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Regenerate the shipped task files (``--check`` only compares)."""
-    from tau_env.data_files import BUILTIN_FILES
-    from tau_env.domains.telecom import builtin_databases
+if __name__ == "__main__":  # an alias of `tau-env generate --domain telecom`
+    from tau_env.domains.generator_options import generate_alias
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    tasks, splits = generate(builtin_databases())
-    tasks_text, splits_text = render(tasks, splits)
-    folder = Path(str(resources.files("tau_env.domains.telecom").joinpath("data")))
-    targets = {
-        folder / BUILTIN_FILES["tasks"]: tasks_text,
-        folder / BUILTIN_FILES["splits"]: splits_text,
-    }
-    if "--check" in args:
-        stale = [path.name for path, text in targets.items() if path.read_text() != text]
-        print("stale: " + ", ".join(stale) if stale else "up to date")
-        return 1 if stale else 0
-    for path, text in targets.items():
-        path.write_text(text, encoding="utf-8")
-    counts = {split: len(ids) for split, ids in splits.items()}
-    print(f"wrote {len(tasks)} verified tasks; splits {counts}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(generate_alias("telecom"))

@@ -1,0 +1,152 @@
+"""``tau-env generate`` at scale: time and peak memory per domain and set size, on one core.
+
+Each (domain, N) runs in a fresh process (``python benchmarks/generate.py --child``), so its
+peak resident memory (``ru_maxrss``) is its own. The pipeline's stages are timed from its
+progress lines: drawing (world, candidates, deduplication, difficulty, selection, rendering),
+verification (every task played by the oracle agent with the gold user, reward 1.0 required),
+and the rest (manifest, rename). Verified tasks per second is N over the whole wall time
+(process start-up and imports excluded), and per CPU second over the process's user + system
+time (imports included): the per-core figure, which other jobs on the machine do not inflate.
+
+    python benchmarks/generate.py                       # N = 1,000 and 10,000, every domain
+    python benchmarks/generate.py --sizes 1000 --domains telecom,retail
+    python benchmarks/generate.py --audit-sample 100    # also the manifest's probe audit
+
+Results: ``benchmarks/results/generate/results.md`` (and ``results.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).parent / "results" / "generate"
+DOMAINS = ("telecom", "airline", "retail", "banking_knowledge")
+
+
+def child(domain: str, tasks: int, seed: int, audit: int) -> None:
+    """Generate one set into a temporary folder; print the timings as JSON."""
+    from tau_env.generation.pipeline import generate_task_set
+    from tau_env.generation.request import checked_request
+
+    marks: list[tuple[str, float]] = []
+    start = time.perf_counter()
+    out = Path(tempfile.mkdtemp(prefix="bench-generate-"))
+    try:
+        request = checked_request(domain, seed, tasks, audit_sample=audit)
+        generated = generate_task_set(
+            request, out, progress=lambda line: marks.append((line, time.perf_counter()))
+        )
+        end = time.perf_counter()
+        size = sum(p.stat().st_size for p in generated.folder.rglob("*") if p.is_file())
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    at = {line.split()[0]: moment for line, moment in marks}
+    verify_end = at.get("auditing", end)
+    print(
+        json.dumps(
+            {
+                "domain": domain,
+                "tasks": tasks,
+                "seconds": end - start,
+                "draw_seconds": at["verifying"] - start,
+                "verify_seconds": verify_end - at["verifying"],
+                "audit_seconds": end - at["auditing"] if "auditing" in at else 0.0,
+                "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                "peak_rss_mb": usage.ru_maxrss / 1024,
+                "bytes": size,
+                "duplicates_removed": generated.manifest["duplicates_removed"],
+                "candidates": generated.manifest["candidates_drawn"],
+                "content_hash": generated.manifest["content_hash"][:16],
+            }
+        )
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--domains", default=",".join(DOMAINS))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--audit-sample", type=int, default=0)
+    parser.add_argument("--child", nargs=4, metavar=("DOMAIN", "N", "SEED", "AUDIT"))
+    args = parser.parse_args()
+    if args.child:
+        domain, tasks, seed, audit = args.child
+        child(domain, int(tasks), int(seed), int(audit))
+        return 0
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        for domain in args.domains.split(","):
+            command = [sys.executable, __file__, "--child", domain, str(size), str(args.seed)]
+            done = subprocess.run(
+                [*command, str(args.audit_sample)],
+                capture_output=True,
+                text=True,
+                check=False,
+                env={**os.environ, "OMP_NUM_THREADS": "1"},
+            )
+            if done.returncode != 0:
+                print(f"{domain} N={size}: failed: {done.stderr.strip()[-300:]}", file=sys.stderr)
+                continue
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            row["tasks_per_second"] = row["tasks"] / row["seconds"]
+            row["tasks_per_cpu_second"] = row["tasks"] / row["cpu_seconds"]
+            rows.append(row)
+            print(
+                f"{domain:18} N={size:>6}: {row['seconds']:7.1f} s "
+                f"(draw {row['draw_seconds']:.1f}, verify {row['verify_seconds']:.1f}, "
+                f"audit {row['audit_seconds']:.1f}), {row['tasks_per_second']:6.0f} tasks/s, "
+                f"{row['tasks_per_cpu_second']:6.0f} tasks/CPU-s, "
+                f"peak {row['peak_rss_mb']:.0f} MB, {row['bytes'] / 1e6:.1f} MB written",
+                flush=True,
+            )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "python": platform.python_version(),
+        "load_average": os.getloadavg(),
+        "seed": args.seed,
+        "audit_sample": args.audit_sample,
+    }
+    path = RESULTS / "results.json"
+    if path.exists():  # rows of other (domain, N) pairs measured earlier are kept
+        measured = {(r["domain"], r["tasks"]) for r in rows}
+        earlier = json.loads(path.read_text())["rows"]
+        rows = [r for r in earlier if (r["domain"], r["tasks"]) not in measured] + rows
+        rows.sort(key=lambda r: (r["tasks"], DOMAINS.index(r["domain"])))
+    path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
+    print(table(rows))
+    return 0
+
+
+def table(rows: list[dict]) -> str:
+    """The rows as a Markdown table (for ``results/generate/results.md``)."""
+    lines = [
+        "| domain | N | wall s | draw s | verify s | CPU s | tasks/s | tasks/CPU-s | peak RSS MB "
+        "| MB written | duplicates removed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['domain']} | {r['tasks']:,} | {r['seconds']:.1f} | {r['draw_seconds']:.1f} "
+            f"| {r['verify_seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['tasks_per_second']:.0f} "
+            f"| {r['tasks'] / r['cpu_seconds']:.0f} | {r['peak_rss_mb']:.0f} "
+            f"| {r['bytes'] / 1e6:.1f} | {r['duplicates_removed']} |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""``tau-env generate --domain airline``: the airline generator driven by the task-set pipeline.
+
+The world grows with the set: 120 customers for the built-in 255 tasks, as many per task for
+larger sets (``--world-size`` sets it), so families keep finding fresh cases and tasks stay
+distinct. Flights and routes keep the built-in size.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tau_env.data_files import builtin_text
+from tau_env.domains.airline.generator.tasks import FAMILIES, draw_tasks, split_tasks
+from tau_env.domains.airline.generator.world import WorldConfig, generate_world
+from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.render import database_text, task_dict
+
+__all__ = ["ADAPTER"]
+
+_BUILTIN_TASKS = sum(quota for _, quota in FAMILIES)
+_BUILTIN_USERS = WorldConfig().users
+
+
+def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+    rng = random.Random(request.seed)
+    users = request.world_size or max(
+        _BUILTIN_USERS, math.ceil(wanted * _BUILTIN_USERS / _BUILTIN_TASKS)
+    )
+    data = generate_world(rng, WorldConfig(users=users))
+    chosen = [(family, quota) for family, quota in FAMILIES if family.__name__ in families]
+    scale = wanted / sum(quota for _, quota in chosen)
+    drawn = draw_tasks(data, rng, scale, chosen)
+    splits = split_tasks(drawn, rng)
+    split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
+    distractors = {}
+    for task in drawn:
+        user_ids = {a.arguments.get("user_id") for a in task.gold_actions}
+        named = {str(a.arguments.get("reservation_id")) for a in task.gold_actions}
+        held = [r for u in user_ids if u in data.users for r in data.users[str(u)].reservations]
+        distractors[task.id] = sum(1 for r in held if r not in named)
+    return Drawn(
+        files={
+            "db.json": database_text(data.model_dump(mode="json")),
+            "policy.md": builtin_text("tau_env.domains.airline", "policy.md").encode("utf-8"),
+        },
+        tasks=[task_dict(task) for task in drawn],
+        split_of=split_of,
+        world_size=users,
+        distractors=distractors,
+    )
+
+
+def _family(task: Mapping[str, Any]) -> str:
+    return str((task.get("description") or {}).get("family"))
+
+
+ADAPTER = Adapter(
+    families=tuple(family.__name__ for family, _ in FAMILIES),
+    family_of=_family,
+    draw=_draw,
+    min_world=20,
+)
+"""The airline domain's adapter."""

@@ -1,0 +1,90 @@
+"""What a domain's generator hands the task-set pipeline: a world, its files and candidate tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Adapter", "Drawn", "Request"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``tau-env generate`` was asked for (checked by `tau_env.generation.request`).
+
+    Attributes:
+        domain: ``airline``, ``retail``, ``telecom`` or ``banking_knowledge``.
+        seed: Seeds every random draw; the same request gives the same bytes.
+        tasks: How many tasks the set holds.
+        families: The families to draw from (None: every family of the domain).
+        world_size: Customers in the generated world (None: grown with `tasks`).
+        difficulty: Levels kept (None: every level; `tau_env.generation.difficulty`).
+        audit_sample: Tasks played with the shortcut probes for the manifest (0: none;
+            `tau_env.generation.audit_sample`).
+        workers: Processes sharing the gold replays (the set does not depend on it).
+        held_out: Families whose tasks all go to the split ``test_family``, never to
+            ``train`` or ``test`` (None: none held out).
+        require_audit: Refuse to write the set when a probe passes more than 5% of the
+            audit sample (the message names the families of the tasks it passes).
+    """
+
+    domain: str
+    seed: int
+    tasks: int
+    families: tuple[str, ...] | None = None
+    world_size: int | None = None
+    difficulty: tuple[str, ...] | None = None
+    audit_sample: int = 0
+    workers: int = 1
+    held_out: tuple[str, ...] | None = None
+    require_audit: bool = False
+
+
+@dataclass
+class Drawn:
+    """A generated world and more candidate tasks than asked for, before selection.
+
+    Attributes:
+        files: The domain folder's files other than the tasks and splits (database,
+            policy...), by path relative to ``domains/<domain>/``.
+        tasks: Candidate tasks as JSON objects (the domain's task layout), in draw order.
+        split_of: Each candidate's id -> the split the generator put it in.
+        world_size: The number of customers the world holds (for the manifest).
+        distractors: Each candidate's id -> records of its customer the plan never touches.
+    """
+
+    files: dict[str, bytes]
+    tasks: list[dict[str, Any]]
+    split_of: dict[str, str]
+    world_size: int
+    distractors: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """How the pipeline drives one domain's generator.
+
+    Attributes:
+        families: Every family name ``--families`` accepts, in the generator's order.
+        family_of: The family a candidate task belongs to (what ``--families`` names).
+        draw: ``(request, families, wanted) -> Drawn``: about `wanted` candidates of those
+            families (duplicates and tasks of unwanted difficulty are removed afterwards).
+        min_world: The smallest ``--world-size`` the generator works with (None: the
+            world does not grow, and ``--world-size`` is refused).
+        max_world: The largest world the generator can draw (None: no bound).
+        write_tasks: Renders the selected tasks and splits as files (None: ``tasks.json``
+            and ``split_tasks.json``).
+        check: The generator's own checks of the selected tasks, beyond the gold replay
+            every task gets (telecom: the faults really break the goal); raises on a bad one.
+    """
+
+    families: tuple[str, ...]
+    family_of: Callable[[Mapping[str, Any]], str]
+    draw: Callable[[Request, Sequence[str], int], Drawn]
+    min_world: int | None = None
+    max_world: int | None = None
+    write_tasks: (
+        Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
+    ) = None
+    check: Callable[[Sequence[Mapping[str, Any]]], None] | None = None

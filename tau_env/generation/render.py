@@ -1,0 +1,43 @@
+"""Deterministic file text for generated task sets: the same content always gives the same bytes.
+
+Large files hold one record (or task) per line, so a diff of two sets reads line by line and a
+reader can stream them; small ones are indented.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["database_text", "split_text", "task_dict", "tasks_text"]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+def database_text(tables: Mapping[str, Mapping[str, Any]]) -> bytes:
+    """``{table: {key: record}}`` with one record per line."""
+    parts = []
+    for name, records in tables.items():
+        lines = [f"{_dumps(key)}: {_dumps(record)}" for key, record in records.items()]
+        body = "{\n" + ",\n".join(lines) + "\n}" if lines else "{}"
+        parts.append(f"{_dumps(name)}: {body}")
+    return ("{\n" + ",\n".join(parts) + "\n}\n").encode("utf-8")
+
+
+def tasks_text(tasks: Sequence[Mapping[str, Any]]) -> bytes:
+    """A JSON list with one task per line."""
+    return ("[\n" + ",\n".join(_dumps(task) for task in tasks) + "\n]\n").encode("utf-8")
+
+
+def split_text(splits: Mapping[str, Sequence[str]]) -> bytes:
+    """The split file (split name -> task ids)."""
+    return (json.dumps({k: list(v) for k, v in splits.items()}, indent=1) + "\n").encode("utf-8")
+
+
+def task_dict(task: Any) -> dict[str, Any]:
+    """A `Task` model as a JSON object (None fields left out)."""
+    dumped: dict[str, Any] = task.model_dump(mode="json", exclude_none=True)
+    return dumped

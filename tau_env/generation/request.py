@@ -1,0 +1,105 @@
+"""Checking a ``tau-env generate`` request before anything is drawn or written."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from tau_env.errors import InvalidOption, did_you_mean
+from tau_env.generation.difficulty import LEVELS
+from tau_env.generation.drawn import Adapter, Request
+
+__all__ = ["ADAPTERS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
+
+ADAPTERS = {
+    "airline": "tau_env.generation.airline",
+    "retail": "tau_env.generation.retail",
+    "telecom": "tau_env.generation.telecom",
+    "banking_knowledge": "tau_env.generation.banking",
+}
+"""The domains ``tau-env generate`` writes, and the module of each one's `Adapter`."""
+
+MAX_TASKS = 100_000
+"""The largest set one call writes: the pipeline holds a set in memory (about 75 KB a task,
+so some 7 GB at this size; `tau_env.generation.pipeline`)."""
+
+MAX_WORKERS = 256
+"""The most processes the gold replays are shared among."""
+
+
+def adapter_for(domain: str) -> Adapter:
+    """The adapter of a generated domain (its generator imported now)."""
+    adapter: Adapter = importlib.import_module(ADAPTERS[domain]).ADAPTER
+    return adapter
+
+
+def _names(kind: str, given: Sequence[str], known: Sequence[str]) -> tuple[str, ...]:
+    chosen: list[str] = []
+    for name in given:
+        if name not in known:
+            hint = did_you_mean(name, known)
+            raise InvalidOption(
+                f"unknown {kind} {name!r}"
+                + (f"; {hint}" if hint else "")
+                + f" (known: {', '.join(known)})"
+            )
+        if name not in chosen:
+            chosen.append(name)
+    if not chosen:
+        raise InvalidOption(f"no {kind} named")
+    return tuple(chosen)
+
+
+def checked_request(
+    domain: str,
+    seed: int,
+    tasks: int,
+    families: Sequence[str] | None = None,
+    world_size: int | None = None,
+    difficulty: Sequence[str] | None = None,
+    audit_sample: int = 0,
+    workers: int = 1,
+    held_out: Sequence[str] | None = None,
+    require_audit: bool = False,
+) -> Request:
+    """The request, or `InvalidOption` saying in one line what is wrong with it."""
+    if domain not in ADAPTERS:
+        hint = did_you_mean(domain, ADAPTERS)
+        raise InvalidOption(
+            f"--domain: tau-env generate writes {', '.join(ADAPTERS)}, not {domain!r}"
+            + (f"; {hint}" if hint else "")
+        )
+    if seed < 0:
+        raise InvalidOption(f"--seed must be 0 or more, not {seed}")
+    if not 1 <= tasks <= MAX_TASKS:
+        raise InvalidOption(f"--tasks must be between 1 and {MAX_TASKS:,}, not {tasks}")
+    adapter = adapter_for(domain)
+    chosen = None if families is None else _names("family", families, adapter.families)
+    if world_size is not None:
+        if adapter.min_world is None:
+            raise InvalidOption(
+                f"--world-size: the {domain} generator's world does not grow with a size "
+                "(see the generate page of the docs)"
+            )
+        if adapter.max_world is not None and world_size > adapter.max_world:
+            raise InvalidOption(
+                f"--world-size must be at most {adapter.max_world} for {domain} (its distinct "
+                f"customer names), not {world_size}"
+            )
+        if world_size < adapter.min_world:
+            raise InvalidOption(
+                f"--world-size must be at least {adapter.min_world} for {domain}, not {world_size}"
+            )
+    levels = None if difficulty is None else _names("difficulty level", difficulty, LEVELS)
+    if audit_sample < 0:
+        raise InvalidOption(f"--audit-sample must be 0 or more, not {audit_sample}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidOption(f"--workers must be between 1 and {MAX_WORKERS}, not {workers}")
+    kept = None if held_out is None else _names("family", held_out, chosen or adapter.families)
+    if kept is not None and set(chosen or adapter.families) <= set(kept):
+        raise InvalidOption("--hold-out-families: every family held out leaves nothing to train on")
+    if require_audit and not audit_sample:
+        raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
+    return Request(
+        domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept, require_audit
+    )

@@ -1,0 +1,87 @@
+"""``tau-env generate --domain retail``: the retail generator driven by the task-set pipeline.
+
+The store grows with the set: 150 customers for the built-in 231 tasks, as many per task for
+larger sets, up to 36,000 (every customer has a distinct name; ``--world-size`` sets it). The
+catalogue keeps its size.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tau_env.data_files import builtin_text
+from tau_env.domains.retail.data_model import RetailDB
+from tau_env.domains.retail.generator import FAMILIES, FEWER
+from tau_env.domains.retail.generator.families_delivered import return_items
+from tau_env.domains.retail.generator.store import Store
+from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
+from tau_env.domains.retail.generator.world import customer_names, generate_world
+from tau_env.domains.retail.tools import TOOLBOX
+from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.render import database_text, task_dict
+from tau_env.state import Journal, World
+from tau_env.state.database import SeedSource
+
+__all__ = ["ADAPTER"]
+
+_BUILTIN_USERS = 150
+_BUILTIN_TASKS = 231
+_MAX_USERS = len(customer_names())
+"""Every customer has a distinct name: the store holds at most this many (36,000)."""
+
+
+def _name(family: Family) -> str:
+    """The family's name as its tasks' descriptions give it."""
+    return "return" if family is return_items else family.__name__
+
+
+def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+    rng = random.Random(request.seed)
+    users = request.world_size or min(
+        _MAX_USERS, max(_BUILTIN_USERS, math.ceil(wanted * _BUILTIN_USERS / _BUILTIN_TASKS))
+    )
+    data = generate_world(rng, users=users)
+    journal, source = Journal(), SeedSource(0)
+    initial = World(
+        TOOLBOX, RetailDB(RetailDB.snapshot_of(data), journal, source), None, journal, source
+    )
+    chosen = [family for family in FAMILIES if _name(family) in families]
+    full = [family for family in chosen if family.__name__ not in FEWER] or chosen
+    per_family = math.ceil(wanted / len(full))
+    drawn = generate_tasks(Store(data, rng), chosen, per_family, initial, FEWER)
+    splits = split_tasks(drawn)
+    split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
+    distractors = {}
+    for task in drawn:
+        named = {str(v) for a in task.gold_actions for v in a.arguments.values()}
+        owners = [data.orders[v].user_id for v in named if v in data.orders]
+        user = next((v for v in named if v in data.users), owners[0] if owners else None)
+        held = data.users[user].orders if user is not None else []
+        distractors[task.id] = sum(1 for order in held if order not in named)
+    return Drawn(
+        files={
+            "db.json": database_text(data.model_dump(mode="json")),
+            "policy.md": builtin_text("tau_env.domains.retail", "policy.md").encode("utf-8"),
+        },
+        tasks=[task_dict(task) for task in drawn],
+        split_of=split_of,
+        world_size=users,
+        distractors=distractors,
+    )
+
+
+def _family(task: Mapping[str, Any]) -> str:
+    return str((task.get("description") or {}).get("family"))
+
+
+ADAPTER = Adapter(
+    families=tuple(_name(family) for family in FAMILIES),
+    family_of=_family,
+    draw=_draw,
+    min_world=20,
+    max_world=_MAX_USERS,
+)
+"""The retail domain's adapter."""

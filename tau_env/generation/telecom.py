@@ -1,0 +1,94 @@
+"""``tau-env generate --domain telecom``: the telecom task composer driven by the pipeline.
+
+Families are the intents (``service_issue``, ``mobile_data_issue``, ``mms_issue``). Sizes scale
+the built-in split sizes (train 300, test 120, test_ood 60 of 480), so the held-out structure
+stays: test customers and issue types never seen in train, and the Hard persona in
+``test_ood``. The world is the built-in database (its six scenario customers); it does not
+grow, so ``--world-size`` is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tau_env.data_files import BUILTIN_FILES, builtin_text
+from tau_env.domains.telecom import builtin_databases
+from tau_env.domains.telecom.tasks.build import Verifier
+from tau_env.domains.telecom.tasks.generate import SPLIT_SIZES, generate
+from tau_env.domains.telecom.tasks.intents import INTENTS
+from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.render import task_dict
+from tau_env.tasks.loading import parse_tasks
+
+__all__ = ["ADAPTER"]
+
+_PACKAGE = "tau_env.domains.telecom"
+
+
+def _sizes(families: Sequence[str], wanted: int) -> dict[str, dict[str, int]]:
+    """The built-in split sizes of `families`, scaled to about `wanted` tasks in all."""
+    total = sum(
+        size for split in SPLIT_SIZES.values() for f, size in split.items() if f in families
+    )
+    return {
+        split: {
+            f: max(1, round(size * wanted / total)) for f, size in sizes.items() if f in families
+        }
+        for split, sizes in SPLIT_SIZES.items()
+    }
+
+
+def _files() -> dict[str, bytes]:
+    """Databases and policy files in the reference's telecom layout (JSON databases)."""
+
+    def text(name: str) -> bytes:
+        return builtin_text(_PACKAGE, name).encode("utf-8")
+
+    main = builtin_text(_PACKAGE, "policy.md")
+    solo = main + "\n" + builtin_text(_PACKAGE, "policy_solo.md")
+    return {
+        "db.json": text(f"data/{BUILTIN_FILES['db']}"),
+        "user_db.json": text(f"data/{BUILTIN_FILES['user_db']}"),
+        "main_policy.md": main.encode("utf-8"),
+        "main_policy_solo.md": solo.encode("utf-8"),
+        "tech_support_manual.md": text("tech_support_manual.md"),
+        "tech_support_workflow.md": text("tech_support_workflow.md"),
+        "tech_support_workflow_solo.md": text("tech_support_workflow.md"),
+    }
+
+
+def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+    sizes = _sizes(families, wanted)
+    tasks, splits = generate(builtin_databases(), request.seed, sizes, verify=False)
+    split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
+    distractors = {}
+    for task in tasks:
+        kept = ((task.description.parameters or {}) if task.description else {}).get("keep")
+        distractors[task.id] = len(kept.split("|")) if kept else 0
+    return Drawn(
+        files=_files(),
+        tasks=[task_dict(task) for task in tasks],
+        split_of=split_of,
+        world_size=6,
+        distractors=distractors,
+    )
+
+
+def _check(tasks: Sequence[Mapping[str, Any]]) -> None:
+    """The composer's own check (`Verifier`) of each selected task, not of every candidate.
+
+    Its faults must break the intent's goal and its gold plan restore it (or, for a transfer,
+    leave it broken) the same way whatever the seed.
+    """
+    verifier = Verifier(builtin_databases())
+    for task in parse_tasks([dict(task) for task in tasks], source="generated telecom"):
+        verifier.verify(task)
+
+
+def _family(task: Mapping[str, Any]) -> str:
+    return str((task.get("description") or {}).get("family"))
+
+
+ADAPTER = Adapter(families=tuple(INTENTS), family_of=_family, draw=_draw, check=_check)
+"""The telecom domain's adapter."""

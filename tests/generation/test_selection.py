@@ -1,0 +1,36 @@
+"""Choosing a generated set's tasks: duplicates removed, every family keeps its share."""
+
+from collections import Counter
+
+from tau_env.generation.select import distinct, proportional, task_key
+
+
+def task(family: str, plan: list[str], number: int = 0, wording: str = "") -> dict:
+    return {
+        "id": f"{family}_{number}",
+        "description": {"family": family},
+        "user_scenario": {"instructions": {"reason_for_call": wording}},
+        "evaluation_criteria": {"actions": [{"name": n, "arguments": {"x": 1}} for n in plan]},
+    }
+
+
+def family(t: dict) -> str:
+    return t["description"]["family"]
+
+
+def test_distinct__same_family_and_plan_is_a_duplicate_whatever_the_wording():
+    first = task("cancel", ["get", "cancel"], 0, "please cancel")
+    same = task("cancel", ["get", "cancel"], 1, "cancel it now")
+    other_plan = task("cancel", ["get", "refund"], 2)
+    other_family = task("refund", ["get", "cancel"], 3)
+    kept = distinct([first, same, other_plan, other_family], family)
+    assert [t["id"] for t in kept] == ["cancel_0", "cancel_2", "refund_3"]
+    assert task_key(first, "cancel") == task_key(same, "cancel")
+
+
+def test_proportional__keeps_each_family_share_and_draw_order():
+    tasks = [task("a", ["s"], i) for i in range(60)] + [task("b", ["s"], i) for i in range(30)]
+    chosen = proportional(tasks, 30, family)
+    assert Counter(family(t) for t in chosen) == {"a": 20, "b": 10}
+    assert chosen == sorted(chosen, key=tasks.index)
+    assert proportional(tasks, 90, family) == tasks
