@@ -8,8 +8,8 @@ the audit's probes (`tau_env.baselines.probes`) do, inside the view:
   reading nothing but the mask (`tau_env.baselines.rl.mask_order`).
 - `LookUpThen`: identifies the customer, makes every look-up and asks every question the
   manual would (`DeskPolicy.next_look_up`), then, without weighing the policy's rules,
-  refuses (``then="refuse"``: with the figures the view found, no reason, then ends), tells the figures it
-  found and ends (``then="tell"``), or transfers (``then="transfer"``).
+  refuses (``then="refuse"``: with the figures the view found, no reason, then ends), tells
+  the figures it found and ends (``then="tell"``), or transfers (``then="transfer"``).
 
 The built-in tasks are graded so that doing nothing, refusing everything or only looking
 things up fails (issue 45); the benchmark reports these beside the learned policies.

@@ -157,9 +157,7 @@ class DeskPolicy:
         if not on("reservation_found") or on("reservation_cancelled") or on("flown"):
             return False
         insured = on("insured") and (on("reason=health") or on("reason=weather"))
-        return (
-            on("booked_recently") or on("airline_cancelled") or on("cabin=business") or insured
-        )
+        return on("booked_recently") or on("airline_cancelled") or on("cabin=business") or insured
 
     def _refusal(self, on: On, features: NDArray[np.float32]) -> str:
         """The refusal template whose reason applies (``refuse``: none does, say the figures)."""
@@ -197,9 +195,12 @@ class DeskPolicy:
 
     # -- look-ups and questions ----------------------------------------------------------------
     def _needed(self, on: On) -> set[str]:
-        """The facts the request's tools take that the customer has not said (retail's
-        order id or hint, and name and zip when the email does not find the customer)."""
-        intents = [name.removeprefix("intent=") for name in self.feature if name.startswith("intent=")]
+        """The facts the request's tools take that the customer has not said.
+
+        Retail: the order id (or a hint once the id is unknown), and name and zip when the
+        email does not find the customer.
+        """
+        intents = [n.removeprefix("intent=") for n in self.feature if n.startswith("intent=")]
         keys = {key for i in intents if on(f"intent={i}") for key in self.needs.get(i, ())}
         if self.retail:
             if "order" in keys:

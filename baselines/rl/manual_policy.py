@@ -91,7 +91,11 @@ BROKEN: dict[str, tuple[str, ...]] = {
     "turn_mobile_data_on": ("mobile_data=off",),
     "turn_data_roaming_on": ("data_roaming=off",),
     "turn_data_saver_off": ("data_saver=on",),
-    "set_network_mode_4g_5g": ("network_mode=4g_only", "network_mode=3g_only", "network_mode=2g_only"),
+    "set_network_mode_4g_5g": (
+        "network_mode=4g_only",
+        "network_mode=3g_only",
+        "network_mode=2g_only",
+    ),
     "disconnect_vpn": ("vpn=connected", "vpn=poor"),
     "turn_wifi_calling_off": ("wifi_calling=on",),
     "grant_sms_permission": ("sms_permission=missing",),
@@ -169,11 +173,8 @@ class ManualPolicy:
             if can(fix) and broken(fix, on) and self._needed(fix, intent, on):
                 return self.template[fix]
         rebooted = on("taken:reboot_device") and not on("changed_since_reboot")
-        if (
-            can("reboot_device")
-            and not rebooted
-            and (on("apn_reset=pending") or (on("taken:resume_line") and not on("taken:reboot_device")))
-        ):
+        resumed = on("taken:resume_line") and not on("taken:reboot_device")
+        if can("reboot_device") and not rebooted and (on("apn_reset=pending") or resumed):
             return self.template["reboot_device"]
         if (
             on("sim=locked")

@@ -412,9 +412,7 @@ TEMPLATES: tuple[Template, ...] = (
         "make_payment",
         "fix",
         lambda b, p: b.payment_requested and not b.payment_made,
-        _request(
-            "I sent you a payment request: please pay it on your phone.", "make_payment"
-        ),
+        _request("I sent you a payment request: please pay it on your phone.", "make_payment"),
     ),
     # -- endings -------------------------------------------------------------------------------
     Template("transfer", "end", _always, _transfer),
