@@ -134,7 +134,9 @@ class DeskPolicy:
                 return True
             if not (on("order_found") and on("owner_is_caller")):
                 return False
-            if order and not on("status=pending"):
+            exactly = on("intent=cancel") or on("intent=modify_items")
+            modified = on("status=pending (item modified)") and not exactly
+            if order and not (on("status=pending") or modified):  # address, payment: either
                 return False
             if delivered and not on("status=delivered"):
                 return False
