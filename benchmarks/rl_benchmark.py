@@ -143,9 +143,10 @@ def baselines_into(
 
     `args` are the benchmark's options ``seeds``, ``skip_speed``, ``splits`` (the baselines'
     splits; None: the view's) and ``baselines_only``. A ``--baselines-only`` run (next to the
-    trainings) scores the baselines, plus `score_more`, into ``out/baselines.json`` and stops; a later run reads that file, measuring the view's
-    speed then if the file has none (the machine is quieter after the trainings). Without the
-    file everything is scored now. Prints the view's speed.
+    trainings) scores the baselines, plus `score_more`, into ``out/baselines.json`` and stops;
+    a later run reads that file, measuring the view's speed then if the file has none (the
+    machine is quieter after the trainings). Without the file everything is scored now.
+    Prints the view's speed.
     """
     skip_speed, baselines_only = args.skip_speed, args.baselines_only
     if getattr(args, "splits", None):
