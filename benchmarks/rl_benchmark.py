@@ -15,7 +15,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +118,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=Path, nargs="*", help="existing sb3_train output folders")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument(
+        "--splits",
+        nargs="+",
+        help="score the baselines on these splits only (default: every split of the view; "
+        "fewer save CPU on a shared machine, the table says 'not scored' for the others)",
+    )
+    parser.add_argument(
         "--baselines-only",
         action="store_true",
         help="measure the view's speed and score the baselines (and the probes, where the "
@@ -135,13 +141,16 @@ def baselines_into(
 ) -> bool:
     """Put the baselines' figures into `summary`; False when the benchmark should stop here.
 
-    `args` are the benchmark's options ``seeds``, ``skip_speed`` and ``baselines_only``. A
-    ``--baselines-only`` run (next to the trainings) scores the baselines, plus `score_more`,
-    into ``out/baselines.json`` and stops; a later run reads that file, measuring the view's
-    speed then if the file has none (the machine is quieter after the trainings). Without the
-    file everything is scored now. Prints the view's speed.
+    `args` are the benchmark's options ``seeds``, ``skip_speed``, ``splits`` (the baselines'
+    splits; None: the view's) and ``baselines_only``. A ``--baselines-only`` run (next to the
+    trainings) scores the baselines, plus `score_more`, into ``out/baselines.json`` and stops;
+    a later run reads that file, measuring the view's speed then if the file has none (the
+    machine is quieter after the trainings). Without the file everything is scored now.
+    Prints the view's speed.
     """
     skip_speed, baselines_only = args.skip_speed, args.baselines_only
+    if getattr(args, "splits", None):
+        setup = replace(setup, splits=tuple(s for s in setup.splits if s in args.splits))
     summary["machine"] = {"cpus": os.cpu_count(), "load": os.getloadavg()}
     cached = out / "baselines.json"
     if cached.exists() and not baselines_only:

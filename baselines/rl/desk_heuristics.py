@@ -4,10 +4,12 @@ Each reads the feature vector and the action mask only, like a learned policy, a
 the audit's probes (`tau_env.baselines.probes`) do, inside the view:
 
 - `TransferAtOnce`: hands every customer to a human straight away.
+- `MaskOrder` (``mask_order``): the first applicable template in the view's fixed order,
+  reading nothing but the mask (`tau_env.baselines.rl.mask_order`).
 - `LookUpThen`: identifies the customer, makes every look-up and asks every question the
   manual would (`DeskPolicy.next_look_up`), then, without weighing the policy's rules,
-  refuses (``then="refuse"``: the reasons the view can give, then ends), tells the figures it
-  found and ends (``then="tell"``), or transfers (``then="transfer"``).
+  refuses (``then="refuse"``: with the figures the view found, no reason, then ends), tells
+  the figures it found and ends (``then="tell"``), or transfers (``then="transfer"``).
 
 The built-in tasks are graded so that doing nothing, refusing everything or only looking
 things up fails (issue 45); the benchmark reports these beside the learned policies.
@@ -22,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tau_env.baselines.rl.desk_manual import DeskPolicy
+from tau_env.baselines.rl.mask_order import MaskOrder
 
 __all__ = ["LookUpThen", "TransferAtOnce", "desk_trivial_policies"]
 
@@ -69,14 +72,15 @@ class LookUpThen(DeskPolicy):
 
 def desk_trivial_policies(
     feature_names: Sequence[str], template_names: Sequence[str]
-) -> dict[str, TransferAtOnce | LookUpThen]:
+) -> dict[str, TransferAtOnce | MaskOrder | LookUpThen]:
     """Every trivial desk policy by name.
 
-    The names are ``transfer_at_once``, ``look_up_then_refuse``, ``look_up_then_tell`` and
-    ``look_up_then_transfer``.
+    The names are ``transfer_at_once``, ``mask_order``, ``look_up_then_refuse``,
+    ``look_up_then_tell`` and ``look_up_then_transfer``.
     """
     return {
         "transfer_at_once": TransferAtOnce(feature_names, template_names),
+        "mask_order": MaskOrder(feature_names, template_names),
         "look_up_then_refuse": LookUpThen(feature_names, template_names, "refuse"),
         "look_up_then_tell": LookUpThen(feature_names, template_names, "tell"),
         "look_up_then_transfer": LookUpThen(feature_names, template_names, "transfer"),

@@ -3,6 +3,8 @@
 Each reads the feature vector and the action mask only, like a learned policy:
 
 - `TransferAtOnce`: hands every customer to a human straight away.
+- `MaskOrder` (``mask_order``): the first applicable template in the view's fixed order,
+  reading nothing but the mask (`tau_env.baselines.rl.mask_order`).
 - `BlanketFix`: identifies the customer, runs every check, changes everything that looks
   unusual (any VPN, data saver, a network mode other than 4G/5G preferred, Wi-Fi calling,
   mobile data off, airplane mode, a missing SIM or permission, a broken APN; pays and resumes
@@ -23,9 +25,10 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from tau_env.baselines.rl.manual_policy import CHECK_FACTS
+from tau_env.baselines.rl.manual_policy import CHECK_FACTS, broken
+from tau_env.baselines.rl.mask_order import MaskOrder
 
-__all__ = ["BlanketFix", "TransferAtOnce", "trivial_policies"]
+__all__ = ["BlanketFix", "MaskOrder", "TransferAtOnce", "trivial_policies"]
 
 _IDENTIFY = ("ask_phone_number", "get_customer_by_phone", "get_line_details", "ask_location")
 _ACCOUNT = ("get_bills", "get_data_usage", "send_payment_request", "make_payment", "resume_line")
@@ -81,28 +84,37 @@ class BlanketFix(_Policy):
         """The next template."""
 
         def on(name: str) -> bool:
-            return bool(features[self.feature[name]] > 0)
+            if name == "refuel_spent":
+                return bool(features[self.feature["data_refueled"]] >= 1.0)
+            index = self.feature.get(name)
+            return index is not None and bool(features[index] > 0)
 
         plan = [*_IDENTIFY, *_ACCOUNT]
         plan += [check for check in CHECK_FACTS if not on(f"taken:{check}")]
         plan += [*_FIXES, *(_ABROAD if on("abroad") else ())]
-        if on("apn_reset=pending") or (on("taken:resume_line") and not on("taken:reboot_device")):
+        rebooted = on("taken:reboot_device") and not on("changed_since_reboot")
+        if not rebooted and (
+            on("apn_reset=pending") or (on("taken:resume_line") and not on("taken:reboot_device"))
+        ):
             plan.append("reboot_device")
         for name in plan:
-            if mask[self.template[name]]:
+            # The mask says only what can be formed: a fix is taken when a fact shows it broken.
+            if mask[self.template[name]] and broken(name, on):
                 return self.template[name]
         return self.template[self.then]
 
 
 def trivial_policies(
     feature_names: Sequence[str], template_names: Sequence[str]
-) -> dict[str, _Policy]:
+) -> dict[str, _Policy | MaskOrder]:
     """Every trivial policy by name.
 
-    The names are ``transfer_at_once``, ``fix_all_then_transfer`` and ``fix_all_then_end``.
+    The names are ``transfer_at_once``, ``mask_order``, ``fix_all_then_transfer`` and
+    ``fix_all_then_end``.
     """
     return {
         "transfer_at_once": TransferAtOnce(feature_names, template_names),
+        "mask_order": MaskOrder(feature_names, template_names),
         "fix_all_then_transfer": BlanketFix(feature_names, template_names, "transfer"),
         "fix_all_then_end": BlanketFix(feature_names, template_names, "end"),
     }

@@ -11,6 +11,10 @@ mobile data, MMS); fix what those checks show broken on that path only (the poli
 leave other settings alone), most basic first; restart after an APN reset or a resumed line;
 then, if something only a human can fix remains (a locked SIM, a suspended line whose contract
 ended, a line out of data with no refuel allowance left), transfer; otherwise end.
+
+The view's mask says only which templates can be formed (a change on the phone always can):
+whether a fix is needed is read from the facts the checks revealed (`BROKEN`), here, by the
+policy, as a learned policy would have to.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from numpy.typing import NDArray
 
 from tau_env.wrappers.rl.telecom_templates import CHECK_READS
 
-__all__ = ["CHECK_FACTS", "PATH_CHECKS", "PATH_FIXES", "ManualPolicy"]
+__all__ = ["BROKEN", "CHECK_FACTS", "PATH_CHECKS", "PATH_FIXES", "ManualPolicy", "broken"]
 
 _GOAL_CHECKS = ("check_status_bar", "run_speed_test", "check_mms")
 _IDENTIFY = (
@@ -81,6 +85,43 @@ PATH_FIXES: dict[str, tuple[str, ...]] = {
 """The fixes of each intent's troubleshooting path, most basic first."""
 
 
+BROKEN: dict[str, tuple[str, ...]] = {
+    "turn_airplane_mode_off": ("airplane_mode=on",),
+    "reseat_sim_card": ("sim=missing",),
+    "turn_mobile_data_on": ("mobile_data=off",),
+    "turn_data_roaming_on": ("data_roaming=off",),
+    "turn_data_saver_off": ("data_saver=on",),
+    "set_network_mode_4g_5g": (
+        "network_mode=4g_only",
+        "network_mode=3g_only",
+        "network_mode=2g_only",
+    ),
+    "disconnect_vpn": ("vpn=connected", "vpn=poor"),
+    "turn_wifi_calling_off": ("wifi_calling=on",),
+    "grant_sms_permission": ("sms_permission=missing",),
+    "grant_storage_permission": ("storage_permission=missing",),
+    "resume_line": ("line_suspended",),
+    "enable_roaming": ("line_roaming_off",),
+    "refuel_data": ("out_of_data",),
+}
+"""Each fix -> the facts (any of them) that show what it fixes is broken."""
+
+
+def broken(fix: str, on: Callable[[str], bool]) -> bool:
+    """Whether the facts show what `fix` changes is broken (True for fixes not in `BROKEN`).
+
+    The APN reset: a broken APN or a missing MMSC URL, unless a reset is already pending.
+    The refuel: out of data, and less than the policy's 2 GB bought this cycle.
+    """
+    if fix == "reset_apn_settings":
+        pending = on("apn_reset=pending") or on("apn_reset=done")
+        return not pending and (on("apn_name=broken") or on("mmsc_url=missing"))
+    if fix == "refuel_data" and on("refuel_spent"):
+        return False
+    facts = BROKEN.get(fix)
+    return facts is None or any(on(fact) for fact in facts)
+
+
 class ManualPolicy:
     """The manual as a template policy: ``policy(features, mask) -> template index``.
 
@@ -110,7 +151,10 @@ class ManualPolicy:
         applicable = set(np.flatnonzero(mask).tolist())
 
         def on(name: str) -> bool:
-            return self.feature[name] in set_features
+            if name == "refuel_spent":
+                return bool(features[self.feature["data_refueled"]] >= 1.0)
+            index = self.feature.get(name)
+            return index is not None and index in set_features
 
         def can(name: str) -> bool:
             return self.template[name] in applicable
@@ -126,16 +170,16 @@ class ManualPolicy:
             if can(check) and not all(known(fact) for fact in CHECK_FACTS[check]):
                 return self.template[check]
         for fix in PATH_FIXES[intent]:
-            if can(fix) and self._needed(fix, intent, on):
+            if can(fix) and broken(fix, on) and self._needed(fix, intent, on):
                 return self.template[fix]
-        if can("reboot_device") and (
-            on("apn_reset=pending") or (on("taken:resume_line") and not on("taken:reboot_device"))
-        ):
+        rebooted = on("taken:reboot_device") and not on("changed_since_reboot")
+        resumed = on("taken:resume_line") and not on("taken:reboot_device")
+        if can("reboot_device") and not rebooted and (on("apn_reset=pending") or resumed):
             return self.template["reboot_device"]
         if (
             on("sim=locked")
             or (on("line_suspended") and on("contract_ended"))
-            or (intent != "service" and on("out_of_data") and not on("refuel_allowance_left"))
+            or (intent != "service" and on("out_of_data") and on("refuel_spent"))
         ):
             return self.template["transfer"]
         return self.template["end"]

@@ -21,10 +21,6 @@ def require(module):
         raise
 
 
-def issue_count(task):
-    return len(task.description.parameters["issues"].split("|"))
-
-
 def test_sb3_check_env__passes_on_the_featurized_view():
     env_checker = require("stable_baselines3.common.env_checker")
     env = make_telecom_featurized_env(split="train")
@@ -46,17 +42,22 @@ def test_maskable_ppo__reads_the_masks_from_the_env():
 
 
 def test_training__beats_the_untrained_policy_on_a_narrow_family(tmp_path):
-    """A small fixed budget on tasks with one issue: the trained policy's test pass^1 (with
-    paraphrasing users) is above the untrained policy's on the same tasks."""
+    """A small fixed budget on retail's questions (tracking, balance, price: identify, look
+    up, tell): the trained policy's test pass^1 (with paraphrasing users) is above the
+    untrained policy's on the same tasks. (Telecom's single-fault tasks no longer suit a
+    10k-step budget: the mask no longer says which fix the phone needs, issue 53.)"""
     require("sb3_contrib")
     from tau_env.baselines.sb3_train import TrainConfig, train
 
+    questions = ("info_tracking", "info_balance", "info_price")
+
     def family(split):
-        env = make_telecom_featurized_env(split=split)
-        return tuple(task.id for task in env.env.aec.tasks if issue_count(task) == 1)
+        env = make_featurized_env("retail", split=split)
+        return tuple(task.id for task in env.env.aec.tasks if task.family in questions)
 
     config = TrainConfig(
         out=tmp_path,
+        domain="retail",
         timesteps=10_000,
         cpu_budget_s=None,
         seed=0,
@@ -81,7 +82,7 @@ def test_training__beats_the_untrained_policy_on_a_narrow_family(tmp_path):
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(tmp_path / "model.zip", device="cpu")
-    assert model.observation_space.shape == (len(make_telecom_featurized_env().feature_names),)
+    assert model.observation_space.shape == (len(make_featurized_env("retail").feature_names),)
 
 
 def _strict(text):

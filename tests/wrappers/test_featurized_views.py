@@ -62,14 +62,31 @@ def test_styles__reach_the_featurized_view_through_gymnasium():
     assert user.style.name == "paraphrase" and not user.style.structured_requests
 
 
-@pytest.mark.parametrize(("domain", "floor"), [("retail", 0.9), ("airline", 0.65)])
-def test_desk_manual_policy__solves_the_families_its_templates_cover(domain, floor):
-    """The retail and airline views are enough for a hand-written policy on most tasks
-    (airline: bookings, flight and cabin changes have no change template)."""
+UNCOVERED = {
+    "retail": {},
+    "airline": {
+        "book_one_way": "no booking template (the view can only refuse or transfer bookings)",
+        "book_round_trip": "no booking template",
+        "book_one_stop": "no booking template",
+        "change_flight": "no flight-change template",
+        "cabin_change": "no cabin-change template",
+        "compensation_delayed": "the certificate template pays the cancelled-flight amount only",
+    },
+}
+"""Families the desk views' templates cannot solve, with the reason (excluded below)."""
+
+
+@pytest.mark.parametrize("domain", ["retail", "airline"])
+def test_desk_manual_policy__solves_the_families_its_templates_cover(domain):
+    """The retail and airline views are enough for a hand-written policy on every task of a
+    family their templates cover (under the built-in strict grading)."""
     env = make_featurized_env(domain, split="test")
-    ids = [task.id for task in env.env.aec.tasks]
+    domain_tasks = env.env.aec.tasks
+    ids = [task.id for task in domain_tasks if task.family not in UNCOVERED[domain]]
+    assert len(ids) >= 0.6 * len(domain_tasks)
     evaluation = evaluate(DeskPolicy(env.feature_names, env.template_names), env, ids)
-    assert evaluation.pass_hat(1) >= floor
+    failed = [task_id for task_id, rewards in evaluation.rewards.items() if rewards[0] < 1.0]
+    assert failed == []
 
 
 def test_unknown_domain__is_a_clear_error():

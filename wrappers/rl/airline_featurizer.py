@@ -4,10 +4,18 @@ Templates ask for the user id, the reservation code, the reason, the bags and th
 look up the user, the reservation and each flight's status; propose and (after a yes) make the
 change the customer's wish needs (cancel the reservation, add checked bags, send the
 compensation certificate, update one passenger's details); tell the figures (refund, free
-bags, the added bags' price, certificate); refuse; transfer; end. Features state the facts the
-policy's rules need: whether a flight flew or was cancelled by the airline, whether the
-booking is recent, the cabin, insurance, membership, the reason's kind. Bookings, flight and
-cabin changes have no change template: the featurized agent can only refuse or transfer them.
+bags, the added bags' price, certificate); refuse (with no reason, or stating one of the
+policy's reasons: the agent picks which); transfer; end. A template is masked only while it
+cannot be formed (its arguments are unknown); whether the policy allows the change is never in
+the mask.
+
+Features are facts, not verdicts (issue 53): what the customer asked (the wish, the party size
+of a booking, a new card, removing bags, another city), the flights' statuses, the booking's
+date against the 24-hour window, the cabin, insurance, membership, the reason's kind, the
+number of passengers. No feature says whether the policy allows the change or why not.
+Bookings, flight and cabin changes have no change template: the featurized agent can only
+refuse or transfer them. Two write arguments still follow the policy's tables: the non-free
+bag count (the free-bag table) and the certificate's amount ($100 per passenger).
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from tau_env.wrappers.rl.desk import (
     read_template,
 )
 
-__all__ = ["TEMPLATES", "AirlineFeaturizer", "allowed", "refusal_reasons", "writes"]
+__all__ = ["NEEDS", "REFUSALS", "TEMPLATES", "AirlineFeaturizer", "writes"]
 
 _BOOKED_RECENTLY_AFTER = "2024-05-14T15:00:00"
 _FREE_BAGS = {
@@ -55,32 +63,6 @@ def _free_bags(b: AirlineBelief) -> int | None:
         return None
     per = _FREE_BAGS[b.user.get("membership", "regular")][target["cabin"]]
     return int(per * len(target["passengers"]))
-
-
-def _eligible(b: AirlineBelief) -> bool:
-    target = b.target or {}
-    return (
-        (b.user or {}).get("membership") in ("silver", "gold")
-        or target.get("insurance") == "yes"
-        or target.get("cabin") == "business"
-    )
-
-
-def cancellable(b: AirlineBelief) -> bool:
-    """The policy's cancellation rule, from what the tools showed and the reason given."""
-    target = b.target
-    if target is None or target.get("status") == "cancelled" or _flown(b):
-        return False
-    insured = target.get("insurance") == "yes" and reason_kind(b.facts.get("reason", "")) in (
-        "health",
-        "weather",
-    )
-    return (
-        str(target.get("created_at", "")) > _BOOKED_RECENTLY_AFTER
-        or _airline_cancelled(b)
-        or target.get("cabin") == "business"
-        or insured
-    )
 
 
 def writes(b: AirlineBelief) -> list[CallTool | None]:
@@ -153,18 +135,6 @@ def _bag_cost(b: AirlineBelief) -> int | None:
     return _BAG_PRICE * max(0, int(call.arguments["nonfree_baggages"]) - paid)
 
 
-def allowed(b: AirlineBelief) -> bool:
-    """Whether the policy lets the agent make the changes still to make."""
-    left = [c for c in writes(b) if c is None or c.name not in b.done]
-    if not left or any(c is None for c in left):
-        return False
-    if "cancel" in b.intents:
-        return cancellable(b)
-    if "compensation" in b.intents:
-        return _eligible(b) and _airline_cancelled(b)
-    return True
-
-
 def figures(b: AirlineBelief) -> list[str]:
     """What the customer needs to hear: refund, free bags, certificate."""
     target, said = b.target, []
@@ -183,43 +153,43 @@ def figures(b: AirlineBelief) -> list[str]:
     return said
 
 
-def refusal_reasons(b: AirlineBelief) -> list[str]:
-    """Why the policy forbids what the customer asks, as the belief shows it (for a refusal)."""
-    target, request = b.target or {}, b.request
-    if "book" in b.intents:
-        group = re.search(r"(?:group of|party of|for) (\d+)\b", request)
-        if group and int(group.group(1)) > 5:
-            return ["A reservation holds at most five passengers."]
-        if "new card" in request:
-            return ["Only payment methods saved in your profile can be used."]
-        return []
-    if "passengers" in b.intents:
-        return ["The number of passengers on a reservation cannot change."]
-    if "insurance" in b.intents:
-        return ["Travel insurance cannot be added after booking."]
-    if "compensation" in b.intents:
-        if not _eligible(b):
-            return ["A regular member without travel insurance in economy gets no compensation."]
-        return ["Compensation is given only when a flight is cancelled or delayed."]
-    if "cancel" in b.intents and target and not cancellable(b):
-        return [
-            "It was booked more than 24 hours ago, no flight was cancelled by the airline, "
-            "the cabin is not business and no insurance covers this reason."
-        ]
-    if "change" in b.intents and target:
-        if _flown(b):
-            return ["A flight of this reservation has already flown."]
-        if "remove" in request:
-            return ["Checked bags can be added but never removed."]
-        if target.get("cabin") == "basic_economy":
-            return ["Basic economy flights cannot be changed."]
-        if "different city" in request:
-            return ["The origin, destination and trip type of a reservation cannot change."]
-    return []
+REFUSALS: dict[str, str] = {
+    "refuse_party_size": "A reservation holds at most five passengers.",
+    "refuse_new_card": "Only payment methods saved in your profile can be used.",
+    "refuse_passenger_count": "The number of passengers on a reservation cannot change.",
+    "refuse_insurance": "Travel insurance cannot be added after booking.",
+    "refuse_not_eligible": (
+        "A regular member without travel insurance in economy gets no compensation."
+    ),
+    "refuse_no_disruption": "Compensation is given only when a flight is cancelled or delayed.",
+    "refuse_cancellation": (
+        "It was booked more than 24 hours ago, no flight was cancelled by the airline, "
+        "the cabin is not business and no insurance covers this reason."
+    ),
+    "refuse_flown": "A flight of this reservation has already flown.",
+    "refuse_remove_bags": "Checked bags can be added but never removed.",
+    "refuse_basic_economy": "Basic economy flights cannot be changed.",
+    "refuse_route": "The origin, destination and trip type of a reservation cannot change.",
+}
+"""The reasoned refusals (template name -> the reason it states; the policy's rules)."""
+
+_PARTY = re.compile(r"(?:group of|party of|for) (\d+)\b")
+_ASKED = {
+    "asked:new_card": "new card",
+    "asked:remove": "remove",
+    "asked:different_city": "different city",
+}
+"""What the opening asked, as words the customer used (facts of the request)."""
+
+
+def party_size(b: AirlineBelief) -> int | None:
+    """The number of travellers a booking request names, if any."""
+    group = _PARTY.search(b.request) if "book" in b.intents else None
+    return int(group.group(1)) if group else None
 
 
 # -- templates ---------------------------------------------------------------------------------
-_NEEDS = {
+NEEDS = {
     "cancel": ("reservation_id", "reason"),
     "allowance": ("reservation_id",),
     "bags": ("reservation_id", "bags_to_add", "payment"),
@@ -231,10 +201,7 @@ _NEEDS = {
 }
 
 
-def needed(b: AirlineBelief) -> set[str]:
-    """The facts the customer's wishes need and the agent does not know yet."""
-    keys = {"user_id"} | {key for intent in b.intents for key in _NEEDS.get(intent, ())}
-    return {key for key in keys if key not in b.facts and key not in b.unknown}
+"""Intent -> the facts its tool calls take (the tools' schemas; for heuristics only)."""
 
 
 def _status_query(b: AirlineBelief) -> list[Action]:
@@ -256,15 +223,10 @@ _PLANS = {
 
 
 TEMPLATES: tuple[Template[AirlineBelief], ...] = (
-    ask("ask_user_id", ("user_id",), "Could you tell me your user id?", needed),
-    ask("ask_reservation_id", ("reservation_id",), "What is the reservation id?", needed),
-    ask("ask_reason", ("reason",), "What is the reason?", needed),
-    ask(
-        "ask_details",
-        ("bags_to_add", "payment"),
-        "How many bags to add, and which payment?",
-        needed,
-    ),
+    ask("ask_user_id", ("user_id",), "Could you tell me your user id?"),
+    ask("ask_reservation_id", ("reservation_id",), "What is the reservation id?"),
+    ask("ask_reason", ("reason",), "What is the reason?"),
+    ask("ask_details", ("bags_to_add", "payment"), "How many bags to add, and which payment?"),
     read_template(
         "find_user",
         "get_user_details",
@@ -286,9 +248,8 @@ TEMPLATES: tuple[Template[AirlineBelief], ...] = (
         writes,
         _PLANS,
         figures,
-        allowed=allowed,
         can_refuse=lambda b: b.user is not None,
-        reasons=refusal_reasons,
+        refusals=REFUSALS,
     ),
 )
 """Every airline template, in the order of the Discrete action index."""
@@ -301,6 +262,7 @@ _STATE_NAMES = desk_state_names(
     (
         "user_found",
         "reservation_found",
+        "reservation_cancelled",
         "statuses_known",
         "flown",
         "airline_cancelled",
@@ -309,6 +271,9 @@ _STATE_NAMES = desk_state_names(
         "insured",
         "member_silver_or_gold",
         *(f"reason={kind}" for kind in _REASON_KINDS),
+        "count:passengers",
+        "count:party_size",
+        *_ASKED,
     ),
 )
 
@@ -331,6 +296,7 @@ class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
         values += [
             b.user is not None,
             bool(target),
+            target.get("status") == "cancelled",
             bool(target) and not b.unknown_statuses(),
             _flown(b),
             _airline_cancelled(b),
@@ -342,6 +308,10 @@ class AirlineFeaturizer(DeskFeaturizer[AirlineBelief]):
             (b.user or {}).get("membership") in ("silver", "gold"),
         ]
         values += [float(reason == kind) for kind in _REASON_KINDS]
-        return values + self.progress_features(
-            calls, allowed=allowed(b), needed=bool(calls), all_made=all_made
-        )
+        party = party_size(b)
+        values += [
+            min(len(target.get("passengers", [])), 10) / 10,
+            min(party, 10) / 10 if party is not None else 0.0,
+        ]
+        values += [float(words in b.request) for words in _ASKED.values()]
+        return values + self.progress_features(calls, needed=bool(calls), all_made=all_made)

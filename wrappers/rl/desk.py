@@ -33,7 +33,9 @@ __all__ = [
 ]
 
 _USER, _TOOL = ROLE_INDEX["user"], ROLE_INDEX["tool"]
-_FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) (?:is|are) (.+?)\.(?=\s+My |\s*$)")
+# A fact runs to the end of its sentence: a period before the next capitalised sentence
+# ("My order hint is ... Backpack. Sorry, I don't know ...") or the end of the message.
+_FACT = re.compile(r"\bMy ([a-z][a-z0-9 ]*?) (?:is|are) (.+?)\.(?=\s+[A-Z]|\s*$)")
 _YES = re.compile(r"\b(yes|go ahead|please do|i confirm|confirmed)\b", re.IGNORECASE)
 
 
@@ -104,13 +106,15 @@ class Template(Generic[B]):
     build: Callable[[B], list[Action]]
 
 
-def ask(
-    name: str, keys: tuple[str, ...], text: str, needed: Callable[[B], set[str]]
-) -> Template[B]:
-    """A question for facts, applicable while the wishes need one of `keys` (twice at most)."""
+def ask(name: str, keys: tuple[str, ...], text: str) -> Template[B]:
+    """A question for facts: formable while one of `keys` is unanswered (twice at most).
+
+    Whether the wish needs the fact is the agent's decision, not the mask's.
+    """
 
     def applies(b: B, counts: Mapping[str, int]) -> bool:
-        return bool(needed(b) & set(keys)) and counts.get(name, 0) < 2
+        open_keys = [k for k in keys if k not in b.facts and k not in b.unknown]
+        return bool(open_keys) and counts.get(name, 0) < 2
 
     def build(b: B) -> list[Action]:
         b.asking = keys
@@ -130,28 +134,36 @@ def read_template(
     )
 
 
+_SORRY = "I'm sorry, but I cannot do that under our policy."
+
+
 def ending_templates(
     writes: Callable[[B], Sequence[CallTool | None]],
     plans: Mapping[str, str],
     figures: Callable[[B], list[str]],
     *,
-    allowed: Callable[[B], bool],
     can_refuse: Callable[[B], bool],
+    refusals: Mapping[str, str],
     ready: Callable[[B], bool] = lambda b: True,
-    reasons: Callable[[B], list[str]] = lambda b: [],
 ) -> tuple[Template[B], ...]:
-    """propose, act, tell, refuse, transfer, end: the moves every desk ends with.
+    """propose, act, tell, the refusals, transfer, end: the moves every desk ends with.
+
+    The masks say only whether a move can be formed: ``propose`` and ``act`` once the
+    wish's write call has all its arguments (whether the policy allows it is the agent's
+    decision, never the mask's), ``tell`` once there is a figure to tell, a refusal once
+    there is a customer to refuse. Each refusal says one reason; which reason (if any)
+    applies is the agent's choice too.
 
     Args:
         writes: The write calls the customer's wishes need (None: arguments unresolved).
         plans: Tool name -> how a proposal names its change (``format_map`` of the call's
             arguments).
-        figures: What the customer needs to hear (refunds, prices...).
-        allowed: Whether the policy lets the agent make the changes still to make.
-        can_refuse: When refusing applies.
+        figures: What the looked-up records say that the customer may need to hear
+            (refunds, prices, status...).
+        can_refuse: When a refusal can be formed (a customer to refuse).
+        refusals: Template name -> the reason it states (``refuse``, with no reason, says
+            the figures instead; it is always there).
         ready: A further condition for proposing (retail: the customer was found).
-        reasons: Why the policy forbids the wish, as the belief shows it (the cabin, the
-            order's owner...): a refusal says them before the figures, as the policies ask.
     """
 
     def left(b: B) -> list[CallTool]:
@@ -170,15 +182,18 @@ def ending_templates(
     def told(b: B) -> list[str]:
         return list(dict.fromkeys(b.quoted + figures(b)))
 
+    def refusal(name: str, reason: str) -> Template[B]:
+        message = SendMessage(content=f"{_SORRY} {reason}")
+        return Template(name, lambda b, c: can_refuse(b), lambda b: [message])
+
+    reasoned = [refusal(name, reason) for name, reason in refusals.items()]
     return (
         Template(
             "propose",
-            lambda b, c: ready(b) and allowed(b) and bool(left(b)) and not b.confirmed,
+            lambda b, c: ready(b) and bool(left(b)) and not b.confirmed,
             proposing,
         ),
-        Template(
-            "act", lambda b, c: b.confirmed and allowed(b) and bool(left(b)), lambda b: [left(b)[0]]
-        ),
+        Template("act", lambda b, c: b.confirmed and bool(left(b)), lambda b: [left(b)[0]]),
         Template(
             "tell",
             lambda b, c: bool(told(b)),
@@ -187,13 +202,9 @@ def ending_templates(
         Template(
             "refuse",
             lambda b, c: can_refuse(b),
-            lambda b: [
-                SendMessage(
-                    content="I'm sorry, but I cannot do that under our policy. "
-                    + " ".join([*reasons(b), *figures(b)])
-                )
-            ],
+            lambda b: [SendMessage(content=" ".join([_SORRY, *figures(b)]))],
         ),
+        *reasoned,
         Template(
             "transfer",
             lambda b, c: True,
@@ -208,7 +219,6 @@ def ending_templates(
 
 PROGRESS_NAMES = (
     "changes_resolved",
-    "changes_allowed",
     "changes_needed",
     "proposed",
     "confirmed",
@@ -269,12 +279,16 @@ class DeskFeaturizer(Generic[B]):
         return [float(i in b.intents) for i in intents] + [float(k in b.facts) for k in fact_keys]
 
     def progress_features(
-        self, calls: Sequence[CallTool | None], *, allowed: bool, needed: bool, all_made: bool
+        self, calls: Sequence[CallTool | None], *, needed: bool, all_made: bool
     ) -> list[float]:
-        """The last state features of every desk (`PROGRESS_NAMES`)."""
+        """The last state features of every desk (`PROGRESS_NAMES`).
+
+        Whether the calls' arguments resolve is a fact of what was said and looked up;
+        whether the policy allows them is the agent's to judge (no feature says it).
+        """
         b = self.belief
         resolved = bool(calls) and all(c is not None for c in calls)
-        return [resolved, allowed, needed, b.proposed, b.confirmed, bool(b.done), all_made]
+        return [resolved, needed, b.proposed, b.confirmed, bool(b.done), all_made]
 
     @property
     def feature_names(self) -> tuple[str, ...]:

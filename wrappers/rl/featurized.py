@@ -5,8 +5,9 @@ no `Text` space). `FeaturizedEnv` wraps a `SingleAgentEnv` and changes only the 
 interface: a featurizer reads every observation the agent receives into fixed features, and
 the agent picks one of a fixed list of templates, which the featurizer turns into real actions
 with arguments filled from what the episode revealed. `action_masks()` (the method
-sb3-contrib's MaskablePPO calls) says which templates apply now; a template that does not apply
-sends nothing and only uses up a turn, so unmasked algorithms (PPO, DQN) still run.
+sb3-contrib's MaskablePPO calls) says which templates can be formed now (never which ones the
+policy allows); a template that cannot sends nothing and only uses up a turn, so unmasked
+algorithms (PPO, DQN) still run.
 
 The user side, the task, the grading and the reward are the single-agent view's: the reward is
 the task's grade at the end of the episode, 0 before. Episodes are truncated after
@@ -62,10 +63,12 @@ class FeaturizedEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     Observation:
         ``Box(0, 1, (n_features + n_templates,), float32)``: the featurizer's features, then
         the action mask as 0/1 (``applies:<template>``; `feature_names` says what each entry
-        is). The mask is what the agent's own reading of the episode says it can do now (a
-        check whose answer is not current, a fix for a fault a check revealed...), so a
-        policy network sees it as input, not only as a filter on its output: "a check
-        revealed a fault that template k fixes" then reads the same for every fault.
+        is). The features are facts the agent's own tools and the customer revealed
+        (statuses, owners, amounts, dates, counts, what the customer asked), never the
+        policy's verdict; the mask says only which templates can be formed now (their
+        arguments are known: nothing to refer to yet masks a template), never which the
+        policy allows (issue 53). Whether a change is allowed, which reason a refusal gives
+        and which fix the phone needs are the agent's to read from the facts.
 
     Action:
         ``Discrete(n_templates)``; ``action_masks()`` gives the applicable ones.

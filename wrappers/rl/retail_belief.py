@@ -50,7 +50,9 @@ _INTENT_WORDS = (
 _ORDER = re.compile(r"#W\d{7}\b")
 _ITEMS = re.compile(r"\s+and\s+(?:the|my)\s+")
 _NEW = re.compile(r"\s+for\s+(?=(?:the|a|an)\s|one\b)")
-_NAME = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
+# A product name starts a word with a capital and a lowercase letter ("Electric Kettle"),
+# never inside an option ("1L", "5000mAh") nor an option in capitals ("LED", "XL").
+_NAME = re.compile(r"\b[A-Z][a-z][\w'-]*(?: [A-Z][a-z][\w'-]*)*")
 _DETERMINERS = frozenset({"the", "a", "an", "my", "one"})
 
 

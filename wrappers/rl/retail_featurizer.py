@@ -2,11 +2,17 @@
 
 Templates ask the customer for one kind of fact, call one read tool with arguments from the
 belief, propose the customer's change and (once the customer said yes) make it with the
-arguments `resolve` found, tell the figures the customer needs (refund, price difference,
-balance, tracking number, price, order status), refuse, transfer, or end. A template does not
-apply while its arguments are unknown. Features say what the customer asked for, which facts
-are known, the target order's status and owner, which arguments resolve, whether the gift card
-covers the order, and the progress of the proposal.
+arguments the customer's words and the records name, tell the figures of the records looked up
+(refund, price difference, balance, tracking number, price, order status), refuse (with the
+figures, or stating one of the policy's reasons: the agent picks which), transfer, or end.
+A template is masked only while it cannot be formed (its arguments are unknown); whether the
+policy allows a change is never in the mask.
+
+Features are facts, not verdicts (issue 53): what the customer asked for, which facts were
+said, the target order's status and whether its owner is the caller, whether the items and
+variants the customer described were found, the order's total and the named payment method's
+balance (as amounts: comparing them is the agent's job), and the proposal's progress. No
+feature says whether the policy allows the change or why it does not.
 """
 
 from __future__ import annotations
@@ -32,16 +38,7 @@ from tau_env.wrappers.rl.retail_belief import (
     parse_items,
 )
 
-__all__ = [
-    "TEMPLATES",
-    "RetailFeaturizer",
-    "allowed",
-    "changes",
-    "figures",
-    "needed",
-    "refusal_reasons",
-    "writes",
-]
+__all__ = ["NEEDS", "REFUSALS", "TEMPLATES", "RetailFeaturizer", "changes", "figures", "writes"]
 
 _REASONS = ("no longer needed", "ordered by mistake")
 _STATUSES = ("pending", "pending (item modified)", "processed", "delivered", "cancelled")
@@ -217,43 +214,30 @@ def _call(name: str, ok: bool, **arguments: Any) -> CallTool | None:
     return CallTool(name=name, arguments=arguments) if ok else None
 
 
-def allowed(b: RetailBelief) -> bool:
-    """Whether the policy lets the agent make the changes still to make (status, owner, funds)."""
-    order = b.target
-    left = {intent for intent in b.intents if _TOOL_OF.get(intent) not in b.done}
-    order_intents = left & {"cancel", "modify_address", "modify_payment", "modify_items"}
-    if order_intents or left & {"return", "exchange"}:
-        if order is None or order.get("user_id") != b.user_id:
-            return False
-        status = order.get("status")
-        if order_intents and status != "pending":
-            return False
-        if left & {"return", "exchange"} and status != "delivered":
-            return False
-        if "modify_payment" in left and not _covers(b):
-            return False
-    return all(call is not None for call in writes(b) if call is None or call.name not in b.done)
-
-
-def _covers(b: RetailBelief) -> bool:
-    method_id, order = _payment(b, original=False), b.target
-    if method_id is None or order is None:
-        return False
+def _named_gift_card(b: RetailBelief) -> dict[str, Any] | None:
+    """The payment method the customer named for the order, if it is a gift card."""
+    method_id = _payment(b, original=False)
+    if method_id is None:
+        return None
     method = (b.user or {}).get("payment_methods", {}).get(method_id, {})
-    if method.get("source") != "gift_card":
-        return True
-    return float(method.get("balance", 0)) >= _order_total(order)
+    return method if method.get("source") == "gift_card" else None
+
+
+def amount_feature(amount: float | None) -> float:
+    """An amount in dollars as a feature in [0, 1): ``a / (a + 500)``, 0 when unknown.
+
+    Monotone, so two amounts compare as their features do.
+    """
+    return 0.0 if amount is None or amount <= 0 else amount / (amount + 500.0)
 
 
 def figures(b: RetailBelief) -> list[str]:
-    """What the customer needs to hear: amounts, tracking numbers, the order's status.
+    """The figures of the records looked up: amounts, tracking numbers, the order's status.
 
-    Nothing of another customer's order (the policy serves only the caller; the built-in
-    tasks' grading forbids those figures, issue 53).
+    Whatever order the records show, the caller's or not: whether to tell them is the
+    agent's decision (the built-in grading fails a policy that tells another customer's).
     """
     order, said = b.target, []
-    if order is not None and order.get("user_id") != b.user_id:
-        order = None
     if order is not None:
         said.append(f"The order {order['order_id']} is {order['status']}.")
         if b.intents & {"cancel", "modify_payment"}:
@@ -290,27 +274,16 @@ def _prices(b: RetailBelief) -> list[str]:
     return said
 
 
-def refusal_reasons(b: RetailBelief) -> list[str]:
-    """Why the policy forbids what the customer asks, as the belief shows it (for a refusal).
-
-    (An order's status, the other common reason, is among the `figures`.)
-    """
-    order = b.target
-    if order is None:
-        return []
-    if b.user_id is not None and order.get("user_id") != b.user_id:
-        return ["This order belongs to another customer."]
-    status = order.get("status")
-    if "modify_items" in b.intents and status == "pending (item modified)":
-        return ["Items of an order can be changed only once."]
-    wants_swap = b.intents & {"exchange", "modify_items"}
-    if wants_swap and _old_items(b) is not None and _new_items(b) is None:
-        return ["An item can only be exchanged for another item of the same product."]
-    return []
+REFUSALS: dict[str, str] = {
+    "refuse_another_person": "This order belongs to another person.",
+    "refuse_once_per_order": "The items of an order can be changed only once per order.",
+    "refuse_same_product": "An item can only be exchanged for another item of the same product.",
+}
+"""The reasoned refusals (template name -> the reason it states; the policy's words)."""
 
 
 # -- templates ---------------------------------------------------------------------------------
-_NEEDS = {
+NEEDS = {
     "cancel": ("order", "reason"),
     "modify_address": ("order", "new_address"),
     "modify_payment": ("order", "payment_method"),
@@ -321,21 +294,11 @@ _NEEDS = {
     "tracking": ("order",),
     "price": ("items",),
 }
-"""Intent -> the facts its tool calls need (``order``: its id, or a product in it)."""
+"""Intent -> the facts its tool calls take (``order``: its id, or a product in it).
 
-
-def needed(b: RetailBelief) -> set[str]:
-    """The facts the customer's wishes need and the agent does not know yet."""
-    keys = {key for intent in b.intents for key in _NEEDS.get(intent, ())}
-    if "order" in keys:
-        keys.discard("order")
-        if "order_id" not in b.facts and b.target is None:
-            keys.add("order_id" if "order_id" not in b.unknown else "order_hint")
-    if "email" not in b.facts and "email" not in b.unknown and b.user_id is None:
-        keys.add("email")
-    if b.user_id is None and ("email" in b.unknown or b.lookup_failed):
-        keys |= {"first_name", "last_name", "zip"}
-    return {key for key in keys if key not in b.facts and key not in b.unknown}
+The tools' schemas, not the policy: for a heuristic that reads the features (no feature
+and no mask is derived from it).
+"""
 
 
 def _next_product(b: RetailBelief) -> dict[str, Any] | None:
@@ -370,24 +333,18 @@ _PLANS = {
 
 
 TEMPLATES: tuple[Template[RetailBelief], ...] = (
-    ask("ask_email", ("email",), "Could you tell me your email address?", needed),
+    ask("ask_email", ("email",), "Could you tell me your email address?"),
     ask(
         "ask_name_zip",
         ("first_name", "last_name", "zip"),
         "Could you tell me your first name, last name and zip code?",
-        needed,
     ),
-    ask("ask_order_id", ("order_id",), "What is the order id?", needed),
-    ask(
-        "ask_order_hint",
-        ("order_hint",),
-        "Which order is it? Please give me an order hint.",
-        needed,
-    ),
-    ask("ask_reason", ("reason",), "What is the reason?", needed),
-    ask("ask_items", ("items",), "Which items do you mean, with their options?", needed),
-    ask("ask_payment_method", ("payment_method",), "Which payment method should I use?", needed),
-    ask("ask_new_address", ("new_address",), "What is the new address?", needed),
+    ask("ask_order_id", ("order_id",), "What is the order id?"),
+    ask("ask_order_hint", ("order_hint",), "Which order is it? Please give me an order hint."),
+    ask("ask_reason", ("reason",), "What is the reason?"),
+    ask("ask_items", ("items",), "Which items do you mean, with their options?"),
+    ask("ask_payment_method", ("payment_method",), "Which payment method should I use?"),
+    ask("ask_new_address", ("new_address",), "What is the new address?"),
     read_template(
         "find_user_by_email",
         "find_user_id_by_email",
@@ -427,10 +384,9 @@ TEMPLATES: tuple[Template[RetailBelief], ...] = (
         writes,
         _PLANS,
         figures,
-        allowed=allowed,
         can_refuse=lambda b: b.user_id is not None,
+        refusals=REFUSALS,
         ready=lambda b: b.user_id is not None,
-        reasons=refusal_reasons,
     ),
 )
 """Every retail template, in the order of the Discrete action index."""
@@ -462,7 +418,9 @@ _STATE_NAMES = desk_state_names(
         "new_items_found",
         "payment_found",
         "address_parsed",
-        "gift_card_covers",
+        "payment_is_gift_card",
+        "amount:order_total",
+        "amount:gift_card_balance",
     ),
 )
 
@@ -496,8 +454,11 @@ class RetailFeaturizer(DeskFeaturizer[RetailBelief]):
             _new_items(b) is not None,
             _payment(b, original=True) is not None,
             _address(b) is not None,
-            _covers(b),
         ]
-        return values + self.progress_features(
-            calls, allowed=allowed(b) and bool(calls), needed=needs_changes, all_made=all_made
-        )
+        card = _named_gift_card(b)
+        values += [
+            card is not None,
+            amount_feature(_order_total(order) if order is not None else None),
+            amount_feature(float(card.get("balance", 0)) if card is not None else None),
+        ]
+        return values + self.progress_features(calls, needed=needs_changes, all_made=all_made)

@@ -7,7 +7,8 @@ observation the agent receives into them, and offers:
   intent; what the customer said (phone number given, location given, abroad); the account as
   the agent's tools showed it (customer found, own line found, lines left to inspect, line
   suspended, roaming on the line, contract ended, bills listed, overdue bill, payment requested
-  and made, data usage known, out of data, refuel allowance left); every device fact as a
+  and made, data usage known, out of data, the data refuelled this cycle as a share of
+  the policy's 2 GB); every device fact as a
   one-hot over its values (all zeros while unknown); which checks are current; how often each
   template was taken; the turn; whether a tool call failed; whether anything changed since the
   last restart of the phone.
@@ -54,7 +55,7 @@ _ACCOUNT_FEATURES = (
     "payment_made",
     "data_usage_known",
     "out_of_data",
-    "refuel_allowance_left",
+    "data_refueled",
 )
 
 
@@ -224,7 +225,7 @@ class TelecomFeaturizer:
             b.payment_made,
             out is not None,
             out is True,
-            out is not None and (b.data_refueled or 0.0) < MAX_REFUEL_GB,
+            min((b.data_refueled or 0.0) / MAX_REFUEL_GB, 1.0),
         )
         for item in b.device.items():
             values[_FACT_AT[item]] = 1.0

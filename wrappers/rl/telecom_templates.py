@@ -8,12 +8,13 @@ lines only); ask the customer to check or change one thing on the phone (a
 message whose structured `UserRequest` names exactly one user tool call, so the scripted user
 acts on it exactly); transfer to a human (the tool call, then the policy's announcement); end.
 
-Each template also says when it applies. A template does not apply when its arguments are not
-known yet (no customer id for a lookup, no overdue bill to collect), when it would change
-nothing (turn airplane mode off when the phone did not report it on; repeat a check whose
-answer is known since the phone last changed; restart the phone twice with no change in
-between), or when the policy forbids it (buy more than
-2 GB of data in a cycle). Transfer and end always apply.
+Each template also says when it applies: only when it can be formed (issue 53). A lookup or an
+account change needs its ids (no customer id for a lookup, no line for a change, no overdue
+bill to collect, no payment request to pay); a question is asked twice at most, and not once
+answered. A check or a change on the phone can always be formed: whether the phone needs it
+(airplane mode reported on, a check whose answer is current) is for the agent to read from
+the features, and so is whether the policy allows a change (resume a line whose contract
+ended, buy data beyond the 2 GB a cycle allows). Transfer and end always apply.
 """
 
 from __future__ import annotations
@@ -119,10 +120,6 @@ def _always(belief: TelecomBelief, progress: Progress) -> bool:
     return True
 
 
-def _device(fact: str, *values: str) -> Applies:
-    return lambda belief, progress: belief.device.get(fact) in values
-
-
 def _request(text: str, tool: str, **arguments: Any) -> Callable[[TelecomBelief], list[Action]]:
     call = RequestedToolCall(name=tool, arguments=arguments)
     message = SendMessage(content=text, request=UserRequest(tool_calls=[call]))
@@ -154,16 +151,15 @@ def _line(belief: TelecomBelief) -> str | None:
     return belief.line_id
 
 
-def _stale(name: str) -> Applies:
-    """A check applies while its answer is not current (one call: masks are built every turn)."""
-    return lambda belief, progress: name not in progress.fresh
+def _has_line(belief: TelecomBelief, progress: Progress) -> bool:
+    return belief.line_id is not None
 
 
 def _check(name: str, text: str, tool: str, **arguments: Any) -> Template:
     return Template(
         name,
         "check",
-        _stale(name),
+        _always,
         _request(text, tool, **arguments),
         reads=CHECK_READS[name],
     )
@@ -187,14 +183,13 @@ CHECK_READS: dict[str, tuple[str, ...]] = {
 
 def _fix(
     name: str,
-    applies: Applies,
     text: str,
     tool: str,
     affects: tuple[str, ...] = (),
     forgets: tuple[str, ...] = (),
     **arguments: Any,
 ) -> Template:
-    return Template(name, "fix", applies, _request(text, tool, **arguments), affects, forgets)
+    return Template(name, "fix", _always, _request(text, tool, **arguments), affects, forgets)
 
 
 def _line_change(
@@ -281,17 +276,11 @@ TEMPLATES: tuple[Template, ...] = (
         lambda b, p: b.overdue_bill_id is not None and not b.payment_requested,
         _call("send_payment_request", customer_id=_customer, bill_id=lambda b: b.overdue_bill_id),
     ),
-    _line_change("resume_line", lambda b, p: b.line_suspended is True),
-    _line_change(
-        "suspend_line", lambda b, p: b.line_suspended is False, reason=lambda b: _SUSPEND_REASON
-    ),
-    _line_change("enable_roaming", lambda b, p: b.line_id is not None and b.line_roaming is False),
-    _line_change("disable_roaming", lambda b, p: b.line_id is not None and b.line_roaming is True),
-    _line_change(
-        "refuel_data",
-        lambda b, p: b.out_of_data is True and _refuel_amount(b) > 0,
-        gb_amount=_refuel_amount,
-    ),
+    _line_change("resume_line", _has_line),
+    _line_change("suspend_line", _has_line, reason=lambda b: _SUSPEND_REASON),
+    _line_change("enable_roaming", _has_line),
+    _line_change("disable_roaming", _has_line),
+    _line_change("refuel_data", _has_line, gb_amount=_refuel_amount),
     # -- checks on the phone -------------------------------------------------------------------
     _check(
         "check_status_bar",
@@ -332,7 +321,6 @@ TEMPLATES: tuple[Template, ...] = (
     # -- changes on the phone ------------------------------------------------------------------
     _fix(
         "turn_airplane_mode_off",
-        _device("airplane_mode", "on"),
         "Please turn airplane mode off.",
         "toggle_airplane_mode",
         ("check_vpn",),
@@ -340,7 +328,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "reseat_sim_card",
-        _device("sim", "missing"),
         "Please remove the SIM card and insert it again.",
         "reseat_sim_card",
         ("check_sim_status",),
@@ -348,7 +335,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "turn_mobile_data_on",
-        _device("mobile_data", "off"),
         "Please turn mobile data on.",
         "toggle_data",
         (),
@@ -356,7 +342,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "turn_data_roaming_on",
-        _device("data_roaming", "off"),
         "Please turn data roaming on.",
         "toggle_roaming",
         (),
@@ -364,7 +349,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "turn_data_saver_off",
-        _device("data_saver", "on"),
         "Please turn data saver mode off.",
         "toggle_data_saver_mode",
         ("check_data_saver",),
@@ -372,7 +356,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "set_network_mode_4g_5g",
-        _device("network_mode", "4g_only", "3g_only", "2g_only"),
         "Please set the network mode to 4G/5G preferred.",
         "set_network_mode_preference",
         ("check_network_mode",),
@@ -381,10 +364,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "reset_apn_settings",
-        lambda b, p: (
-            "apn_reset" not in b.device
-            and (b.device.get("apn_name") == "broken" or b.device.get("mmsc_url") == "missing")
-        ),
         "Please reset your APN settings.",
         "reset_apn_settings",
         ("check_apn_settings",),
@@ -392,7 +371,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         _REBOOT,
-        lambda b, p: _REBOOT not in p.counts or p.changed_since_reboot,
         "Please restart your phone.",
         "reboot_device",
         ("check_apn_settings", "check_vpn"),
@@ -400,7 +378,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "disconnect_vpn",
-        _device("vpn", "connected", "poor"),
         "Please disconnect the VPN.",
         "disconnect_vpn",
         ("check_vpn",),
@@ -408,7 +385,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "turn_wifi_calling_off",
-        _device("wifi_calling", "on"),
         "Please turn Wi-Fi calling off.",
         "toggle_wifi_calling",
         ("check_wifi_calling",),
@@ -416,7 +392,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "grant_sms_permission",
-        _device("sms_permission", "missing"),
         "Please grant the SMS permission to your messaging app.",
         "grant_app_permission",
         ("check_messaging_permissions",),
@@ -426,7 +401,6 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _fix(
         "grant_storage_permission",
-        _device("storage_permission", "missing"),
         "Please grant the storage permission to your messaging app.",
         "grant_app_permission",
         ("check_messaging_permissions",),
@@ -434,11 +408,11 @@ TEMPLATES: tuple[Template, ...] = (
         app_name="messaging",
         permission="storage",
     ),
-    _fix(
+    Template(
         "make_payment",
+        "fix",
         lambda b, p: b.payment_requested and not b.payment_made,
-        "I sent you a payment request: please pay it on your phone.",
-        "make_payment",
+        _request("I sent you a payment request: please pay it on your phone.", "make_payment"),
     ),
     # -- endings -------------------------------------------------------------------------------
     Template("transfer", "end", _always, _transfer),

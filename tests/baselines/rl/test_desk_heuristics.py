@@ -24,6 +24,7 @@ def test_names():
     env = make_featurized_env("retail", split="test")
     assert list(desk_trivial_policies(env.feature_names, env.template_names)) == [
         "transfer_at_once",
+        "mask_order",
         "look_up_then_refuse",
         "look_up_then_tell",
         "look_up_then_transfer",

@@ -7,7 +7,7 @@ from tau_env.baselines.rl.desk_manual import DeskPolicy
 from tau_env.baselines.rl.evaluate import evaluate
 from tau_env.wrappers.rl import make_featurized_env
 from tau_env.wrappers.rl.airline_belief import AirlineBelief, passenger_change
-from tau_env.wrappers.rl.airline_featurizer import refusal_reasons, writes
+from tau_env.wrappers.rl.airline_featurizer import AirlineFeaturizer, party_size, writes
 from tests.families import of_family
 
 
@@ -80,10 +80,13 @@ def test_passenger_update__of_someone_not_on_the_reservation_is_unresolved():
         "I want to book a one-way economy flight for a group of 6 people.",
     ],
 )
-def test_group_booking__refused_with_the_five_passenger_rule(opening):
-    belief = AirlineBelief()
-    belief.read_user_text(opening)
-    assert refusal_reasons(belief) == ["A reservation holds at most five passengers."]
+def test_group_booking__the_party_size_is_a_fact_the_view_states(opening):
+    """The view states how many travel (a count), not that the five-passenger rule refuses."""
+    featurizer = AirlineFeaturizer(max_turns=40, max_steps=200)
+    featurizer.belief.read_user_text(opening)
+    assert party_size(featurizer.belief) == 6
+    features = dict(zip(featurizer.feature_names, featurizer.features(), strict=True))
+    assert features["count:party_size"] == pytest.approx(0.6)
 
 
 def _family(env, family):
