@@ -196,7 +196,6 @@ def test_facts__are_not_asked_by_remarks_restatements_or_the_domains_things():
     assert asked_facts(text, keys, REQUESTS) == []  # ...but telecom knows the APN menu
 
 
-
 def test_facts__an_offer_to_act_on_a_thing_does_not_ask_for_its_id():
     """Official retail 79: read as asking for the order number, the offer went undeclined."""
     keys = ["order_id"]
@@ -205,6 +204,7 @@ def test_facts__an_offer_to_act_on_a_thing_does_not_ask_for_its_id():
     assert asked_facts("Which order would you like to cancel?", keys) == ["order_id"]
     text = "Would you like me to look into your order? What is the order number?"
     assert asked_facts(text, keys) == ["order_id"]
+
 
 def test_confirmations__asking_leave_question_tags_and_conditional_requests():
     assert offer_decision("Should I submit this now?", ["confirm"]) is True
