@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tau_env.data_files import builtin_text
 from tau_env.domains.airline.generator.tasks import FAMILIES, draw_tasks, split_tasks
 from tau_env.domains.airline.generator.world import WorldConfig, generate_world
-from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.drawn import Adapter, Drawn, Request, described_family
 from tau_env.generation.render import database_text, task_dict
 
 __all__ = ["ADAPTER"]
@@ -53,13 +52,9 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     )
 
 
-def _family(task: Mapping[str, Any]) -> str:
-    return str((task.get("description") or {}).get("family"))
-
-
 ADAPTER = Adapter(
     families=tuple(family.__name__ for family, _ in FAMILIES),
-    family_of=_family,
+    family_of=described_family,
     draw=_draw,
     min_world=20,
 )

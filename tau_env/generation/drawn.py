@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Adapter", "Drawn", "Request"]
+__all__ = ["Adapter", "Drawn", "Request", "described_family"]
 
 
 @dataclass(frozen=True)
@@ -88,3 +88,8 @@ class Adapter:
         Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
     ) = None
     check: Callable[[Sequence[Mapping[str, Any]]], None] | None = None
+
+
+def described_family(task: Mapping[str, Any]) -> str:
+    """The family a generator wrote into a task's description (``description.family``)."""
+    return str((task.get("description") or {}).get("family"))

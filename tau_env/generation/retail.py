@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tau_env.data_files import builtin_text
 from tau_env.domains.retail.data_model import RetailDB
@@ -20,7 +19,7 @@ from tau_env.domains.retail.generator.store import Store
 from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
 from tau_env.domains.retail.generator.world import customer_names, generate_world
 from tau_env.domains.retail.tools import TOOLBOX
-from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.drawn import Adapter, Drawn, Request, described_family
 from tau_env.generation.render import database_text, task_dict
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
@@ -73,13 +72,9 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     )
 
 
-def _family(task: Mapping[str, Any]) -> str:
-    return str((task.get("description") or {}).get("family"))
-
-
 ADAPTER = Adapter(
     families=tuple(_name(family) for family in FAMILIES),
-    family_of=_family,
+    family_of=described_family,
     draw=_draw,
     min_world=20,
     max_world=_MAX_USERS,

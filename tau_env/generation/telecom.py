@@ -17,7 +17,7 @@ from tau_env.domains.telecom import builtin_databases
 from tau_env.domains.telecom.tasks.build import Verifier
 from tau_env.domains.telecom.tasks.generate import SPLIT_SIZES, generate
 from tau_env.domains.telecom.tasks.intents import INTENTS
-from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.drawn import Adapter, Drawn, Request, described_family
 from tau_env.generation.render import task_dict
 from tau_env.tasks.loading import parse_tasks
 
@@ -86,9 +86,5 @@ def _check(tasks: Sequence[Mapping[str, Any]]) -> None:
         verifier.verify(task)
 
 
-def _family(task: Mapping[str, Any]) -> str:
-    return str((task.get("description") or {}).get("family"))
-
-
-ADAPTER = Adapter(families=tuple(INTENTS), family_of=_family, draw=_draw, check=_check)
+ADAPTER = Adapter(families=tuple(INTENTS), family_of=described_family, draw=_draw, check=_check)
 """The telecom domain's adapter."""
