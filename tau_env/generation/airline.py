@@ -11,11 +11,9 @@ import math
 import random
 from collections.abc import Sequence
 
-from tau_env.data_files import builtin_text
 from tau_env.domains.airline.generator.tasks import FAMILIES, draw_tasks, split_tasks
 from tau_env.domains.airline.generator.world import WorldConfig, generate_world
-from tau_env.generation.drawn import Adapter, Drawn, Request, described_family
-from tau_env.generation.render import database_text, task_dict
+from tau_env.generation.drawn import Adapter, Drawn, Request, described_family, desk_drawn
 
 __all__ = ["ADAPTER"]
 
@@ -33,22 +31,14 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     scale = wanted / sum(quota for _, quota in chosen)
     drawn = draw_tasks(data, rng, scale, chosen)
     splits = split_tasks(drawn, rng)
-    split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
     distractors = {}
     for task in drawn:
         user_ids = {a.arguments.get("user_id") for a in task.gold_actions}
         named = {str(a.arguments.get("reservation_id")) for a in task.gold_actions}
         held = [r for u in user_ids if u in data.users for r in data.users[str(u)].reservations]
         distractors[task.id] = sum(1 for r in held if r not in named)
-    return Drawn(
-        files={
-            "db.json": database_text(data.model_dump(mode="json")),
-            "policy.md": builtin_text("tau_env.domains.airline", "policy.md").encode("utf-8"),
-        },
-        tasks=[task_dict(task) for task in drawn],
-        split_of=split_of,
-        world_size=users,
-        distractors=distractors,
+    return desk_drawn(
+        "tau_env.domains.airline", data.model_dump(mode="json"), drawn, splits, users, distractors
     )
 
 

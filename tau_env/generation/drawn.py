@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Adapter", "Drawn", "Request", "described_family"]
+__all__ = ["Adapter", "Drawn", "Request", "described_family", "desk_drawn"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +93,33 @@ class Adapter:
 def described_family(task: Mapping[str, Any]) -> str:
     """The family a generator wrote into a task's description (``description.family``)."""
     return str((task.get("description") or {}).get("family"))
+
+
+def desk_drawn(
+    package: str,
+    tables: Mapping[str, Mapping[str, Any]],
+    tasks: Sequence[Any],
+    splits: Mapping[str, Sequence[str]],
+    world_size: int,
+    distractors: dict[str, int],
+) -> Drawn:
+    """A desk domain's draw (airline, retail), ready for the pipeline.
+
+    Its database, its packaged policy, the tasks and the split the generator gave each (its
+    ``base`` listing of every task left out).
+    """
+    from tau_env.data_files import builtin_text
+    from tau_env.generation.render import database_text, task_dict
+
+    return Drawn(
+        files={
+            "db.json": database_text(tables),
+            "policy.md": builtin_text(package, "policy.md").encode("utf-8"),
+        },
+        tasks=[task_dict(task) for task in tasks],
+        split_of={
+            task_id: name for name, ids in splits.items() if name != "base" for task_id in ids
+        },
+        world_size=world_size,
+        distractors=distractors,
+    )

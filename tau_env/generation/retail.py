@@ -11,7 +11,6 @@ import math
 import random
 from collections.abc import Sequence
 
-from tau_env.data_files import builtin_text
 from tau_env.domains.retail.data_model import RetailDB
 from tau_env.domains.retail.generator import FAMILIES, FEWER
 from tau_env.domains.retail.generator.families_delivered import return_items
@@ -19,8 +18,7 @@ from tau_env.domains.retail.generator.store import Store
 from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
 from tau_env.domains.retail.generator.world import customer_names, generate_world
 from tau_env.domains.retail.tools import TOOLBOX
-from tau_env.generation.drawn import Adapter, Drawn, Request, described_family
-from tau_env.generation.render import database_text, task_dict
+from tau_env.generation.drawn import Adapter, Drawn, Request, described_family, desk_drawn
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 
@@ -52,7 +50,6 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     per_family = math.ceil(wanted / len(full))
     drawn = generate_tasks(Store(data, rng), chosen, per_family, initial, FEWER)
     splits = split_tasks(drawn)
-    split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
     distractors = {}
     for task in drawn:
         named = {str(v) for a in task.gold_actions for v in a.arguments.values()}
@@ -60,15 +57,8 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
         user = next((v for v in named if v in data.users), owners[0] if owners else None)
         held = data.users[user].orders if user is not None else []
         distractors[task.id] = sum(1 for order in held if order not in named)
-    return Drawn(
-        files={
-            "db.json": database_text(data.model_dump(mode="json")),
-            "policy.md": builtin_text("tau_env.domains.retail", "policy.md").encode("utf-8"),
-        },
-        tasks=[task_dict(task) for task in drawn],
-        split_of=split_of,
-        world_size=users,
-        distractors=distractors,
+    return desk_drawn(
+        "tau_env.domains.retail", data.model_dump(mode="json"), drawn, splits, users, distractors
     )
 
 
