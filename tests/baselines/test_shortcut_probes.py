@@ -80,12 +80,17 @@ def test_said_values__numbers_with_their_two_decimal_spelling():
     )
 
 
-def test_verify_refuse_transfer__logs_a_verification_then_one_transfer_per_reason():
+def _play_on_a_verified_bank_task(probe: str):
+    """(the built-in bank, `probe`'s episode on its first task whose plan logs a verification)."""
     env = tau_env.make_env("banking_knowledge")
     domain = env.unwrapped.domain
     user = ScriptedUser.factory(domain, seed=0)
     task = next(t for t in domain.tasks if t.gold_actions[0].name == "log_verification")
-    result = _play(env, user, "verify_refuse_transfer", task)
+    return domain, _play(env, user, probe, task)
+
+
+def test_verify_refuse_transfer__logs_a_verification_then_one_transfer_per_reason():
+    domain, result = _play_on_a_verified_bank_task("verify_refuse_transfer")
     calls = _calls(result)
     assert "log_verification" in [c.name for c in calls]
     schema = next(t for t in domain.toolbox.tools("agent") if t.name == TRANSFER_TOOL)
@@ -96,11 +101,7 @@ def test_verify_refuse_transfer__logs_a_verification_then_one_transfer_per_reaso
 
 
 def test_policy_tools__unlocks_and_calls_each_tool_the_policy_names_then_refuses():
-    env = tau_env.make_env("banking_knowledge")
-    domain = env.unwrapped.domain
-    user = ScriptedUser.factory(domain, seed=0)
-    task = next(t for t in domain.tasks if t.gold_actions[0].name == "log_verification")
-    result = _play(env, user, "policy_tools", task)
+    domain, result = _play_on_a_verified_bank_task("policy_tools")
     calls = [(c.name, c.arguments.get("agent_tool_name")) for c in _calls(result)]
     named = "list_customer_accounts_4410"  # the policy's example of a discoverable tool
     assert named in domain.policy
