@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
 from tau_env.data_files import builtin_text
+from tau_env.domains.forbidden import check_in_policy
 from tau_env.domains.retail.data_model import Order, RetailData, User
-from tau_env.domains.retail.generator.forbidden import forbidden_facts
+from tau_env.domains.retail.generator.forbidden import REASONS, forbidden_facts
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
 from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.errors import DataError
@@ -102,7 +103,8 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
     writes = any(step.name in _WRITES and not step.fails for step in steps)
     forbidden = None
     if draft.expects_transfer or not writes:  # a refusal, a question or a transfer
-        forbidden = forbidden_facts(draft, steps, data, _policy()) or None
+        _check_reasons()
+        forbidden = forbidden_facts(draft, steps, data) or None
     basis = _basis(draft, steps, task_id, forbidden=bool(forbidden))
     # A step expected to fail (a stale e-mail tried first) is no requirement: the strict
     # ACTION check never matches a call the env answered with an error.
@@ -168,8 +170,17 @@ def _basis(
 
 
 @cache
-def _policy() -> str:
-    return builtin_text("tau_env.domains.retail", "policy.md")
+def _check_reasons() -> None:
+    """Check the reason phrases of `forbidden.REASONS` against the packaged policy, once.
+
+    The policy is fixed: tokenizing it for every refusal cost a third of a large draw.
+
+    Raises:
+        DataError: A reason phrase is not in the policy's words (raised again on each call).
+    """
+    check_in_policy(
+        REASONS, builtin_text("tau_env.domains.retail", "policy.md"), "retail generator"
+    )
 
 
 def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[GoldStep]) -> None:
