@@ -25,6 +25,7 @@ from tau_env.domains.retail.data_model import (
     Variant,
 )
 from tau_env.domains.retail.generator.world import random_address
+from tau_env.errors import DataError
 
 __all__ = [
     "ADDRESS_ARGUMENTS",
@@ -179,6 +180,8 @@ class Store:
         # draw copies them instead of scanning the whole store (O(N²) for a large set).
         self._untaken: dict[tuple[str, ...], dict[str, Order]] = {}
         self._unserved: dict[str, User] = dict(data.users)
+        # Every customer's e-mail address, lowercased: `stale_email` must avoid them all.
+        self._emails = {user.email.lower() for user in data.users.values()}
 
     # -- picking ---------------------------------------------------------------------------
     def orders(self, *statuses: str) -> Iterable[Order]:
@@ -226,6 +229,19 @@ class Store:
         return self.rng.choices(_AUTH_MODES, (5, 4, 1))[0]
 
     # -- reading ---------------------------------------------------------------------------
+    def stale_email(self, user: User) -> str:
+        """A variant of the customer's e-mail address that no customer has (no longer on file).
+
+        Raises:
+            DataError: Every variant is taken.
+        """
+        local, _, domain = user.email.partition("@")
+        for suffix in ("old", "home", "mail", "1", "2"):
+            candidate = f"{local}{suffix}@{domain}"
+            if candidate not in self._emails:
+                return candidate
+        raise DataError(f"no unused email variant for {user.user_id}")  # pragma: no cover
+
     def new_address(self, owner: Literal["user_id", "order_id"], key: str) -> NewAddress:
         """A random new address for the customer or order `key`."""
         return NewAddress(owner, key, random_address(self.rng).model_dump())
