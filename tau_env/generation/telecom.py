@@ -67,7 +67,9 @@ def _files() -> dict[str, bytes]:
 @collector_paused()  # the draw's objects all live on: collections find nothing
 def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     sizes = _sizes(families, wanted)
-    tasks, splits = generate(builtin_databases(), request.seed, sizes, verify=False)
+    tasks, splits = generate(
+        builtin_databases(), request.seed, sizes, verify=False, distinct_by_persona=False
+    )
     split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
     distractors = {}
     for task in tasks:
