@@ -142,11 +142,12 @@ def _options(blueprint: Blueprint) -> list[Setting]:
     ]
 
 
-def _settings(blueprint: Blueprint, rng: random.Random) -> tuple[Setting, ...]:
-    """0 to 2 harmless settings for a blueprint (none touching its issues' switches)."""
-    counts, weights = zip(*SETTING_COUNTS, strict=True)
-    wanted = rng.choices(counts, weights)[0]
-    options = _options(blueprint)
+_COUNTS, _COUNT_WEIGHTS = zip(*SETTING_COUNTS, strict=True)
+
+
+def _settings(options: Sequence[Setting], rng: random.Random) -> tuple[Setting, ...]:
+    """0 to 2 of a blueprint's harmless settings (`_options`), none in conflict."""
+    wanted = rng.choices(_COUNTS, _COUNT_WEIGHTS)[0]
     chosen: list[Setting] = []
     for setting in rng.sample(options, len(options)):
         if len(chosen) == wanted:
@@ -156,9 +157,8 @@ def _settings(blueprint: Blueprint, rng: random.Random) -> tuple[Setting, ...]:
     return tuple(sorted(chosen, key=lambda setting: setting.name))
 
 
-def _setting_choices(blueprint: Blueprint) -> int:
+def _setting_choices(options: Sequence[Setting]) -> int:
     """How many different results `_settings` can give: none, one, or two not in conflict."""
-    options = _options(blueprint)
     pairs = sum(1 for a, b in itertools.combinations(options, 2) if not a.conflicts & b.conflicts)
     return 1 + len(options) + pairs
 
@@ -190,15 +190,17 @@ def _draw(
         bins: dict[tuple[int, bool], list[Blueprint]] = defaultdict(list)
         for blueprint in pool:
             bins[(len(blueprint.issues), blueprint.fixable)].append(blueprint)
-        binned.append((bins, {key: list(members) for key, members in bins.items()}))
+        sizes = sorted({size for size, _ in bins})
+        binned.append((bins, {key: list(members) for key, members in bins.items()}, sizes))
+    options = {id(b): _options(b) for pool in pools for b in pool}  # read on every draw
     variants = len(scenarios) * (len(personas) if by_persona else 1)
-    distinct = variants * sum(_setting_choices(b) for pool in pools for b in pool)
+    distinct = variants * sum(_setting_choices(found) for found in options.values())
     tasks: list[Task] = []
     attempts = 0
     while len(tasks) < count and len(seen) < distinct and attempts < count * ATTEMPTS_PER_TASK:
         attempts += 1
-        bins, unused = rng.choices(binned, shares)[0]
-        size = rng.choice(sorted({size for size, _ in bins}))
+        bins, unused, sizes = rng.choices(binned, shares)[0]
+        size = rng.choice(sizes)
         fixable = rng.random() < FIXABLE_PREFERENCE
         key = (size, fixable) if (size, fixable) in bins else (size, not fixable)
         if unused[key]:
@@ -207,7 +209,7 @@ def _draw(
             blueprint = rng.choice(bins[key])
         persona, scenario = rng.choice(personas), rng.choice(scenarios)
         location = _location(blueprint, scenario, rng)
-        settings = _settings(blueprint, rng)
+        settings = _settings(options[id(blueprint)], rng)
         label = persona.label if by_persona else ""
         name = (blueprint.name, label, scenario.customer_id, tuple(s.name for s in settings))
         if name not in seen:  # a repeat is never built (a large set draws many)
