@@ -179,7 +179,7 @@ class Context:
         entry.seen = len(log)
         if not entry.options:
             return None
-        chosen = entry.pop(self.rng.randrange(len(entry.options)))  # the draw `rng.choice` makes
+        chosen: T = entry.pop(self.rng.randrange(len(entry.options)))  # the draw `rng.choice` makes
         self._used.add((family, subject(chosen)))
         log.append(subject(chosen))
         entry.seen = len(log)
