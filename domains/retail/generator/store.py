@@ -221,7 +221,7 @@ class Store:
     def orders(self, *statuses: str) -> Iterable[Order]:
         """Untaken orders with one of these statuses, in random order."""
         untaken = self._untaken.get(statuses)
-        if untaken is None:  # kept from then on: `take` removes what it hands out
+        if untaken is None:  # kept from then on: each read drops what `take` handed out
             taken = set(self._taken)
             found = [
                 o
