@@ -13,7 +13,14 @@ from collections.abc import Sequence
 
 from tau_env.domains.airline.generator.tasks import FAMILIES, draw_tasks, split_tasks
 from tau_env.domains.airline.generator.world import WorldConfig, generate_world
-from tau_env.generation.drawn import Adapter, Drawn, Request, described_family, desk_drawn
+from tau_env.generation.drawn import (
+    Adapter,
+    Drawn,
+    Request,
+    collector_paused,
+    described_family,
+    desk_drawn,
+)
 
 __all__ = ["ADAPTER"]
 
@@ -21,6 +28,7 @@ _BUILTIN_TASKS = sum(quota for _, quota in FAMILIES)
 _BUILTIN_USERS = WorldConfig().users
 
 
+@collector_paused()  # the draw's objects all live on: collections find nothing
 def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     rng = random.Random(request.seed)
     users = request.world_size or max(

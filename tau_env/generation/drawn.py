@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import gc
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Adapter", "Drawn", "Request", "described_family", "desk_drawn"]
+__all__ = ["Adapter", "Drawn", "Request", "collector_paused", "described_family", "desk_drawn"]
 
 
 @dataclass(frozen=True)
@@ -123,3 +125,22 @@ def desk_drawn(
         world_size=world_size,
         distractors=distractors,
     )
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a generator draws (restored after).
+
+    A draw allocates millions of objects (the world's records, the candidate tasks) that
+    all stay alive until the set is written; each full collection walks every one of them
+    and finds nothing to free. That was 30-70% of a draw of 12,500 candidates (telecom,
+    airline, retail), and grows faster than the draw. Reference counting still frees what
+    the draw drops; a cycle waits for the collector's next pass after the draw.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()

@@ -18,7 +18,14 @@ from tau_env.domains.retail.generator.store import Store
 from tau_env.domains.retail.generator.tasks import Family, generate_tasks, split_tasks
 from tau_env.domains.retail.generator.world import customer_names, generate_world
 from tau_env.domains.retail.tools import TOOLBOX
-from tau_env.generation.drawn import Adapter, Drawn, Request, described_family, desk_drawn
+from tau_env.generation.drawn import (
+    Adapter,
+    Drawn,
+    Request,
+    collector_paused,
+    described_family,
+    desk_drawn,
+)
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 
@@ -35,6 +42,7 @@ def _name(family: Family) -> str:
     return "return" if family is return_items else family.__name__
 
 
+@collector_paused()  # the draw's objects all live on: collections find nothing
 def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     rng = random.Random(request.seed)
     users = request.world_size or min(

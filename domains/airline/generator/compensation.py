@@ -74,34 +74,29 @@ def compensation_cancelled(ctx: Context) -> Draft | None:
 def compensation_refused(ctx: Context) -> Draft | None:
     """Compensation the policy does not give: an ineligible user, or a reason not listed."""
     flights = ctx.data.flights
-    if ctx.rng.random() < 0.6:
-        options = ctx.reservations(
-            lambda u, r: (
-                rules.cancelled_by_airline(r, flights) and not rules.compensation_eligible(u, r)
-            )
+
+    def ineligible(u: User, r: Reservation) -> bool:
+        return rules.cancelled_by_airline(r, flights) and not rules.compensation_eligible(u, r)
+
+    def unlisted(u: User, r: Reservation) -> bool:
+        return rules.compensation_eligible(u, r) and all(
+            flights[f.flight_number].dates[f.date].status == "landed" for f in r.flights
         )
+
+    if ctx.rng.random() < 0.6:
+        accept = ineligible
         complaint = "one of your flights on reservation {rid} was cancelled by the airline"
         purpose = "Refuse compensation to a regular member without insurance in (basic) economy."
         reasons = ["regular", "insurance"]
     else:
-        options = ctx.reservations(
-            lambda u, r: (
-                rules.compensation_eligible(u, r)
-                and all(
-                    flights[f.flight_number].dates[f.date].status == "landed" for f in r.flights
-                )
-            )
-        )
+        accept = unlisted
         complaint = (
             "the seats on your flights of reservation {rid} were uncomfortable and the meal "
             "was cold"
         )
         purpose = "Refuse compensation for a reason the policy does not list."
         reasons = ["cancelled", "delayed"]
-    found = ctx.pick("compensation_refused", options, key=lambda p: p[1].reservation_id)
-    if found is None:
-        return None
-    user, reservation = found
+    user, reservation = ctx.reservation("compensation_refused", accept)  # kept between draws
     said = complaint.format(rid=reservation.reservation_id)
     return Draft(
         family="compensation_refused",

@@ -6,10 +6,12 @@ exactly what an agent would see.
 
 from __future__ import annotations
 
+import bisect
 import json
 import random
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from tau_env.domains.airline import TOOLBOX
 from tau_env.domains.airline.constants import CabinClass
@@ -56,7 +58,7 @@ class Context:
         self._answers: dict[Hashable, tuple[Callable[..., bool], list[Any]]] = {}
         # Subjects each family used, in order, and its fresh reservations per predicate.
         self._used_log: dict[str, list[str]] = {}
-        self._fresh: dict[tuple[str, Hashable], tuple[list[Any], int]] = {}
+        self._fresh: dict[tuple[str, Hashable], _Fresh[Any]] = {}
 
     # -- tools ---------------------------------------------------------------------------------
     def call(self, name: str, **arguments: Any) -> Any:
@@ -160,25 +162,27 @@ class Context:
 
         The same choice as `pick` (the fresh options in the same order, the same random
         draw): the list of fresh options is kept per (family, `key`), and only the subjects
-        the family used since are taken out of it. The world never changes while tasks are
-        drawn; without this, a set of N tasks cost O(N²) (the world grows with N).
+        the family used since are taken out of it, each found by its rank (not by a scan of
+        the list). The world never changes while tasks are drawn; without this, a set of N
+        tasks cost O(N²) (the world grows with N).
         """
         log = self._used_log.setdefault(family, [])
         entry = self._fresh.get((family, key))
         if entry is None:
-            fresh = [o for o in options() if (family, subject(o)) not in self._used]
-        else:
-            fresh, seen = entry
-            if seen < len(log):
-                gone = set(log[seen:])
-                fresh = [o for o in fresh if subject(o) not in gone]
-        if not fresh:
-            self._fresh[(family, key)] = (fresh, len(log))
+            options_now = options()
+            rank = {subject(o): i for i, o in enumerate(options_now)}
+            fresh = [o for o in options_now if (family, subject(o)) not in self._used]
+            entry = _Fresh(fresh, [rank[subject(o)] for o in fresh], rank, len(log))
+            self._fresh[(family, key)] = entry
+        for gone in log[entry.seen :]:  # used by the family through another list since
+            entry.remove(gone)
+        entry.seen = len(log)
+        if not entry.options:
             return None
-        chosen = fresh.pop(self.rng.randrange(len(fresh)))  # the draw `rng.choice` makes
+        chosen: T = entry.pop(self.rng.randrange(len(entry.options)))  # the draw `rng.choice` makes
         self._used.add((family, subject(chosen)))
         log.append(subject(chosen))
-        self._fresh[(family, key)] = (fresh, len(log))
+        entry.seen = len(log)
         return chosen
 
     def pick(self, family: str, options: Iterable[T], key: Callable[[T], str]) -> T | None:
@@ -209,6 +213,37 @@ class Context:
         """A credit card, or sometimes a gift card that covers `amount`."""
         gift = self.gift_card(user, max(amount, 0)) if self.rng.random() < 0.35 else None
         return gift or self.credit_card(user)
+
+
+@dataclass
+class _Fresh(Generic[T]):
+    """The options a family has not used yet of one list, in the list's order.
+
+    Attributes:
+        options: The unused options.
+        ranks: Each one's position in the whole list (ascending, as `options`).
+        rank_of: Every subject of the whole list -> its position.
+        seen: How many subjects of the family's log were taken out.
+    """
+
+    options: list[T]
+    ranks: list[int]
+    rank_of: dict[str, int]
+    seen: int
+
+    def pop(self, index: int) -> T:
+        """Take out and return the option at `index`."""
+        del self.ranks[index]
+        return self.options.pop(index)
+
+    def remove(self, subject: str) -> None:
+        """Take out the option of `subject`, if it is still here (found by its rank)."""
+        rank = self.rank_of.get(subject)
+        if rank is None:
+            return
+        index = bisect.bisect_left(self.ranks, rank)
+        if index < len(self.ranks) and self.ranks[index] == rank:
+            self.pop(index)
 
 
 def describe_method(method: PaymentMethod) -> str:

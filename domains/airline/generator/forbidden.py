@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from tau_env.domains.airline.data_model import AirlineData, CreditCard, Reservation, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.drafts import Draft
-from tau_env.domains.forbidden import check_in_policy, unsaid
+from tau_env.domains.forbidden import unsaid
 
 __all__ = ["REASONS", "Case", "forbidden_facts"]
 
@@ -69,15 +69,12 @@ _PAYMENT_FAMILIES = frozenset({"book_refused"})
 """Families whose answer may name the customer's payment methods."""
 
 
-def forbidden_facts(draft: Draft, data: AirlineData, policy: str) -> list[str]:
+def forbidden_facts(draft: Draft, data: AirlineData) -> list[str]:
     """The facts the task of `draft` (a refusal or a question) must not hear.
 
-    The user and reservation are the ones its gold plan looks up.
-
-    Raises:
-        DataError: A reason phrase is not in the policy's words.
+    The user and reservation are the ones its gold plan looks up. Every phrase of `REASONS`
+    is in the policy's words (`draw_tasks` checks it once per draw).
     """
-    check_in_policy(REASONS, policy, "airline generator")
     user = reservation = None
     for name, arguments in draft.actions:
         if name == "get_user_details":

@@ -42,7 +42,8 @@ from tau_env.domains.airline.generator.compensation import (
 )
 from tau_env.domains.airline.generator.context import Context, NoCase
 from tau_env.domains.airline.generator.drafts import Draft
-from tau_env.domains.airline.generator.forbidden import forbidden_facts
+from tau_env.domains.airline.generator.forbidden import REASONS, forbidden_facts
+from tau_env.domains.forbidden import check_in_policy
 from tau_env.tasks.model import Task
 
 __all__ = ["FAMILIES", "Family", "draw_tasks", "split_tasks"]
@@ -95,9 +96,13 @@ def draw_tasks(
         rng: The random source (consumed in a fixed order).
         scale: Multiplies every family's quota.
         families: The families to draw from, with their quotas (default: all of them).
+
+    Raises:
+        DataError: A reason phrase of `forbidden.REASONS` is not in the policy's words.
     """
     context = Context(data, rng)
     policy = builtin_text("tau_env.domains.airline", "policy.md")
+    check_in_policy(REASONS, policy, "airline generator")  # once: the policy is fixed
     tasks: list[Task] = []
     for family, quota in families:
         wanted = max(1, round(quota * scale))
@@ -111,7 +116,7 @@ def draw_tasks(
                 continue
             if draft is not None:
                 if draft.expects_transfer or not draft.writes():  # a refusal or a question
-                    draft.forbidden = forbidden_facts(draft, data, policy)
+                    draft.forbidden = forbidden_facts(draft, data)
                 drafts.append(draft)
         tasks += [draft.to_task(f"{draft.family}_{i}") for i, draft in enumerate(drafts)]
     return tasks

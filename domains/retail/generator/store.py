@@ -7,10 +7,11 @@ verified tasks.
 
 from __future__ import annotations
 
+import bisect
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from tau_env.domains.retail.data_model import (
     CreditCard,
@@ -25,6 +26,7 @@ from tau_env.domains.retail.data_model import (
     Variant,
 )
 from tau_env.domains.retail.generator.world import random_address
+from tau_env.errors import DataError
 
 __all__ = [
     "ADDRESS_ARGUMENTS",
@@ -155,12 +157,44 @@ LAZY_FROM = 1000
 """Option lists of at least this many are put in random order as they are read."""
 
 
-def lazy_permutation(items: list[T], rng: random.Random) -> Iterator[T]:
-    """`items` in uniformly random order, drawing only as many as are read (Fisher-Yates)."""
+def lazy_permutation(items: Sequence[T], rng: random.Random) -> Iterator[T]:
+    """`items` in uniformly random order, drawing only as many as are read (Fisher-Yates).
+
+    `items` is left as it is: the entries the shuffle moves are kept aside (the same draws
+    and order as shuffling a copy in place, without copying a long list on every read).
+    """
+    moved: dict[int, T] = {}
     for i in range(len(items)):
         j = rng.randrange(i, len(items))
-        items[i], items[j] = items[j], items[i]
-        yield items[i]
+        chosen = moved.get(j, items[j])
+        moved[j] = moved.get(i, items[i])
+        yield chosen
+
+
+class _Left(Generic[T]):
+    """Records not handed out yet, in the store's order, for one kind of request.
+
+    The records handed out since the last read are taken out at the next read (each found
+    by its rank, by bisection): a read costs what was handed out since, not a copy of every
+    record left. An iteration over an earlier read must end before the next read.
+    """
+
+    def __init__(self, records: list[T], ids: list[str], handed_out: int) -> None:
+        self.records = records
+        self._ranks = list(range(len(records)))
+        self._rank_of = {record_id: rank for rank, record_id in enumerate(ids)}
+        self._seen = handed_out
+
+    def read(self, handed_out: list[str]) -> list[T]:
+        """The records left, once those in ``handed_out`` (a log) since the last read are out."""
+        for record_id in handed_out[self._seen :]:
+            rank = self._rank_of.get(record_id)
+            index = bisect.bisect_left(self._ranks, rank) if rank is not None else -1
+            if 0 <= index < len(self._ranks) and self._ranks[index] == rank:
+                del self._ranks[index]
+                del self.records[index]
+        self._seen = len(handed_out)
+        return self.records
 
 
 class Store:
@@ -173,25 +207,30 @@ class Store:
     def __init__(self, data: RetailData, rng: random.Random) -> None:
         self.data = data
         self.rng = rng
-        self._taken: set[str] = set()
-        self._served: set[str] = set()
-        # Untaken orders per status list, and unserved customers, in the store's order: a
-        # draw copies them instead of scanning the whole store (O(N²) for a large set).
-        self._untaken: dict[tuple[str, ...], dict[str, Order]] = {}
-        self._unserved: dict[str, User] = dict(data.users)
+        # Orders handed out (`take`) and customers served (`serve`), in order. Untaken orders
+        # per status list, and unserved customers, are kept (`_Left`): a draw reads them
+        # instead of scanning or copying the whole store (O(N²) for a large set).
+        self._taken: list[str] = []
+        self._served: list[str] = []
+        self._untaken: dict[tuple[str, ...], _Left[Order]] = {}
+        self._unserved = _Left(list(data.users.values()), list(data.users), 0)
+        # Every customer's e-mail address, lowercased: `stale_email` must avoid them all.
+        self._emails = {user.email.lower() for user in data.users.values()}
 
     # -- picking ---------------------------------------------------------------------------
     def orders(self, *statuses: str) -> Iterable[Order]:
         """Untaken orders with one of these statuses, in random order."""
         untaken = self._untaken.get(statuses)
-        if untaken is None:  # kept from then on: `take` removes what it hands out
-            untaken = {
-                o.order_id: o
+        if untaken is None:  # kept from then on: each read drops what `take` handed out
+            taken = set(self._taken)
+            found = [
+                o
                 for o in self.data.orders.values()
-                if o.status in statuses and o.order_id not in self._taken
-            }
+                if o.status in statuses and o.order_id not in taken
+            ]
+            untaken = _Left(found, [o.order_id for o in found], len(self._taken))
             self._untaken[statuses] = untaken
-        return self._random_order(list(untaken.values()))
+        return self._random_order(untaken.read(self._taken))
 
     def _random_order(self, found: list[T]) -> Iterable[T]:
         """`found` in random order: shuffled, or for a large list drawn as it is read.
@@ -202,30 +241,41 @@ class Store:
         built-in one) are shuffled as they always were.
         """
         if len(found) < LAZY_FROM:
-            self.rng.shuffle(found)
-            return found
+            shuffled = list(found)
+            self.rng.shuffle(shuffled)
+            return shuffled
         return lazy_permutation(found, self.rng)
 
     def take(self, order: Order) -> None:
         """Keep later tasks away from this order."""
-        self._taken.add(order.order_id)
-        for untaken in self._untaken.values():
-            untaken.pop(order.order_id, None)
+        self._taken.append(order.order_id)
 
     def users(self) -> Iterable[User]:
         """Customers no earlier task was about, in random order."""
-        return self._random_order(list(self._unserved.values()))
+        return self._random_order(self._unserved.read(self._served))
 
     def serve(self, user: User) -> None:
         """Keep later user-level tasks away from this customer."""
-        self._served.add(user.user_id)
-        self._unserved.pop(user.user_id, None)
+        self._served.append(user.user_id)
 
     def auth_mode(self) -> AuthMode:
         """Email half the time, name and zip most of the rest, a stale email sometimes."""
         return self.rng.choices(_AUTH_MODES, (5, 4, 1))[0]
 
     # -- reading ---------------------------------------------------------------------------
+    def stale_email(self, user: User) -> str:
+        """A variant of the customer's e-mail address that no customer has (no longer on file).
+
+        Raises:
+            DataError: Every variant is taken.
+        """
+        local, _, domain = user.email.partition("@")
+        for suffix in ("old", "home", "mail", "1", "2"):
+            candidate = f"{local}{suffix}@{domain}"
+            if candidate not in self._emails:
+                return candidate
+        raise DataError(f"no unused email variant for {user.user_id}")  # pragma: no cover
+
     def new_address(self, owner: Literal["user_id", "order_id"], key: str) -> NewAddress:
         """A random new address for the customer or order `key`."""
         return NewAddress(owner, key, random_address(self.rng).model_dump())

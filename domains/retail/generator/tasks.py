@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
 from tau_env.data_files import builtin_text
-from tau_env.domains.retail.data_model import Order, RetailData, User
-from tau_env.domains.retail.generator.forbidden import forbidden_facts
+from tau_env.domains.forbidden import check_in_policy
+from tau_env.domains.retail.data_model import Order, User
+from tau_env.domains.retail.generator.forbidden import REASONS, forbidden_facts
 from tau_env.domains.retail.generator.store import Draft, GoldStep, Store, full_name
 from tau_env.domains.retail.tools import TOOLBOX
 from tau_env.errors import DataError
@@ -58,7 +59,7 @@ def locate(store: Store, user: User, order: Order) -> tuple[list[GoldStep], dict
 
 
 def _authentication(
-    draft: Draft, data: RetailData
+    draft: Draft, store: Store
 ) -> tuple[list[GoldStep], dict[str, str], str, str | None]:
     """Gold steps, facts, known and unknown info for the draft's way of identifying."""
     user = draft.user
@@ -75,26 +76,16 @@ def _authentication(
         return [step], {"email": user.email}, known, None
     if draft.auth == "name_zip":
         return [by_name], name_zip, who, "You do not remember your email address."
-    stale = _stale_email(user, data)
+    stale = store.stale_email(user)
     steps = [GoldStep("find_user_id_by_email", {"email": stale}, fails=True), by_name]
     known = f"{who} You think your email address is {stale}."
     unknown = "You do not know that this email address is no longer on file."
     return steps, {"email": stale, **name_zip}, known, unknown
 
 
-def _stale_email(user: User, data: RetailData) -> str:
-    taken = {u.email.lower() for u in data.users.values()}
-    local, _, domain = user.email.partition("@")
-    for suffix in ("old", "home", "mail", "1", "2"):
-        candidate = f"{local}{suffix}@{domain}"
-        if candidate not in taken:
-            return candidate
-    raise DataError(f"no unused email variant for {user.user_id}")  # pragma: no cover
-
-
-def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list[GoldStep]]:
-    """The task a draft describes, and its whole gold plan (authentication included)."""
-    auth_steps, _, known, unknown = _authentication(draft, data)
+def build_task(draft: Draft, task_id: str, store: Store) -> tuple[Task, list[GoldStep]]:
+    """The task a draft of `store` describes, and its whole gold plan (authentication included)."""
+    auth_steps, _, known, unknown = _authentication(draft, store)
     if "order_hint" in draft.facts:
         forgotten = "You do not remember the order id."
         unknown = forgotten if unknown is None else f"{unknown} {forgotten}"
@@ -102,7 +93,8 @@ def build_task(draft: Draft, task_id: str, data: RetailData) -> tuple[Task, list
     writes = any(step.name in _WRITES and not step.fails for step in steps)
     forbidden = None
     if draft.expects_transfer or not writes:  # a refusal, a question or a transfer
-        forbidden = forbidden_facts(draft, steps, data, _policy()) or None
+        _check_reasons()
+        forbidden = forbidden_facts(draft, steps, store.data) or None
     basis = _basis(draft, steps, task_id, forbidden=bool(forbidden))
     # A step expected to fail (a stale e-mail tried first) is no requirement: the strict
     # ACTION check never matches a call the env answered with an error.
@@ -168,8 +160,17 @@ def _basis(
 
 
 @cache
-def _policy() -> str:
-    return builtin_text("tau_env.domains.retail", "policy.md")
+def _check_reasons() -> None:
+    """Check the reason phrases of `forbidden.REASONS` against the packaged policy, once.
+
+    The policy is fixed: tokenizing it for every refusal cost a third of a large draw.
+
+    Raises:
+        DataError: A reason phrase is not in the policy's words (raised again on each call).
+    """
+    check_in_policy(
+        REASONS, builtin_text("tau_env.domains.retail", "policy.md"), "retail generator"
+    )
 
 
 def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[GoldStep]) -> None:
@@ -213,7 +214,7 @@ def generate_tasks(
             if draft is None:
                 break
             task_id = f"{draft.family}_{number:02d}"
-            task, steps = build_task(draft, task_id, store.data)
+            task, steps = build_task(draft, task_id, store)
             verify_draft(initial, task_id, draft, steps)
             tasks.append(task)
     return tasks

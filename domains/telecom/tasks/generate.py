@@ -26,6 +26,7 @@ split, persona and travel destination, and 0 to 2 harmless settings the customer
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import defaultdict
@@ -34,7 +35,7 @@ from typing import Any
 
 from tau_env.domain import DomainData
 from tau_env.domains.opaque_ids import opaque_ids, renamed
-from tau_env.domains.telecom.tasks.build import Verifier, build_task, task_id
+from tau_env.domains.telecom.tasks.build import Verifier, build_task
 from tau_env.domains.telecom.tasks.compose import Blueprint, compose
 from tau_env.domains.telecom.tasks.intents import INTENTS
 from tau_env.domains.telecom.tasks.personas import PERSONAS, Persona
@@ -131,16 +132,22 @@ def _location(blueprint: Blueprint, scenario: Scenario, rng: random.Random) -> s
     return f"abroad in {rng.choice(DESTINATIONS)}" if blueprint.abroad else scenario.home
 
 
-def _settings(blueprint: Blueprint, rng: random.Random) -> tuple[Setting, ...]:
-    """0 to 2 harmless settings for a blueprint (none touching its issues' switches)."""
-    counts, weights = zip(*SETTING_COUNTS, strict=True)
-    wanted = rng.choices(counts, weights)[0]
+def _options(blueprint: Blueprint) -> list[Setting]:
+    """The harmless settings a task of the blueprint may keep (none touching its issues)."""
     names = {issue.name for issue in blueprint.issues}
-    options = [
+    return [
         setting
         for setting in SETTINGS
         if blueprint.intent.name in setting.benign_for and not setting.conflicts & names
     ]
+
+
+_COUNTS, _COUNT_WEIGHTS = zip(*SETTING_COUNTS, strict=True)
+
+
+def _settings(options: Sequence[Setting], rng: random.Random) -> tuple[Setting, ...]:
+    """0 to 2 of a blueprint's harmless settings (`_options`), none in conflict."""
+    wanted = rng.choices(_COUNTS, _COUNT_WEIGHTS)[0]
     chosen: list[Setting] = []
     for setting in rng.sample(options, len(options)):
         if len(chosen) == wanted:
@@ -150,6 +157,16 @@ def _settings(blueprint: Blueprint, rng: random.Random) -> tuple[Setting, ...]:
     return tuple(sorted(chosen, key=lambda setting: setting.name))
 
 
+def _setting_choices(options: Sequence[Setting]) -> int:
+    """How many different results `_settings` can give: none, one, or two not in conflict."""
+    pairs = sum(1 for a, b in itertools.combinations(options, 2) if not a.conflicts & b.conflicts)
+    return 1 + len(options) + pairs
+
+
+_Key = tuple[str, str, str, tuple[str, ...]]
+"""What tells drawn tasks apart: blueprint, persona (or ``""``), customer and settings."""
+
+
 def _draw(
     pools: Sequence[Sequence[Blueprint]],
     shares: Sequence[float],
@@ -157,24 +174,33 @@ def _draw(
     scenarios: Sequence[Scenario],
     personas: Sequence[Persona],
     rng: random.Random,
+    seen: set[_Key],
+    *,
+    by_persona: bool = True,
 ) -> list[Task]:
     """`count` tasks from the pools (chosen with `shares`), bin by bin, without repeats.
 
-    Fewer when `ATTEMPTS_PER_TASK` draws per task find no new one (the pools are exhausted).
+    `seen`: the tasks drawn before (a repeat of one is drawn again, and the new tasks are
+    added). `by_persona`: whether a task that differs from one of them only in its persona
+    is new. Fewer tasks when every distinct one of the pools is drawn, or when
+    `ATTEMPTS_PER_TASK` draws per task find no new one.
     """
     binned = []
     for pool in pools:
         bins: dict[tuple[int, bool], list[Blueprint]] = defaultdict(list)
         for blueprint in pool:
             bins[(len(blueprint.issues), blueprint.fixable)].append(blueprint)
-        binned.append((bins, {key: list(members) for key, members in bins.items()}))
+        sizes = sorted({size for size, _ in bins})
+        binned.append((bins, {key: list(members) for key, members in bins.items()}, sizes))
+    options = {id(b): _options(b) for pool in pools for b in pool}  # read on every draw
+    variants = len(scenarios) * (len(personas) if by_persona else 1)
+    distinct = variants * sum(_setting_choices(found) for found in options.values())
     tasks: list[Task] = []
-    seen: set[str] = set()
     attempts = 0
-    while len(tasks) < count and attempts < count * ATTEMPTS_PER_TASK:
+    while len(tasks) < count and len(seen) < distinct and attempts < count * ATTEMPTS_PER_TASK:
         attempts += 1
-        bins, unused = rng.choices(binned, shares)[0]
-        size = rng.choice(sorted({size for size, _ in bins}))
+        bins, unused, sizes = rng.choices(binned, shares)[0]
+        size = rng.choice(sizes)
         fixable = rng.random() < FIXABLE_PREFERENCE
         key = (size, fixable) if (size, fixable) in bins else (size, not fixable)
         if unused[key]:
@@ -183,8 +209,9 @@ def _draw(
             blueprint = rng.choice(bins[key])
         persona, scenario = rng.choice(personas), rng.choice(scenarios)
         location = _location(blueprint, scenario, rng)
-        settings = _settings(blueprint, rng)
-        name = task_id(blueprint, persona, scenario, settings)
+        settings = _settings(options[id(blueprint)], rng)
+        label = persona.label if by_persona else ""
+        name = (blueprint.name, label, scenario.customer_id, tuple(s.name for s in settings))
         if name not in seen:  # a repeat is never built (a large set draws many)
             seen.add(name)
             tasks.append(build_task(blueprint, persona, scenario, location, settings))
@@ -197,6 +224,7 @@ def generate(
     sizes: Mapping[str, Mapping[str, int]] = SPLIT_SIZES,
     *,
     verify: bool = True,
+    distinct_by_persona: bool = True,
 ) -> tuple[list[Task], dict[str, list[str]]]:
     """The built-in tasks and splits, each task verified by replaying its gold plan.
 
@@ -206,6 +234,10 @@ def generate(
         sizes: Tasks per split and intent (default `SPLIT_SIZES`; an intent left out of a
             split gets none there).
         verify: Replay every task's gold plan (`Verifier`); False leaves it to the caller.
+        distinct_by_persona: A task that differs from another only in its persona is a new
+            one (the built-in set's rule). False: it is a repeat, never drawn, in ``test``
+            and ``test_ood`` together too (same world, plan and checks: ``tau-env generate``
+            would remove it as a duplicate).
 
     Returns:
         The tasks, with plain ids ``telecom/<split>/<NNNN>`` (`tau_env.domains.opaque_ids`;
@@ -229,6 +261,7 @@ def generate(
         familiar = [b for b in blueprints if id(b) not in held]
         rng.shuffle(familiar)
         cut = round(len(familiar) * TEST_POOL_SHARE)
+        tested: set[_Key] = set()  # test and test_ood draw from the same pools and customers
         for split in ("test", "test_ood", "train"):
             personas = [p for p in PERSONAS if p.label in SPLIT_PERSONAS[split]]
             if split == "train":
@@ -238,7 +271,10 @@ def generate(
                 pools, shares = [novel, familiar[:cut]], [NOVEL_SHARE, 1 - NOVEL_SHARE]
                 people = customers["test"]
             size = sizes.get(split, {}).get(name, 0)
-            splits[split] += _draw(pools, shares, size, people, personas, rng)
+            seen = tested if split != "train" and not distinct_by_persona else set()
+            splits[split] += _draw(
+                pools, shares, size, people, personas, rng, seen, by_persona=distinct_by_persona
+            )
     drawn = splits["test"] + splits["test_ood"] + splits["train"]
     for task in drawn if verify else ():
         verifier.verify(task)

@@ -166,8 +166,9 @@ def test_an_idle_agent__passes_no_task(tasks):
 def test_verify_draft__rejects_a_plan_that_does_not_do_what_the_task_says():
     generated = generate(seed=5, users=40, per_family=1)
     world = _world(generated)
-    draft = FAMILIES[0](_store(generated))  # a cancellation
-    _, steps = build_task(draft, "cancel_99", generated.data)
+    store = _store(generated)
+    draft = FAMILIES[0](store)  # a cancellation
+    _, steps = build_task(draft, "cancel_99", store)
     verify_draft(world, "cancel_99", draft, steps)  # the real plan passes
     lookup = GoldStep("get_order_details", {"order_id": "#nope"})
     with pytest.raises(DataError, match="get_order_details gave Error: Order not found"):

@@ -160,3 +160,26 @@ def test_generated_scenarios__tell_the_scripted_user_its_goal_and_offers():
         assert script.facts["phone_number"] in task.ticket
         offer = "pay" if intent == "service_issue" else "refuel"
         assert offer in script.accepts, task.id
+
+
+def test_generate__apart_from_the_persona_draws_every_distinct_task_once():
+    # `tau-env generate` asks for as many service tasks as there are: a task differing from
+    # another only in its persona is never drawn (not even across test and test_ood), and the
+    # draw stops with every (blueprint, customer, settings) of the intent drawn once.
+    sizes = {split: {"service_issue": 5000} for split in ("train", "test", "test_ood")}
+    tasks, _ = generate(builtin_databases(), 3, sizes, verify=False, distinct_by_persona=False)
+    found = Counter(
+        (found["issues"], found["customer"], found.get("keep", ""))
+        for found in (task.description.parameters for task in tasks)
+    )
+    assert max(found.values()) == 1
+    per_blueprint = 0
+    for blueprint in compose(INTENTS["service_issue"]):
+        broken = {issue.name for issue in blueprint.issues}
+        options = [
+            s.name for s in SETTINGS if "service_issue" in s.benign_for and not s.conflicts & broken
+        ]
+        conflicts = {s.name: s.conflicts for s in SETTINGS}
+        pairs = [(a, b) for a in options for b in options if a < b]
+        per_blueprint += 1 + len(options) + sum(not conflicts[a] & conflicts[b] for a, b in pairs)
+    assert len(tasks) == len(TRAIN_CUSTOMERS) * per_blueprint  # as many test customers
