@@ -137,10 +137,10 @@ def collector_paused() -> Iterator[None]:
     airline, retail), and grows faster than the draw. Reference counting still frees what
     the draw drops; a cycle waits for the collector's next pass after the draw.
     """
-    paused = gc.isenabled()
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if was_enabled:
             gc.enable()
