@@ -112,6 +112,7 @@ class PreparedTask:
     task: Task
     initial_world: World
     _expected: World | None = None  # the gold replay with seed 0
+    _failing: tuple[bool, ...] | None = None  # per gold action of that replay: it failed
     _baseline: TaskBaseline | None = None  # the checks on the untouched start
 
 
@@ -236,13 +237,15 @@ class Domain:
         base = prepared._expected
         if base is not None and (not seed or not base.seed_source.drawn):
             return base
-        from tau_env.grading.expected import replay_gold_actions
+        from tau_env.grading.expected import replay_gold_actions, replayed_with_failures
 
         if base is None:
-            base = replay_gold_actions(prepared.initial_world, task.gold_actions, seed=0)
+            # The seed-0 replay also says which gold steps fail (the baseline's
+            # `failing_gold`): one replay for both.
+            base, failing = replayed_with_failures(prepared.initial_world, task.gold_actions)
             with self._lock:
                 if prepared._expected is None:
-                    prepared._expected = base
+                    prepared._expected, prepared._failing = base, failing
                 base = prepared._expected
             if not seed or not base.seed_source.drawn:
                 return base
@@ -261,7 +264,8 @@ class Domain:
         if found is None:
             from tau_env.grading.baseline import baseline_of
 
-            found = baseline_of(task, prepared.initial_world, self.expected_world(task))
+            expected = self.expected_world(task)
+            found = baseline_of(task, prepared.initial_world, expected, prepared._failing)
             with self._lock:
                 if prepared._baseline is None:
                     prepared._baseline = found

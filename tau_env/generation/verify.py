@@ -1,5 +1,9 @@
 """Gold replay of a written task set, loaded exactly as ``--data-dir`` loads it.
 
+Each task is played by `tau_env.generation.gold_replay.GoldReplay`: the oracle agent and the
+gold user through the env's conversation, world and grader, without the AEC loop (a test
+shows it grades every built-in task as ``run_episode(env, OracleAgent, GoldUser)`` does).
+
 With ``workers > 1`` the tasks are shared among worker processes (each loads the folder and
 plays its share); the set written does not depend on it, only the time does.
 """
@@ -25,19 +29,17 @@ class GenerationError(DataError):
 
 
 def _first_failure(domain: str, data_dir: str, task_ids: Sequence[str]) -> str | None:
-    """Play `task_ids`; the first that does not reach 1.0, described, or None."""
-    from tau_env.baselines.oracle import OracleAgent
-    from tau_env.env.aec import TauEnv
-    from tau_env.episode_runner import run_episode
-    from tau_env.wrappers.users import GoldUser
+    """Play `task_ids` (`GoldReplay`); the first that does not reach 1.0, described, or None."""
+    from tau_env.generation.gold_replay import GoldReplay
 
     loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
-    env = TauEnv(loaded)
+    replay = GoldReplay(loaded, seed=0)
     for task_id in task_ids:
-        result = run_episode(env, OracleAgent, GoldUser, task_id=task_id, seed=0)
-        if result.reward != 1.0:
-            return f"{domain} task {task_id}: gold replay scored {result.reward}, not 1.0"
-        loaded.release(loaded.task(task_id))  # memory of one task, not of the set
+        task = loaded.task(task_id)
+        reward = replay.grade(task).reward
+        if reward != 1.0:
+            return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
+        loaded.release(task)  # memory of one task, not of the set
     return None
 
 
