@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Sequence
 
 from tau_env.errors import InvalidOption, did_you_mean
@@ -50,6 +51,36 @@ def _names(kind: str, given: Sequence[str], known: Sequence[str]) -> tuple[str, 
     return tuple(chosen)
 
 
+def _weighed(given: Sequence[str]) -> tuple[list[str], tuple[float, ...] | None]:
+    """``cancel=3,exchange`` -> the names and their weights (1 where not given).
+
+    The weights are None when no family has one: each family keeps its natural share.
+
+    Raises:
+        InvalidOption: A weight that is not a positive, finite number.
+    """
+    names: list[str] = []
+    weights: list[float] = []
+    for item in given:
+        name, sign, text = item.partition("=")
+        names.append(name.strip())
+        if not sign:
+            weights.append(1.0)
+            continue
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = math.nan
+        if not (math.isfinite(weight) and weight > 0):
+            raise InvalidOption(
+                f"--families: the weight of {name.strip()!r} must be a number above 0, "
+                f"not {text.strip()!r}"
+            )
+        weights.append(weight)
+    weighted = any("=" in item for item in given)
+    return names, tuple(weights) if weighted else None
+
+
 def checked_request(
     domain: str,
     seed: int,
@@ -74,7 +105,12 @@ def checked_request(
     if not 1 <= tasks <= MAX_TASKS:
         raise InvalidOption(f"--tasks must be between 1 and {MAX_TASKS:,}, not {tasks}")
     adapter = adapter_for(domain)
-    chosen = None if families is None else _names("family", families, adapter.families)
+    names, weights = (None, None) if families is None else _weighed(families)
+    chosen = None if names is None else _names("family", names, adapter.families)
+    if weights is not None and chosen is not None:
+        if len(set(names)) != len(names):
+            raise InvalidOption("--families: a weighted family is named twice")
+        weights = tuple(weights[names.index(name)] for name in chosen)
     if world_size is not None:
         if adapter.min_world is None:
             raise InvalidOption(
@@ -101,5 +137,15 @@ def checked_request(
     if require_audit and not audit_sample:
         raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
     return Request(
-        domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept, require_audit
+        domain,
+        seed,
+        tasks,
+        chosen,
+        world_size,
+        levels,
+        audit_sample,
+        workers,
+        kept,
+        require_audit,
+        weights,
     )
