@@ -29,6 +29,8 @@ class Request:
             audit sample (the message names the families of the tasks it passes).
         weights: Per family of `families`, in order, its weight: each family's share of the
             set is proportional to it (None: each family its natural share of the draw).
+        backend: Where the gold replays run: ``"local"`` (`workers` processes) or ``"ray"``
+            (Ray tasks; the set does not depend on it).
     """
 
     domain: str
@@ -42,6 +44,7 @@ class Request:
     held_out: tuple[str, ...] | None = None
     require_audit: bool = False
     weights: tuple[float, ...] | None = None
+    backend: str = "local"
 
 
 @dataclass

@@ -323,8 +323,9 @@ def generate_task_set(
             write_tasks_text(folder / "tasks.json", _drained(tasks))
             (folder / "split_tasks.json").write_bytes(split_text(splits))
         shared = f" in {request.workers} processes" if request.workers > 1 else ""
+        shared = " over Ray" if request.backend == "ray" else shared
         say(f"verifying {len(kept.family_of_id)} tasks by gold replay{shared}")
-        verify_folder(request.domain, staging, splits["base"], request.workers)
+        verify_folder(request.domain, staging, splits["base"], request.workers, request.backend)
         manifest = _manifest(request, drawn, candidates_drawn, kept, splits, duplicates, folder)
         if request.audit_sample:
             say(

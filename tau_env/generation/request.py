@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 from collections.abc import Sequence
 
@@ -10,7 +11,7 @@ from tau_env.errors import InvalidOption, did_you_mean
 from tau_env.generation.difficulty import LEVELS
 from tau_env.generation.drawn import Adapter, Request
 
-__all__ = ["ADAPTERS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
+__all__ = ["ADAPTERS", "BACKENDS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
 
 ADAPTERS = {
     "airline": "tau_env.generation.airline",
@@ -23,6 +24,9 @@ ADAPTERS = {
 MAX_TASKS = 100_000
 """The largest set one call writes: the pipeline holds a set in memory (about 75 KB a task,
 so some 7 GB at this size; `tau_env.generation.pipeline`)."""
+
+BACKENDS = ("local", "ray")
+"""Where the gold replays run (``--backend``)."""
 
 MAX_WORKERS = 256
 """The most processes the gold replays are shared among."""
@@ -92,6 +96,7 @@ def checked_request(
     workers: int = 1,
     held_out: Sequence[str] | None = None,
     require_audit: bool = False,
+    backend: str = "local",
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -134,6 +139,10 @@ def checked_request(
     kept = None if held_out is None else _names("family", held_out, chosen or adapter.families)
     if kept is not None and set(chosen or adapter.families) <= set(kept):
         raise InvalidOption("--hold-out-families: every family held out leaves nothing to train on")
+    if backend not in BACKENDS:
+        raise InvalidOption(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise InvalidOption("--backend ray needs Ray: pip install 'tau-env[ray]'")
     if require_audit and not audit_sample:
         raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
     return Request(
@@ -148,4 +157,5 @@ def checked_request(
         kept,
         require_audit,
         weights,
+        backend,
     )

@@ -43,25 +43,39 @@ def _first_failure(domain: str, data_dir: str, task_ids: Sequence[str]) -> str |
     return None
 
 
-def verify_folder(domain: str, data_dir: Path, task_ids: Sequence[str], workers: int = 1) -> None:
+def verify_folder(
+    domain: str,
+    data_dir: Path,
+    task_ids: Sequence[str],
+    workers: int = 1,
+    backend: str = "local",
+) -> None:
     """Play every task with the oracle agent and the gold user; each must reach reward 1.0.
 
     Args:
         domain: The domain.
         data_dir: The data folder holding ``domains/<domain>/``.
         task_ids: The tasks to play.
-        workers: Processes sharing the tasks (1: this process).
+        workers: Processes sharing the tasks (1: this process); with Ray, the Ray tasks
+            (1: one per CPU of the cluster).
+        backend: ``"local"`` (this machine's processes) or ``"ray"``
+            (`tau_env.generation.ray_replay`).
 
     Raises:
         GenerationError: Names the first task that does not, and its reward.
     """
-    if workers <= 1 or len(task_ids) < 2 * workers:
+    if backend == "ray":
+        from tau_env.generation.ray_replay import ray_failures
+
+        shares = workers if workers > 1 else 0
+        failures = ray_failures(_first_failure, domain, str(data_dir), task_ids, shares)
+    elif workers <= 1 or len(task_ids) < 2 * workers:
         failures = [_first_failure(domain, str(data_dir), task_ids)]
     else:
-        shares = [list(task_ids[i::workers]) for i in range(workers)]
+        shares_of = [list(task_ids[i::workers]) for i in range(workers)]
         with ProcessPoolExecutor(max_workers=workers) as pool:
             failures = list(
-                pool.map(_first_failure, [domain] * workers, [str(data_dir)] * workers, shares)
+                pool.map(_first_failure, [domain] * workers, [str(data_dir)] * workers, shares_of)
             )
     failure = next((found for found in failures if found is not None), None)
     if failure is not None:
