@@ -42,6 +42,7 @@ __all__ = [
     "RetrievalSupport",
     "clear_domain_cache",
     "domain_definition",
+    "forget_with_domains",
     "has_builtin_data",
     "load_domain",
     "registered_domains",
@@ -384,9 +385,22 @@ def load_domain(
 
 
 def clear_domain_cache() -> None:
-    """Forget every loaded domain and data source (for tests that edit a data folder)."""
+    """Forget every loaded domain and data source (for tests that edit a data folder).
+
+    Data a domain's own loader caches (`forget_with_domains`) is forgotten too.
+    """
     _load_domain.cache_clear()
     _load_data.cache_clear()
+    for forget in _LOADER_CACHES:
+        forget()
+
+
+_LOADER_CACHES: list[Callable[[], None]] = []
+
+
+def forget_with_domains(clear: Callable[[], None]) -> None:
+    """Have `clear_domain_cache` also call `clear` (a domain loader's own cache of parsed data)."""
+    _LOADER_CACHES.append(clear)
 
 
 @cache

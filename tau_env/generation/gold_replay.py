@@ -49,7 +49,7 @@ from tau_env.messages import RequestedToolCall, Side
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.gold import GoldUser
 
-__all__ = ["OPENING", "GoldReplay"]
+__all__ = ["OPENING", "GoldReplay", "episode_seed"]
 
 OPENING = "Hello, I need some help with my account."
 """The light gold user's first message (the full one reads it from the scenario)."""
@@ -70,6 +70,13 @@ class _LightGoldUser(GoldUser):
 _OPENING_ACTION = SendMessage(content=OPENING)
 
 
+def episode_seed(seed: int, task_count: int) -> int:
+    """The episode seed ``TauEnv.reset(seed)`` draws when choosing among `task_count` tasks."""
+    rng, _ = seeding.np_random(seed)
+    rng.integers(task_count)  # the draw of the task comes first
+    return int(rng.integers(_SEED_BOUND))
+
+
 class GoldReplay:
     """Plays tasks of one domain as `run_episode` plays them with the oracle and gold user.
 
@@ -81,17 +88,24 @@ class GoldReplay:
         seed: The seed ``reset`` would get; the episode seed is drawn from it as
             `TauEnv.reset` draws it (the task index first, among `tasks`).
         tasks: The env's tasks, as ``TauEnv(domain, tasks)`` (None: the default split).
+        task_count: How many tasks the env draws among, when not `tasks` (a share of a set
+            loaded alone plays each task as the whole set's env would).
     """
 
-    def __init__(self, domain: Domain, seed: int = 0, tasks: Sequence[Task] | None = None) -> None:
+    def __init__(
+        self,
+        domain: Domain,
+        seed: int = 0,
+        tasks: Sequence[Task] | None = None,
+        *,
+        task_count: int | None = None,
+    ) -> None:
         env = TauEnv(domain, tasks)  # its limits, grader and tasks, as the full path has
         self.domain = domain
         self.grader: TaskGrader = env.grader
         self.max_steps = env.max_steps
         self.max_errors = env.max_errors
-        rng, _ = seeding.np_random(seed)
-        rng.integers(len(env.tasks))  # the draw of the task comes first
-        self.episode_seed = int(rng.integers(_SEED_BOUND))
+        self.episode_seed = episode_seed(seed, task_count or len(env.tasks))
 
     def grade(self, task: Task) -> Grade:
         """The grade of the gold replay of `task` (the task's cached worlds are kept)."""

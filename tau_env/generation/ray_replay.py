@@ -16,20 +16,20 @@ __all__ = ["ray_failures"]
 
 
 def ray_failures(
-    play: Callable[[str, str, Sequence[str]], str | None],
+    play: Callable[[str, str, Sequence[str], int], str | None],
     domain: str,
-    data_dir: str,
-    task_ids: Sequence[str],
+    jobs: Sequence[tuple[str, Sequence[str], int]],
     shares: int,
 ) -> list[str | None]:
-    """``play(domain, data_dir, share)`` of each share of `task_ids`, as Ray tasks.
+    """``play(domain, folder, ids, task_count)`` of each job, as Ray tasks.
 
     Args:
-        play: Plays a share of the tasks; the first failure described, or None.
+        play: Plays some tasks of a data folder; the first failure described, or None.
         domain: The domain.
-        data_dir: The data folder (a path every Ray worker reads).
-        task_ids: The tasks to play.
-        shares: How many Ray tasks share them (0: one per CPU of the cluster).
+        jobs: (data folder, task ids, the whole set's size or 0) per job; a folder must be
+            one every Ray worker reads.
+        shares: How many Ray tasks at least (0: one per CPU of the cluster); a job is cut
+            into shares of its tasks when there are fewer jobs.
     """
     import ray as _ray
 
@@ -39,10 +39,12 @@ def ray_failures(
         ray.init(include_dashboard=False, log_to_driver=False)
     try:
         count = shares or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        count = max(1, min(count, len(task_ids)))
+        if len(jobs) < count:
+            jobs = [(d, ids[i::count], n) for d, ids, n in jobs for i in range(count)]
         remote = ray.remote(play)
-        parts = [list(task_ids[i::count]) for i in range(count)]
-        found: list[str | None] = ray.get([remote.remote(domain, data_dir, p) for p in parts])
+        found: list[str | None] = ray.get(
+            [remote.remote(domain, d, list(ids), n) for d, ids, n in jobs if ids]
+        )
         return found
     finally:
         if started_here:
