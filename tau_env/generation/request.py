@@ -110,8 +110,10 @@ def checked_request(
     if not 1 <= tasks <= MAX_TASKS:
         raise InvalidOption(f"--tasks must be between 1 and {MAX_TASKS:,}, not {tasks}")
     adapter = adapter_for(domain)
-    names, weights = (None, None) if families is None else _weighed(families)
-    chosen = None if names is None else _names("family", names, adapter.families)
+    chosen, weights = None, None
+    if families is not None:
+        names, weights = _weighed(families)
+        chosen = _names("family", names, adapter.families)
     if weights is not None and chosen is not None:
         if len(set(names)) != len(names):
             raise InvalidOption("--families: a weighted family is named twice")
