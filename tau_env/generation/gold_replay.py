@@ -38,7 +38,7 @@ from typing import Any
 from gymnasium.utils import seeding
 
 from tau_env.actions import Action, SendMessage
-from tau_env.baselines.oracle import OracleAgent
+from tau_env.baselines.oracle import OracleAgent, flagged_actions
 from tau_env.domain import Domain
 from tau_env.env.aec import TauEnv
 from tau_env.env.conversation import Conversation, SideView
@@ -55,6 +55,19 @@ OPENING = "Hello, I need some help with my account."
 """The light gold user's first message (the full one reads it from the scenario)."""
 
 _SEED_BOUND = 1 << 63  # as `TauEnv.reset` draws episode seeds
+
+
+class _OnceOracle(OracleAgent):
+    """`OracleAgent` whose actions are worked out for its episode, not kept per task.
+
+    The oracle keeps each task's actions for its next episode (up to 10,000 tasks); a gold
+    replay plays each task once, so keeping them would only hold a chunk's tasks in memory
+    while the next chunk is played. The actions are the same.
+    """
+
+    def _prepare(self) -> tuple[tuple[Action, bool], ...]:
+        self._script = flagged_actions(tuple(self.actions()))
+        return self._script
 
 
 class _LightGoldUser(GoldUser):
@@ -116,7 +129,7 @@ class GoldReplay:
         conversation = Conversation(world, history, self.max_steps, self.max_errors)
         # Neither participant reads its context (policy, tool schemas): it is not made.
         players: dict[Side, Callable[[SideView, Any], Action]] = {
-            "agent": OracleAgent(task).act,
+            "agent": _OnceOracle(task).act,
             "user": _LightGoldUser().act,
         }
         views = conversation.views
