@@ -7,7 +7,7 @@ chunk at a time (the pipeline's way for sets above `CHUNK` tasks) and once loade
 peak resident memory (``ru_maxrss``) shows what the stage holds as the set grows; the
 generator's drawing (before it) is measured by ``benchmarks/generate.py``.
 
-    python benchmarks/generate_verify_memory.py --domain airline --sizes 10000,50000
+    python benchmarks/generate_verify_memory.py --domain airline --sizes 25000,60000
 
 Results: ``benchmarks/results/generate/verify_memory.json``.
 """
