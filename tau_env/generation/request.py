@@ -22,8 +22,10 @@ ADAPTERS = {
 """The domains ``tau-env generate`` writes, and the module of each one's `Adapter`."""
 
 MAX_TASKS = 100_000
-"""The largest set one call writes: the pipeline holds a set in memory (about 75 KB a task,
-so some 7 GB at this size; `tau_env.generation.pipeline`)."""
+"""The largest set one call writes. The pipeline streams what it writes and verifies (a chunk
+of tasks at a time), but the generators draw every candidate at once (about 10 KB a task) and
+the default world grows with the set: airline at this size peaks at 3.2 GB, 2.2 GB of it the
+world (`benchmarks/results/generate/results.md`)."""
 
 BACKENDS = ("local", "ray")
 """Where the gold replays run (``--backend``)."""

@@ -34,7 +34,7 @@ class GenerationError(DataError):
 CHUNK = 25_000
 """The most tasks one load of the set parses at once: a larger set is played in chunks.
 
-Each chunk's load parses the world again (about 10 CPU-s for the 58,596 customers of a
+Each chunk's load parses the world again (about 13 CPU-s for the 58,596 customers of a
 100,000-task airline set), so chunks are large: at most four for the largest set."""
 
 _CHUNKS = ".chunks"  # the chunk folders, inside the data folder, removed once played
