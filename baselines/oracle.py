@@ -26,7 +26,7 @@ from tau_env.transfer import TRANSFER_ANNOUNCEMENT, TRANSFER_TOOL
 from tau_env.wrappers.no_user import DONE_TOOL
 from tau_env.wrappers.users.matcher import did_not_follow
 
-__all__ = ["OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent"]
+__all__ = ["OracleAgent", "PlainTextOracleAgent", "SoloOracleAgent", "flagged_actions"]
 
 MAX_REPEATS = 3
 """How often the oracle asks again for one user step the user did not follow."""
@@ -82,7 +82,7 @@ class OracleAgent:
         if _words_as_this_module(type(self)):
             self._script = _script_of(self, self._task)  # this module's rules: same every time
         else:  # a subclass words its messages its own way: work them out for this episode
-            self._script = _flagged(tuple(self.actions()))
+            self._script = flagged_actions(tuple(self.actions()))
         return self._script
 
     def actions(self) -> Iterator[Action]:
@@ -141,12 +141,12 @@ def _script_of(agent: OracleAgent, task: Task) -> _Script:
     if cached is None or cached[0] is not task:
         if len(_SCRIPTS) >= _MAX_SCRIPTS:
             _SCRIPTS.clear()
-        cached = (task, _flagged(tuple(agent.actions())))
+        cached = (task, flagged_actions(tuple(agent.actions())))
         _SCRIPTS[key] = cached
     return cached[1]
 
 
-def _flagged(actions: tuple[Action, ...]) -> _Script:
+def flagged_actions(actions: tuple[Action, ...]) -> _Script:
     """`actions` with their request flags: every message before the closing one asks."""
     messages = [i for i, action in enumerate(actions) if isinstance(action, SendMessage)]
     closing = messages[-1] if messages else -1

@@ -11,6 +11,11 @@ time (imports included): the per-core figure, which other jobs on the machine do
     python benchmarks/generate.py                       # N = 1,000 and 10,000, every domain
     python benchmarks/generate.py --sizes 1000 --domains telecom,retail
     python benchmarks/generate.py --audit-sample 100    # also the manifest's probe audit
+    python benchmarks/generate.py --sizes 1000,10000,100000 --domains airline --world-size 47059
+
+Rows are kept per (domain, N, requested world size): a run with ``--world-size`` (one fixed
+world for every N, to show what grows with N beyond the world) adds rows beside the default
+world's.
 
 Results: ``benchmarks/results/generate/results.md`` (and ``results.json``).
 """
@@ -33,33 +38,60 @@ RESULTS = Path(__file__).parent / "results" / "generate"
 DOMAINS = ("telecom", "airline", "retail", "banking_knowledge")
 
 
-def child(domain: str, tasks: int, seed: int, audit: int) -> None:
+def child(domain: str, tasks: int, seed: int, audit: int, world_size: int | None) -> None:
     """Generate one set into a temporary folder; print the timings as JSON."""
     from tau_env.generation.pipeline import generate_task_set
-    from tau_env.generation.request import checked_request
+    from tau_env.generation.request import adapter_for, checked_request
 
-    marks: list[tuple[str, float]] = []
-    start = time.perf_counter()
+    # The generator's own time (its `draw`), apart from the pipeline's share of the drawing
+    # stage (deduplication, difficulty, selection, rendering and writing).
+    adapter = adapter_for(domain)
+    drawing = adapter.draw
+    generator_seconds = generator_cpu = 0.0
+
+    def timed_draw(*arguments: object) -> object:
+        nonlocal generator_seconds, generator_cpu
+        begun, begun_cpu = time.perf_counter(), time.process_time()
+        try:
+            return drawing(*arguments)  # type: ignore[arg-type]
+        finally:
+            generator_seconds += time.perf_counter() - begun
+            generator_cpu += time.process_time() - begun_cpu
+
+    object.__setattr__(adapter, "draw", timed_draw)
+    marks: list[tuple[str, float, float]] = []
+    start, start_cpu = time.perf_counter(), time.process_time()
     out = Path(tempfile.mkdtemp(prefix="bench-generate-"))
     try:
-        request = checked_request(domain, seed, tasks, audit_sample=audit)
+        request = checked_request(domain, seed, tasks, world_size=world_size, audit_sample=audit)
         generated = generate_task_set(
-            request, out, progress=lambda line: marks.append((line, time.perf_counter()))
+            request,
+            out,
+            progress=lambda line: marks.append((line, time.perf_counter(), time.process_time())),
         )
-        end = time.perf_counter()
+        end, end_cpu = time.perf_counter(), time.process_time()
         size = sum(p.stat().st_size for p in generated.folder.rglob("*") if p.is_file())
     finally:
         shutil.rmtree(out, ignore_errors=True)
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    at = {line.split()[0]: moment for line, moment in marks}
+    at = {line.split()[0]: moment for line, moment, _ in marks}
+    cpu_at = {line.split()[0]: moment for line, _, moment in marks}
     verify_end = at.get("auditing", end)
+    verify_end_cpu = cpu_at.get("auditing", end_cpu)
     print(
         json.dumps(
             {
                 "domain": domain,
                 "tasks": tasks,
+                "requested_world_size": world_size,
+                "world_size": generated.manifest["world_size"],
                 "seconds": end - start,
                 "draw_seconds": at["verifying"] - start,
+                "generator_seconds": generator_seconds,
+                # the same stages in this process's CPU time (what other jobs do not inflate)
+                "draw_cpu": cpu_at["verifying"] - start_cpu,
+                "generator_cpu": generator_cpu,
+                "verify_cpu": verify_end_cpu - cpu_at["verifying"],
                 "verify_seconds": verify_end - at["verifying"],
                 "audit_seconds": end - at["auditing"] if "auditing" in at else 0.0,
                 "cpu_seconds": usage.ru_utime + usage.ru_stime,
@@ -79,18 +111,19 @@ def main() -> int:
     parser.add_argument("--domains", default=",".join(DOMAINS))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--audit-sample", type=int, default=0)
-    parser.add_argument("--child", nargs=4, metavar=("DOMAIN", "N", "SEED", "AUDIT"))
+    parser.add_argument("--world-size", type=int, default=0, help="fixed world (0: default)")
+    parser.add_argument("--child", nargs=5, metavar=("DOMAIN", "N", "SEED", "AUDIT", "WORLD"))
     args = parser.parse_args()
     if args.child:
-        domain, tasks, seed, audit = args.child
-        child(domain, int(tasks), int(seed), int(audit))
+        domain, tasks, seed, audit, world = args.child
+        child(domain, int(tasks), int(seed), int(audit), int(world) or None)
         return 0
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         for domain in args.domains.split(","):
             command = [sys.executable, __file__, "--child", domain, str(size), str(args.seed)]
             done = subprocess.run(
-                [*command, str(args.audit_sample)],
+                [*command, str(args.audit_sample), str(args.world_size)],
                 capture_output=True,
                 text=True,
                 check=False,
@@ -104,7 +137,7 @@ def main() -> int:
             row["tasks_per_cpu_second"] = row["tasks"] / row["cpu_seconds"]
             rows.append(row)
             print(
-                f"{domain:18} N={size:>6}: {row['seconds']:7.1f} s "
+                f"{domain:18} N={size:>6} world {row['world_size']}: {row['seconds']:7.1f} s "
                 f"(draw {row['draw_seconds']:.1f}, verify {row['verify_seconds']:.1f}, "
                 f"audit {row['audit_seconds']:.1f}), {row['tasks_per_second']:6.0f} tasks/s, "
                 f"{row['tasks_per_cpu_second']:6.0f} tasks/CPU-s, "
@@ -122,30 +155,71 @@ def main() -> int:
     }
     path = RESULTS / "results.json"
     if path.exists():  # rows of other (domain, N) pairs measured earlier are kept
-        measured = {(r["domain"], r["tasks"]) for r in rows}
+        measured = {_key(r) for r in rows}
         earlier = json.loads(path.read_text())["rows"]
-        rows = [r for r in earlier if (r["domain"], r["tasks"]) not in measured] + rows
-        rows.sort(key=lambda r: (r["tasks"], DOMAINS.index(r["domain"])))
+        rows = [r for r in earlier if _key(r) not in measured] + rows
+        rows.sort(key=lambda r: (r.get("requested_world_size") or 0, r["tasks"], _order(r)))
     path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
     print(table(rows))
     return 0
 
 
+def _key(row: dict) -> tuple[str, int, int]:
+    return row["domain"], row["tasks"], row.get("requested_world_size") or 0
+
+
+def _order(row: dict) -> int:
+    return DOMAINS.index(row["domain"])
+
+
 def table(rows: list[dict]) -> str:
-    """The rows as a Markdown table (for ``results/generate/results.md``)."""
+    """The rows as a Markdown table (for ``results/generate/results.md``).
+
+    The stages are in CPU seconds of the process (the per-core figures); rows measured
+    before those were recorded show the stages' wall seconds, marked "wall".
+    """
     lines = [
-        "| domain | N | wall s | draw s | verify s | CPU s | tasks/s | tasks/CPU-s | peak RSS MB "
-        "| MB written | duplicates removed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| domain | N | world | wall s | CPU s | draw CPU-s (generator + pipeline) "
+        "| verify CPU-s | verify ms/task | tasks/CPU-s | peak RSS MB | MB written "
+        "| duplicates removed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['domain']} | {r['tasks']:,} | {r['seconds']:.1f} | {r['draw_seconds']:.1f} "
-            f"| {r['verify_seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['tasks_per_second']:.0f} "
-            f"| {r['tasks'] / r['cpu_seconds']:.0f} | {r['peak_rss_mb']:.0f} "
-            f"| {r['bytes'] / 1e6:.1f} | {r['duplicates_removed']} |"
+            f"| {r['domain']} | {r['tasks']:,} | {_world(r)} | {r['seconds']:.1f} "
+            f"| {r['cpu_seconds']:.1f} | {_draw(r)} | {_verify(r)} "
+            f"| {_verify_per_task(r)} | {r['tasks'] / r['cpu_seconds']:.0f} "
+            f"| {r['peak_rss_mb']:.0f} | {r['bytes'] / 1e6:.1f} | {r['duplicates_removed']} |"
         )
     return "\n".join(lines)
+
+
+def _draw(row: dict) -> str:
+    """The drawing stage's CPU seconds, split into the generator's and the pipeline's."""
+    if "draw_cpu" not in row:
+        return f"{row['draw_seconds']:.1f} wall"
+    own = row["draw_cpu"] - row["generator_cpu"]
+    return f"{row['draw_cpu']:.1f} ({row['generator_cpu']:.1f} + {own:.1f})"
+
+
+def _verify(row: dict) -> str:
+    if "verify_cpu" not in row:
+        return f"{row['verify_seconds']:.1f} wall"
+    return f"{row['verify_cpu']:.1f}"
+
+
+def _verify_per_task(row: dict) -> str:
+    if "verify_cpu" not in row:
+        return "?"
+    return f"{row['verify_cpu'] * 1000 / row['tasks']:.2f}"
+
+
+def _world(row: dict) -> str:
+    """The world's customers, "(fixed)" when ``--world-size`` set it."""
+    size = row.get("world_size")
+    if size is None:
+        return "?"
+    return f"{size:,}" + (" (fixed)" if row.get("requested_world_size") else "")
 
 
 if __name__ == "__main__":

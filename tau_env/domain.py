@@ -42,6 +42,7 @@ __all__ = [
     "RetrievalSupport",
     "clear_domain_cache",
     "domain_definition",
+    "forget_with_domains",
     "has_builtin_data",
     "load_domain",
     "registered_domains",
@@ -112,6 +113,7 @@ class PreparedTask:
     task: Task
     initial_world: World
     _expected: World | None = None  # the gold replay with seed 0
+    _failing: tuple[bool, ...] | None = None  # per gold action of that replay: it failed
     _baseline: TaskBaseline | None = None  # the checks on the untouched start
 
 
@@ -236,13 +238,15 @@ class Domain:
         base = prepared._expected
         if base is not None and (not seed or not base.seed_source.drawn):
             return base
-        from tau_env.grading.expected import replay_gold_actions
+        from tau_env.grading.expected import replay_gold_actions, replayed_with_failures
 
         if base is None:
-            base = replay_gold_actions(prepared.initial_world, task.gold_actions, seed=0)
+            # The seed-0 replay also says which gold steps fail (the baseline's
+            # `failing_gold`): one replay for both.
+            base, failing = replayed_with_failures(prepared.initial_world, task.gold_actions)
             with self._lock:
                 if prepared._expected is None:
-                    prepared._expected = base
+                    prepared._expected, prepared._failing = base, failing
                 base = prepared._expected
             if not seed or not base.seed_source.drawn:
                 return base
@@ -261,7 +265,8 @@ class Domain:
         if found is None:
             from tau_env.grading.baseline import baseline_of
 
-            found = baseline_of(task, prepared.initial_world, self.expected_world(task))
+            expected = self.expected_world(task)
+            found = baseline_of(task, prepared.initial_world, expected, prepared._failing)
             with self._lock:
                 if prepared._baseline is None:
                     prepared._baseline = found
@@ -380,9 +385,22 @@ def load_domain(
 
 
 def clear_domain_cache() -> None:
-    """Forget every loaded domain and data source (for tests that edit a data folder)."""
+    """Forget every loaded domain and data source (for tests that edit a data folder).
+
+    Data a domain's own loader caches (`forget_with_domains`) is forgotten too.
+    """
     _load_domain.cache_clear()
     _load_data.cache_clear()
+    for forget in _LOADER_CACHES:
+        forget()
+
+
+_LOADER_CACHES: list[Callable[[], None]] = []
+
+
+def forget_with_domains(clear: Callable[[], None]) -> None:
+    """Have `clear_domain_cache` also call `clear` (a domain loader's own cache of parsed data)."""
+    _LOADER_CACHES.append(clear)
 
 
 @cache

@@ -34,7 +34,7 @@ from tau_env.data_files import (
     official_guidelines,
     read_text,
 )
-from tau_env.domain import DomainData, DomainDefinition
+from tau_env.domain import DomainData, DomainDefinition, forget_with_domains
 from tau_env.domains.telecom.agent_functions import AGENT_ENV_FUNCTIONS
 from tau_env.domains.telecom.data_model import TelecomDB
 from tau_env.domains.telecom.sync import SYNC_INPUTS, sync_phone_with_line
@@ -152,6 +152,9 @@ def _official_common(folder: str) -> DomainData:
         user_db_file=f"user_db{suffix}",
         policy="",
     )
+
+
+forget_with_domains(_official_common.cache_clear)  # an edited or new folder is read again
 
 
 def _load_official(data_dir: Path, variant: Variant) -> DomainData:

@@ -44,7 +44,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--families",
         type=_names,
-        help="comma-separated families to draw from (default: all; a wrong name lists them)",
+        help="comma-separated families to draw from (default: all; a wrong name lists them); "
+        "NAME=W weighs a family: shares proportional to the weights (cancel=3,exchange=1), "
+        "a family without a weight weighs 1; a plain list keeps each family's natural share",
     )
     parser.add_argument(
         "--hold-out-families",
@@ -86,6 +88,13 @@ def add_parser(commands: Any) -> None:
         help="processes sharing the gold replays (default: 1; the set written is the same)",
     )
     parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the gold replays run: local processes (--workers) or Ray tasks (the "
+        "cluster ray.init finds; needs the ray extra); the set written is the same",
+    )
+    parser.add_argument(
         "--force", action="store_true", help="replace a set already at OUT/domains/DOMAIN/"
     )
     parser.set_defaults(handler=handle)
@@ -108,6 +117,7 @@ def handle(args: argparse.Namespace) -> int:
         args.workers,
         args.hold_out_families,
         args.require_audit,
+        backend=args.backend,
     )
     generated = generate_task_set(
         request, args.out, force=args.force, progress=lambda line: print(line, file=sys.stderr)

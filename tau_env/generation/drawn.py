@@ -29,6 +29,10 @@ class Request:
             ``train`` or ``test`` (None: none held out).
         require_audit: Refuse to write the set when a probe passes more than 5% of the
             audit sample (the message names the families of the tasks it passes).
+        weights: Per family of `families`, in order, its weight: each family's share of the
+            set is proportional to it (None: each family its natural share of the draw).
+        backend: Where the gold replays run: ``"local"`` (`workers` processes) or ``"ray"``
+            (Ray tasks; the set does not depend on it).
     """
 
     domain: str
@@ -41,6 +45,8 @@ class Request:
     workers: int = 1
     held_out: tuple[str, ...] | None = None
     require_audit: bool = False
+    weights: tuple[float, ...] | None = None
+    backend: str = "local"
 
 
 @dataclass

@@ -19,6 +19,7 @@ __all__ = [
     "MANIFEST_FILE",
     "content_hash",
     "folder_files",
+    "folder_hash",
     "folder_identity",
     "identity",
     "read_manifest",
@@ -37,6 +38,24 @@ def content_hash(files: Mapping[str, bytes]) -> str:
     for path in sorted(files):
         digest.update(path.encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(files[path]).digest())
+    return digest.hexdigest()
+
+
+def folder_hash(folder: Path) -> str:
+    """`content_hash` of `folder_files`, each file read in chunks (never a whole set at once)."""
+    digest = hashlib.sha256()
+    paths = {
+        path.relative_to(folder).as_posix(): path
+        for path in folder.rglob("*")
+        if path.is_file() and path.relative_to(folder).as_posix() != MANIFEST_FILE
+    }
+    for name in sorted(paths):
+        digest.update(name.encode("utf-8") + b"\0")
+        inner = hashlib.sha256()
+        with paths[name].open("rb") as data:
+            while chunk := data.read(1 << 20):
+                inner.update(chunk)
+        digest.update(inner.digest())
     return digest.hexdigest()
 
 

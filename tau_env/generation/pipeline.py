@@ -27,7 +27,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,10 +39,10 @@ from tau_env.errors import InvalidOption
 from tau_env.generation.audit_sample import audit_sample
 from tau_env.generation.difficulty import difficulty_features
 from tau_env.generation.drawn import Adapter, Drawn, Request
-from tau_env.generation.manifest import GENERATOR_VERSION, MANIFEST_FILE, content_hash
-from tau_env.generation.render import split_text, tasks_text
+from tau_env.generation.manifest import GENERATOR_VERSION, MANIFEST_FILE, folder_hash
+from tau_env.generation.render import split_text, write_tasks_text
 from tau_env.generation.request import adapter_for
-from tau_env.generation.select import distinct, proportional
+from tau_env.generation.select import distinct, proportional, quotas, weighted
 from tau_env.generation.verify import VERIFY_RETRIEVAL, verify_folder
 
 __all__ = [
@@ -99,11 +99,17 @@ def _check_target(out: Path, domain: str, force: bool) -> None:
 def _candidates(
     request: Request, adapter: Adapter, families: tuple[str, ...]
 ) -> tuple[Drawn, list[dict[str, Any]], int]:
-    """The draw with enough distinct tasks of the wanted levels, and how many were duplicates."""
+    """The draw with enough distinct tasks of the wanted levels, and how many were duplicates.
+
+    With family weights, enough means every family's quota (`select.quotas`): a family whose
+    weight asks for more than its natural share makes the next draw larger by that much.
+    """
     toolbox = domain_definition(request.domain).toolbox
     found = 0
+    boost = 1.0
     for overshoot in OVERSHOOTS:
-        drawn = adapter.draw(request, families, math.ceil(request.tasks * overshoot) + 4)
+        wanted = math.ceil(request.tasks * overshoot * boost) + 4
+        drawn = adapter.draw(request, families, wanted)
         unique = distinct(drawn.tasks, adapter.family_of)
         kept: list[dict[str, Any]] = []
         for task in unique:
@@ -112,14 +118,36 @@ def _candidates(
                 description = {**(task.get("description") or {}), "difficulty": features}
                 kept.append({**task, "description": description})
         found = len(kept)
-        if found >= request.tasks:
+        short = _short_by(request, kept, adapter.family_of)
+        if short is None:
             return drawn, kept, len(drawn.tasks) - len(unique)
+        boost = max(boost, min(short, _MAX_BOOST))
     raise GenerationShortfall(
         f"the {request.domain} generator found only {found} distinct tasks "
         + ("of those families and levels " if request.families or request.difficulty else "")
-        + f"for --tasks {request.tasks}; ask for fewer"
+        + f"for --tasks {request.tasks}"
+        + (" in those weights" if request.weights else "")
+        + "; ask for fewer"
         + (", or a larger --world-size" if adapter.min_world is not None else "")
     )
+
+
+_MAX_BOOST = 20.0
+"""The most a family weight multiplies the draw by (beyond, the request is refused)."""
+
+
+def _short_by(
+    request: Request,
+    kept: list[dict[str, Any]],
+    family_of: Callable[[Mapping[str, Any]], str],
+) -> float | None:
+    """None when `kept` can fill the request; else how many times more it needs (at least 1)."""
+    if request.weights is None or request.families is None:
+        return None if len(kept) >= request.tasks else 1.0
+    quota = quotas(dict(zip(request.families, request.weights, strict=True)), request.tasks)
+    have = Counter(family_of(task) for task in kept)
+    needed = max(quota[family] / max(have[family], 1) for family in quota)
+    return None if needed <= 1.0 else needed
 
 
 def _final_tasks(
@@ -130,7 +158,11 @@ def _final_tasks(
     def stratum(task: Mapping[str, Any]) -> str:  # every family keeps its share of each split
         return f"{adapter.family_of(task)}|{drawn.split_of[task['id']]}"
 
-    chosen = proportional(candidates, request.tasks, stratum)
+    if request.weights is not None and request.families is not None:
+        weights = dict(zip(request.families, request.weights, strict=True))
+        chosen = weighted(candidates, weights, request.tasks, adapter.family_of, stratum)
+    else:
+        chosen = proportional(candidates, request.tasks, stratum)
     named: dict[str, list[str]] = {}
     held_out = set(request.held_out or ())
     for task in chosen:
@@ -145,50 +177,75 @@ def _final_tasks(
     return [by_id[task_id] for task_id in splits["base"]], splits
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What the manifest and the audit's refusal need of the selected tasks, once written.
+
+    The tasks themselves are dropped as they are written (`_drained`): what stays is a few
+    counts and each task's family, not the tasks.
+    """
+
+    families: dict[str, int]
+    levels: dict[str, int]
+    family_of_id: dict[str, str]
+
+    @classmethod
+    def of(
+        cls, tasks: list[dict[str, Any]], family_of: Callable[[Mapping[str, Any]], str]
+    ) -> _Kept:
+        levels = Counter(str(t["description"]["difficulty"]["level"]) for t in tasks)
+        family_of_id = {str(t["id"]): family_of(t) for t in tasks}
+        return cls(
+            dict(sorted(Counter(family_of_id.values()).items())),
+            {level: levels[level] for level in sorted(levels)},
+            family_of_id,
+        )
+
+
 def _manifest(
     request: Request,
     drawn: Drawn,
-    tasks: list[dict[str, Any]],
+    candidates_drawn: int,
+    kept: _Kept,
     splits: Mapping[str, list[str]],
     duplicates: int,
-    files: Mapping[str, bytes],
-    family_of: Callable[[Mapping[str, Any]], str],
+    folder: Path,
 ) -> dict[str, Any]:
-    levels = Counter(str(t["description"]["difficulty"]["level"]) for t in tasks)
+    tasks = len(kept.family_of_id)
     return {
         "generator": "tau-env generate",
         "generator_version": GENERATOR_VERSION,
         "tau_env_version": tau_env.__version__,
         "domain": request.domain,
         "seed": request.seed,
-        "tasks": len(tasks),
+        "tasks": tasks,
         "request": {
             "tasks": request.tasks,
             "families": list(request.families) if request.families else None,
+            "family_weights": (
+                dict(zip(request.families, request.weights, strict=True))
+                if request.families and request.weights
+                else None
+            ),
             "world_size": request.world_size,
             "difficulty": list(request.difficulty) if request.difficulty else None,
             "held_out_families": list(request.held_out) if request.held_out else None,
         },
         "world_size": drawn.world_size,
-        "families": dict(sorted(Counter(family_of(t) for t in tasks).items())),
+        "families": kept.families,
         "splits": {name: len(ids) for name, ids in splits.items()},
-        "difficulty": {level: levels[level] for level in sorted(levels)},
-        "candidates_drawn": len(drawn.tasks),
+        "difficulty": kept.levels,
+        "candidates_drawn": candidates_drawn,
         "duplicates_removed": duplicates,
-        "verified": {"gold_replay_reward_1": len(tasks), "of": len(tasks)},
-        "content_hash": content_hash(files),
-        "files": len(files),
+        "verified": {"gold_replay_reward_1": tasks, "of": tasks},
+        "content_hash": folder_hash(folder),
+        "files": sum(1 for path in folder.rglob("*") if path.is_file()),
     }
 
 
-def _refuse_audit(
-    audited: Mapping[str, Any],
-    tasks: list[dict[str, Any]],
-    family_of: Callable[[Mapping[str, Any]], str],
-) -> None:
+def _refuse_audit(audited: Mapping[str, Any], family: Mapping[str, str]) -> None:
     """Raise `AuditRefused`, naming the best probe and the families of the tasks it passes."""
     probe = max(audited["probes"], key=lambda name: audited["probes"][name] or 0.0)
-    family = {task["id"]: family_of(task) for task in tasks}
     passed = Counter(
         family[task_id]
         for task_id, probes in audited["passed_by_probes"].items()
@@ -201,6 +258,19 @@ def _refuse_audit(
         f"{names}; leave those families out (--families) or drop --require-audit; "
         "nothing was written"
     )
+
+
+def _write_files(folder: Path, files: Mapping[str, bytes]) -> None:
+    for path, data in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+
+
+def _drained(tasks: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The tasks in order, each dropped from `tasks` as it is handed out (`tasks` ends empty)."""
+    tasks.reverse()
+    while tasks:
+        yield tasks.pop()
 
 
 def generate_task_set(
@@ -231,35 +301,43 @@ def generate_task_set(
     say(f"drawing {request.domain} tasks (seed {request.seed})")
     drawn, candidates, duplicates = _candidates(request, adapter, families)
     tasks, splits = _final_tasks(request, adapter, drawn, candidates)
+    candidates_drawn = len(drawn.tasks)
+    del candidates
+    drawn.tasks = []  # only the selected tasks are kept from here on
     if adapter.check is not None:
         adapter.check(tasks)
-    files = dict(drawn.files)
-    if adapter.write_tasks is not None:
-        files.update(adapter.write_tasks(tasks, splits))
-    else:
-        files["tasks.json"] = tasks_text(tasks)
-        files["split_tasks.json"] = split_text(splits)
+    kept = _Kept.of(tasks, adapter.family_of)
     created = not out_dir.exists()
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir))
     written = False
     try:
         folder = staging / "domains" / request.domain
-        for path, data in files.items():
-            (folder / path).parent.mkdir(parents=True, exist_ok=True)
-            (folder / path).write_bytes(data)
+        folder.mkdir(parents=True)
+        _write_files(folder, drawn.files)
+        drawn.files = {}
+        if adapter.write_tasks is not None:
+            _write_files(folder, adapter.write_tasks(tasks, splits))
+            tasks.clear()
+        else:  # one task at a time, each dropped once written
+            write_tasks_text(folder / "tasks.json", _drained(tasks))
+            (folder / "split_tasks.json").write_bytes(split_text(splits))
         shared = f" in {request.workers} processes" if request.workers > 1 else ""
-        say(f"verifying {len(tasks)} tasks by gold replay{shared}")
-        verify_folder(request.domain, staging, [t["id"] for t in tasks], request.workers)
-        manifest = _manifest(request, drawn, tasks, splits, duplicates, files, adapter.family_of)
+        shared = " over Ray" if request.backend == "ray" else shared
+        say(f"verifying {len(kept.family_of_id)} tasks by gold replay{shared}")
+        verify_folder(request.domain, staging, splits["base"], request.workers, request.backend)
+        manifest = _manifest(request, drawn, candidates_drawn, kept, splits, duplicates, folder)
         if request.audit_sample:
-            say(f"auditing {min(request.audit_sample, len(tasks))} tasks with the shortcut probes")
+            say(
+                f"auditing {min(request.audit_sample, len(kept.family_of_id))} tasks with the "
+                "shortcut probes"
+            )
             retrieval = VERIFY_RETRIEVAL.get(request.domain)
             manifest["audit"] = audit_sample(
                 request.domain, staging, splits["base"], request.audit_sample, retrieval
             )
             if request.require_audit and not manifest["audit"]["within_limit"]:
-                _refuse_audit(manifest["audit"], tasks, adapter.family_of)
+                _refuse_audit(manifest["audit"], kept.family_of_id)
         manifest_text = json.dumps(manifest, indent=1) + "\n"
         (folder / MANIFEST_FILE).write_text(manifest_text, encoding="utf-8")
         _check_target(out_dir, request.domain, force)

@@ -7,10 +7,11 @@ reader can stream them; small ones are indented.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-__all__ = ["database_text", "split_text", "task_dict", "tasks_text"]
+__all__ = ["database_text", "split_text", "task_dict", "tasks_text", "write_tasks_text"]
 
 
 def _dumps(value: Any) -> str:
@@ -30,6 +31,17 @@ def database_text(tables: Mapping[str, Mapping[str, Any]]) -> bytes:
 def tasks_text(tasks: Sequence[Mapping[str, Any]]) -> bytes:
     """A JSON list with one task per line."""
     return ("[\n" + ",\n".join(_dumps(task) for task in tasks) + "\n]\n").encode("utf-8")
+
+
+def write_tasks_text(path: Path, tasks: Iterable[Mapping[str, Any]]) -> None:
+    """Write `tasks_text` of `tasks` to `path` a task at a time (the same bytes, streamed)."""
+    with path.open("wb") as out:
+        out.write(b"[\n")
+        separator = b""
+        for task in tasks:
+            out.write(separator + _dumps(task).encode("utf-8"))
+            separator = b",\n"
+        out.write(b"\n]\n")
 
 
 def split_text(splits: Mapping[str, Sequence[str]]) -> bytes:

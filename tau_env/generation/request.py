@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import math
 from collections.abc import Sequence
 
 from tau_env.errors import InvalidOption, did_you_mean
 from tau_env.generation.difficulty import LEVELS
 from tau_env.generation.drawn import Adapter, Request
 
-__all__ = ["ADAPTERS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
+__all__ = ["ADAPTERS", "BACKENDS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
 
 ADAPTERS = {
     "airline": "tau_env.generation.airline",
@@ -20,8 +22,13 @@ ADAPTERS = {
 """The domains ``tau-env generate`` writes, and the module of each one's `Adapter`."""
 
 MAX_TASKS = 100_000
-"""The largest set one call writes: the pipeline holds a set in memory (about 75 KB a task,
-so some 7 GB at this size; `tau_env.generation.pipeline`)."""
+"""The largest set one call writes. The pipeline streams what it writes and verifies (a chunk
+of tasks at a time), but the generators draw every candidate at once (about 10 KB a task) and
+the default world grows with the set: airline at this size peaks at 3.2 GB, 2.2 GB of it the
+world (`benchmarks/results/generate/results.md`)."""
+
+BACKENDS = ("local", "ray")
+"""Where the gold replays run (``--backend``)."""
 
 MAX_WORKERS = 256
 """The most processes the gold replays are shared among."""
@@ -50,6 +57,36 @@ def _names(kind: str, given: Sequence[str], known: Sequence[str]) -> tuple[str, 
     return tuple(chosen)
 
 
+def _weighed(given: Sequence[str]) -> tuple[list[str], tuple[float, ...] | None]:
+    """``cancel=3,exchange`` -> the names and their weights (1 where not given).
+
+    The weights are None when no family has one: each family keeps its natural share.
+
+    Raises:
+        InvalidOption: A weight that is not a positive, finite number.
+    """
+    names: list[str] = []
+    weights: list[float] = []
+    for item in given:
+        name, sign, text = item.partition("=")
+        names.append(name.strip())
+        if not sign:
+            weights.append(1.0)
+            continue
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = math.nan
+        if not (math.isfinite(weight) and weight > 0):
+            raise InvalidOption(
+                f"--families: the weight of {name.strip()!r} must be a number above 0, "
+                f"not {text.strip()!r}"
+            )
+        weights.append(weight)
+    weighted = any("=" in item for item in given)
+    return names, tuple(weights) if weighted else None
+
+
 def checked_request(
     domain: str,
     seed: int,
@@ -61,6 +98,7 @@ def checked_request(
     workers: int = 1,
     held_out: Sequence[str] | None = None,
     require_audit: bool = False,
+    backend: str = "local",
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -74,7 +112,14 @@ def checked_request(
     if not 1 <= tasks <= MAX_TASKS:
         raise InvalidOption(f"--tasks must be between 1 and {MAX_TASKS:,}, not {tasks}")
     adapter = adapter_for(domain)
-    chosen = None if families is None else _names("family", families, adapter.families)
+    chosen, weights = None, None
+    if families is not None:
+        names, weights = _weighed(families)
+        chosen = _names("family", names, adapter.families)
+    if weights is not None and chosen is not None:
+        if len(set(names)) != len(names):
+            raise InvalidOption("--families: a weighted family is named twice")
+        weights = tuple(weights[names.index(name)] for name in chosen)
     if world_size is not None:
         if adapter.min_world is None:
             raise InvalidOption(
@@ -98,8 +143,23 @@ def checked_request(
     kept = None if held_out is None else _names("family", held_out, chosen or adapter.families)
     if kept is not None and set(chosen or adapter.families) <= set(kept):
         raise InvalidOption("--hold-out-families: every family held out leaves nothing to train on")
+    if backend not in BACKENDS:
+        raise InvalidOption(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise InvalidOption("--backend ray needs Ray: pip install 'tau-env[ray]'")
     if require_audit and not audit_sample:
         raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
     return Request(
-        domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept, require_audit
+        domain,
+        seed,
+        tasks,
+        chosen,
+        world_size,
+        levels,
+        audit_sample,
+        workers,
+        kept,
+        require_audit,
+        weights,
+        backend,
     )

@@ -18,13 +18,18 @@ from tau_env.tasks.model import Task
 __all__ = ["TaskBaseline", "baseline_of"]
 
 
-def baseline_of(task: Task, initial: World, expected: World) -> TaskBaseline:
+def baseline_of(
+    task: Task, initial: World, expected: World, failing: tuple[bool, ...] | None = None
+) -> TaskBaseline:
     """The baseline of `task` from its starting world and the world after its gold plan.
 
-    The assertions run on a fork of `initial` (which is shared and never changed).
+    The assertions run on a fork of `initial` (which is shared and never changed). `failing`
+    is `failing_gold_actions` when already known (the seed-0 replay that made `expected`
+    gives it); None: the gold plan is replayed for it.
     """
     criteria = task.evaluation_criteria
     assertions = (criteria.env_assertions if criteria else None) or []
     held = tuple(detail["met"] for detail in run_assertions(initial.fork(), assertions))
-    failing = failing_gold_actions(initial, task.gold_actions)
+    if failing is None:
+        failing = failing_gold_actions(initial, task.gold_actions)
     return TaskBaseline(bool(initial.differences(expected)), held, failing)

@@ -8,7 +8,7 @@ from tau_env.messages import side_of
 from tau_env.state.world import World
 from tau_env.tasks.model import GoldAction
 
-__all__ = ["failing_gold_actions", "replay_gold_actions"]
+__all__ = ["failing_gold_actions", "replay_gold_actions", "replayed_with_failures"]
 
 
 def replay_gold_actions(initial: World, actions: Sequence[GoldAction], seed: int = 0) -> World:
@@ -36,6 +36,13 @@ def failing_gold_actions(initial: World, actions: Sequence[GoldAction]) -> tuple
     step with a call that fails the same way.
     """
     return _replayed(initial, actions, 0)[1]
+
+
+def replayed_with_failures(
+    initial: World, actions: Sequence[GoldAction]
+) -> tuple[World, tuple[bool, ...]]:
+    """`replay_gold_actions` with seed 0 and `failing_gold_actions`, from one replay."""
+    return _replayed(initial, actions, 0)
 
 
 def _replayed(

@@ -116,6 +116,10 @@ def _model_copier(cls: type[BaseModel], schema: Mapping[str, Any]) -> Copier:
 
 
 def _make_model_copier(cls: type[BaseModel], copiers: tuple[tuple[str, Copier], ...]) -> Copier:
+    fields = frozenset(cls.__pydantic_fields__)
+    new = cls.__new__
+    set_attribute = object.__setattr__
+
     def copy(record: Any) -> Any:
         if type(record) is not cls:
             raise _TypeMismatch
@@ -124,7 +128,15 @@ def _make_model_copier(cls: type[BaseModel], copiers: tuple[tuple[str, Copier], 
             value = values[name]
             if value is not None:
                 values[name] = copier(value)
-        return record.model_copy(update=values)  # every field given: all set, as validated
+        # What ``record.model_copy(update=values)`` makes, built directly: every field given
+        # (all set, as validated), no extra fields and no private attributes (the copier is
+        # made only for types without them).
+        copied = new(cls)
+        set_attribute(copied, "__dict__", values)
+        set_attribute(copied, "__pydantic_extra__", None)
+        set_attribute(copied, "__pydantic_fields_set__", set(fields))
+        set_attribute(copied, "__pydantic_private__", None)
+        return copied
 
     return copy
 

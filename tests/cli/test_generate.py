@@ -5,6 +5,7 @@ and the manifest's identity in a run's report."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,27 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
     assert len(users) == 200
 
 
+def test_generate__family_weights_give_proportional_shares(tmp_path):
+    extra = ["--families", "cancel=3,exchange=1,return"]
+    assert generate(tmp_path, "retail", *extra, tasks=50) == 0
+    folder = tmp_path / "domains" / "retail"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["families"] == {"cancel": 30, "exchange": 10, "return": 10}
+    weights = manifest["request"]["family_weights"]
+    assert weights == {"cancel": 3.0, "exchange": 1.0, "return": 1.0}
+    tasks = json.loads((folder / "tasks.json").read_text())
+    assert Counter(task["description"]["family"] for task in tasks)["cancel"] == 30
+    splits = json.loads((folder / "split_tasks.json").read_text())
+    test = {task_id for task_id in splits["test"]}
+    cancels = [task["id"] for task in tasks if task["description"]["family"] == "cancel"]
+    assert 0 < sum(task_id in test for task_id in cancels) < 30  # each family keeps its splits
+    plain = tmp_path / "plain"
+    assert generate(plain, "retail", "--families", "cancel,exchange,return", tasks=50) == 0
+    natural = json.loads((plain / "domains/retail/manifest.json").read_text())
+    assert natural["request"]["family_weights"] is None
+    assert natural["families"] != manifest["families"]  # a plain list: the natural shares
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -138,6 +160,11 @@ def test_generate__families_difficulty_and_world_size(tmp_path):
             "nothing to train on",
         ),
         (["--domain", "retail", "--tasks", "5", "--audit-sample", "-1"], "--audit-sample"),
+        (["--domain", "retail", "--tasks", "5", "--families", "cancel=0"], "above 0"),
+        (["--domain", "retail", "--tasks", "5", "--families", "cancel=two"], "'two'"),
+        (["--domain", "retail", "--tasks", "5", "--families", "cancel=nan,return"], "above 0"),
+        (["--domain", "retail", "--tasks", "5", "--families", "cancl=2"], "'cancel'"),
+        (["--domain", "retail", "--tasks", "5", "--families", "cancel=2,cancel=1"], "twice"),
     ],
 )
 def test_generate__bad_input_is_one_line_exit_2_nothing_written(

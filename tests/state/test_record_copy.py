@@ -31,6 +31,9 @@ def assert_same_copy(record: BaseModel) -> None:
     assert copy == expected == record
     assert copy.model_dump() == expected.model_dump()
     assert copy.model_dump_json() == expected.model_dump_json()
+    assert copy.model_fields_set == expected.model_fields_set
+    assert copy.__pydantic_extra__ == expected.__pydantic_extra__
+    assert copy.__pydantic_private__ == expected.__pydantic_private__
     original = {id(part) for part in mutable_parts(record, [])}
     assert not any(id(part) in original for part in mutable_parts(copy, []))
     for mine, theirs in zip(mutable_parts(copy, []), mutable_parts(expected, []), strict=True):
