@@ -165,7 +165,7 @@ class RequestReader:
             named.extend(list(group) for group in reading.named)
             asked, missed = reading.asked, reading.missed
             if _lists_options(sentences, index, reading):
-                asked = []  # "...which network mode it is set to: 5G, 4G or 3G?" asks once
+                asked = ()  # "...which network mode it is set to: 5G, 4G or 3G?" asks once
             calls.extend(_placed(call, index) for call in asked)
             if not asked:
                 unclear.extend(missed)
