@@ -1,14 +1,14 @@
 """What the shortcut audit of one generated task costs, and where (`tau_env.audit`).
 
 Usage: ``python benchmarks/audit_cost.py [--tasks 300] [--seed 1] [--domains a,b]
-[--out DIR]``. For each domain, generates a set (``tau-env generate --audit-sample 0``) in a
-temporary folder, audits every task as ``tau-env audit --data-dir DIR --domain D`` does (the
-domain's default retrieval, one seed, every probe and the oracle, the scripted user), and
-reports the CPU milliseconds per task (`time.process_time`, loading the set included), then
-audits it again under cProfile and reports the share of the profiled time spent in each part
-of an episode (the scripted user, the probes, grading, the tools, building the participants,
-resetting the env) and the functions with the most time of their own. ``--out`` writes
-``audit_cost.md`` and ``audit_cost.json`` there.
+[--no-profile] [--out DIR]``. For each domain, generates a set (``tau-env generate
+--audit-sample 0``) in a temporary folder, audits every task as ``tau-env audit --data-dir
+DIR --domain D`` does (the domain's default retrieval, one seed, every probe and the oracle,
+the scripted user), and reports the CPU milliseconds per task (`time.process_time`, loading
+the set included), then audits it again under cProfile and reports the share of the
+profiled time spent in each part of an episode (the scripted user, the probes, grading, the
+tools, building the participants, resetting the env) and the functions with the most time
+of their own. ``--out`` writes ``audit_cost.md`` and ``audit_cost.json`` there.
 """
 
 from __future__ import annotations
@@ -45,11 +45,21 @@ def _generated(domain: str, tasks: int, seed: int, out: Path) -> None:
     generate_task_set(request, out, force=True)
 
 
-def measure(domain: str, data_dir: Path, top: int = 12) -> dict[str, Any]:
+def measure(domain: str, data_dir: Path, top: int = 12, profiled: bool = True) -> dict[str, Any]:
     """Audit the set twice (timed, then profiled); the figures of one domain."""
     started = time.process_time()
     report = audit(domain, data_dir=data_dir)
     seconds = time.process_time() - started
+    row = {
+        "domain": domain,
+        "tasks": len(report.tasks),
+        "players": len(report.players),
+        "cpu_seconds": round(seconds, 2),
+        "ms_per_task": round(1000 * seconds / len(report.tasks), 1),
+        "best_probe_rate": max(r.rate or 0.0 for r in report.rates() if r.player != "oracle"),
+    }
+    if not profiled:
+        return row
     profile = cProfile.Profile()
     profile.enable()
     audit(domain, data_dir=data_dir)
@@ -70,12 +80,7 @@ def measure(domain: str, data_dir: Path, top: int = 12) -> dict[str, Any]:
         )
     own = sorted(entries.items(), key=lambda item: -item[1][2])[:top]
     return {
-        "domain": domain,
-        "tasks": len(report.tasks),
-        "players": len(report.players),
-        "cpu_seconds": round(seconds, 2),
-        "ms_per_task": round(1000 * seconds / len(report.tasks), 1),
-        "best_probe_rate": max(r.rate or 0.0 for r in report.rates() if r.player != "oracle"),
+        **row,
         "parts": parts,
         "own_time": [
             {
@@ -95,12 +100,16 @@ def table(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|" + "---|" * len(PARTS) + "---|",
     ]
     for row in rows:
-        shares = " | ".join(f"{row['parts'][part]:.0%}" for part in PARTS)
+        shares = " | ".join(
+            f"{row['parts'][part]:.0%}" if "parts" in row else "-" for part in PARTS
+        )
         lines.append(
             f"| {row['domain']} | {row['tasks']} | {row['cpu_seconds']:.1f} | "
             f"{row['ms_per_task']:.1f} | {shares} | {row['best_probe_rate']:.3f} |"
         )
     for row in rows:
+        if "own_time" not in row:
+            continue
         lines += ["", f"{row['domain']}: most time of their own (share of the profiled audit)", ""]
         lines += [
             f"- {entry['function']}: {entry['share']:.1%} ({entry['calls']:,} calls)"
@@ -116,12 +125,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--domains", default=",".join(ADAPTERS))
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--no-profile", action="store_true", help="the timed audit only")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for domain in args.domains.split(","):
             _generated(domain, args.tasks, args.seed, Path(folder))
-            rows.append(measure(domain, Path(folder)))
+            rows.append(measure(domain, Path(folder), profiled=not args.no_profile))
             print(json.dumps(rows[-1]), flush=True)
     text = table(rows)
     summary = (
