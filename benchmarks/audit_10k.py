@@ -115,7 +115,7 @@ def summarise(domain: str, sets: Path) -> dict[str, Any]:
         "tasks": len(report["tasks"]),
         "content_hash": str(manifest.get("content_hash", ""))[:16],
         "probes": {name: rates[name] for name in probes},
-        "best_probe": best,
+        "best_probe": best if rates[best]["passed"] else None,  # None: no probe passes any
         "best_probe_rate": best_rate,
         "best_probe_upper_95": upper_bound(rates[best]["passed"], rates[best]["judged"]),
         "oracle_rate": rates[ORACLE]["rate"],
@@ -144,7 +144,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         cpu = f"{row['cpu_seconds'] / 60:.1f}" if row["cpu_seconds"] else "n/a"
         lines.append(
             f"| {row['domain']} | {row['tasks']:,} | {row['content_hash']} | "
-            f"{row['best_probe']} | {row['best_probe_rate']:.4f} | "
+            f"{row['best_probe'] or 'none passes a task'} | {row['best_probe_rate']:.4f} | "
             f"{row['best_probe_upper_95']:.4f} | {row['oracle_rate']:.3f} | {cpu} | "
             f"{row['ms_per_task'] or 'n/a'} |"
         )
