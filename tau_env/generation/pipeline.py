@@ -202,10 +202,13 @@ def generate_task_set(
 
     Raises:
         InvalidOption: The target exists (without `force`) or is a file; too few distinct
-            tasks (`GenerationShortfall`).
+            tasks (`GenerationShortfall`); ``--require-audit`` and no family cut brings
+            every probe within 5% (`AuditRefused`).
         DataError: A task fails its gold replay (a generator bug); nothing is written.
     """
     say = progress or (lambda _line: None)
+    # --require-audit: a set a probe passes too often is generated again with family counts
+    # (`tau_env.generation.audit_regeneration`); otherwise `_generate` runs once.
     return regenerating(lambda quota: _generate(request, out, force, say, quota), say)
 
 
