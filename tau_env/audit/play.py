@@ -107,7 +107,7 @@ def audit(
             "probes": names,
             "seeds": seeds,
         }
-        audited = shared_audit(options, [task.id for task in tasks], workers, on_task)
+        audited = shared_audit(audit, options, [task.id for task in tasks], workers, on_task)
         tasks = []
     for number, task in enumerate(tasks, 1):
         passed: dict[str, bool | None] = {}

@@ -11,19 +11,20 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from tau_env.audit.report import TaskAudit
+from tau_env.audit.report import AuditReport, TaskAudit
 
 __all__ = ["shared_audit"]
 
 
-def _share(options: Mapping[str, Any], task_ids: Sequence[str]) -> list[TaskAudit]:
+def _share(
+    audit: Callable[..., AuditReport], options: Mapping[str, Any], task_ids: Sequence[str]
+) -> list[TaskAudit]:
     """One process's share: the audit of these tasks, in this process."""
-    from tau_env.audit.play import audit
-
     return audit(**options, task_ids=task_ids).tasks
 
 
 def shared_audit(
+    audit: Callable[..., AuditReport],
     options: Mapping[str, Any],
     task_ids: Sequence[str],
     workers: int,
@@ -32,7 +33,8 @@ def shared_audit(
     """The outcomes of `task_ids` (in their order), played by `workers` processes.
 
     Args:
-        options: `tau_env.audit.audit`'s keywords (its data, grading, probes and seeds).
+        audit: `tau_env.audit.audit` (passed in: this module is imported by it).
+        options: Its keywords (the data, grading, probes and seeds).
         task_ids: The tasks.
         workers: Processes; each loads the set and plays a contiguous share.
         on_task: Called with (tasks done, tasks in all) as each share ends.
@@ -43,7 +45,7 @@ def shared_audit(
     found: list[list[TaskAudit]] = [[] for _ in shares]
     done = 0
     with ProcessPoolExecutor(max_workers=count) as pool:
-        futures = {pool.submit(_share, options, share): i for i, share in enumerate(shares)}
+        futures = {pool.submit(_share, audit, options, share): i for i, share in enumerate(shares)}
         for future in as_completed(futures):
             found[futures[future]] = future.result()
             done += len(found[futures[future]])
