@@ -34,7 +34,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from tau_env.actions import Action, CallTool, SendMessage, Stop
@@ -341,7 +341,7 @@ def _fillings(schema: dict[str, Any], heard: list[str]) -> list[dict[str, Any]]:
     for name in required:
         if properties.get(name, {}).get("type", "string") != "string":
             return []
-        values = _values_for(name.lower(), heard)
+        values = _values_for(name.lower(), tuple(heard))
         if not values:
             return []
         choices.append(values)
@@ -356,8 +356,13 @@ def _fillings(schema: dict[str, Any], heard: list[str]) -> list[dict[str, Any]]:
     return fillings
 
 
-def _values_for(parameter: str, heard: list[str]) -> list[str]:
-    """What was heard that a string parameter of this name takes, best first."""
+@lru_cache(maxsize=4096)
+def _values_for(parameter: str, heard: tuple[str, ...]) -> list[str]:
+    """What was heard that a string parameter of this name takes, best first.
+
+    Cached: every read tool asks again with the same heard words (the list returned is
+    only read).
+    """
     if any(word in parameter for word in _FREE_TEXT):
         return [" ".join(re.findall(r"\w+", heard[0])[:8])] if heard else []
     if "name" in parameter and "user" not in parameter:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_env.audit.report import ORACLE, AuditReport, TaskAudit
+from tau_env.audit.shared import shared_audit
 from tau_env.baselines.oracle import OracleAgent
 from tau_env.baselines.probes import probe_factories
 from tau_env.episode_runner import run_episode
@@ -41,6 +42,7 @@ def audit(
     probes: Sequence[str] | None = None,
     on_task: Callable[[int, int], None] | None = None,
     seeds: Sequence[int] = (USER_SEED,),
+    workers: int = 1,
 ) -> AuditReport:
     """Play every task of a set with each probe and the oracle, and report who passes.
 
@@ -59,6 +61,9 @@ def audit(
         seeds: Each (task, player) is played once per seed (the episode's and the scripted
             user's). A probe passes a task when it passes under some seed (a shortcut that
             works once counts); the oracle only when it passes under every seed.
+        workers: Processes sharing the tasks (1: this one). Every episode is seeded on its
+            own, so the report is the same; `on_task` is then called as each process's share
+            ends.
 
     Raises:
         KeyError: An unknown task id or probe name.
@@ -89,7 +94,21 @@ def audit(
     players[ORACLE] = OracleAgent
     users = {seed: ScriptedUser.factory(loaded, seed=seed) for seed in seeds}
     grader = bare.grader
-    audited = []
+    audited: list[TaskAudit] = []
+    if workers > 1 and len(tasks) > 1:
+        options = {
+            "domain": domain,
+            "data_dir": data_dir,
+            "split": split,
+            "retrieval": retrieval,
+            "retrieval_options": retrieval_options,
+            "judge": judge,
+            "grading": grading,
+            "probes": names,
+            "seeds": seeds,
+        }
+        audited = shared_audit(audit, options, [task.id for task in tasks], workers, on_task)
+        tasks = []
     for number, task in enumerate(tasks, 1):
         passed: dict[str, bool | None] = {}
         strict: dict[str, bool | None] = {}

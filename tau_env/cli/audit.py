@@ -26,6 +26,9 @@ __all__ = ["add_parser"]
 _SUMMARY = "play every task with probes that do not solve it; report which pass"
 """The subcommand's line in ``tau-env --help``."""
 
+MAX_WORKERS = 256
+"""The most processes ``--workers`` shares the tasks among."""
+
 
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
@@ -38,6 +41,14 @@ def add_parser(commands: Any) -> None:
         help="play each task with each player once per seed (episode and scripted user): a "
         "probe passes a task when it passes under some seed, the oracle under every one "
         "(default: 0)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes sharing the tasks (default: 1; every episode is seeded on its own, so "
+        "the audit is the same)",
     )
     parser.add_argument("--json", action="store_true", help="print the audit as JSON")
     parser.add_argument(
@@ -65,6 +76,8 @@ def handle(args: argparse.Namespace) -> int:
     """Run the audit and print it (text or JSON); exit 0."""
     from tau_env.audit import audit, render_text
 
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise TauEnvError(f"--workers must be between 1 and {MAX_WORKERS}, not {args.workers}")
     judge = checked_judge(args)
     task_ids = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
     report = audit(
@@ -74,6 +87,7 @@ def handle(args: argparse.Namespace) -> int:
         judge=judge,
         grading=args.grading,
         seeds=_seeds(args.seeds),
+        workers=args.workers,
     )
     if args.json:
         print(json.dumps(report.summary(), indent=2))

@@ -30,6 +30,22 @@ def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+DEFAULT_AUDIT_SAMPLE = 20
+"""Tasks of each family ``--audit-sample`` audits unless told."""
+
+
+def _audit_sample(text: str) -> int:
+    """``--audit-sample``: a number of tasks per family, or ``all``."""
+    from tau_env.generation.audit_sample import ALL_TASKS
+
+    if text.strip().lower() == "all":
+        return ALL_TASKS
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number or 'all', not {text!r}") from None
+
+
 def add_parser(commands: Any) -> None:
     """Register the subcommand."""
     parser = documented_parser(commands, "generate", _SUMMARY, __doc__)
@@ -68,17 +84,19 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--audit-sample",
-        type=int,
-        default=100,
-        metavar="N",
-        help="tasks played with the shortcut probes of tau-env audit, each probe's pass rate "
-        "recorded in the manifest (default: 100; 0: no audit)",
+        type=_audit_sample,
+        default=DEFAULT_AUDIT_SAMPLE,
+        metavar="K",
+        help="tasks of each family played with the shortcut probes of tau-env audit (evenly "
+        "spaced; all: every task), each probe's pass rate over the set and per family "
+        f"recorded in the manifest (default: {DEFAULT_AUDIT_SAMPLE}; 0: no audit)",
     )
     parser.add_argument(
         "--require-audit",
         action="store_true",
-        help="refuse to write the set when a shortcut probe passes more than 5%% of the audit "
-        "sample (the error names the families of the tasks it passes)",
+        help="when a shortcut probe passes more than 5%% of the set, select it again with the "
+        "share of the families it passes cut (recorded in the manifest); refuse to write it "
+        "when that cannot bring every probe within 5%%",
     )
     parser.add_argument(
         "--workers",
@@ -133,9 +151,12 @@ def handle(args: argparse.Namespace) -> int:
     if audited is not None:
         verdict = "within" if audited["within_limit"] else "ABOVE"
         print(
-            f"audit of {audited['tasks']} tasks: the best shortcut probe passes "
-            f"{audited['max_probe_rate']:.1%} ({verdict} the {audited['limit']:.0%} limit)"
+            f"audit of {audited['tasks']} tasks ({len(audited['families'])} families): the best "
+            f"shortcut probe passes {audited['max_probe_rate']:.1%} of the set ({verdict} the "
+            f"{audited['limit']:.0%} limit)"
         )
+        for family, cut in audited.get("regenerated", {}).get("cut", {}).items():
+            print(f"  regenerated: {family} cut from {cut['from']} to {cut['to']} tasks")
     for family, count in manifest["families"].items():
         print(f"  {family}: {count}")
     return 0

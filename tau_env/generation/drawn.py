@@ -22,13 +22,14 @@ class Request:
         families: The families to draw from (None: every family of the domain).
         world_size: Customers in the generated world (None: grown with `tasks`).
         difficulty: Levels kept (None: every level; `tau_env.generation.difficulty`).
-        audit_sample: Tasks played with the shortcut probes for the manifest (0: none;
-            `tau_env.generation.audit_sample`).
+        audit_sample: Tasks of each family played with the shortcut probes for the
+            manifest (0: none; `tau_env.generation.audit_sample.ALL_TASKS`: every task).
         workers: Processes sharing the gold replays (the set does not depend on it).
         held_out: Families whose tasks all go to the split ``test_family``, never to
             ``train`` or ``test`` (None: none held out).
-        require_audit: Refuse to write the set when a probe passes more than 5% of the
-            audit sample (the message names the families of the tasks it passes).
+        require_audit: When a probe passes more than 5% of the set, select it again with
+            the families it passes cut, or refuse to write it
+            (`tau_env.generation.audit_regeneration`).
         weights: Per family of `families`, in order, its weight: each family's share of the
             set is proportional to it (None: each family its natural share of the draw).
         backend: Where the gold replays run: ``"local"`` (`workers` processes) or ``"ray"``

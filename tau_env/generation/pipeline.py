@@ -9,8 +9,10 @@
 4. The files are written into a hidden staging folder inside the output folder, loaded from
    there exactly as ``--data-dir`` loads them, and every task is played with the oracle agent
    and the gold user: each must reach reward 1.0.
-5. A sample of the tasks is played with the shortcut probes (`audit_sample`; each probe's
-   pass rate goes into the manifest).
+5. A sample of every family's tasks is played with the shortcut probes (`audit_sample`; each
+   probe's pass rate, overall and per family, goes into the manifest). With
+   ``--require-audit``, a set a probe passes too often is selected again with the families
+   it passes cut (`tau_env.generation.audit_regeneration`), or refused.
 6. Only then is the manifest written and the staging folder renamed to
    ``<out>/domains/<domain>``: a reader sees no set or the whole verified set, and a failure
    leaves the output folder as it was.
@@ -28,7 +30,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,13 @@ import tau_env
 from tau_env.domain import clear_domain_cache, domain_definition
 from tau_env.domains.opaque_ids import opaque_ids
 from tau_env.errors import InvalidOption
-from tau_env.generation.audit_sample import audit_sample
+from tau_env.generation.audit_regeneration import (
+    AuditRefused,
+    Quota,
+    regenerating,
+    require_audit,
+)
+from tau_env.generation.audit_sample import audit_sample, stratified
 from tau_env.generation.difficulty import difficulty_features
 from tau_env.generation.drawn import Adapter, Drawn, Request
 from tau_env.generation.manifest import GENERATOR_VERSION, MANIFEST_FILE, folder_hash
@@ -64,10 +72,6 @@ HELD_OUT_SPLIT = "test_family"
 
 class GenerationShortfall(InvalidOption):
     """The generator cannot draw as many distinct tasks as asked (say which knob to turn)."""
-
-
-class AuditRefused(InvalidOption):
-    """``--require-audit``: a shortcut probe passes more than 5% of the audited sample."""
 
 
 @dataclass(frozen=True)
@@ -243,23 +247,6 @@ def _manifest(
     }
 
 
-def _refuse_audit(audited: Mapping[str, Any], family: Mapping[str, str]) -> None:
-    """Raise `AuditRefused`, naming the best probe and the families of the tasks it passes."""
-    probe = max(audited["probes"], key=lambda name: audited["probes"][name] or 0.0)
-    passed = Counter(
-        family[task_id]
-        for task_id, probes in audited["passed_by_probes"].items()
-        if probe in probes
-    )
-    names = ", ".join(f"{name} ({count})" for name, count in passed.most_common())
-    raise AuditRefused(
-        f"the probe {probe!r} passes {audited['max_probe_rate']:.1%} of the "
-        f"{audited['tasks']} audited tasks, above {audited['limit']:.0%}: it passes tasks of "
-        f"{names}; leave those families out (--families) or drop --require-audit; "
-        "nothing was written"
-    )
-
-
 def _write_files(folder: Path, files: Mapping[str, bytes]) -> None:
     for path, data in files.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
@@ -290,18 +277,33 @@ def generate_task_set(
 
     Raises:
         InvalidOption: The target exists (without `force`) or is a file; too few distinct
-            tasks (`GenerationShortfall`).
+            tasks (`GenerationShortfall`); ``--require-audit`` and no family cut brings
+            every probe within 5% (`AuditRefused`).
         DataError: A task fails its gold replay (a generator bug); nothing is written.
     """
     say = progress or (lambda _line: None)
+    # --require-audit: a set a probe passes too often is generated again with family counts
+    # (`tau_env.generation.audit_regeneration`); otherwise `_generate` runs once.
+    return regenerating(lambda quota: _generate(request, out, force, say, quota), say)
+
+
+def _generate(
+    request: Request, out: str | Path, force: bool, say: Callable[[str], None], quota: Quota | None
+) -> Generated:
+    """`generate_task_set`, the set selected with `quota`'s family counts (None: shares)."""
     out_dir = Path(out).expanduser()
     _check_target(out_dir, request.domain, force)
     adapter = adapter_for(request.domain)
     families = request.families or adapter.families
     say(f"drawing {request.domain} tasks (seed {request.seed})")
     drawn, candidates, duplicates = _candidates(request, adapter, families)
-    tasks, splits = _final_tasks(request, adapter, drawn, candidates)
+    if quota is None:
+        tasks, splits = _final_tasks(request, adapter, drawn, candidates)
+    else:  # exactly the quota's counts, which replace any family weights
+        chosen = quota.select(candidates, adapter.family_of, drawn.split_of)
+        tasks, splits = _final_tasks(replace(request, weights=None), adapter, drawn, chosen)
     candidates_drawn = len(drawn.tasks)
+    available = dict(Counter(adapter.family_of(task) for task in candidates))
     del candidates
     drawn.tasks = []  # only the selected tasks are kept from here on
     if adapter.check is not None:
@@ -328,16 +330,15 @@ def generate_task_set(
         verify_folder(request.domain, staging, splits["base"], request.workers, request.backend)
         manifest = _manifest(request, drawn, candidates_drawn, kept, splits, duplicates, folder)
         if request.audit_sample:
-            say(
-                f"auditing {min(request.audit_sample, len(kept.family_of_id))} tasks with the "
-                "shortcut probes"
-            )
+            family = kept.family_of_id
+            sample = stratified(splits["base"], family, request.audit_sample)
+            say(f"auditing {len(sample)} tasks with the shortcut probes")
             retrieval = VERIFY_RETRIEVAL.get(request.domain)
             manifest["audit"] = audit_sample(
-                request.domain, staging, splits["base"], request.audit_sample, retrieval
+                request.domain, staging, splits["base"], family, request.audit_sample, retrieval
             )
-            if request.require_audit and not manifest["audit"]["within_limit"]:
-                _refuse_audit(manifest["audit"], kept.family_of_id)
+            if request.require_audit:  # regenerates (raises) or refuses when a probe passes
+                require_audit(manifest["audit"], kept.families, available, quota)
         manifest_text = json.dumps(manifest, indent=1) + "\n"
         (folder / MANIFEST_FILE).write_text(manifest_text, encoding="utf-8")
         _check_target(out_dir, request.domain, force)

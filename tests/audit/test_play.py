@@ -54,6 +54,17 @@ def test_seeds__a_probe_passes_under_some_seed_the_oracle_under_every_one():
             assert outcome is (all(alone) if player == ORACLE else any(alone)), (task, player)
 
 
+def test_workers__processes_sharing_the_tasks_give_the_same_audit():
+    """Every episode is seeded on its own: shares played apart add up to the same report."""
+    alone = audit("mock", seeds=SEEDS, grading="strict")
+    progress: list[tuple[int, int]] = []
+    shared = audit(
+        "mock", seeds=SEEDS, grading="strict", workers=3, on_task=lambda *n: progress.append(n)
+    )
+    assert shared.summary() == alone.summary()
+    assert progress[-1] == (10, 10) and len(progress) == 3
+
+
 # -- official sets -----------------------------------------------------------------------------
 
 TOLERANCE_TASKS = 3

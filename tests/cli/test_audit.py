@@ -82,3 +82,13 @@ def test_audit__seeds_are_listed_and_a_bad_list_is_one_line(capsys):
     assert main(["audit", "--domain", "mock", "--seeds", "one"]) != 0
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["tau-env: error: --seeds must be comma-separated integers, actually: 'one'"]
+
+
+def test_audit__workers_give_the_same_json_and_a_bad_count_is_one_line(capsys):
+    assert main(["audit", "--domain", "mock", "--seeds", "0,1", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["audit", "--domain", "mock", "--seeds", "0,1", "--json", "--workers", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+    assert main(["audit", "--domain", "mock", "--workers", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["tau-env: error: --workers must be between 1 and 256, not 0"]

@@ -18,8 +18,16 @@ from tau_env.generation.request import ADAPTERS
 SIZES = {"airline": 30, "retail": 30, "telecom": 30, "banking_knowledge": 20}
 
 
+ALL = "all"
+
+
 def generate(
-    out: Path, domain: str, *extra: str, tasks: int | None = None, seed: int = 5, audit: int = 0
+    out: Path,
+    domain: str,
+    *extra: str,
+    tasks: int | None = None,
+    seed: int = 5,
+    audit: int | str = 0,
 ) -> int:
     count = SIZES[domain] if tasks is None else tasks
     return main(
@@ -165,13 +173,14 @@ def test_generate__family_weights_give_proportional_shares(tmp_path):
         (["--domain", "retail", "--tasks", "5", "--families", "cancel=nan,return"], "above 0"),
         (["--domain", "retail", "--tasks", "5", "--families", "cancl=2"], "'cancel'"),
         (["--domain", "retail", "--tasks", "5", "--families", "cancel=2,cancel=1"], "twice"),
+        (["--domain", "retail", "--tasks", "5", "--audit-sample", "some"], "'all'"),
     ],
 )
 def test_generate__bad_input_is_one_line_exit_2_nothing_written(
     tmp_path, capsys, arguments, message
 ):
     out = tmp_path / "out"
-    with pytest.raises(SystemExit) if "five" in arguments else _no_raise() as _:
+    with pytest.raises(SystemExit) if {"five", "some"} & set(arguments) else _no_raise() as _:
         code = main(["generate", *arguments, "--out", str(out)])
         assert code == 2
     error = capsys.readouterr().err
@@ -260,12 +269,48 @@ def test_generate__same_bytes_in_processes_with_other_hash_seeds(tmp_path):
     assert written[0] == written[1]
 
 
-def test_generate__require_audit_refuses_a_set_a_probe_passes(tmp_path, capsys):
-    # Transfer tasks are passed by a probe that verifies the customer and hands over.
+def test_generate__require_audit_refuses_a_set_no_cut_can_bring_within_5_percent(tmp_path, capsys):
+    # Transfer tasks are passed by a probe that verifies the customer and hands over; with
+    # no other family there is nothing to replace them with.
     out = tmp_path / "new"
-    arguments = ["--families", "transfer,cancel", "--require-audit"]
-    assert generate(out, "retail", *arguments, tasks=20, audit=20) == 2
+    arguments = ["--families", "transfer", "--require-audit"]
+    assert generate(out, "retail", *arguments, tasks=10, audit=10) == 2
     lines = capsys.readouterr().err.strip().splitlines()  # progress lines, then the error
     errors = [line for line in lines if line.startswith("tau-env: error:")]
     assert errors == lines[-1:] and "above 5%" in errors[0] and "transfer (" in errors[0]
+    assert "cannot bring it within" in errors[0]
     assert not out.exists()
+
+
+def test_generate__require_audit_cuts_the_family_a_probe_passes_and_records_it(tmp_path):
+    # Half transfer, half cancel: the probe passes far more than 5% of the first selection;
+    # the set written has transfer cut (cancel grown from the candidates drawn), every probe
+    # within 5% on every task audited, and the manifest says so.
+    out = tmp_path / "new"
+    arguments = ["--families", "transfer,cancel", "--require-audit"]
+    assert generate(out, "retail", *arguments, tasks=20, audit=ALL) == 0
+    manifest = json.loads((out / "domains" / "retail" / "manifest.json").read_text())
+    audited = manifest["audit"]
+    regenerated = audited["regenerated"]
+    assert regenerated["audits"][0]["rate"] > 0.05 and regenerated["rounds"] >= 1
+    cut = regenerated["cut"]["transfer"]
+    assert cut["to"] < cut["from"] and cut["to"] == manifest["families"]["transfer"]
+    grown = regenerated["grown"]["cancel"]
+    assert grown["to"] == manifest["families"]["cancel"] == 20 - cut["to"]
+    assert audited["per_family"] == "all" and audited["tasks"] == 20
+    assert audited["within_limit"] and max(audited["probes"].values()) <= 0.05
+    passed = sum(1 for probes in audited["passed_by_probes"].values() if probes)
+    assert passed <= 1  # 5% of 20, every task audited
+
+
+def test_generate__the_audit_sample_covers_every_family(tmp_path):
+    out = tmp_path / "new"
+    assert generate(out, "airline", tasks=60, audit=1) == 0
+    manifest = json.loads((out / "domains" / "airline" / "manifest.json").read_text())
+    audited = manifest["audit"]
+    assert set(audited["families"]) == set(manifest["families"])
+    assert all(entry["audited"] == 1 for entry in audited["families"].values())
+    assert audited["tasks"] == len(manifest["families"]) and audited["per_family"] == 1
+    for family, entry in audited["families"].items():
+        assert entry["tasks"] == manifest["families"][family]
+        assert set(entry["probes"]) == set(audited["probes"])

@@ -225,3 +225,20 @@ def test_read_requests__reports_requests_it_does_not_understand():
     assert found.calls == () and found.unclear == ("",)
     found = read_requests("Could you flip the flight mode switch?", PHONE, {}, REQUESTS)
     assert [c.name for c in found.calls] == ["toggle_airplane_mode"] and not found.unclear
+
+
+def test_requests__a_repeated_sentence_is_read_in_its_own_context():
+    # Readers remember sentences that read the same anywhere; "Please turn it off." does
+    # not: "it" is what the sentence before named, so the same words ask for other tools.
+    assert names("Airplane mode blocks every radio. Please turn it off.") == [
+        "toggle_airplane_mode"
+    ]
+    assert names("Mobile data is what apps use. Please turn it off.") == ["toggle_data"]
+    assert names("Roaming is on. Please turn it off.") == ["toggle_roaming"]
+    assert names("Please turn it off.") == []
+    assert names("Please turn it off. Airplane mode blocks every radio.") == []
+    for _ in range(2):  # once read, then remembered: the same requests
+        assert names("Check the status bar. Roaming is on. Please turn it off.") == [
+            "check_status_bar",
+            "toggle_roaming",
+        ]

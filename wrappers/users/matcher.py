@@ -395,7 +395,7 @@ def _requested(
     explicit = call_syntax(text, schemas)
     if explicit:
         return ToolRequests(tuple(explicit))
-    reading = reader_for(lexicon, key[0]).read(sentences(text))
+    reading = _reading(text, key[0], lexicon)
     known = dict(facts)
     words = lexicon.parameters if lexicon is not None else {}
     calls: list[RequestedCall] = []
@@ -409,6 +409,17 @@ def _requested(
             continue  # "Could you grant it?" after the permission was asked: the same request
         calls.append(RequestedCall(call.name, arguments, missing, _offset(call)))
     return ToolRequests(tuple(calls), reading.unclear)
+
+
+@lru_cache(maxsize=8192)
+def _reading(text: str, tool_names: tuple[str, ...], lexicon: RequestLexicon | None) -> Reading:
+    """What `text` asks of these tools, before arguments are filled from the facts.
+
+    Cached apart from `_requested`, which is also keyed on the customer's facts: the same
+    message (a probe's, an agent's stock sentence) reaches customers with other facts, and
+    reading it is most of the cost (the reading never looks at the facts).
+    """
+    return reader_for(lexicon, tool_names).read(sentences(text))
 
 
 def _asked_before(

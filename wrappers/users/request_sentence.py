@@ -127,6 +127,7 @@ class SentenceReading:
         self.unknown_request = False
         self.acts = False  # an action word found (set by `read`)
         self.acted_on: set[int] = set()  # starts of the things acted on (set by `read`)
+        self.looked_back = False  # the objects named before this sentence were looked at
         self.places: list[Mention[str]] | None = None  # place words, found when first needed
         self.words = words
         self.stems = words.stems
@@ -311,6 +312,7 @@ class SentenceReading:
         look ("let me know what happens") takes a thing of its own clause, or an earlier one only
         when "it" says so.
         """
+        self.looked_back = True
         here = [o for o in objects if o.start < action.start]
         if action.label <= LOOKS:
             after = action.end + 1

@@ -123,6 +123,8 @@ class RequestReader:
             for phrase in said
         )
         self._candidates: dict[tuple[str, str], list[str]] = {}
+        self._read: dict[str, _SentenceRead] = {}  # sentences read alone (`_sentence`)
+        self._read_unnamed: dict[str, _SentenceRead] = {}  # ... with nothing named before
         self.own_actions = frozenset(lexicon.actions)
         self.containers = lexicon.containers
         self.identifiers = IDENTIFIER in lexicon.objects
@@ -159,11 +161,11 @@ class RequestReader:
         for index, sentence in enumerate(sentences):
             if _taken_back(sentences, index):
                 continue
-            words = words_of(sentence)
-            reading = SentenceReading(self, words, sentence.rstrip().endswith("?"))
-            asked, missed = reading.read(named)
+            reading = self._sentence(sentence, named)
+            named.extend(list(group) for group in reading.named)
+            asked, missed = reading.asked, reading.missed
             if _lists_options(sentences, index, reading):
-                asked = []  # "...which network mode it is set to: 5G, 4G or 3G?" asks once
+                asked = ()  # "...which network mode it is set to: 5G, 4G or 3G?" asks once
             calls.extend(_placed(call, index) for call in asked)
             if not asked:
                 unclear.extend(missed)
@@ -173,6 +175,66 @@ class RequestReader:
         if calls:  # beside requests it understood, only a request about a thing it named
             unclear = [thing for thing in unclear if thing]
         return Reading(tuple(_deduplicated(calls, self.tools)), tuple(unclear), tuple(sentences))
+
+    def _sentence(self, sentence: str, named: list[list[NamedThing]]) -> _SentenceRead:
+        """One sentence read after the objects `named` before it (not changed here).
+
+        Messages repeat sentences (a look-up's ``city:`` line, a stock phrase): a sentence
+        whose reading did not look at the objects named before it (no action without an
+        object of its own), or that was read with nothing named before it, is read once and
+        remembered for that case; the others are read each time.
+        """
+        unnamed = not named
+        known = self._read.get(sentence) or (self._read_unnamed.get(sentence) if unnamed else None)
+        if known is not None:
+            return known
+        reading = SentenceReading(self, words_of(sentence), sentence.rstrip().endswith("?"))
+        before = list(named)  # (`read` appends this sentence's groups, changes none)
+        asked, missed = reading.read(before)
+        found = _SentenceRead(
+            tuple(asked),
+            tuple(missed),
+            tuple(tuple(group) for group in before[len(named) :]),
+            reading.unknown_request,
+            reading.question,
+            reading.acts,
+            reading.state_question,
+        )
+        if len(self._read) + len(self._read_unnamed) > _REMEMBERED:
+            self._read.clear()
+            self._read_unnamed.clear()
+        if not reading.looked_back:
+            self._read[sentence] = found
+        elif unnamed:
+            self._read_unnamed[sentence] = found
+        return found
+
+
+_REMEMBERED = 100_000
+"""Sentences a reader remembers (then it starts afresh)."""
+
+
+@dataclass(frozen=True)
+class _SentenceRead:
+    """What one sentence asks, and what its reading found (`RequestReader._sentence`).
+
+    Attributes:
+        asked: Its requests (sentence index 0).
+        missed: The things of its requests not understood.
+        named: The objects it names, clause by clause (for "it" in later sentences).
+        unknown_request: A polite request whose verb is unknown.
+        question: It is a question.
+        acts: It has an action word.
+        state_question: It asks about a state ("Is Wi-Fi on?").
+    """
+
+    asked: tuple[AskedCall, ...]
+    missed: tuple[str, ...]
+    named: tuple[tuple[NamedThing, ...], ...]
+    unknown_request: bool
+    question: bool
+    acts: bool
+    state_question: bool
 
 
 def _taken_back(sentences: Sequence[str], index: int) -> bool:
@@ -186,7 +248,7 @@ def _taken_back(sentences: Sequence[str], index: int) -> bool:
     return any(mention.start == 0 for mention in SHARED.corrections.find(following))
 
 
-def _lists_options(sentences: Sequence[str], index: int, reading: SentenceReading) -> bool:
+def _lists_options(sentences: Sequence[str], index: int, reading: _SentenceRead) -> bool:
     """A question of things without an action right after a colon: options, not a question.
 
     "...which network mode it is set to: 5G, 4G or 3G?" lists the options of the sentence
