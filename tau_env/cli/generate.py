@@ -54,6 +54,20 @@ def add_parser(commands: Any) -> None:
         "train or test (measures generalisation to unseen families)",
     )
     parser.add_argument(
+        "--hold-out-world",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="airline, retail: this share of the world's customers (0 to 1) is set apart; "
+        "tasks on them go to the split test_world, and no train task names them (default: 0)",
+    )
+    parser.add_argument(
+        "--hold-out-compositions",
+        action="store_true",
+        help="telecom, retail: tasks combining sub-goals that train has only separately (two "
+        "faults, cancel + new address) go to the split test_compositional",
+    )
+    parser.add_argument(
         "--world-size",
         type=int,
         help="customers in the generated world (airline, retail; default: grows with --tasks)",
@@ -108,6 +122,8 @@ def handle(args: argparse.Namespace) -> int:
         args.workers,
         args.hold_out_families,
         args.require_audit,
+        args.hold_out_world,
+        args.hold_out_compositions,
     )
     generated = generate_task_set(
         request, args.out, force=args.force, progress=lambda line: print(line, file=sys.stderr)

@@ -27,6 +27,10 @@ class Request:
             ``train`` or ``test`` (None: none held out).
         require_audit: Refuse to write the set when a probe passes more than 5% of the
             audit sample (the message names the families of the tasks it passes).
+        hold_out_world: The share of the world's customers whose tasks go to ``test_world``
+            (0: none; `tau_env.generation.held_out`).
+        hold_out_compositions: Send the tasks combining sub-goals that ``train`` has only
+            separately to ``test_compositional`` (`tau_env.generation.held_out`).
     """
 
     domain: str
@@ -39,6 +43,8 @@ class Request:
     workers: int = 1
     held_out: tuple[str, ...] | None = None
     require_audit: bool = False
+    hold_out_world: float = 0.0
+    hold_out_compositions: bool = False
 
 
 @dataclass
@@ -77,6 +83,9 @@ class Adapter:
             and ``split_tasks.json``).
         check: The generator's own checks of the selected tasks, beyond the gold replay
             every task gets (telecom: the faults really break the goal); raises on a bad one.
+        world_split: The draw offers ``test_world`` (``--hold-out-world``).
+        compositional_split: The draw offers ``test_compositional``
+            (``--hold-out-compositions``).
     """
 
     families: tuple[str, ...]
@@ -88,6 +97,8 @@ class Adapter:
         Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
     ) = None
     check: Callable[[Sequence[Mapping[str, Any]]], None] | None = None
+    world_split: bool = False
+    compositional_split: bool = False
 
 
 def described_family(task: Mapping[str, Any]) -> str:

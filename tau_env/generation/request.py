@@ -9,7 +9,15 @@ from tau_env.errors import InvalidOption, did_you_mean
 from tau_env.generation.difficulty import LEVELS
 from tau_env.generation.drawn import Adapter, Request
 
-__all__ = ["ADAPTERS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
+__all__ = [
+    "ADAPTERS",
+    "MAX_TASKS",
+    "MAX_WORKERS",
+    "NO_COMPOSITIONAL_SPLIT",
+    "NO_WORLD_SPLIT",
+    "adapter_for",
+    "checked_request",
+]
 
 ADAPTERS = {
     "airline": "tau_env.generation.airline",
@@ -25,6 +33,21 @@ so some 7 GB at this size; `tau_env.generation.pipeline`)."""
 
 MAX_WORKERS = 256
 """The most processes the gold replays are shared among."""
+
+NO_WORLD_SPLIT = {
+    "telecom": "its world is the 6 scenario customers of the built-in database, and its test "
+    "split already holds customers train never has",
+    "banking_knowledge": "every task writes the customers and accounts it needs, so no two "
+    "tasks share a customer and every split is already on customers train never saw",
+}
+"""Why ``--hold-out-world`` is refused for a domain (`Adapter.world_split` is False)."""
+
+NO_COMPOSITIONAL_SPLIT = {
+    "airline": "no airline family combines two requests that other families hold separately "
+    "(compensation_delayed adds a rule of its own); hold it out with --hold-out-families",
+    "banking_knowledge": "its families are products, not combinations of sub-goals",
+}
+"""Why ``--hold-out-compositions`` is refused for a domain."""
 
 
 def adapter_for(domain: str) -> Adapter:
@@ -61,6 +84,8 @@ def checked_request(
     workers: int = 1,
     held_out: Sequence[str] | None = None,
     require_audit: bool = False,
+    hold_out_world: float = 0.0,
+    hold_out_compositions: bool = False,
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -100,6 +125,34 @@ def checked_request(
         raise InvalidOption("--hold-out-families: every family held out leaves nothing to train on")
     if require_audit and not audit_sample:
         raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
+    _check_held_out(domain, adapter, hold_out_world, hold_out_compositions)
     return Request(
-        domain, seed, tasks, chosen, world_size, levels, audit_sample, workers, kept, require_audit
+        domain,
+        seed,
+        tasks,
+        chosen,
+        world_size,
+        levels,
+        audit_sample,
+        workers,
+        kept,
+        require_audit,
+        hold_out_world,
+        hold_out_compositions,
     )
+
+
+def _check_held_out(domain: str, adapter: Adapter, world: float, compositions: bool) -> None:
+    """Refuse ``--hold-out-world`` and ``--hold-out-compositions`` where they mean nothing."""
+    if world:
+        if not adapter.world_split:
+            raise InvalidOption(
+                f"--hold-out-world: not offered for {domain}: {NO_WORLD_SPLIT.get(domain, '')}"
+            )
+        if not 0 < world < 1:
+            raise InvalidOption(f"--hold-out-world must be between 0 and 1, not {world}")
+    if compositions and not adapter.compositional_split:
+        raise InvalidOption(
+            f"--hold-out-compositions: not offered for {domain}: "
+            + NO_COMPOSITIONAL_SPLIT.get(domain, "")
+        )
