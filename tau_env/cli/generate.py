@@ -11,6 +11,10 @@ The same arguments give the same bytes. The set appears whole or not at all: it 
 and verified in a hidden folder inside OUT, then renamed into place. Each task's measured
 difficulty (gold plan length, user steps, look-ups, distractor records...) is kept in its
 description, which no participant sees; --difficulty keeps some levels only.
+
+Held-out splits by structure: --hold-out-families (test_family), --hold-out-world (airline,
+retail: test_world, customers no train task names) and --hold-out-compositions (telecom,
+retail: test_compositional, sub-goals train has only apart).
 """
 
 from __future__ import annotations
