@@ -14,6 +14,10 @@ on all of it, so products and routes are not held out.
 ``test_compositional`` (`Composed`): the domain says which candidate tasks combine sub-goals
 that ``train`` holds only separately.
 
+A task goes to the first held-out split that claims it: ``test_family`` (the pipeline's
+``--hold-out-families``), then ``test_compositional``, then ``test_world``; so ``test_world``
+holds only families and combinations ``train`` has, on customers it never saw.
+
 Both are wrappers around a domain's draw: without the options the draw is returned unchanged,
 so sets generated without them keep their bytes.
 """
@@ -112,8 +116,8 @@ def _split_world(request: Request, drawn: Drawn) -> Drawn:
 
 def _split_compositions(drawn: Drawn, composed: Composed) -> Drawn:
     split_of = dict(drawn.split_of)
-    for task_id in composed(drawn):
-        if split_of.get(task_id) != WORLD_SPLIT:
+    for task_id in composed(drawn):  # also on a held-out customer: test_world stays one shift
+        if task_id in split_of:
             split_of[task_id] = COMPOSITIONAL_SPLIT
     return Drawn(drawn.files, drawn.tasks, split_of, drawn.world_size, drawn.distractors)
 

@@ -93,13 +93,15 @@ def test_hold_out_world__and_families_family_wins(tmp_path):
 
 
 def test_retail_compositions__cancel_and_move_held_out_its_parts_in_train(tmp_path):
-    found = generate(tmp_path, "retail", 200, "--hold-out-compositions")
+    """With --hold-out-world too: a composition on a held-out customer is in
+    test_compositional, so test_world holds only families train has."""
+    found = generate(tmp_path, "retail", 200, "--hold-out-compositions", "--hold-out-world", "0.3")
     family = {i: t["description"]["family"] for i, t in found["tasks"].items()}
     composed = found["splits"]["test_compositional"]
     assert composed and {family[i] for i in composed} == {"cancel_and_move"}
-    assert all(
-        family[i] != "cancel_and_move" for s in ("train", "test") for i in found["splits"][s]
-    )
+    others = ("train", "test", "test_world")
+    assert all(family[i] != "cancel_and_move" for s in others for i in found["splits"][s])
+    assert found["splits"]["test_world"]
     train_families = {family[i] for i in found["splits"]["train"]}
     assert {"cancel", "user_address"} <= train_families
 
