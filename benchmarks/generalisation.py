@@ -11,8 +11,9 @@
    and the other trivial heuristics (`tau_env.baselines.rl.desk_heuristics`), the manual
    policy (`DeskPolicy`, features only) and the random template agent (seeds 0-2), with the
    scripted user seeded 0 (the trained policies play with their training seed's users).
-3. Per family of each split, pass^1 of the manual policy and of each saved model
-   (``model.zip``): which families the gap comes from.
+3. Each saved model (``model.zip``) played on every split of the set, with the users of its
+   training seed: pass^1 per split and per family of each held-out split (which families the
+   gap comes from), beside the manual policy's.
 4. ``summary.json`` and ``table.md`` in ``--out`` (default
    ``benchmarks/results/generalisation/<domain>/``): mean +- std over seeds per split, and the
    gap ``train - split``.
@@ -90,55 +91,60 @@ def baselines(args: argparse.Namespace, splits: Sequence[str]) -> dict[str, Any]
 def trained(
     args: argparse.Namespace, runs: Sequence[Path], splits: Sequence[str]
 ) -> dict[str, Any]:
-    """The runs' pass^1 per split (mean +- std), the gap to train, and per family per split."""
+    """Each saved model played on every split of the set: pass^1 per split (mean +- std over
+    the runs), the gap to train, and per family of each held-out split.
+
+    Each model plays with the users its training used (user seed = its seed). The runs'
+    own ``summary.json`` grids are kept beside (``grid_pass1``): they are the same figures
+    when the run was scored on this very set.
+    """
     import torch
     from sb3_contrib import MaskablePPO
 
     from tau_env.baselines.sb3_train import greedy_policy
 
     torch.set_num_threads(1)
-    summaries = [json.loads((run / "summary.json").read_text()) for run in runs]
-
-    def cell(summary: Mapping[str, Any], split: str) -> float:
-        return float(summary["grid"][f"{split}/{args.style}"]["pass1"])
-
-    per_split = {split: mean_std([cell(s, split) for s in summaries]) for split in splits}
-    gaps = {
-        split: mean_std([cell(s, "train") - cell(s, split) for s in summaries])
-        for split in splits
-        if split != "train"
-    }
+    scores: dict[str, list[float]] = {split: [] for split in splits}
     by_family: dict[str, dict[str, list[float]]] = {}
-    for run, summary in zip(runs, summaries, strict=True):
-        if not (run / "model.zip").exists():
-            continue
+    found_runs = []
+    for run in runs:
+        summary = json.loads((run / "summary.json").read_text())
         model = MaskablePPO.load(run / "model.zip", device="cpu")
+        pass1 = {}
         for split in splits:
-            if split == "train":
-                continue
             env = _view(args, split, user_seed=summary["config"]["seed"])
             rewards = evaluate(greedy_policy(model), env, [t.id for t in env.env.aec.tasks])
-            for name, score in _per_family(rewards.rewards, _families(env)).items():
-                by_family.setdefault(split, {}).setdefault(name, []).append(score)
+            pass1[split] = rewards.pass_hat(1)
+            scores[split].append(pass1[split])
+            if split != "train":
+                for name, score in _per_family(rewards.rewards, _families(env)).items():
+                    by_family.setdefault(split, {}).setdefault(name, []).append(score)
+        found_runs.append(
+            {
+                "run": str(run),
+                "seed": summary["config"]["seed"],
+                "timesteps": summary["timesteps"],
+                "train_cpu_s": summary["time"]["train_cpu_s"],
+                "train_wall_s": summary["time"]["train_wall_s"],
+                "train_tasks": summary["train_tasks"],
+                "command": summary["command"],
+                "pass1": pass1,
+                "grid_pass1": {cell: v["pass1"] for cell, v in summary["grid"].items()},
+            }
+        )
+        print(f"{run}: " + ", ".join(f"{k} {v:.3f}" for k, v in pass1.items()))
     return {
-        "per_split": per_split,
-        "gap_to_train": gaps,
+        "per_split": {split: mean_std(values) for split, values in scores.items()},
+        "gap_to_train": {
+            split: mean_std([t - v for t, v in zip(scores["train"], values, strict=True)])
+            for split, values in scores.items()
+            if split != "train"
+        },
         "by_family": {
-            split: {name: mean_std(scores) for name, scores in families.items()}
+            split: {name: mean_std(values) for name, values in families.items()}
             for split, families in by_family.items()
         },
-        "runs": [
-            {
-                "seed": s["config"]["seed"],
-                "timesteps": s["timesteps"],
-                "train_cpu_s": s["time"]["train_cpu_s"],
-                "train_wall_s": s["time"]["train_wall_s"],
-                "train_tasks": s["train_tasks"],
-                "command": s["command"],
-                "pass1": {split: cell(s, split) for split in splits},
-            }
-            for s in summaries
-        ],
+        "runs": found_runs,
     }
 
 
