@@ -126,6 +126,8 @@ def checked_request(
     if require_audit and not audit_sample:
         raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
     _check_held_out(domain, adapter, hold_out_world, hold_out_compositions)
+    if hold_out_compositions:
+        _check_parts(domain, chosen or adapter.families, kept or ())
     return Request(
         domain,
         seed,
@@ -140,6 +142,18 @@ def checked_request(
         hold_out_world,
         hold_out_compositions,
     )
+
+
+def _check_parts(domain: str, families: Sequence[str], held_out: Sequence[str]) -> None:
+    """Refuse a composed family whose parts ``train`` would not have (left or held out)."""
+    composed = getattr(importlib.import_module(ADAPTERS[domain]), "COMPOSED", {})
+    for family, parts in composed.items():
+        missing = [p for p in parts if p not in families or p in held_out]
+        if family in families and missing:
+            raise InvalidOption(
+                f"--hold-out-compositions: {family} combines {' and '.join(parts)}, and train "
+                f"would not have {', '.join(missing)}; keep it in train"
+            )
 
 
 def _check_held_out(domain: str, adapter: Adapter, world: float, compositions: bool) -> None:

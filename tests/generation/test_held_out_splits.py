@@ -150,6 +150,14 @@ def test_without_the_options__the_draw_is_returned_untouched():
         (["--domain", "airline", "--hold-out-world", "-0.1"], "between 0 and 1"),
         (["--domain", "airline", "--hold-out-compositions"], "compensation_delayed"),
         (["--domain", "banking_knowledge", "--hold-out-compositions"], "products"),
+        (
+            ["--domain", "retail", "--hold-out-compositions", "--hold-out-families", "cancel"],
+            "train would not have cancel",
+        ),
+        (
+            ["--domain", "retail", "--hold-out-compositions", "--families", "cancel_and_move"],
+            "would not have cancel, user_address",
+        ),
     ],
 )
 def test_held_out_options__refused_where_they_mean_nothing(tmp_path, capsys, arguments, message):
