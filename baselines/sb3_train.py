@@ -1,4 +1,4 @@
-"""Train MaskablePPO (sb3-contrib) on a built-in domain through its featurized view.
+"""Train MaskablePPO (sb3-contrib) on a domain's tasks through its featurized view.
 
 The domain is telecom unless ``--domain`` names another with a featurized view (airline,
 retail). The agent plays the ``train`` split against the scripted user (each task's persona
@@ -12,10 +12,17 @@ to ``--out``: ``model.zip``, ``learning_curve.png`` and ``summary.json`` (figure
 wall times, configuration). CPU only; seeds fixed; torch uses one thread, so CPU time tracks
 the work done.
 
+``--data-dir`` plays a generated set (``tau-env generate``) instead of the built-in tasks;
+``--train-split`` and ``--test-split`` name the splits to train on and to draw the curve on,
+and ``--eval-splits`` the splits scored at the end (with the curve's user style), e.g. the
+held-out ``test_family``, ``test_world`` and ``test_compositional`` of a generated set.
+
 Usage::
 
     python -m tau_env.baselines.sb3_train --out runs/telecom-s0 --seed 0 --cpu-budget 600
     python -m tau_env.baselines.sb3_train --domain airline --out runs/airline-s0 --seed 0
+    python -m tau_env.baselines.sb3_train --domain retail --data-dir my-tasks --out runs/r0 \
+        --eval-splits train,test,test_family,test_world
 
 ``benchmarks/rl_telecom.py`` (and ``benchmarks/rl_desk.py`` for airline and retail) runs
 several seeds and reports them with the baselines. Needs the ``rl`` extra
@@ -75,12 +82,14 @@ class TrainConfig:
 
     Attributes:
         out: Folder for the model, the figure and the summary.
-        domain: The built-in domain (one with a featurized view: telecom, airline, retail).
+        domain: The domain (one with a featurized view: telecom, airline, retail).
+        data_dir: A data folder holding the domain's tasks (``tau-env generate``'s ``--out``);
+            None: the built-in tasks.
         timesteps: Environment steps (templates played) to train for at most.
         cpu_budget_s: CPU-seconds of training (learning and curve evaluations) at most; None:
             no limit.
         seed: Seed of the policy, the training envs and the users' styles.
-        train_split, test_split: The domain's built-in splits to train on and to draw the curve on.
+        train_split, test_split: The splits to train on and to draw the curve on.
         train_style: The users' style in training (None: each task's persona).
         test_style: The users' style on the curve's test split.
         task_filter: Keep only tasks of this family (``service_issue``; built-in tasks name it
@@ -96,6 +105,7 @@ class TrainConfig:
 
     out: Path
     domain: str = "telecom"
+    data_dir: str | None = None
     timesteps: int = 1_000_000
     cpu_budget_s: float | None = 600.0
     seed: int = 0
@@ -133,18 +143,30 @@ class TrainConfig:
             value = getattr(self, name)
             if value != getattr(defaults, name):
                 parts.append(f"{option} {value}")
+        splits = tuple(split for split, _ in self.grid)
+        expressed = not self.grid or self.grid == _grid(splits, self.test_style)
+        if self.grid != defaults.grid and expressed:
+            parts.append(f"--eval-splits {','.join(splits)}" if self.grid else "--no-grid")
         others = [
             name
             for name in ("train_tasks", "test_tasks", "grid", *_OTHER_SETTINGS)
-            if getattr(self, name) != getattr(defaults, name)
+            if getattr(self, name) != getattr(defaults, name) and not (name == "grid" and expressed)
         ]
         if others:
             parts.append(f"# plus settings without an option: {', '.join(others)}")
         return " ".join(parts)
 
 
+def _grid(splits: Sequence[str], style: str) -> tuple[tuple[str, str], ...]:
+    """The (split, style) pairs of ``--eval-splits``: each split with the curve's style."""
+    return tuple((split, style) for split in splits)
+
+
 _CLI_OPTIONS = {
     "--domain": "domain",
+    "--data-dir": "data_dir",
+    "--train-split": "train_split",
+    "--test-split": "test_split",
     "--timesteps": "timesteps",
     "--cpu-budget": "cpu_budget_s",
     "--seed": "seed",
@@ -161,7 +183,7 @@ _CLI_OPTIONS = {
 }
 """Command-line option -> `TrainConfig` field."""
 
-_OTHER_SETTINGS = ("train_split", "test_split", "gamma", "net_arch", "max_turns")
+_OTHER_SETTINGS = ("gamma", "net_arch", "max_turns")
 
 
 def _task_ids(env: FeaturizedEnv, task_filter: str) -> list[str]:
@@ -243,6 +265,7 @@ def _view(config: TrainConfig, split: str, style: str | None, tasks: Any = None)
         task_ids=tasks,
         style=style,
         user_seed=config.seed,
+        data_dir=config.data_dir,
         max_turns=config.max_turns,
     )
 
@@ -278,6 +301,12 @@ def train(config: TrainConfig) -> dict[str, Any]:
     torch.distributions.Distribution.set_default_validate_args(False)
     config.out.mkdir(parents=True, exist_ok=True)
     probe = _view(config, config.train_split, config.train_style)
+    splits = probe.env.aec.domain.data.splits
+    missing = sorted({split for split, _ in config.grid if split not in splits})
+    if missing and config.grid != EVAL_GRID:  # the default grid scores the splits there are
+        raise ValueError(
+            f"no split {', '.join(missing)} in the tasks (they have: {', '.join(splits)})"
+        )
     train_ids = list(config.train_tasks or _task_ids(probe, config.task_filter))
     test_env = _view(config, config.test_split, config.test_style)
     test_ids = list(config.test_tasks or _task_ids(test_env, config.task_filter))
@@ -314,7 +343,6 @@ def train(config: TrainConfig) -> dict[str, Any]:
         curve.record(final)
     model.save(config.out / "model.zip")
     grid = {}
-    splits = probe.env.aec.domain.data.splits
     for split, style in config.grid or ((config.test_split, config.test_style),):
         if split not in splits:
             continue
@@ -380,6 +408,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--domain", default=TrainConfig.domain, help="telecom, airline or retail")
+    parser.add_argument(
+        "--data-dir", default=None, help="a data folder with the domain's tasks (default: built-in)"
+    )
+    parser.add_argument("--train-split", default=TrainConfig.train_split, help="split trained on")
+    parser.add_argument(
+        "--test-split", default=TrainConfig.test_split, help="split of the learning curve"
+    )
+    parser.add_argument(
+        "--eval-splits",
+        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
+        default=None,
+        metavar="A,B",
+        help="splits scored at the end, with the --test-style users (default: every split and "
+        "style of the built-in grid)",
+    )
     parser.add_argument("--cpu-budget", type=float, default=TrainConfig.cpu_budget_s)
     parser.add_argument(
         "--task-filter", default="", help="keep tasks of this family, or whose id contains this"
@@ -392,16 +435,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument(option, type=types[name], default=getattr(TrainConfig, name))
     parser.add_argument("--no-grid", action="store_true", help="score the curve's split only")
     args = parser.parse_args(argv)
+    grid = EVAL_GRID if args.eval_splits is None else _grid(args.eval_splits, args.test_style)
     summary = train(
         TrainConfig(
             out=args.out,
             domain=args.domain,
+            data_dir=args.data_dir,
+            train_split=args.train_split,
+            test_split=args.test_split,
             cpu_budget_s=args.cpu_budget,
             task_filter=args.task_filter,
             train_style=args.train_style,
             test_style=args.test_style,
             **{name: getattr(args, name) for name in _NUMBERS},
-            grid=() if args.no_grid else EVAL_GRID,
+            grid=() if args.no_grid else grid,
         )
     )
     timing = summary["time"]

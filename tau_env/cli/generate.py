@@ -11,6 +11,10 @@ The same arguments give the same bytes. The set appears whole or not at all: it 
 and verified in a hidden folder inside OUT, then renamed into place. Each task's measured
 difficulty (gold plan length, user steps, look-ups, distractor records...) is kept in its
 description, which no participant sees; --difficulty keeps some levels only.
+
+Held-out splits by structure: --hold-out-families (test_family), --hold-out-world (airline,
+retail: test_world, customers no train task names) and --hold-out-compositions (telecom,
+retail: test_compositional, sub-goals train has only apart).
 """
 
 from __future__ import annotations
@@ -70,6 +74,20 @@ def add_parser(commands: Any) -> None:
         metavar="A,B",
         help="comma-separated families whose tasks all go to the split test_family, never to "
         "train or test (measures generalisation to unseen families)",
+    )
+    parser.add_argument(
+        "--hold-out-world",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="airline, retail: this share of the world's customers (0 to 1) is set apart; "
+        "tasks on them go to the split test_world, and no train task names them (default: 0)",
+    )
+    parser.add_argument(
+        "--hold-out-compositions",
+        action="store_true",
+        help="telecom, retail: tasks combining sub-goals that train has only separately (two "
+        "faults, cancel + new address) go to the split test_compositional",
     )
     parser.add_argument(
         "--world-size",
@@ -135,6 +153,8 @@ def handle(args: argparse.Namespace) -> int:
         args.workers,
         args.hold_out_families,
         args.require_audit,
+        hold_out_world=args.hold_out_world,
+        hold_out_compositions=args.hold_out_compositions,
         backend=args.backend,
     )
     generated = generate_task_set(

@@ -21,6 +21,7 @@ from tau_env.generation.drawn import (
     described_family,
     desk_drawn,
 )
+from tau_env.generation.held_out import with_held_out
 
 __all__ = ["ADAPTER"]
 
@@ -53,7 +54,8 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
 ADAPTER = Adapter(
     families=tuple(family.__name__ for family, _ in FAMILIES),
     family_of=described_family,
-    draw=_draw,
+    draw=with_held_out(_draw, world=True),
     min_world=20,
+    world_split=True,
 )
 """The airline domain's adapter."""

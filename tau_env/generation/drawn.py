@@ -34,6 +34,10 @@ class Request:
             set is proportional to it (None: each family its natural share of the draw).
         backend: Where the gold replays run: ``"local"`` (`workers` processes) or ``"ray"``
             (Ray tasks; the set does not depend on it).
+        hold_out_world: The share of the world's customers whose tasks go to ``test_world``
+            (0: none; `tau_env.generation.held_out`).
+        hold_out_compositions: Send the tasks combining sub-goals that ``train`` has only
+            separately to ``test_compositional`` (`tau_env.generation.held_out`).
     """
 
     domain: str
@@ -48,6 +52,8 @@ class Request:
     require_audit: bool = False
     weights: tuple[float, ...] | None = None
     backend: str = "local"
+    hold_out_world: float = 0.0
+    hold_out_compositions: bool = False
 
 
 @dataclass
@@ -86,6 +92,9 @@ class Adapter:
             and ``split_tasks.json``).
         check: The generator's own checks of the selected tasks, beyond the gold replay
             every task gets (telecom: the faults really break the goal); raises on a bad one.
+        world_split: The draw offers ``test_world`` (``--hold-out-world``).
+        compositional_split: The draw offers ``test_compositional``
+            (``--hold-out-compositions``).
     """
 
     families: tuple[str, ...]
@@ -97,6 +106,8 @@ class Adapter:
         Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
     ) = None
     check: Callable[[Sequence[Mapping[str, Any]]], None] | None = None
+    world_split: bool = False
+    compositional_split: bool = False
 
 
 def described_family(task: Mapping[str, Any]) -> str:

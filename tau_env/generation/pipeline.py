@@ -206,6 +206,16 @@ class _Kept:
         )
 
 
+def _held_out_options(request: Request) -> dict[str, Any]:
+    """The structural hold-outs asked for (none: no key, so older sets keep their bytes)."""
+    options: dict[str, Any] = {}
+    if request.hold_out_world:
+        options["hold_out_world"] = request.hold_out_world
+    if request.hold_out_compositions:
+        options["hold_out_compositions"] = True
+    return options
+
+
 def _manifest(
     request: Request,
     drawn: Drawn,
@@ -234,6 +244,7 @@ def _manifest(
             "world_size": request.world_size,
             "difficulty": list(request.difficulty) if request.difficulty else None,
             "held_out_families": list(request.held_out) if request.held_out else None,
+            **_held_out_options(request),
         },
         "world_size": drawn.world_size,
         "families": kept.families,

@@ -11,7 +11,16 @@ from tau_env.errors import InvalidOption, did_you_mean
 from tau_env.generation.difficulty import LEVELS
 from tau_env.generation.drawn import Adapter, Request
 
-__all__ = ["ADAPTERS", "BACKENDS", "MAX_TASKS", "MAX_WORKERS", "adapter_for", "checked_request"]
+__all__ = [
+    "ADAPTERS",
+    "BACKENDS",
+    "MAX_TASKS",
+    "MAX_WORKERS",
+    "NO_COMPOSITIONAL_SPLIT",
+    "NO_WORLD_SPLIT",
+    "adapter_for",
+    "checked_request",
+]
 
 ADAPTERS = {
     "airline": "tau_env.generation.airline",
@@ -32,6 +41,21 @@ BACKENDS = ("local", "ray")
 
 MAX_WORKERS = 256
 """The most processes the gold replays are shared among."""
+
+NO_WORLD_SPLIT = {
+    "telecom": "its world is the 6 scenario customers of the built-in database, and its test "
+    "split already holds customers train never has",
+    "banking_knowledge": "every task writes the customers and accounts it needs, so no two "
+    "tasks share a customer and every split is already on customers train never saw",
+}
+"""Why ``--hold-out-world`` is refused for a domain (`Adapter.world_split` is False)."""
+
+NO_COMPOSITIONAL_SPLIT = {
+    "airline": "no airline family combines two requests that other families hold separately "
+    "(compensation_delayed adds a rule of its own); hold it out with --hold-out-families",
+    "banking_knowledge": "its families are products, not combinations of sub-goals",
+}
+"""Why ``--hold-out-compositions`` is refused for a domain."""
 
 
 def adapter_for(domain: str) -> Adapter:
@@ -99,6 +123,8 @@ def checked_request(
     held_out: Sequence[str] | None = None,
     require_audit: bool = False,
     backend: str = "local",
+    hold_out_world: float = 0.0,
+    hold_out_compositions: bool = False,
 ) -> Request:
     """The request, or `InvalidOption` saying in one line what is wrong with it."""
     if domain not in ADAPTERS:
@@ -149,6 +175,9 @@ def checked_request(
         raise InvalidOption("--backend ray needs Ray: pip install 'tau-env[ray]'")
     if require_audit and not audit_sample:
         raise InvalidOption("--require-audit needs an audit sample (--audit-sample 1 or more)")
+    _check_held_out(domain, adapter, hold_out_world, hold_out_compositions)
+    if hold_out_compositions:
+        _check_parts(domain, chosen or adapter.families, kept or ())
     return Request(
         domain,
         seed,
@@ -162,4 +191,34 @@ def checked_request(
         require_audit,
         weights,
         backend,
+        hold_out_world,
+        hold_out_compositions,
     )
+
+
+def _check_parts(domain: str, families: Sequence[str], held_out: Sequence[str]) -> None:
+    """Refuse a composed family whose parts ``train`` would not have (left or held out)."""
+    composed = getattr(importlib.import_module(ADAPTERS[domain]), "COMPOSED", {})
+    for family, parts in composed.items():
+        missing = [p for p in parts if p not in families or p in held_out]
+        if family in families and missing:
+            raise InvalidOption(
+                f"--hold-out-compositions: {family} combines {' and '.join(parts)}, and train "
+                f"would not have {', '.join(missing)}; keep it in train"
+            )
+
+
+def _check_held_out(domain: str, adapter: Adapter, world: float, compositions: bool) -> None:
+    """Refuse ``--hold-out-world`` and ``--hold-out-compositions`` where they mean nothing."""
+    if world:
+        if not adapter.world_split:
+            raise InvalidOption(
+                f"--hold-out-world: not offered for {domain}: {NO_WORLD_SPLIT.get(domain, '')}"
+            )
+        if not 0 < world < 1:
+            raise InvalidOption(f"--hold-out-world must be between 0 and 1, not {world}")
+    if compositions and not adapter.compositional_split:
+        raise InvalidOption(
+            f"--hold-out-compositions: not offered for {domain}: "
+            + NO_COMPOSITIONAL_SPLIT.get(domain, "")
+        )

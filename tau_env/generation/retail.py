@@ -26,6 +26,7 @@ from tau_env.generation.drawn import (
     described_family,
     desk_drawn,
 )
+from tau_env.generation.held_out import with_held_out
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 
@@ -70,11 +71,22 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     )
 
 
+COMPOSED = {"cancel_and_move": ("cancel", "user_address")}
+"""Families whose tasks combine two requests, with the families holding each one alone."""
+
+
+def _composed(drawn: Drawn) -> set[str]:
+    """``--hold-out-compositions``: the tasks of a composed family (`COMPOSED`)."""
+    return {task["id"] for task in drawn.tasks if described_family(task) in COMPOSED}
+
+
 ADAPTER = Adapter(
     families=tuple(_name(family) for family in FAMILIES),
     family_of=described_family,
-    draw=_draw,
+    draw=with_held_out(_draw, world=True, composed=_composed),
     min_world=20,
     max_world=_MAX_USERS,
+    world_split=True,
+    compositional_split=True,
 )
 """The retail domain's adapter."""

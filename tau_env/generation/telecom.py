@@ -24,6 +24,7 @@ from tau_env.generation.drawn import (
     collector_paused,
     described_family,
 )
+from tau_env.generation.held_out import with_held_out
 from tau_env.generation.render import task_dict
 from tau_env.tasks.loading import parse_tasks
 
@@ -95,5 +96,37 @@ def _check(tasks: Sequence[Mapping[str, Any]]) -> None:
         verifier.verify(task)
 
 
-ADAPTER = Adapter(families=tuple(INTENTS), family_of=described_family, draw=_draw, check=_check)
+def _faults(task: Mapping[str, Any]) -> frozenset[str]:
+    """The fault types a task starts with (its description's ``issues``)."""
+    parameters = (task.get("description") or {}).get("parameters") or {}
+    return frozenset(name for name in str(parameters.get("issues", "")).split("|") if name)
+
+
+def _composed(drawn: Drawn) -> set[str]:
+    """``--hold-out-compositions``: the ``test`` tasks that combine faults seen only apart.
+
+    Two faults or more, each of a type some ``train`` task has, in a combination no ``train``
+    task has. The other ``test`` tasks (a fault type ``train`` never has, or one fault) stay in
+    ``test``; ``test_ood`` (the Hard persona) keeps its tasks.
+    """
+    train = [_faults(task) for task in drawn.tasks if drawn.split_of[task["id"]] == "train"]
+    seen = frozenset().union(*train)
+    combinations = set(train)
+    return {
+        task["id"]
+        for task in drawn.tasks
+        if drawn.split_of[task["id"]] == "test"
+        and len(faults := _faults(task)) >= 2
+        and faults <= seen
+        and faults not in combinations
+    }
+
+
+ADAPTER = Adapter(
+    families=tuple(INTENTS),
+    family_of=described_family,
+    draw=with_held_out(_draw, composed=_composed),
+    check=_check,
+    compositional_split=True,
+)
 """The telecom domain's adapter."""

@@ -113,13 +113,15 @@ _YOUR = re.compile(
 )
 _NAME = re.compile(
     r"\b(?:You are|You're|Your name is|You name is|called) "
-    r"(?P<value>[A-Z][a-z'-]+(?: (?:[A-Z][a-z'-]+|de|da|van|von|del))+)"
+    r"(?P<value>{word}(?: (?:{word}|de|da|van|von|del))+)".format(
+        word=r"[A-Z][a-z']+(?:-[A-Za-z][a-z']*)*"  # "Sato-Ibarra": double-barrelled names
+    )
 )
 _BORN = re.compile(r"\bborn (?:on )?(?P<value>\d{4}-\d{2}-\d{2})\b")
 _PHONE = re.compile(r"\bphone(?:'s)? number (?:is )?(?P<value>\+?[\d(][\d()\- ]{5,}\d)")
 _ZIP = re.compile(r"\bzip ?code (?:is )?(?P<value>\d{5})\b")
 _HOME = re.compile(r"\b(?:live|lives|living|reside|residing|based)\b[^.;\n]*?\b(?P<value>\d{5})\b")
-_HANDLE = re.compile(r"\b(?P<value>[a-z]+_[a-z]+_\d{3,5})\b")
+_HANDLE = re.compile(r"\b(?P<value>[a-z]+_[a-z]+(?:-[a-z]+)*_\d{3,5})\b")
 _WHERE = re.compile(
     r"\b(?:You are currently|Right now you are|At the moment you are|You are now) "
     r"(?P<value>(?:at|in|abroad|travelling|traveling)\b[^.\n]*)"

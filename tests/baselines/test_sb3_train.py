@@ -187,3 +187,32 @@ def test_progress_and_summary__are_strict_json_without_nan():
     text = json_text(point)
     assert json.loads(text) == {"steps": 64.0, "train_reward": None, "grid": [None, 0.5]}
     assert "NaN" not in text and "Infinity" not in text
+
+
+def test_training__on_a_generated_set_scores_its_held_out_splits(tmp_path):
+    """``--data-dir`` with ``--eval-splits``: trained on the set's train split, scored on its
+    held-out splits only; the command names them; a split the set lacks is refused before
+    any training."""
+    require("sb3_contrib")
+    from tau_env.baselines.sb3_train import main
+    from tau_env.cli.main import main as tau_env
+
+    data = tmp_path / "data"
+    generate = ["generate", "--domain", "retail", "--seed", "1", "--tasks", "60", "--out"]
+    options = ["--audit-sample", "0", "--hold-out-world", "0.3", "--hold-out-families", "cancel"]
+    assert tau_env([*generate, str(data), *options]) == 0
+    splits = json.loads((data / "domains/retail/split_tasks.json").read_text())
+    out = tmp_path / "run"
+    small = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "128", "--batch-size", "128"]
+    held_out = "test_family,test_world"
+    arguments = ["--domain", "retail", "--data-dir", str(data), "--out", str(out), *small]
+    assert main([*arguments, "--eval-every", "0", "--eval-splits", held_out]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["train_tasks"] == len(splits["train"])
+    assert summary["test_tasks"] == len(splits["test"])
+    assert set(summary["grid"]) == {"test_family/paraphrase", "test_world/paraphrase"}
+    assert f"--data-dir {data}" in summary["command"]
+    assert f"--eval-splits {held_out}" in summary["command"]
+    assert "plus settings" not in summary["command"]
+    with pytest.raises(ValueError, match="no split test_compositional"):
+        main([*arguments, "--eval-splits", "test,test_compositional"])

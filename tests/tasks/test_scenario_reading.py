@@ -32,6 +32,20 @@ def test_facts__common_phrasings_give_keys_and_exact_values():
     assert brief.evidence["fact:reason"] == "If asked for the reason, say 'no longer needed'"
 
 
+def test_facts__double_barrelled_names_are_read_whole():
+    # A generated store of more than 1,200 customers names them "Kira Sato-Ibarra": the
+    # scripted user gave "Sato-" as the last name and no name-and-zip look-up found them.
+    facts = read(
+        "You want to cancel an order.",
+        known="You are Kira Sato-Ibarra, living in zip code 68152. Your user id is "
+        "kira_sato-ibarra_8150.",
+    ).script.facts
+    assert facts["name"] == "Kira Sato-Ibarra"
+    assert (facts["first_name"], facts["last_name"]) == ("Kira", "Sato-Ibarra")
+    assert facts["user_id"] == "kira_sato-ibarra_8150"
+    assert read("x", known="You are Mia de Vries.").script.facts["last_name"] == "de Vries"
+
+
 def test_facts__details_sentence_round_trips_and_unknown_info_is_never_read():
     known = with_details("You are Ana Lima.", {"travel_date": "2024-05-19", "new_zip": "10001"})
     assert known.endswith(
