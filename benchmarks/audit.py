@@ -16,12 +16,13 @@ rule: on every built-in set, every probe at most 0.05 (seeds 0 and 1), the oracl
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
 from pathlib import Path
 from typing import Any
+
+from fresh_process import write_report
 
 from tau_env.audit import ORACLE, ORACLE_LABEL, audit
 from tau_env.baselines.probes import PROBE_NAMES
@@ -133,13 +134,8 @@ def main() -> None:
         f"Python {platform.python_version()} on {platform.machine()}, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
-    print(text)
-    print(summary)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "table.md").write_text(text + "\n\n" + summary + "\n")
-        payload = {"total_cpu_seconds": round(total, 2), "sets": rows}
-        (args.out / "summary.json").write_text(json.dumps(payload, indent=2) + "\n")
+    payload = {"total_cpu_seconds": round(total, 2), "sets": rows}
+    write_report(args.out, "table.md", text, summary, "summary.json", payload)
 
 
 if __name__ == "__main__":

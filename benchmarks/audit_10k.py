@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fresh_process import write_report
+
 from tau_env.domain import load_domain
 from tau_env.generation.audit_sample import PROBE_LIMIT
 from tau_env.generation.manifest import read_manifest
@@ -178,12 +180,7 @@ def main() -> None:
         f"Python {platform.python_version()} on {platform.machine()}, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
-    print(text)
-    print(summary)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "audit_10k.md").write_text(text + "\n\n" + summary + "\n")
-        (args.out / "audit_10k.json").write_text(json.dumps(rows, indent=2) + "\n")
+    write_report(args.out, "audit_10k.md", text, summary, "audit_10k.json", rows)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fresh_process import write_report
+
 from tau_env.audit import audit
 from tau_env.generation.pipeline import generate_task_set
 from tau_env.generation.request import ADAPTERS, checked_request
@@ -139,12 +141,7 @@ def main() -> None:
         f"{platform.python_version()} on {platform.machine()}, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
-    print(text)
-    print(summary)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "audit_cost.md").write_text(text + "\n\n" + summary + "\n")
-        (args.out / "audit_cost.json").write_text(json.dumps(rows, indent=2) + "\n")
+    write_report(args.out, "audit_cost.md", text, summary, "audit_cost.json", rows)
 
 
 if __name__ == "__main__":

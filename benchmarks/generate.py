@@ -28,11 +28,11 @@ import os
 import platform
 import resource
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from fresh_process import child_row
 
 RESULTS = Path(__file__).parent / "results" / "generate"
 DOMAINS = ("telecom", "airline", "retail", "banking_knowledge")
@@ -121,18 +121,12 @@ def main() -> int:
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         for domain in args.domains.split(","):
-            command = [sys.executable, __file__, "--child", domain, str(size), str(args.seed)]
-            done = subprocess.run(
-                [*command, str(args.audit_sample), str(args.world_size)],
-                capture_output=True,
-                text=True,
-                check=False,
-                env={**os.environ, "OMP_NUM_THREADS": "1"},
+            row = child_row(
+                __file__,
+                [domain, str(size), str(args.seed), str(args.audit_sample), str(args.world_size)],
             )
-            if done.returncode != 0:
-                print(f"{domain} N={size}: failed: {done.stderr.strip()[-300:]}", file=sys.stderr)
+            if row is None:
                 continue
-            row = json.loads(done.stdout.strip().splitlines()[-1])
             row["tasks_per_second"] = row["tasks"] / row["seconds"]
             row["tasks_per_cpu_second"] = row["tasks"] / row["cpu_seconds"]
             rows.append(row)

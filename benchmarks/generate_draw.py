@@ -20,9 +20,9 @@ import argparse
 import json
 import math
 import os
-import subprocess
-import sys
 import time
+
+from fresh_process import child_row
 
 DOMAINS = ("telecom", "airline", "retail")
 
@@ -57,17 +57,9 @@ def main() -> int:
     ]
     for domain in args.domains.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
-            done = subprocess.run(
-                [sys.executable, __file__, "--child", domain, str(size), str(args.seed)],
-                capture_output=True,
-                text=True,
-                check=False,
-                env={**os.environ, "OMP_NUM_THREADS": "1"},
-            )
-            if done.returncode != 0:
-                print(f"{domain} N={size}: failed: {done.stderr.strip()[-300:]}", file=sys.stderr)
+            row = child_row(__file__, [domain, str(size), str(args.seed)])
+            if row is None:
                 continue
-            row = json.loads(done.stdout.strip().splitlines()[-1])
             cpu = row["cpu_seconds"]
             lines.append(
                 f"| {domain} | {size:,} | {row['candidates']:,} | {cpu:.2f} "

@@ -158,3 +158,19 @@ def nl_mock_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             criteria["reward_basis"] = [*criteria["reward_basis"], "NL_ASSERTION"]
     (folder / "tasks.json").write_text(json.dumps(tasks))
     return root
+
+
+@pytest.fixture(scope="module")
+def ray():
+    """A local Ray of 2 CPUs for the module's tests; skipped without the extra, a failure under
+    CI=true."""
+    try:
+        import ray
+    except ImportError:
+        reason = "ray is not installed (pip install -e '.[ray]')"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()

@@ -4,27 +4,12 @@ and a broken task is still refused."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from tau_env.cli.main import main
 from tau_env.generation.verify import GenerationError, verify_folder
-
-
-@pytest.fixture(scope="module")
-def ray():
-    try:
-        import ray
-    except ImportError:
-        reason = "ray is not installed (pip install -e '.[ray]')"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
 
 
 def _generate(out: Path, *extra: str) -> int:

@@ -1,25 +1,9 @@
 """The Ray backend on a local Ray instance: same episodes, same store, same pass^k."""
 
-import os
-
 import pytest
 
 from tau_env.rollout import LocalBackend, create_run, run, run_report
 from tests.rollout.conftest import mock_config
-
-
-@pytest.fixture(scope="module")
-def ray():
-    try:
-        import ray
-    except ImportError:
-        reason = "ray is not installed (pip install -e '.[ray]')"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
 
 
 def test_ray__same_job_gives_the_same_episodes_and_pass_hat_k(ray, store):
