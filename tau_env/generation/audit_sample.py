@@ -12,6 +12,7 @@ share of the set's tasks it passes).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,7 @@ def audit_sample(
     sample = stratified(task_ids, family, per_family)
     report = audit(domain, data_dir=data_dir, task_ids=sample, retrieval=retrieval)
     probes = report.probes
-    size: dict[str, int] = {}
-    for task_id in task_ids:
-        size[family[task_id]] = size.get(family[task_id], 0) + 1
+    size = Counter(family[task_id] for task_id in task_ids)
     passed: dict[str, dict[str, int]] = {name: dict.fromkeys(probes, 0) for name in size}
     judged: dict[str, dict[str, int]] = {name: dict.fromkeys(probes, 0) for name in size}
     audited = dict.fromkeys(size, 0)

@@ -55,6 +55,13 @@ class Request:
     hold_out_world: float = 0.0
     hold_out_compositions: bool = False
 
+    @property
+    def family_weights(self) -> dict[str, float] | None:
+        """Family -> its weight, when the request weighs its families (None: natural shares)."""
+        if self.families is None or self.weights is None:
+            return None
+        return dict(zip(self.families, self.weights, strict=True))
+
 
 @dataclass
 class Drawn:

@@ -45,7 +45,7 @@ from tau_env.env.conversation import Conversation, SideView
 from tau_env.grading.context import Episode
 from tau_env.grading.grader import TaskGrader
 from tau_env.grading.outcome import Grade
-from tau_env.messages import RequestedToolCall, Side
+from tau_env.messages import Side
 from tau_env.tasks.model import Task
 from tau_env.wrappers.users.gold import GoldUser
 
@@ -68,16 +68,6 @@ class _OnceOracle(OracleAgent):
     def _prepare(self) -> tuple[tuple[Action, bool], ...]:
         self._script = flagged_actions(tuple(self.actions()))
         return self._script
-
-
-class _LightGoldUser(GoldUser):
-    """`GoldUser` with a fixed opening line: its calls, reports and stops are the gold user's."""
-
-    def __init__(self) -> None:  # (no task: the opening is the only thing it reads of one)
-        self._opening = _OPENING_ACTION
-        self.opened = False
-        self.pending: list[RequestedToolCall] = []
-        self.performed_request = False
 
 
 _OPENING_ACTION = SendMessage(content=OPENING)
@@ -130,7 +120,7 @@ class GoldReplay:
         # Neither participant reads its context (policy, tool schemas): it is not made.
         players: dict[Side, Callable[[SideView, Any], Action]] = {
             "agent": _OnceOracle(task).act,
-            "user": _LightGoldUser().act,
+            "user": GoldUser(task, opening=_OPENING_ACTION).act,
         }
         views = conversation.views
         act = conversation.act

@@ -146,9 +146,10 @@ def _short_by(
     family_of: Callable[[Mapping[str, Any]], str],
 ) -> float | None:
     """None when `kept` can fill the request; else how many times more it needs (at least 1)."""
-    if request.weights is None or request.families is None:
+    weights = request.family_weights
+    if weights is None:
         return None if len(kept) >= request.tasks else 1.0
-    quota = quotas(dict(zip(request.families, request.weights, strict=True)), request.tasks)
+    quota = quotas(weights, request.tasks)
     have = Counter(family_of(task) for task in kept)
     needed = max(quota[family] / max(have[family], 1) for family in quota)
     return None if needed <= 1.0 else needed
@@ -162,8 +163,8 @@ def _final_tasks(
     def stratum(task: Mapping[str, Any]) -> str:  # every family keeps its share of each split
         return f"{adapter.family_of(task)}|{drawn.split_of[task['id']]}"
 
-    if request.weights is not None and request.families is not None:
-        weights = dict(zip(request.families, request.weights, strict=True))
+    weights = request.family_weights
+    if weights is not None:
         chosen = weighted(candidates, weights, request.tasks, adapter.family_of, stratum)
     else:
         chosen = proportional(candidates, request.tasks, stratum)
@@ -236,11 +237,7 @@ def _manifest(
         "request": {
             "tasks": request.tasks,
             "families": list(request.families) if request.families else None,
-            "family_weights": (
-                dict(zip(request.families, request.weights, strict=True))
-                if request.families and request.weights
-                else None
-            ),
+            "family_weights": request.family_weights,
             "world_size": request.world_size,
             "difficulty": list(request.difficulty) if request.difficulty else None,
             "held_out_families": list(request.held_out) if request.held_out else None,

@@ -33,17 +33,17 @@ def ray_failures(
     """
     import ray as _ray
 
+    from tau_env.generation.verify import shared_jobs
+
     ray: Any = _ray  # Ray's decorators and calls are only partly typed
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(include_dashboard=False, log_to_driver=False)
     try:
         count = shares or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        if len(jobs) < count:
-            jobs = [(d, ids[i::count], n) for d, ids, n in jobs for i in range(count)]
         remote = ray.remote(play)
         found: list[str | None] = ray.get(
-            [remote.remote(domain, d, list(ids), n) for d, ids, n in jobs if ids]
+            [remote.remote(domain, d, list(ids), n) for d, ids, n in shared_jobs(jobs, count)]
         )
         return found
     finally:

@@ -20,7 +20,7 @@ from pathlib import Path
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.errors import DataError
 
-__all__ = ["VERIFY_RETRIEVAL", "GenerationError", "verify_folder"]
+__all__ = ["VERIFY_RETRIEVAL", "GenerationError", "Job", "shared_jobs", "verify_folder"]
 
 VERIFY_RETRIEVAL = {"banking_knowledge": "no_knowledge"}
 """The retrieval variant a domain with a knowledge base is verified with (gold plans never
@@ -101,6 +101,20 @@ def _chunks(domain: str, data_dir: Path, task_ids: Sequence[str], size: int) -> 
     return chunks
 
 
+Job = tuple[str, Sequence[str], int]
+"""A share of the replays: (data folder, task ids, the whole set's size or 0)."""
+
+
+def shared_jobs(jobs: Sequence[Job], count: int) -> list[Job]:
+    """`jobs` shared among `count` workers, empty shares left out.
+
+    With fewer jobs than workers, each job is cut into `count` shares of its tasks.
+    """
+    if len(jobs) < count:
+        jobs = [(d, ids[i::count], n) for d, ids, n in jobs for i in range(count)]
+    return [job for job in jobs if job[1]]
+
+
 def verify_folder(
     domain: str,
     data_dir: Path,
@@ -148,6 +162,7 @@ def _played(
 ) -> list[str | None]:
     """`_first_failure` of every task, in the chunk folders (if any) or the set's folder."""
     failures: list[str | None]
+    jobs: list[Job]
     if folders is None:
         jobs = [(str(data_dir), list(task_ids), 0)]
     else:
@@ -155,10 +170,7 @@ def _played(
             (str(path), list(task_ids[i * chunk : (i + 1) * chunk]), len(task_ids))
             for i, path in enumerate(folders)
         ]
-    count = max(workers, 1)
-    if len(jobs) < count:  # shares of one folder, one a worker
-        jobs = [(d, ids[i::count], n) for d, ids, n in jobs for i in range(count)]
-    jobs = [job for job in jobs if job[1]]
+    jobs = shared_jobs(jobs, max(workers, 1))
     if backend == "ray":
         from tau_env.generation.ray_replay import ray_failures
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
 
 __all__ = ["Phrase", "heard_in", "phrase", "tokens"]
 
@@ -33,9 +32,8 @@ _TRAIL = ".,:;!?'\")-+/%"
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
-@lru_cache(maxsize=4096)
 def tokens(text: str) -> Phrase:
-    """The text's normalised tokens, in order (cached: messages recur across episodes)."""
+    """The text's normalised tokens, in order."""
     cleaned = _THOUSANDS.sub("", text)
     found = []
     for raw in _TOKEN.findall(cleaned):

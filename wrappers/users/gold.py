@@ -30,10 +30,14 @@ class GoldUser:
         task: The task being replayed.
         domain: The task's domain, whose scenario vocabulary may say where a scenario
             states the opening line (banking); see `opening_line`.
+        opening: The first message, when the caller fixes it instead of reading it from the
+            scenario (a replay that only checks the grade: no grader reads the user's words).
     """
 
-    def __init__(self, task: Task, domain: Domain | None = None) -> None:
-        self._opening = _opening_of(task, domain)
+    def __init__(
+        self, task: Task, domain: Domain | None = None, *, opening: SendMessage | None = None
+    ) -> None:
+        self._opening = opening if opening is not None else _opening_of(task, domain)
         self.opened = False
         self.pending: list[RequestedToolCall] = []  # requested calls not yet performed
         self.performed_request = False
