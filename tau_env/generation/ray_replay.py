@@ -33,7 +33,7 @@ def ray_failures(
     """
     import ray as _ray
 
-    from tau_env.generation.verify import shared_jobs
+    from tau_env.generation.replay_jobs import shared_jobs
 
     ray: Any = _ray  # Ray's decorators and calls are only partly typed
     started_here = not ray.is_initialized()

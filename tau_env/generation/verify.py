@@ -19,8 +19,9 @@ from pathlib import Path
 
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.errors import DataError
+from tau_env.generation.replay_jobs import Job, shared_jobs
 
-__all__ = ["VERIFY_RETRIEVAL", "GenerationError", "Job", "shared_jobs", "verify_folder"]
+__all__ = ["VERIFY_RETRIEVAL", "GenerationError", "verify_folder"]
 
 VERIFY_RETRIEVAL = {"banking_knowledge": "no_knowledge"}
 """The retrieval variant a domain with a knowledge base is verified with (gold plans never
@@ -99,20 +100,6 @@ def _chunks(domain: str, data_dir: Path, task_ids: Sequence[str], size: int) -> 
             (target / "split_tasks.json").write_text(json.dumps(split), encoding="utf-8")
             chunks.append(chunk)
     return chunks
-
-
-Job = tuple[str, Sequence[str], int]
-"""A share of the replays: (data folder, task ids, the whole set's size or 0)."""
-
-
-def shared_jobs(jobs: Sequence[Job], count: int) -> list[Job]:
-    """`jobs` shared among `count` workers, empty shares left out.
-
-    With fewer jobs than workers, each job is cut into `count` shares of its tasks.
-    """
-    if len(jobs) < count:
-        jobs = [(d, ids[i::count], n) for d, ids, n in jobs for i in range(count)]
-    return [job for job in jobs if job[1]]
 
 
 def verify_folder(
