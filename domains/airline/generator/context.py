@@ -111,10 +111,11 @@ class Context:
         key = _predicate_key(accept)
         if key is not None and key in self._answers:
             return list(self._answers[key][1])
+        users = self.data.users
         found = [
-            (self.data.users[r.user_id], r)
+            (users[r.user_id], r)
             for r in self.data.reservations.values()
-            if r.status is None and accept(self.data.users[r.user_id], r)
+            if r.status is None and accept(users[r.user_id], r)
         ]
         if key is not None:
             self._answers[key] = (accept, found)  # the predicate keeps its closure's ids alive

@@ -49,7 +49,8 @@ def flight_statuses(reservation: Reservation, flights: Mapping[str, Flight]) -> 
 
 def has_flown(reservation: Reservation, flights: Mapping[str, Flight]) -> bool:
     """True when some flight of the reservation has taken off (flying or landed)."""
-    return any(s in ("flying", "landed") for s in flight_statuses(reservation, flights))
+    statuses = flight_statuses(reservation, flights)
+    return "flying" in statuses or "landed" in statuses
 
 
 def is_upcoming(reservation: Reservation, flights: Mapping[str, Flight]) -> bool:
@@ -88,11 +89,11 @@ def cancellable(reservation: Reservation, flights: Mapping[str, Flight], reason:
     if reservation.status == "cancelled" or has_flown(reservation, flights):
         return False
     insured = reservation.insurance == "yes" and reason in INSURED_REASONS
-    return (
+    return (  # the record's own fields first: the flights' statuses are looked up last
         booked_recently(reservation)
-        or cancelled_by_airline(reservation, flights)
         or reservation.cabin == "business"
         or insured
+        or cancelled_by_airline(reservation, flights)
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 
 from tau_env.domains.retail.constants import CANCEL_REASONS, OrderStatus
 from tau_env.domains.retail.data_model import (
@@ -42,6 +43,9 @@ STATUS_WEIGHTS: dict[OrderStatus, int] = {
 """Relative frequency of each order status in the built-in world."""
 
 
+_DIGITS = "0123456789"
+
+
 class _Ids:
     """Draws ids that are unique across the whole world (product, item, order, payment...)."""
 
@@ -50,8 +54,9 @@ class _Ids:
         self.used: set[str] = set()
 
     def digits(self, count: int, prefix: str = "") -> str:
+        choice = self.rng.choice  # one draw per digit, as ``str(rng.randrange(10))`` makes it
         while True:
-            candidate = prefix + "".join(str(self.rng.randrange(10)) for _ in range(count))
+            candidate = prefix + "".join([choice(_DIGITS) for _ in range(count)])
             if candidate[len(prefix)] != "0" and candidate not in self.used:
                 self.used.add(candidate)
                 return candidate
@@ -163,7 +168,12 @@ def _alternative(product: Product, item: OrderItem, rng: random.Random) -> Varia
 
 
 def _order(
-    user: User, products: list[Product], status: OrderStatus, rng: random.Random, ids: _Ids
+    user: User,
+    products: list[Product],
+    product_of: Mapping[str, Product],
+    status: OrderStatus,
+    rng: random.Random,
+    ids: _Ids,
 ) -> Order:
     items: list[OrderItem] = []
     for product in rng.sample(products, rng.choice((1, 1, 2, 2, 3, 4))):
@@ -191,13 +201,17 @@ def _order(
             OrderPayment(transaction_type="payment", amount=total, payment_method_id=method_id)
         ],
     )
-    _settle(order, products, rng, ids)
+    _settle(order, product_of, rng, ids)
     return order
 
 
-def _settle(order: Order, products: list[Product], rng: random.Random, ids: _Ids) -> None:
-    """Give an order the shipments and history that its status implies."""
-    by_id = {product.product_id: product for product in products}
+def _settle(
+    order: Order, product_of: Mapping[str, Product], rng: random.Random, ids: _Ids
+) -> None:
+    """Give an order the shipments and history that its status implies.
+
+    `product_of`: product id -> product, of the whole catalogue.
+    """
     history = order.payment_history
     method_id = history[0].payment_method_id
     if order.status in ("processed", "delivered", "exchange requested", "return requested"):
@@ -210,7 +224,7 @@ def _settle(order: Order, products: list[Product], rng: random.Random, ids: _Ids
             )
         )
     item = order.items[0]
-    swap = _alternative(by_id[item.product_id], item, rng)
+    swap = _alternative(product_of[item.product_id], item, rng)
     if order.status == "pending (item modified)":
         if swap is None:
             order.status = "pending"
@@ -245,6 +259,7 @@ def generate_world(rng: random.Random, *, users: int = 150) -> RetailData:
     """
     ids = _Ids(rng)
     products = [_product(spec, rng, ids) for spec in CATALOG]
+    product_of = {product.product_id: product for product in products}
     customers = _users(rng, ids, users)
     statuses = list(STATUS_WEIGHTS)
     weights = list(STATUS_WEIGHTS.values())
@@ -252,7 +267,7 @@ def generate_world(rng: random.Random, *, users: int = 150) -> RetailData:
     for user in customers:
         for _ in range(rng.choice((1, 2, 2, 3, 3, 4, 5))):
             status = rng.choices(statuses, weights)[0]
-            order = _order(user, products, status, rng, ids)
+            order = _order(user, products, product_of, status, rng, ids)
             user.orders.append(order.order_id)
             orders.append(order)
     rng.shuffle(orders)
