@@ -12,27 +12,44 @@ in the policy's words.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from tau_env.errors import DataError
-from tau_env.grading.facts import heard_in, phrase, tokens
+from tau_env.grading.facts import Phrase, heard_in, phrase, tokens
 
-__all__ = ["check_in_policy", "unsaid"]
+__all__ = ["check_in_policy", "reason_phrases", "unsaid"]
 
 
-def unsaid(candidates: Iterable[str], allowed: Iterable[str]) -> list[str]:
+def unsaid(
+    candidates: Iterable[str],
+    allowed: Iterable[str],
+    phrases: Mapping[str, Phrase] | None = None,
+) -> list[str]:
     """The candidates (in order, each once) that none of the `allowed` texts says.
 
     `allowed`: what an honest answer may say (the facts to communicate, the figures of the
     record the request is about); a candidate heard in one of them is no forbidden fact.
+    `phrases`: candidates already cut into words (`reason_phrases`), the rest are cut here.
     """
     said = [tokens(text) for text in allowed]
+    known = phrases or {}
     kept: list[str] = []
     for candidate in candidates:
-        words = phrase(candidate)
+        words = known.get(candidate)
+        if words is None:
+            words = phrase(candidate)
         if words and candidate not in kept and not any(heard_in(words, s) for s in said):
             kept.append(candidate)
     return kept
+
+
+def reason_phrases(reasons: Iterable[str]) -> dict[str, Phrase]:
+    """Each reason phrase cut into words, for `unsaid`: once per generator, not per task.
+
+    A generator's reason phrases are fixed, and cutting them for every refusal task was
+    about a fifth of choosing its forbidden facts.
+    """
+    return {reason: phrase(reason) for reason in reasons}
 
 
 def check_in_policy(phrases: Iterable[str], policy: str, source: str) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from tau_env.domains.airline.data_model import AirlineData, CreditCard, Reservation, User
 from tau_env.domains.airline.generator import rules
 from tau_env.domains.airline.generator.drafts import Draft
-from tau_env.domains.forbidden import unsaid
+from tau_env.domains.forbidden import reason_phrases, unsaid
 
 __all__ = ["REASONS", "Case", "forbidden_facts"]
 
@@ -65,6 +65,9 @@ REASONS: dict[str, Callable[[Case], bool]] = {
 }
 """Reason phrases of the policy's rules -> when an honest answer may say the phrase."""
 
+_REASON_PHRASES = reason_phrases(REASONS)
+"""Each phrase of `REASONS` cut into words (`unsaid` reads them)."""
+
 _PAYMENT_FAMILIES = frozenset({"book_refused"})
 """Families whose answer may name the customer's payment methods."""
 
@@ -94,4 +97,4 @@ def forbidden_facts(draft: Draft, data: AirlineData) -> list[str]:
     allowed = list(draft.communicate)
     if reservation is not None:
         allowed.append(reservation.model_dump_json())
-    return unsaid(reasons, draft.communicate) + unsaid(figures, allowed)
+    return unsaid(reasons, draft.communicate, _REASON_PHRASES) + unsaid(figures, allowed)

@@ -12,7 +12,7 @@ As in the airline generator (`domains.forbidden` holds the shared rules):
 
 from __future__ import annotations
 
-from tau_env.domains.forbidden import unsaid
+from tau_env.domains.forbidden import reason_phrases, unsaid
 from tau_env.domains.retail.data_model import CreditCard, GiftCard, RetailData
 from tau_env.domains.retail.generator.store import Draft, GoldStep, money
 
@@ -28,6 +28,9 @@ REASONS: dict[str, frozenset[str]] = {
     "another person": frozenset({"other_user_refused"}),
 }
 """Reason phrases of the policy's rules -> the families whose honest answer may say them."""
+
+_REASON_PHRASES = reason_phrases(REASONS)
+"""Each phrase of `REASONS` cut into words (`unsaid` reads them)."""
 
 _PAYMENT_FAMILIES = frozenset({"modify_payment_refused"})
 """Families whose answer may name the customer's payment methods and their figures."""
@@ -67,4 +70,4 @@ def forbidden_facts(draft: Draft, steps: list[GoldStep], data: RetailData) -> li
             elif draft.family not in _ITEM_FAMILIES:
                 figures += [item.item_id for item in order.items]
                 figures += [item.product_id for item in order.items]
-    return unsaid(reasons, draft.communicate) + unsaid(figures, allowed)
+    return unsaid(reasons, draft.communicate, _REASON_PHRASES) + unsaid(figures, allowed)
