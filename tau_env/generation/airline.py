@@ -46,9 +46,7 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
         named = {str(a.arguments.get("reservation_id")) for a in task.gold_actions}
         held = [r for u in user_ids if u in data.users for r in data.users[str(u)].reservations]
         distractors[task.id] = sum(1 for r in held if r not in named)
-    return desk_drawn(
-        "tau_env.domains.airline", data.model_dump(mode="json"), drawn, splits, users, distractors
-    )
+    return desk_drawn("tau_env.domains.airline", data, drawn, splits, users, distractors)
 
 
 ADAPTER = Adapter(

@@ -6,7 +6,10 @@ import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["Adapter", "Drawn", "Request", "collector_paused", "described_family", "desk_drawn"]
 
@@ -124,7 +127,7 @@ def described_family(task: Mapping[str, Any]) -> str:
 
 def desk_drawn(
     package: str,
-    tables: Mapping[str, Mapping[str, Any]],
+    data: BaseModel,
     tasks: Sequence[Any],
     splits: Mapping[str, Sequence[str]],
     world_size: int,
@@ -132,15 +135,16 @@ def desk_drawn(
 ) -> Drawn:
     """A desk domain's draw (airline, retail), ready for the pipeline.
 
-    Its database, its packaged policy, the tasks and the split the generator gave each (its
-    ``base`` listing of every task left out).
+    Its database (`data`, the domain's file-schema model, written as ``db.json``), its
+    packaged policy, the tasks and the split the generator gave each (its ``base`` listing of
+    every task left out).
     """
     from tau_env.data_files import builtin_text
     from tau_env.generation.render import database_text, task_dict
 
     return Drawn(
         files={
-            "db.json": database_text(tables),
+            "db.json": database_text(data),
             "policy.md": builtin_text(package, "policy.md").encode("utf-8"),
         },
         tasks=[task_dict(task) for task in tasks],

@@ -66,9 +66,7 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
         user = next((v for v in named if v in data.users), owners[0] if owners else None)
         held = data.users[user].orders if user is not None else []
         distractors[task.id] = sum(1 for order in held if order not in named)
-    return desk_drawn(
-        "tau_env.domains.retail", data.model_dump(mode="json"), drawn, splits, users, distractors
-    )
+    return desk_drawn("tau_env.domains.retail", data, drawn, splits, users, distractors)
 
 
 COMPOSED = {"cancel_and_move": ("cancel", "user_address")}

@@ -205,9 +205,7 @@ def _order(
     return order
 
 
-def _settle(
-    order: Order, product_of: Mapping[str, Product], rng: random.Random, ids: _Ids
-) -> None:
+def _settle(order: Order, product_of: Mapping[str, Product], rng: random.Random, ids: _Ids) -> None:
     """Give an order the shipments and history that its status implies.
 
     `product_of`: product id -> product, of the whole catalogue.
