@@ -53,6 +53,10 @@ class Context:
         self.world = World(
             TOOLBOX, AirlineDB(self.snapshot, journal, source), None, journal, source
         )
+        # Every active reservation with its owner, in the world's order (it never changes).
+        self._active = [
+            (data.users[r.user_id], r) for r in data.reservations.values() if r.status is None
+        ]
         self._used: set[tuple[str, str]] = set()
         # `reservations` answers by predicate: (key, the predicate kept alive, the answer).
         self._answers: dict[Hashable, tuple[Callable[..., bool], list[Any]]] = {}
@@ -111,12 +115,7 @@ class Context:
         key = _predicate_key(accept)
         if key is not None and key in self._answers:
             return list(self._answers[key][1])
-        users = self.data.users
-        found = [
-            (users[r.user_id], r)
-            for r in self.data.reservations.values()
-            if r.status is None and accept(users[r.user_id], r)
-        ]
+        found = [(user, r) for user, r in self._active if accept(user, r)]
         if key is not None:
             self._answers[key] = (accept, found)  # the predicate keeps its closure's ids alive
         return list(found)

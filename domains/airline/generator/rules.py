@@ -48,9 +48,15 @@ def flight_statuses(reservation: Reservation, flights: Mapping[str, Flight]) -> 
 
 
 def has_flown(reservation: Reservation, flights: Mapping[str, Flight]) -> bool:
-    """True when some flight of the reservation has taken off (flying or landed)."""
-    statuses = flight_statuses(reservation, flights)
-    return "flying" in statuses or "landed" in statuses
+    """True when some flight of the reservation has taken off (flying or landed).
+
+    Stops at the first such flight: every family's scan of the world asks it of each
+    reservation.
+    """
+    for flight in reservation.flights:
+        if flights[flight.flight_number].dates[flight.date].status in ("flying", "landed"):
+            return True
+    return False
 
 
 def is_upcoming(reservation: Reservation, flights: Mapping[str, Flight]) -> bool:
