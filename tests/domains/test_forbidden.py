@@ -3,7 +3,7 @@
 import pytest
 
 import tau_env
-from tau_env.domains.forbidden import check_in_policy, unsaid
+from tau_env.domains.forbidden import check_in_policy, reason_phrases, unsaid
 from tau_env.errors import DataError
 from tau_env.grading.facts import heard_in, phrase, tokens
 from tau_env.transfer import TRANSFER_TOOL
@@ -12,6 +12,17 @@ from tau_env.transfer import TRANSFER_TOOL
 def test_unsaid__drops_what_an_honest_answer_may_say():
     assert unsaid(["24 hours", "150", "150.00", "flown"], ["$150 refund"]) == ["24 hours", "flown"]
     assert unsaid(["a", "a", " "], []) == ["a"]
+
+
+def test_unsaid__reads_phrases_cut_beforehand_as_it_cuts_them():
+    candidates = ["24 hours", "Flown", "150", "once per order", "flown"]
+    allowed = ["$150 refund, flown once"]
+    phrases = reason_phrases(["24 hours", "Flown", "once per order"])
+    assert phrases["once per order"] == ("once", "per", "order")
+    assert unsaid(candidates, allowed, phrases) == unsaid(candidates, allowed)
+    assert unsaid(candidates, allowed, phrases) == ["24 hours", "once per order"]
+    # a phrase is what it was cut into: the map decides for the candidates it holds
+    assert unsaid(["Flown"], allowed, {"Flown": ("hours",)}) == ["Flown"]
 
 
 def test_check_in_policy__names_the_phrase_the_policy_lacks():

@@ -5,11 +5,13 @@ is dropped once written."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
+from tau_env.domains.retail.generator.world import generate_world
 from tau_env.generation.manifest import content_hash, folder_files, folder_hash
 from tau_env.generation.pipeline import _drained
-from tau_env.generation.render import tasks_text, write_tasks_text
+from tau_env.generation.render import database_text, tasks_text, write_tasks_text
 
 
 def _tasks(count: int) -> list[dict]:
@@ -41,3 +43,12 @@ def test_folder_hash__the_content_hash_of_the_folder_files(tmp_path: Path):
     (tmp_path / "db.json").write_text("{}")
     (tmp_path / "manifest.json").write_text("not hashed")
     assert folder_hash(tmp_path) == content_hash(folder_files(tmp_path))
+
+
+def test_database_text__the_whole_dump_of_the_world_a_record_a_line():
+    data = generate_world(random.Random(3), users=12)
+    text = database_text(data).decode("utf-8")
+    assert json.loads(text) == data.model_dump(mode="json")
+    lines = text.splitlines()
+    assert len(lines) == 2 + sum(2 + len(records) for records in data.model_dump().values())
+    assert lines[1] == '"products": {' and lines[-1] == "}"
