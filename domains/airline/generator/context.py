@@ -170,9 +170,12 @@ class Context:
         entry = self._fresh.get((family, key))
         if entry is None:
             options_now = options()
-            rank = {subject(o): i for i, o in enumerate(options_now)}
-            fresh = [o for o in options_now if (family, subject(o)) not in self._used]
-            entry = _Fresh(fresh, [rank[subject(o)] for o in fresh], rank, len(log))
+            subjects = [subject(o) for o in options_now]
+            rank = {name: i for i, name in enumerate(subjects)}
+            fresh = [i for i, name in enumerate(subjects) if (family, name) not in self._used]
+            entry = _Fresh(
+                [options_now[i] for i in fresh], [rank[subjects[i]] for i in fresh], rank, len(log)
+            )
             self._fresh[(family, key)] = entry
         for gone in log[entry.seen :]:  # used by the family through another list since
             entry.remove(gone)
