@@ -40,8 +40,8 @@ PRICE_RANGES: Mapping[CabinClass, tuple[int, int]] = MappingProxyType(
 
 
 def stamp(moment: dt.datetime) -> str:
-    """``YYYY-MM-DDTHH:MM:SS``."""
-    return moment.strftime("%Y-%m-%dT%H:%M:%S")
+    """``YYYY-MM-DDTHH:MM:SS`` (`moment` has no time zone)."""
+    return moment.isoformat(timespec="seconds")
 
 
 def birthday(rng: random.Random) -> str:

@@ -192,10 +192,10 @@ def _travellers(rng: random.Random, user: User) -> list[Passenger]:
         people.append(
             Passenger(first_name=user.name.first_name, last_name=user.name.last_name, dob=user.dob)
         )
-    people += [p.model_copy() for p in user.saved_passengers]
+    people += [p.model_copy() for p in user.saved_passengers[: count - len(people)]]
     while len(people) < count:
         people.append(person(rng))
-    return people[:count]
+    return people
 
 
 def _created_at(rng: random.Random, situation: str, first_date: str) -> str:
