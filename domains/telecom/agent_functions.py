@@ -37,7 +37,7 @@ __all__ = [
 def set_data_usage(db: TelecomDB, customer_id: str, line_id: str, data_used_gb: Number) -> str:
     """Set how much data a line has used this cycle."""
     target_line(db, customer_id, line_id)
-    db.lines.edit_top(line_id).data_used_gb = data_used_gb
+    db.lines.edit(line_id).data_used_gb = data_used_gb
     return f"Data usage set to {data_used_gb} GB for line {line_id}"
 
 
@@ -81,7 +81,7 @@ def suspend_line_for_overdue_bill(
     )
     db.bills.insert(new_bill_id, bill)
     db.customers.edit(customer_id).bill_ids.append(new_bill_id)
-    edited = db.lines.edit_top(line_id)
+    edited = db.lines.edit(line_id)
     edited.status = "Suspended"
     edited.suspension_start_date = TODAY
     if contract_ended:

@@ -53,7 +53,7 @@ def sync_phone_with_line(world: World) -> None:
     request = surroundings.payment_request
     if request is not None and request.paid:
         bill_by_id(agent_db, request.bill_id)
-        agent_db.bills.edit_top(request.bill_id).status = "Paid"
+        agent_db.bills.edit(request.bill_id).status = "Paid"
         request = None
     if request is None:
         awaiting = bills_awaiting_payment(agent_db, customer_by_phone(agent_db, phone_number))

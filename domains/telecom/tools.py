@@ -121,7 +121,7 @@ def suspend_line(db: TelecomDB, customer_id: str, line_id: str, reason: str) -> 
     line = target_line(db, customer_id, line_id)
     if line.status != "Active":
         raise ToolError("Line must be active to suspend")
-    edited = db.lines.edit_top(line_id)
+    edited = db.lines.edit(line_id)
     edited.status = "Suspended"
     edited.suspension_start_date = TODAY
     return {
@@ -143,7 +143,7 @@ def resume_line(db: TelecomDB, customer_id: str, line_id: str) -> dict[str, Any]
     line = target_line(db, customer_id, line_id)
     if line.status not in ("Suspended", "Pending Activation"):
         raise ToolError("Line must be suspended to resume")
-    edited = db.lines.edit_top(line_id)
+    edited = db.lines.edit(line_id)
     edited.status = "Active"
     edited.suspension_start_date = None
     return {"message": "Line resumed successfully", "line": edited}
@@ -179,7 +179,7 @@ def send_payment_request(db: TelecomDB, customer_id: str, bill_id: str) -> str:
     if bill_id not in customer.bill_ids:
         raise ToolError(f"Bill {bill_id} not found for customer {customer_id}")
     bill_by_id(db, bill_id)
-    db.bills.edit_top(bill_id).status = "Awaiting Payment"
+    db.bills.edit(bill_id).status = "Awaiting Payment"
     return f"Payment request sent to the customer for bill {bill_id}"
 
 
@@ -229,7 +229,7 @@ def _set_roaming(db: TelecomDB, customer_id: str, line_id: str, on: bool) -> str
     done = "enabled" if on else "disabled"
     if target_line(db, customer_id, line_id).roaming_enabled == on:
         return f"Roaming was already {done}"
-    db.lines.edit_top(line_id).roaming_enabled = on
+    db.lines.edit(line_id).roaming_enabled = on
     return f"Roaming {done} successfully"
 
 
@@ -261,7 +261,7 @@ def refuel_data(db: TelecomDB, customer_id: str, line_id: str, gb_amount: Number
     plan = plan_by_id(db, line.plan_id)
     rate = plan.data_refueling_price_per_gb
     charge = gb_amount * rate
-    edited = db.lines.edit_top(line_id)
+    edited = db.lines.edit(line_id)
     edited.data_refueling_gb += gb_amount
     add_one_time_charge(db, customer_id, charge, f"Data refueling: {gb_amount} GB at ${rate}/GB")
     return {

@@ -25,7 +25,7 @@ _NETWORK_STATUSES = ("connected", "searching", "no_service", "emergency_only")
 @env_function(side="user")
 def set_user_info(db: TelecomUserDB, name: str, phone_number: str) -> str:
     """Say whose phone this is; from now on the sync rule ties it to that line."""
-    surroundings = db.surroundings.edit_top()
+    surroundings = db.surroundings.edit()
     surroundings.name = name
     surroundings.phone_number = phone_number
     return f"User info set: {name}, {phone_number}"
@@ -34,7 +34,7 @@ def set_user_info(db: TelecomUserDB, name: str, phone_number: str) -> str:
 @env_function(side="user")
 def set_user_location(db: TelecomUserDB, abroad: bool) -> str:
     """Put the user abroad (True) or at home (False)."""
-    db.surroundings.edit_top().is_abroad = abroad
+    db.surroundings.edit().is_abroad = abroad
     return f"User is now {'abroad' if abroad else 'at home'}."
 
 
