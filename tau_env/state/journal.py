@@ -56,9 +56,12 @@ class Journal:
         return bool(self._undo)
 
     def transaction(self) -> Journal:
-        """``with journal.transaction():`` commits what the block changed, or undoes all of it
-        if the block raises (the journal is its own context manager: every tool call opens
-        one, and a generator-based one costs a tenth of a cheap call)."""
+        """The block of ``with journal.transaction():`` is kept whole or undone whole.
+
+        What it changed is committed, or all undone if it raises. The journal is its own
+        context manager: every tool call opens one, and a generator-based one cost about a
+        tenth of a cheap call.
+        """
         return self
 
     def __enter__(self) -> None:
