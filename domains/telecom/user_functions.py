@@ -40,7 +40,7 @@ def set_user_location(db: TelecomUserDB, abroad: bool) -> str:
 
 def _set_airplane_mode(db: TelecomUserDB, on: bool) -> None:
     """The reference's way: toggle, and toggle again if that gave the wrong state."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     surroundings = db.surroundings.get()
     if device.toggle_airplane_mode(phone, surroundings) != on:
         device.toggle_airplane_mode(phone, surroundings)
@@ -49,7 +49,7 @@ def _set_airplane_mode(db: TelecomUserDB, on: bool) -> None:
 @env_function(side="user")
 def unseat_sim_card(db: TelecomUserDB) -> str:
     """Take the SIM card out (fixed by the user tool ``reseat_sim_card``)."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.sim_card_missing = True
     device.network_search(phone, db.surroundings.get())
     return "SIM card un-seated successfully."
@@ -58,7 +58,7 @@ def unseat_sim_card(db: TelecomUserDB) -> str:
 @env_function(side="user")
 def lock_sim_card(db: TelecomUserDB, mode: Literal["pin", "puk"]) -> str:
     """Lock the SIM with a PIN or PUK code; no tool can unlock it."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.sim_card_status = "locked_pin" if mode == "pin" else "locked_puk"
     device.network_search(phone, db.surroundings.get())
     return f"SIM card locked successfully in {mode} mode."
@@ -67,7 +67,7 @@ def lock_sim_card(db: TelecomUserDB, mode: Literal["pin", "puk"]) -> str:
 @env_function(side="user")
 def turn_data_on(db: TelecomUserDB) -> str:
     """Turn mobile data on (without a network search, as in the reference)."""
-    db.device.edit().data_enabled = True
+    db.device.edit_top().data_enabled = True
     return "Data connection restored."
 
 
@@ -83,7 +83,7 @@ def _set_by_toggling(db: TelecomUserDB, flag: str, on: bool) -> None:
 
     The phone searches for a network after each flip.
     """
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     for _ in range(2):
         setattr(phone, flag, not getattr(phone, flag))
         device.network_search(phone, db.surroundings.get())
@@ -96,7 +96,7 @@ def _set_roaming(db: TelecomUserDB, on: bool) -> None:
 
 
 def _set_data_saver_mode(db: TelecomUserDB, on: bool) -> None:
-    db.device.edit().data_saver_mode = on
+    db.device.edit_top().data_saver_mode = on
 
 
 def _switch(name: str, label: str, set_to: Callable[[TelecomUserDB, bool], None], on: bool) -> Any:
@@ -127,23 +127,22 @@ _SWITCHES = {
 @env_function(side="user")
 def break_apn_settings(db: TelecomUserDB) -> str:
     """Break the data APN: no service until ``reset_apn_settings`` and a reboot."""
-    phone = db.device.edit()
-    phone.active_apn_settings.apn_name = "broken"
-    device.network_search(phone, db.surroundings.get())
+    db.device.edit_part("active_apn_settings").apn_name = "broken"
+    device.network_search(db.device.edit_top(), db.surroundings.get())
     return "APN settings broken. Please call reset_apn_settings() to fix."
 
 
 @env_function(side="user")
 def break_apn_mms_setting(db: TelecomUserDB) -> str:
     """Remove the MMS centre address: no MMS until ``reset_apn_settings`` and a reboot."""
-    db.device.edit().active_apn_settings.mmsc_url = None
+    db.device.edit_part("active_apn_settings").mmsc_url = None
     return "APN MMS setting broken. Please call reset_apn_settings() to fix."
 
 
 @env_function(side="user")
 def set_wifi_calling(db: TelecomUserDB, enabled: bool, mms_over_wifi: bool | None = None) -> str:
     """Set Wi-Fi calling, and MMS over Wi-Fi when given."""
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     phone.wifi_calling_enabled = enabled
     message = f"Wi-Fi Calling is now {'ON' if enabled else 'OFF'}."
     if mms_over_wifi is not None:
@@ -158,11 +157,11 @@ def break_vpn(db: TelecomUserDB) -> str:
 
     Only this phone's connection is changed; later connections start from the defaults.
     """
-    phone = db.device.edit()
+    phone = db.device.edit_top()
     device.connect_vpn(phone)
     if phone.vpn_details is None:
         raise ToolError("The VPN is connected without details; cannot break it")
-    phone.vpn_details.server_performance = "poor"
+    db.device.edit_part("vpn_details").server_performance = "poor"
     return "VPN connection broken."
 
 
@@ -175,14 +174,14 @@ def remove_app_permission(db: TelecomUserDB, app_name: str, permission: str) -> 
         raise ToolError(f"App '{app_name}' not found. Cannot remove permission.")
     if permission not in PERMISSION_NAMES:
         raise ToolError(f"Permission '{permission}' not tracked for app '{app_name}'.")
-    setattr(db.device.edit().app_statuses[app_name].permissions, permission, False)
+    setattr(db.device.edit_part("app_statuses", app_name, "permissions"), permission, False)
     return f"Permission '{permission}' removed from app '{app_name}'."
 
 
 @env_function(side="user")
 def simulate_network_search(db: TelecomUserDB) -> str:
     """Make the phone search for a network now (as it does after most setting changes)."""
-    device.network_search(db.device.edit(), db.surroundings.get())
+    device.network_search(db.device.edit_top(), db.surroundings.get())
     return "Network search done."
 
 

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from tau_env.domain import Domain
+    from tau_env.tasks.model import Task
+
 __all__ = ["Adapter", "Drawn", "Request", "collector_paused", "described_family", "desk_drawn"]
 
 
@@ -100,8 +103,11 @@ class Adapter:
         max_world: The largest world the generator can draw (None: no bound).
         write_tasks: Renders the selected tasks and splits as files (None: ``tasks.json``
             and ``split_tasks.json``).
-        check: The generator's own checks of the selected tasks, beyond the gold replay
-            every task gets (telecom: the faults really break the goal); raises on a bad one.
+        check: The generator's own checks of a task, beyond the reward of the gold replay
+            every task gets, made in that replay (`tau_env.generation.verify`) on the worlds it
+            left in the loaded domain's cache: ``(domain, task) -> why the task is refused,
+            or None`` (telecom: the faults really break the goal, the gold plan's end state
+            does not depend on the seed).
         world_split: The draw offers ``test_world`` (``--hold-out-world``).
         compositional_split: The draw offers ``test_compositional``
             (``--hold-out-compositions``).
@@ -115,7 +121,7 @@ class Adapter:
     write_tasks: (
         Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
     ) = None
-    check: Callable[[Sequence[Mapping[str, Any]]], None] | None = None
+    check: Callable[[Domain, Task], str | None] | None = None
     world_split: bool = False
     compositional_split: bool = False
 

@@ -314,8 +314,6 @@ def _generate(
     available = dict(Counter(adapter.family_of(task) for task in candidates))
     del candidates
     drawn.tasks = []  # only the selected tasks are kept from here on
-    if adapter.check is not None:
-        adapter.check(tasks)
     kept = _Kept.of(tasks, adapter.family_of)
     created = not out_dir.exists()
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from tau_env.data_files import BUILTIN_FILES, builtin_text
 from tau_env.domains.telecom import builtin_databases
-from tau_env.domains.telecom.tasks.build import Verifier
+from tau_env.domains.telecom.tasks.build import refusal
 from tau_env.domains.telecom.tasks.generate import SPLIT_SIZES, generate
 from tau_env.domains.telecom.tasks.intents import INTENTS
 from tau_env.generation.drawn import (
@@ -26,7 +26,6 @@ from tau_env.generation.drawn import (
 )
 from tau_env.generation.held_out import with_held_out
 from tau_env.generation.render import task_dict
-from tau_env.tasks.loading import parse_tasks
 
 __all__ = ["ADAPTER"]
 
@@ -85,17 +84,6 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     )
 
 
-def _check(tasks: Sequence[Mapping[str, Any]]) -> None:
-    """The composer's own check (`Verifier`) of each selected task, not of every candidate.
-
-    Its faults must break the intent's goal and its gold plan restore it (or, for a transfer,
-    leave it broken) the same way whatever the seed.
-    """
-    verifier = Verifier(builtin_databases())
-    for task in parse_tasks([dict(task) for task in tasks], source="generated telecom"):
-        verifier.verify(task)
-
-
 def _faults(task: Mapping[str, Any]) -> frozenset[str]:
     """The fault types a task starts with (its description's ``issues``)."""
     parameters = (task.get("description") or {}).get("parameters") or {}
@@ -126,7 +114,7 @@ ADAPTER = Adapter(
     families=tuple(INTENTS),
     family_of=described_family,
     draw=with_held_out(_draw, composed=_composed),
-    check=_check,
+    check=refusal,
     compositional_split=True,
 )
 """The telecom domain's adapter."""

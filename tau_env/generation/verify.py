@@ -4,6 +4,9 @@ Each task is played by `tau_env.generation.gold_replay.GoldReplay`: the oracle a
 gold user through the env's conversation, world and grader, without the AEC loop (a test
 shows it grades every built-in task as ``run_episode(env, OracleAgent, GoldUser)`` does).
 
+A generator's own checks of a task (`Adapter.check`: telecom's composer) are made in the
+same pass, on the worlds the task's replay built.
+
 With ``workers > 1`` the tasks are shared among worker processes (each loads the folder and
 plays its share); the set written does not depend on it, only the time does. A set larger
 than `CHUNK` is played a chunk at a time, each chunk a data folder of its own.
@@ -11,6 +14,7 @@ than `CHUNK` is played a chunk at a time, each chunk a data folder of its own.
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 from collections.abc import Sequence
@@ -46,21 +50,33 @@ def _first_failure(
 ) -> str | None:
     """Play `task_ids` (`GoldReplay`); the first that does not reach 1.0, described, or None.
 
+    A task that does is then checked by its generator (`Adapter.check`, if any), on the
+    worlds its replay built: the first it refuses is described too.
+
     `task_count`: the whole set's size, when `data_dir` holds a chunk of it (0: the folder
     holds the whole set); each task is played as the whole set's env plays it.
     """
     from tau_env.generation.gold_replay import GoldReplay
+    from tau_env.generation.request import adapter_for
 
     loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
     replay = GoldReplay(loaded, seed=0, task_count=task_count or None)
+    check = adapter_for(domain).check
+    # The loaded set lives until every task is played: the collector's full passes need not
+    # walk it again and again (a tenth of playing a telecom set of 10,000 tasks).
+    gc.freeze()
     try:
         for task_id in task_ids:
             task = loaded.task(task_id)
             reward = replay.grade(task).reward
             if reward != 1.0:
                 return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
+            refused = None if check is None else check(loaded, task)
+            if refused is not None:
+                return f"{domain} task {task_id}: refused by its generator: {refused}"
             loaded.release(task)  # memory of one task, not of the set
     finally:
+        gc.unfreeze()
         if task_count:
             clear_domain_cache()  # the chunk's parsed tasks go with it
     return None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
 from typing import Protocol
 
 __all__ = ["Journal", "Undoable"]
@@ -56,12 +55,25 @@ class Journal:
         """True while changes are recorded but not yet committed or rolled back."""
         return bool(self._undo)
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Commit what the block changed, or undo all of it if the block raises."""
-        try:
-            yield
-        except BaseException:
+    def transaction(self) -> Journal:
+        """The block of ``with journal.transaction():`` is kept whole or undone whole.
+
+        What it changed is committed, or all undone if it raises. The journal is its own
+        context manager: every tool call opens one, and a generator-based one cost about a
+        tenth of a cheap call.
+        """
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if kind is None:
+            self.commit()
+        else:
             self.rollback()
-            raise
-        self.commit()

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tau_env.state.record_copy import copier_for, copy_record
+from tau_env.state.record_copy import copy_record, top_copier_for
 
 __all__ = ["WHOLE", "Owned", "complete", "follow", "own_path", "shallow_copy", "whole_copy"]
 
@@ -44,11 +44,10 @@ def shallow_copy(value: Any) -> tuple[Any, Owned | _Whole]:
         TypeError: `value` has no parts to copy (a scalar, a tuple or a set).
     """
     if isinstance(value, BaseModel):
-        cls = type(value)
-        if copier_for(cls) is None:  # not copyable field by field: copied (and owned) whole
+        copier = top_copier_for(type(value))
+        if copier is None:  # not copyable field by field: copied (and owned) whole
             return copy_record(value), WHOLE
-        # every field given: all set, as after validation (as `copy_record` copies)
-        return value.model_copy(update=value.__dict__), {}
+        return copier(value), {}  # every field set, as after validation (as `copy_record`)
     if isinstance(value, dict):
         return dict(value), {}
     if isinstance(value, list):

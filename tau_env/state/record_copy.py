@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-__all__ = ["copier_for", "copy_record", "validated_copy"]
+__all__ = ["copier_for", "copy_record", "top_copier_for", "validated_copy"]
 
 R = TypeVar("R", bound=BaseModel)
 Copier = Callable[[Any], Any]
@@ -77,6 +77,18 @@ def copier_for(cls: type[BaseModel]) -> Copier | None:
         return None
     finally:
         _building.discard(cls)
+
+
+@functools.cache
+def top_copier_for(cls: type[BaseModel]) -> Copier | None:
+    """The copier of a record type one level deep: the fields' values are shared, not copied.
+
+    What ``record.model_copy(update=record.__dict__)`` makes (every field set), built as
+    `copier_for` builds its copies, at a third of the cost. None when `copier_for` is None.
+    """
+    if copier_for(cls) is None:
+        return None
+    return _make_model_copier(cls, ())
 
 
 def _model_copier(cls: type[BaseModel], schema: Mapping[str, Any]) -> Copier:

@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from tau_env.domain import load_domain
-from tau_env.state.record_copy import copier_for, copy_record, validated_copy
+from tau_env.state.record_copy import copier_for, copy_record, top_copier_for, validated_copy
 from tests.conftest import domain_sources, source_id
 
 
@@ -54,6 +54,25 @@ def test_copy_record__every_record_of_every_domain(source):
             assert (copier_for(field.record_type) is not None) == specialised, field.name
             for record in snapshot.records[field.name].values():
                 assert_same_copy(record)
+
+
+@pytest.mark.parametrize("source", domain_sources(), ids=source_id)
+def test_top_copier__what_model_copy_makes_for_every_record_of_every_domain(source):
+    domain = load_domain(*source)
+    snapshots = [domain.data.agent_snapshot, domain.data.user_snapshot]
+    for snapshot in filter(None, snapshots):
+        for field in snapshot.layout:
+            copier = top_copier_for(field.record_type)
+            assert (copier is None) == (copier_for(field.record_type) is None), field.name
+            for record in snapshot.records[field.name].values() if copier else ():
+                copy, expected = copier(record), record.model_copy(update=record.__dict__)
+                assert type(copy) is type(record) and copy is not record
+                assert copy == expected == record
+                assert copy.model_fields_set == expected.model_fields_set
+                assert copy.__pydantic_extra__ == expected.__pydantic_extra__
+                assert copy.__pydantic_private__ == expected.__pydantic_private__
+                assert copy.__dict__ is not record.__dict__
+                assert all(copy.__dict__[k] is v for k, v in record.__dict__.items())
 
 
 class Leaf(BaseModel):

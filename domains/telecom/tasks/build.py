@@ -2,9 +2,11 @@
 
 The task carries everything its consumers need: the user's scenario (which the LLM user and
 the scripted user both read) and the No-User ticket (texts written by tau_env), the setup
-calls, the gold plan (agent and user steps) and the env assertions. `Verifier` replays every
-task before it is emitted: the issues must really break the intent's goal, and the gold plan
-must restore it (or, for a transfer, leave it broken) the same way whatever the seed.
+calls, the gold plan (agent and user steps) and the env assertions. Every task is checked
+before it is emitted (`refusal`): the issues must really break the intent's goal, and the gold
+plan must restore it (or, for a transfer, leave it broken) the same way whatever the seed. The
+built-in set is checked by `Verifier`; ``tau-env generate`` makes the same checks in each
+task's gold replay, on the worlds the replay built (`tau_env.generation.telecom`).
 """
 
 from __future__ import annotations
@@ -16,12 +18,10 @@ from tau_env.domains.telecom.tasks.compose import Blueprint
 from tau_env.domains.telecom.tasks.personas import Persona
 from tau_env.domains.telecom.tasks.scenario import Scenario
 from tau_env.domains.telecom.tasks.settings import Setting
-from tau_env.errors import TauEnvError, ToolError
-from tau_env.messages import side_of
-from tau_env.state import World
+from tau_env.errors import TauEnvError
+from tau_env.grading.env_assertions import run_assertions
 from tau_env.tasks.model import (
     Description,
-    EnvAssertion,
     EnvFunctionCall,
     EvaluationCriteria,
     GoldAction,
@@ -31,10 +31,9 @@ from tau_env.tasks.model import (
     Task,
     UserScenario,
 )
-from tau_env.tasks.setup import build_initial_world
 from tau_env.transfer import TRANSFER_TOOL
 
-__all__ = ["GenerationError", "Verifier", "build_task", "task_id"]
+__all__ = ["GenerationError", "Verifier", "build_task", "refusal", "task_id"]
 
 _COMMON_INSTRUCTIONS = (
     "Do what the agent asks you to do on your phone, one action at a time, and report honestly "
@@ -172,7 +171,7 @@ def build_task(
 
 
 class Verifier:
-    """Replays generated tasks on the domain's built-in databases.
+    """Checks generated tasks on the domain's built-in databases (`refusal`, one task at a time).
 
     Args:
         data: Built-in data of the telecom domain (its databases are used; tasks are ignored).
@@ -192,42 +191,56 @@ class Verifier:
         self.domain = Domain(DEFINITION, empty)
 
     def verify(self, task: Task) -> None:
-        """Check one task.
+        """Check one task (`refusal`); its worlds are not kept.
 
         Raises:
             GenerationError: Setup fails, the issues leave the goal reachable without any fix,
-                the gold plan does not give the expected final state, or its final state
-                depends on the episode's random seed (the DB check would then be unfair).
+                a gold step fails, the gold plan does not give the expected final state, or its
+                final state depends on the episode's random seed (the DB check would then be
+                unfair).
         """
         try:
-            start = build_initial_world(self.domain, task)
-        except TauEnvError as error:
-            raise GenerationError(f"{task.id}: setup failed: {error}") from None
-        criteria = task.evaluation_criteria
-        assert criteria is not None and criteria.env_assertions is not None
-        if "ACTION" not in criteria.reward_basis and _all_hold(start, criteria.env_assertions):
-            raise GenerationError(f"{task.id}: the issues do not break anything")
-        end, other = start.fork(seed=0), start.fork(seed=1)
-        for action in task.gold_actions:
-            result = end.call_tool(side_of(action.requestor), action.name, action.arguments)
-            if result.error:
-                raise GenerationError(f"{task.id}: gold step {action.action_id}: {result.content}")
-            other.call_tool(side_of(action.requestor), action.name, action.arguments)
-        if not _all_hold(end, criteria.env_assertions):
-            raise GenerationError(f"{task.id}: the gold plan does not reach the expected state")
-        if end.differences(other):
-            raise GenerationError(f"{task.id}: the gold plan's result depends on the seed")
+            problem = refusal(self.domain, task)
+        finally:
+            self.domain.release(task)
+        if problem is not None:
+            raise GenerationError(f"{task.id}: {problem}")
 
 
-def _all_hold(world: World, assertions: list[EnvAssertion]) -> bool:
-    probe = world.fork()
-    for assertion in assertions:
-        try:
-            value = probe.run_env_function(
-                side_of(assertion.env_type), assertion.func_name, assertion.arguments
-            )
-        except (ToolError, KeyError, ValueError):
-            return False
-        if value != assertion.assert_value:
-            return False
-    return True
+def refusal(domain: Domain, task: Task) -> str | None:
+    """Why the composer refuses a task, in a few words (None: it does not).
+
+    Its checks, beyond what the reward of a gold replay checks:
+
+    - setup: the task's starting world builds;
+    - the issues break the goal: the env assertions do not all hold on the starting world
+      (unless the gold plan ends in a transfer, whose goal stays broken);
+    - the gold plan works: no gold step fails, and the env assertions hold on the world it
+      leaves (the expected world, gold plan replayed with seed 0);
+    - that world does not depend on the seed: when the seed-0 replay drew from the episode's
+      random generator, the seed-1 replay must leave the same databases (a replay that draws
+      nothing takes the same path whatever the seed).
+
+    It reads the worlds the domain caches for the task (`Domain.prepare`, `expected_world`,
+    `baseline`): after the task's gold replay graded it (`tau-env generate`), they are built
+    already, and the checks cost a few assertions.
+    """
+    try:
+        domain.prepare(task)
+    except TauEnvError as error:
+        return f"setup failed: {error}"
+    criteria = task.evaluation_criteria
+    if criteria is None or not criteria.env_assertions:
+        return "no env assertions (the goal is never checked)"
+    baseline = domain.baseline(task)
+    if "ACTION" not in criteria.reward_basis and all(baseline.assertions_at_start):
+        return "the issues do not break anything"
+    for action, failed in zip(task.gold_actions, baseline.failing_gold, strict=True):
+        if failed:
+            return f"gold step {action.action_id} fails on the starting world"
+    end = domain.expected_world(task)
+    if not all(detail["met"] for detail in run_assertions(end, criteria.env_assertions)):
+        return "the gold plan does not reach the expected state"
+    if end.seed_source.drawn and end.differences(domain.expected_world(task, seed=1)):
+        return "the gold plan's result depends on the seed"
+    return None

@@ -143,11 +143,12 @@ def _options(blueprint: Blueprint) -> list[Setting]:
 
 
 _COUNTS, _COUNT_WEIGHTS = zip(*SETTING_COUNTS, strict=True)
+_COUNT_CUMULATIVE = list(itertools.accumulate(_COUNT_WEIGHTS))  # what `choices` sums per call
 
 
 def _settings(options: Sequence[Setting], rng: random.Random) -> tuple[Setting, ...]:
     """0 to 2 of a blueprint's harmless settings (`_options`), none in conflict."""
-    wanted = rng.choices(_COUNTS, _COUNT_WEIGHTS)[0]
+    wanted = rng.choices(_COUNTS, cum_weights=_COUNT_CUMULATIVE)[0]
     chosen: list[Setting] = []
     for setting in rng.sample(options, len(options)):
         if len(chosen) == wanted:
@@ -193,13 +194,14 @@ def _draw(
         sizes = sorted({size for size, _ in bins})
         binned.append((bins, {key: list(members) for key, members in bins.items()}, sizes))
     options = {id(b): _options(b) for pool in pools for b in pool}  # read on every draw
+    cumulative = list(itertools.accumulate(shares))  # as `choices` sums them on every draw
     variants = len(scenarios) * (len(personas) if by_persona else 1)
     distinct = variants * sum(_setting_choices(found) for found in options.values())
     tasks: list[Task] = []
     attempts = 0
     while len(tasks) < count and len(seen) < distinct and attempts < count * ATTEMPTS_PER_TASK:
         attempts += 1
-        bins, unused, sizes = rng.choices(binned, shares)[0]
+        bins, unused, sizes = rng.choices(binned, cum_weights=cumulative)[0]
         size = rng.choice(sizes)
         fixable = rng.random() < FIXABLE_PREFERENCE
         key = (size, fixable) if (size, fixable) in bins else (size, not fixable)
