@@ -20,6 +20,7 @@ from pathlib import Path
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.errors import DataError
 from tau_env.generation.replay_jobs import Job, shared_jobs
+from tau_env.heap_collector import heap_frozen
 
 __all__ = ["VERIFY_RETRIEVAL", "GenerationError", "verify_folder"]
 
@@ -54,12 +55,13 @@ def _first_failure(
     loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
     replay = GoldReplay(loaded, seed=0, task_count=task_count or None)
     try:
-        for task_id in task_ids:
-            task = loaded.task(task_id)
-            reward = replay.grade(task).reward
-            if reward != 1.0:
-                return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
-            loaded.release(task)  # memory of one task, not of the set
+        with heap_frozen():  # no collection walks the loaded set (nor the caller's heap) again
+            for task_id in task_ids:
+                task = loaded.task(task_id)
+                reward = replay.grade(task).reward
+                if reward != 1.0:
+                    return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
+                loaded.release(task)  # memory of one task, not of the set
     finally:
         if task_count:
             clear_domain_cache()  # the chunk's parsed tasks go with it
