@@ -15,12 +15,13 @@ import json
 import shutil
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.errors import DataError
 from tau_env.generation.replay_jobs import Job, shared_jobs
-from tau_env.heap_collector import heap_frozen
+from tau_env.heap_collector import collector_paused, heap_frozen
 
 __all__ = ["VERIFY_RETRIEVAL", "GenerationError", "verify_folder"]
 
@@ -52,19 +53,23 @@ def _first_failure(
     """
     from tau_env.generation.gold_replay import GoldReplay
 
-    loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
-    replay = GoldReplay(loaded, seed=0, task_count=task_count or None)
-    try:
-        with heap_frozen():  # no collection walks the loaded set (nor the caller's heap) again
+    with ExitStack() as frozen:
+        with collector_paused():  # the loaded set all lives on: collections would find nothing
+            loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
+            replay = GoldReplay(loaded, seed=0, task_count=task_count or None)
+            # Hidden before the collector is back: no collection walks the loaded set (nor
+            # the caller's heap) while the tasks are played.
+            frozen.enter_context(heap_frozen())
+        try:
             for task_id in task_ids:
                 task = loaded.task(task_id)
                 reward = replay.grade(task).reward
                 if reward != 1.0:
                     return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
                 loaded.release(task)  # memory of one task, not of the set
-    finally:
-        if task_count:
-            clear_domain_cache()  # the chunk's parsed tasks go with it
+        finally:
+            if task_count:
+                clear_domain_cache()  # the chunk's parsed tasks go with it
     return None
 
 
