@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tau_env.grading.actions import matches, normalize
 from tau_env.messages import Message, ToolCall
@@ -12,8 +12,7 @@ from tau_env.tasks.model import GoldAction
 __all__ = ["AnsweredCall", "answered_calls", "matches_exactly"]
 
 
-@dataclass(frozen=True)
-class AnsweredCall:
+class AnsweredCall(NamedTuple):
     """A tool call and whether the env answered it with an error.
 
     Attributes:
