@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from tau_env.data_files import load_builtin_data
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.heap_collector import collector_paused, heap_frozen
 
@@ -43,11 +45,11 @@ def test_collector_paused_is_restored_when_the_block_raises() -> None:
 
 
 def test_heap_frozen_hides_the_heap_for_the_block_only() -> None:
-    alive = [[] for _ in range(10)]  # containers the collector tracks
+    alive: list[list[int]] = [[] for _ in range(10)]  # containers the collector tracks
     with heap_frozen():
         frozen = gc.get_freeze_count()
         assert frozen >= len(alive)
-        made = [[] for _ in range(10)]
+        made: list[list[int]] = [[] for _ in range(10)]
         assert gc.get_freeze_count() == frozen  # what the block makes is not hidden
         assert made
     assert gc.get_freeze_count() == 0
@@ -75,16 +77,13 @@ def test_cyclic_garbage_made_in_a_frozen_block_is_collected() -> None:
 
 def test_loading_pauses_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
     """A data load runs with the collector off and gives it back on (`_load_data`)."""
-    import tau_env.domain as domain_module
-
     seen: list[bool] = []
-    original = domain_module.load_builtin_data
 
-    def spying(*args: object, **kwargs: object) -> object:
+    def spying(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())
-        return original(*args, **kwargs)  # type: ignore[arg-type]
+        return load_builtin_data(*args, **kwargs)
 
-    monkeypatch.setattr(domain_module, "load_builtin_data", spying)
+    monkeypatch.setattr("tau_env.domain.load_builtin_data", spying)
     clear_domain_cache()
     try:
         load_domain("mock")
