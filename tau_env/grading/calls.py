@@ -59,6 +59,10 @@ def matches_exactly(action: GoldAction, call: ToolCall) -> bool:
     else every argument the gold call has) equal to the gold's; the reference compares only
     the keys the call has, so a call without arguments matches any gold call of its name.
     """
+    if action.name != call.name:
+        return False
+    if action.compare_args is None and call.arguments == action.arguments:
+        return True  # every argument equal: both comparisons below hold
     if not matches(action, call):
         return False
     keys = list(action.arguments) if action.compare_args is None else action.compare_args
