@@ -76,7 +76,7 @@ def heard_in(fact: Phrase, said: Sequence[str] | Iterable[str]) -> bool:
             return False
         if start > last:
             return False
-        if size == 1 or tuple(words[start : start + size]) == fact:
+        if tuple(words[start : start + size]) == fact:
             return True
         start += 1
     return False
