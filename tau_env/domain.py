@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tau_env.data_files import DomainData, load_builtin_data, load_official_folder
 from tau_env.errors import DataError, InvalidOption, NoBuiltinData, did_you_mean
+from tau_env.heap_collector import collector_paused
 from tau_env.messages import Requestor, side_of
 from tau_env.registry import registered_domains, spec_for
 from tau_env.state.database import Database, SeedSource
@@ -404,6 +405,7 @@ def forget_with_domains(clear: Callable[[], None]) -> None:
 
 
 @cache
+@collector_paused()  # the parsed world and tasks all live on: collections would find nothing
 def _load_data(name: str, folder: str | None) -> DomainData:
     definition = _definition(name)
     agent_db, user_db = definition.agent_db, definition.user_db

@@ -43,7 +43,6 @@ from tau_env.domains.telecom.user_data_model import TelecomUserDB
 from tau_env.domains.telecom.user_functions import USER_ENV_FUNCTIONS
 from tau_env.domains.telecom.user_script import USER_VOCABULARY
 from tau_env.domains.telecom.user_tools import USER_TOOLS
-from tau_env.generation.drawn import collector_paused
 from tau_env.state import Database, Snapshot, Toolbox
 from tau_env.tasks.loading import parse_tasks
 
@@ -145,17 +144,14 @@ def _official_common(folder: str) -> DomainData:
     """
     toml, json_file = Path(folder) / "db.toml", Path(folder) / "db.json"
     suffix = ".json" if not toml.is_file() and json_file.is_file() else ".toml"
-    # The parse allocates every task's objects, all kept: a collection finds nothing to free
-    # and walks them all (two thirds of loading a generated set of 10,000 tasks).
-    with collector_paused():
-        return load_official_data(
-            Path(folder),
-            agent_db=TelecomDB,
-            agent_db_file=f"db{suffix}",
-            user_db=TelecomUserDB,
-            user_db_file=f"user_db{suffix}",
-            policy="",
-        )
+    return load_official_data(
+        Path(folder),
+        agent_db=TelecomDB,
+        agent_db_file=f"db{suffix}",
+        user_db=TelecomUserDB,
+        user_db_file=f"user_db{suffix}",
+        policy="",
+    )
 
 
 forget_with_domains(_official_common.cache_clear)  # an edited or new folder is read again

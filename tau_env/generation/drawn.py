@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +11,8 @@ if TYPE_CHECKING:
 
     from tau_env.domain import Domain
     from tau_env.tasks.model import Task
+
+from tau_env.heap_collector import collector_paused
 
 __all__ = ["Adapter", "Drawn", "Request", "collector_paused", "described_family", "desk_drawn"]
 
@@ -160,22 +160,3 @@ def desk_drawn(
         world_size=world_size,
         distractors=distractors,
     )
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a generator draws (restored after).
-
-    A draw allocates millions of objects (the world's records, the candidate tasks) that
-    all stay alive until the set is written; each full collection walks every one of them
-    and finds nothing to free. That was 30-70% of a draw of 12,500 candidates (telecom,
-    airline, retail), and grows faster than the draw. Reference counting still frees what
-    the draw drops; a cycle waits for the collector's next pass after the draw.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

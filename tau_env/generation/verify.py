@@ -14,16 +14,17 @@ than `CHUNK` is played a chunk at a time, each chunk a data folder of its own.
 
 from __future__ import annotations
 
-import gc
 import json
 import shutil
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 from tau_env.domain import clear_domain_cache, load_domain
 from tau_env.errors import DataError
 from tau_env.generation.replay_jobs import Job, shared_jobs
+from tau_env.heap_collector import collector_paused, heap_frozen
 
 __all__ = ["VERIFY_RETRIEVAL", "GenerationError", "verify_folder"]
 
@@ -59,26 +60,27 @@ def _first_failure(
     from tau_env.generation.gold_replay import GoldReplay
     from tau_env.generation.request import adapter_for
 
-    loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
-    replay = GoldReplay(loaded, seed=0, task_count=task_count or None)
-    check = adapter_for(domain).check
-    # The loaded set lives until every task is played: the collector's full passes need not
-    # walk it again and again (a tenth of playing a telecom set of 10,000 tasks).
-    gc.freeze()
-    try:
-        for task_id in task_ids:
-            task = loaded.task(task_id)
-            reward = replay.grade(task).reward
-            if reward != 1.0:
-                return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
-            refused = None if check is None else check(loaded, task)
-            if refused is not None:
-                return f"{domain} task {task_id}: refused by its generator: {refused}"
-            loaded.release(task)  # memory of one task, not of the set
-    finally:
-        gc.unfreeze()
-        if task_count:
-            clear_domain_cache()  # the chunk's parsed tasks go with it
+    with ExitStack() as frozen:
+        with collector_paused():  # the loaded set all lives on: collections would find nothing
+            loaded = load_domain(domain, data_dir, retrieval=VERIFY_RETRIEVAL.get(domain))
+            replay = GoldReplay(loaded, seed=0, task_count=task_count or None)
+            check = adapter_for(domain).check
+            # Hidden before the collector is back: no collection walks the loaded set (nor
+            # the caller's heap) while the tasks are played.
+            frozen.enter_context(heap_frozen())
+        try:
+            for task_id in task_ids:
+                task = loaded.task(task_id)
+                reward = replay.grade(task).reward
+                if reward != 1.0:
+                    return f"{domain} task {task_id}: gold replay scored {reward}, not 1.0"
+                refused = None if check is None else check(loaded, task)
+                if refused is not None:
+                    return f"{domain} task {task_id}: refused by its generator: {refused}"
+                loaded.release(task)  # memory of one task, not of the set
+        finally:
+            if task_count:
+                clear_domain_cache()  # the chunk's parsed tasks go with it
     return None
 
 

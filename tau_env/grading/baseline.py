@@ -29,7 +29,11 @@ def baseline_of(
     """
     criteria = task.evaluation_criteria
     assertions = (criteria.env_assertions if criteria else None) or []
-    held = tuple(detail["met"] for detail in run_assertions(initial.fork(), assertions))
+    held = (
+        tuple(detail["met"] for detail in run_assertions(initial.fork(), assertions))
+        if assertions
+        else ()  # (no world to fork for no assertions)
+    )
     if failing is None:
         failing = failing_gold_actions(initial, task.gold_actions)
     return TaskBaseline(bool(initial.differences(expected)), held, failing)

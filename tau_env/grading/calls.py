@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tau_env.grading.actions import matches, normalize
 from tau_env.messages import Message, ToolCall
@@ -12,8 +12,7 @@ from tau_env.tasks.model import GoldAction
 __all__ = ["AnsweredCall", "answered_calls", "matches_exactly"]
 
 
-@dataclass(frozen=True)
-class AnsweredCall:
+class AnsweredCall(NamedTuple):
     """A tool call and whether the env answered it with an error.
 
     Attributes:
@@ -60,6 +59,10 @@ def matches_exactly(action: GoldAction, call: ToolCall) -> bool:
     else every argument the gold call has) equal to the gold's; the reference compares only
     the keys the call has, so a call without arguments matches any gold call of its name.
     """
+    if action.name != call.name:
+        return False
+    if action.compare_args is None and call.arguments == action.arguments:
+        return True  # every argument equal: both comparisons below hold
     if not matches(action, call):
         return False
     keys = list(action.arguments) if action.compare_args is None else action.compare_args

@@ -34,7 +34,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 def tokens(text: str) -> Phrase:
     """The text's normalised tokens, in order."""
-    cleaned = _THOUSANDS.sub("", text)
+    cleaned = _THOUSANDS.sub("", text) if "," in text else text
     found = []
     for raw in _TOKEN.findall(cleaned):
         token = raw.lstrip(_LEAD).rstrip(_TRAIL)
@@ -46,7 +46,8 @@ def tokens(text: str) -> Phrase:
 
 
 def _normal(token: str) -> str:
-    if _NUMBER.fullmatch(token):
+    # (a number starts with a digit: its sign, a leading character, was stripped)
+    if token[0].isdigit() and _NUMBER.fullmatch(token):
         try:
             value = Decimal(token).normalize()
         except InvalidOperation:  # (the pattern admits only what Decimal reads)
@@ -64,9 +65,18 @@ def heard_in(fact: Phrase, said: Sequence[str] | Iterable[str]) -> bool:
     """True when the tokens of `fact` occur as a contiguous run of `said`."""
     if not fact:
         return False
-    words = said if isinstance(said, Sequence) else tuple(said)
+    words = said if type(said) is tuple or isinstance(said, Sequence) else tuple(said)
     first, size = fact[0], len(fact)
-    for start in range(len(words) - size + 1):
-        if words[start] == first and tuple(words[start : start + size]) == fact:
+    last = len(words) - size  # the last position a run of `size` tokens can start at
+    start = 0
+    while start <= last:
+        try:
+            start = words.index(first, start)  # where the fact's first token is next said
+        except ValueError:
+            return False
+        if start > last:
+            return False
+        if tuple(words[start : start + size]) == fact:
             return True
+        start += 1
     return False

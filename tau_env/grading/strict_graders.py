@@ -77,7 +77,7 @@ class StrictCommunicateGrader:
         said_facts = [False] * len(facts)
         banned = [phrase(info) for info in forbidden]
         said_banned = [False] * len(banned)
-        looked_up = _looked_up_at(episode)
+        looked_up: float | None = None  # `_looked_up_at`, once a fact is first heard
         results = _Results()  # the agent's successful tool results so far
         for position, message in enumerate(episode.trajectory):
             if message.role == "tool":
@@ -89,6 +89,8 @@ class StrictCommunicateGrader:
             said = tokens(message.content)
             for index, fact in enumerate(facts):
                 if not said_facts[index] and heard_in(fact, said):
+                    if looked_up is None:
+                        looked_up = _looked_up_at(episode)
                     said_facts[index] = position > looked_up or results.hold(fact)
             for index, fact in enumerate(banned):
                 said_banned[index] = said_banned[index] or heard_in(fact, said)
