@@ -1,6 +1,6 @@
 """The pipeline writes a set without holding it whole: the streamed task file is the same
-bytes as the rendered one, the streamed hash the same as the hash of the files, and each task
-is dropped once written."""
+bytes as the rendered one, and the streamed hash the same as the hash of the files
+(`test_bounded_memory`: no candidate task is held)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 from tau_env.generation.manifest import content_hash, folder_files, folder_hash
-from tau_env.generation.pipeline import _drained
 from tau_env.generation.render import tasks_text, write_tasks_text
 
 
@@ -24,15 +23,6 @@ def test_write_tasks_text__the_same_bytes_as_tasks_text(tmp_path: Path):
         write_tasks_text(path, iter(_tasks(count)))
         assert path.read_bytes() == tasks_text(_tasks(count))
         assert json.loads(path.read_text(encoding="utf-8")) == _tasks(count)
-
-
-def test_drained__hands_out_every_task_in_order_and_keeps_none():
-    tasks = _tasks(5)
-    seen = []
-    for task in _drained(tasks):
-        seen.append(task["id"])
-        assert all(t["id"] not in seen for t in tasks)  # handed-out tasks are no longer held
-    assert seen == [f"t/{i}" for i in range(5)] and tasks == []
 
 
 def test_folder_hash__the_content_hash_of_the_folder_files(tmp_path: Path):
