@@ -22,7 +22,7 @@ from tau_env.generation.drawn import (
     described_family,
     desk_drawn,
 )
-from tau_env.generation.render import task_dict
+from tau_env.generation.render import model_tables, task_dict
 
 __all__ = ["ADAPTER"]
 
@@ -47,7 +47,7 @@ def _draw(request: Request, families: Sequence[str], wanted: int, take: Take) ->
         take(task_dict(task), sum(1 for r in held if r not in named))
         drawn.append(task.id)
     files, split_of = desk_drawn(
-        "tau_env.domains.airline", data.model_dump(mode="json"), split_tasks(drawn, rng)
+        "tau_env.domains.airline", model_tables(data), split_tasks(drawn, rng)
     )
     return Drawn(files, split_of, users)
 

@@ -27,7 +27,7 @@ from tau_env.generation.drawn import (
     described_family,
     desk_drawn,
 )
-from tau_env.generation.render import task_dict
+from tau_env.generation.render import model_tables, task_dict
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 
@@ -74,9 +74,7 @@ def _draw(request: Request, families: Sequence[str], wanted: int, take: Take) ->
         drawn.append(task.id)
         if request.hold_out_compositions and described_family(dumped) in COMPOSED:
             composed.add(task.id)
-    files, split_of = desk_drawn(
-        "tau_env.domains.retail", data.model_dump(mode="json"), split_tasks(drawn)
-    )
+    files, split_of = desk_drawn("tau_env.domains.retail", model_tables(data), split_tasks(drawn))
     return Drawn(files, split_of, users, composed)
 
 
