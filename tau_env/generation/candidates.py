@@ -3,15 +3,17 @@
 A generator draws about 1.25 times as many candidates as the set holds, each a JSON object of
 a few KB (10 KB and more as Python objects). Held whole, they made ``tau-env generate`` grow
 by about 10 KB a task beyond its world (1 GB at N = 100,000). Here each candidate is written
-to a spool file (one JSON line) as the generator hands it over (`Candidates.take`), and only
-what choosing the set needs stays in memory (`Candidate`: its id, family, duplicate key,
-difficulty level, distractor count and where its line is). The chosen ones are read back one
-at a time when the set is written (`Candidates.written`).
+to a spool file as the generator hands it over (`Candidates.take`), and only what choosing
+the set needs stays in memory (`Candidate`: its id, family, duplicate key, difficulty level,
+distractor count and where it is in the file). The chosen ones are read back one at a time
+when the set is written (`Candidates.written`). The file holds each task pickled: the
+private scratch of one call, read back by the same code, and pickling is 1.5-3 times
+cheaper than JSON both ways.
 """
 
 from __future__ import annotations
 
-import json
+import pickle
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,8 +36,8 @@ class Candidate:
         key: Its duplicate key (`select.task_key`: family, starting state, plan, checks).
         level: Its difficulty level (`difficulty.level_of`).
         distractors: Records of its customer its plan never touches (None: not known).
-        start: Where its JSON line starts in the spool file.
-        size: The line's length in bytes (without the newline).
+        start: Where it starts in the spool file.
+        size: Its length there in bytes.
     """
 
     id: str
@@ -51,7 +53,7 @@ class Candidates:
     """A draw's candidates, in draw order: `Candidate` records, their JSON in a spool file.
 
     `take` is what a generator hands each candidate to (`tau_env.generation.drawn.Take`);
-    once the draw is over, `texts` and `written` read candidates back from the file.
+    once the draw is over, `tasks` and `written` read candidates back from the file.
     """
 
     def __init__(
@@ -65,9 +67,9 @@ class Candidates:
         self._end = 0
 
     def take(self, task: Mapping[str, Any], distractors: int | None = None) -> None:
-        """Keep one candidate: its line goes to the file, its `Candidate` to `drawn`."""
+        """Keep one candidate: the task goes to the file, its `Candidate` to `drawn`."""
         family = self._family_of(task)
-        line = json.dumps(task, ensure_ascii=False).encode("utf-8")
+        pickled = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
         level = difficulty_features(task, self._toolbox, distractors)["level"]
         self.drawn.append(
             Candidate(
@@ -77,18 +79,18 @@ class Candidates:
                 str(level),
                 distractors,
                 self._end,
-                len(line),
+                len(pickled),
             )
         )
-        self._spool.write(line + b"\n")
-        self._end += len(line) + 1
+        self._spool.write(pickled)
+        self._end += len(pickled)
 
-    def texts(self) -> Iterator[tuple[Candidate, bytes]]:
-        """Each candidate with its JSON as the generator handed it over, in draw order."""
+    def tasks(self) -> Iterator[tuple[Candidate, dict[str, Any]]]:
+        """Each candidate with its task as the generator handed it over, in draw order."""
         self._spool.flush()
         with self.path.open("rb") as spool:
             for candidate in self.drawn:
-                yield candidate, spool.readline().rstrip(b"\n")
+                yield candidate, pickle.load(spool)
 
     def written(self, chosen: Sequence[tuple[Candidate, str]]) -> Iterator[dict[str, Any]]:
         """The chosen candidates as the set holds them, one at a time, in the order given.
@@ -100,7 +102,7 @@ class Candidates:
         with self.path.open("rb") as spool:
             for candidate, new_id in chosen:
                 spool.seek(candidate.start)
-                task = json.loads(spool.read(candidate.size))
+                task = pickle.loads(spool.read(candidate.size))
                 features = difficulty_features(task, self._toolbox, candidate.distractors)
                 task["id"] = new_id
                 task["description"] = {**(task.get("description") or {}), "difficulty": features}

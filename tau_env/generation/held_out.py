@@ -35,7 +35,6 @@ __all__ = [
     "COMPOSITIONAL_SPLIT",
     "WORLD_SPLIT",
     "customer_index",
-    "customers_in",
     "customers_named",
     "held_out_customers",
     "split_compositions",
@@ -76,16 +75,11 @@ def customer_index(tables: Mapping[str, Any]) -> dict[str, str]:
 
 def customers_named(task: Mapping[str, Any], index: Mapping[str, str]) -> set[str]:
     """The customers whose identifying texts appear anywhere in the task's JSON."""
-    return customers_in(json.dumps(task, ensure_ascii=False), index)
-
-
-def customers_in(text: str, index: Mapping[str, str]) -> set[str]:
-    """The customers whose identifying texts appear in `text` (a task's JSON)."""
     named = set()
-    for token in _TOKEN.findall(text):
-        for word in (token, token.rstrip(".")):
-            if word in index:
-                named.add(index[word])
+    for token in _TOKEN.findall(json.dumps(task, ensure_ascii=False)):
+        for text in (token, token.rstrip(".")):
+            if text in index:
+                named.add(index[text])
     return named
 
 
@@ -101,7 +95,7 @@ def split_world(
     database: bytes,
     share: float,
     seed: int,
-    candidates: Iterable[tuple[str, bytes]],
+    candidates: Iterable[tuple[str, Mapping[str, Any]]],
 ) -> None:
     """``--hold-out-world``: move candidates to ``test_world`` or drop them, in `split_of`.
 
@@ -112,14 +106,14 @@ def split_world(
         database: The world's ``db.json``.
         share: The share of the customers held out.
         seed: The request's seed (the held-out customers derive from it alone).
-        candidates: Each candidate's id and JSON (``json.dumps(task, ensure_ascii=False)``).
+        candidates: Each candidate's id and task.
     """
     tables = json.loads(database)
     index = customer_index(tables)
     held = held_out_customers(tables.get("users") or {}, share, seed)
     del tables
-    for task_id, text in candidates:
-        named = customers_in(text.decode("utf-8"), index)
+    for task_id, task in candidates:
+        named = customers_named(task, index)
         if named and named <= held:
             split_of[task_id] = WORLD_SPLIT
         elif named & held:

@@ -164,8 +164,8 @@ def _held_out(request: Request, adapter: Adapter, drawn: Drawn, pool: Candidates
     """The structural held-out splits asked for, in the draw's splits (`held_out`)."""
     if adapter.world_split and request.hold_out_world:
         database = drawn.files["db.json"]
-        texts = ((c.id, text) for c, text in pool.texts())
-        split_world(drawn.split_of, database, request.hold_out_world, request.seed, texts)
+        tasks = ((c.id, task) for c, task in pool.tasks())
+        split_world(drawn.split_of, database, request.hold_out_world, request.seed, tasks)
     if adapter.compositional_split and request.hold_out_compositions:
         split_compositions(drawn.split_of, drawn.composed)
 

@@ -146,8 +146,7 @@ def test_split_world__held_out_names_only_to_test_world_both_dropped_none_kept()
         ("none", {"user_id": "nobody"}),
         ("other", {"user_id": kept[1]}),
     ]
-    candidates = [(i, json.dumps(t, ensure_ascii=False).encode()) for i, t in texts]
-    split_world(split_of, database, 0.3, 5, candidates)
+    split_world(split_of, database, 0.3, 5, texts)
     assert split_of == {"only_held": WORLD_SPLIT, "none": "test", "other": "test"}
     split_compositions(split_of, {"both", "none"})  # a dropped candidate stays dropped
     assert split_of == {"only_held": WORLD_SPLIT, "none": COMPOSITIONAL_SPLIT, "other": "test"}
