@@ -212,6 +212,17 @@ def _final_tasks(
     return [by_id[task_id] for task_id in splits["base"]], splits
 
 
+def _selected(
+    request: Request, quota: Quota | None, draw: _Draw
+) -> tuple[list[tuple[Candidate, str]], dict[str, list[str]]]:
+    """`_final_tasks` of the draw, or with `quota`'s counts (they replace any weights)."""
+    split_of = draw.drawn.split_of
+    if quota is None:
+        return _final_tasks(request, split_of, draw.kept)
+    again = quota.select(draw.kept, lambda c: c.family, lambda c: split_of[c.id])
+    return _final_tasks(replace(request, weights=None), split_of, again)
+
+
 @dataclass(frozen=True)
 class _Kept:
     """What the manifest and the audit's refusal need of the selected tasks.
@@ -247,7 +258,7 @@ def _held_out_options(request: Request) -> dict[str, Any]:
 
 def _manifest(
     request: Request,
-    drawn: Drawn,
+    world_size: int,
     candidates_drawn: int,
     kept: _Kept,
     splits: Mapping[str, list[str]],
@@ -271,7 +282,7 @@ def _manifest(
             "held_out_families": list(request.held_out) if request.held_out else None,
             **_held_out_options(request),
         },
-        "world_size": drawn.world_size,
+        "world_size": world_size,
         "families": kept.families,
         "splits": {name: len(ids) for name, ids in splits.items()},
         "difficulty": kept.levels,
@@ -333,11 +344,7 @@ def _generate(
         say(f"drawing {request.domain} tasks (seed {request.seed})")
         draw = _candidates(request, adapter, families, staging / "candidates.jsonl")
         drawn, pool = draw.drawn, draw.pool
-        if quota is None:
-            chosen, splits = _final_tasks(request, drawn.split_of, draw.kept)
-        else:  # exactly the quota's counts, which replace any family weights
-            again = quota.select(draw.kept, lambda c: c.family, lambda c: drawn.split_of[c.id])
-            chosen, splits = _final_tasks(replace(request, weights=None), drawn.split_of, again)
+        chosen, splits = _selected(request, quota, draw)
         candidates_drawn, duplicates = draw.candidates, draw.duplicates
         available = dict(Counter(candidate.family for candidate in draw.kept))
         del draw
@@ -347,19 +354,23 @@ def _generate(
         folder = staging / "domains" / request.domain
         folder.mkdir(parents=True)
         _write_files(folder, drawn.files)
-        drawn.files = {}
+        world_size = drawn.world_size
+        del drawn  # the world's files and the candidates' splits: not needed any more
         if adapter.write_tasks is not None:
             adapter.write_tasks(folder, pool.written(chosen), splits)
         else:  # one task at a time, each read from the spool and dropped once written
             write_tasks_text(folder / "tasks.json", pool.written(chosen))
             (folder / "split_tasks.json").write_bytes(split_text(splits))
         pool.close()
+        pool = None  # nor are the candidates' records: verification starts with neither
         del chosen
         shared = f" in {request.workers} processes" if request.workers > 1 else ""
         shared = " over Ray" if request.backend == "ray" else shared
         say(f"verifying {len(kept.family_of_id)} tasks by gold replay{shared}")
         verify_folder(request.domain, staging, splits["base"], request.workers, request.backend)
-        manifest = _manifest(request, drawn, candidates_drawn, kept, splits, duplicates, folder)
+        manifest = _manifest(
+            request, world_size, candidates_drawn, kept, splits, duplicates, folder
+        )
         if request.audit_sample:
             family = kept.family_of_id
             sample = stratified(splits["base"], family, request.audit_sample)
