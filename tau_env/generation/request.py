@@ -35,7 +35,7 @@ MAX_TASKS = 100_000
 are spooled to a file as they are drawn, and the set is written and verified a task (a chunk)
 at a time, so on one fixed world the peak barely moves from N = 1,000 to 100,000
 (`benchmarks/results/generate/results.md`). What grows past this size is the default world
-(airline: 58,596 customers here, about 33 KB each at the peak) and the verification's time:
+(airline: 58,596 customers here, about 30 KB each at the peak) and the verification's time:
 each chunk of 25,000 tasks parses the world again, so by default a set 10 times larger would
 parse a 10 times larger world 40 times (`tau_env.generation.verify.CHUNK`)."""
 
