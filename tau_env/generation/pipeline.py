@@ -342,7 +342,7 @@ def _generate(
     pool: Candidates | None = None
     try:
         say(f"drawing {request.domain} tasks (seed {request.seed})")
-        draw = _candidates(request, adapter, families, staging / "candidates.jsonl")
+        draw = _candidates(request, adapter, families, staging / "candidates.pickle")
         drawn, pool = draw.drawn, draw.pool
         chosen, splits = _selected(request, quota, draw)
         candidates_drawn, duplicates = draw.candidates, draw.duplicates
