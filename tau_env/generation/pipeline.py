@@ -1,12 +1,16 @@
 """``tau-env generate``'s pipeline: draw, deduplicate, measure, select, split, verify, write.
 
-1. The domain's generator draws a world and more candidate tasks than asked for (`Adapter`).
+1. The domain's generator draws a world and more candidate tasks than asked for (`Adapter`),
+   handing each over as it draws it: the candidate goes to a scratch file in the staging
+   folder, and a few fields of it stay in memory (`tau_env.generation.candidates`), so memory
+   grows with the world, not with the set.
 2. Duplicates (same family, starting state, gold plan and checks) are removed; each task gets
    its difficulty features (`difficulty`), and ``--difficulty`` keeps the levels asked for.
 3. `select.proportional` keeps exactly the number asked for, every family in its share; the
    generator's split of each kept task stays, and the tasks get plain ids
    (`tau_env.domains.opaque_ids`).
-4. The files are written into a hidden staging folder inside the output folder, loaded from
+4. The files are written into the hidden staging folder inside the output folder (the chosen
+   tasks read back from the scratch file one at a time, which is then deleted), loaded from
    there exactly as ``--data-dir`` loads them, and every task is played with the oracle agent
    and the gold user: each must reach reward 1.0.
 5. A sample of every family's tasks is played with the shortcut probes (`audit_sample`; each
