@@ -17,11 +17,12 @@ from tau_env.generation.drawn import (
     Adapter,
     Drawn,
     Request,
+    Take,
     collector_paused,
     described_family,
     desk_drawn,
 )
-from tau_env.generation.held_out import with_held_out
+from tau_env.generation.render import model_tables, task_dict
 
 __all__ = ["ADAPTER"]
 
@@ -30,7 +31,7 @@ _BUILTIN_USERS = WorldConfig().users
 
 
 @collector_paused()  # the draw's objects all live on: collections find nothing
-def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+def _draw(request: Request, families: Sequence[str], wanted: int, take: Take) -> Drawn:
     rng = random.Random(request.seed)
     users = request.world_size or max(
         _BUILTIN_USERS, math.ceil(wanted * _BUILTIN_USERS / _BUILTIN_TASKS)
@@ -38,21 +39,23 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     data = generate_world(rng, WorldConfig(users=users))
     chosen = [(family, quota) for family, quota in FAMILIES if family.__name__ in families]
     scale = wanted / sum(quota for _, quota in chosen)
-    drawn = draw_tasks(data, rng, scale, chosen)
-    splits = split_tasks(drawn, rng)
-    distractors = {}
-    for task in drawn:
+    drawn: list[str] = []
+    for task in draw_tasks(data, rng, scale, chosen):  # each handed over, none held
         user_ids = {a.arguments.get("user_id") for a in task.gold_actions}
         named = {str(a.arguments.get("reservation_id")) for a in task.gold_actions}
         held = [r for u in user_ids if u in data.users for r in data.users[str(u)].reservations]
-        distractors[task.id] = sum(1 for r in held if r not in named)
-    return desk_drawn("tau_env.domains.airline", data, drawn, splits, users, distractors)
+        take(task_dict(task), sum(1 for r in held if r not in named))
+        drawn.append(task.id)
+    files, split_of = desk_drawn(
+        "tau_env.domains.airline", model_tables(data), split_tasks(drawn, rng)
+    )
+    return Drawn(files, split_of, users)
 
 
 ADAPTER = Adapter(
     families=tuple(family.__name__ for family, _ in FAMILIES),
     family_of=described_family,
-    draw=with_held_out(_draw, world=True),
+    draw=_draw,
     min_world=20,
     world_split=True,
 )

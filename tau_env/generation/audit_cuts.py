@@ -13,11 +13,13 @@ passes every family, or too few candidates of the clean families), the set is re
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tau_env.generation.select import proportional
 
 __all__ = ["audit_rates", "by_quota", "cut_record", "plan_cuts"]
+
+T = TypeVar("T")
 
 _EPSILON = 1e-9
 
@@ -86,23 +88,23 @@ def plan_cuts(
 
 
 def by_quota(
-    candidates: Sequence[dict[str, Any]],
+    candidates: Sequence[T],
     quota: Mapping[str, int],
-    family_of: Callable[[Mapping[str, Any]], str],
-    split_of: Mapping[str, str],
-) -> list[dict[str, Any]]:
+    family_of: Callable[[T], str],
+    split_of: Callable[[T], str],
+) -> list[T]:
     """Exactly ``quota[family]`` candidates of each family, in draw order.
 
     Within a family, each of its splits keeps its share (`proportional`), as the pipeline's
     own selection keeps it; selecting the set's size among the result keeps all of it.
     """
-    members: dict[str, list[dict[str, Any]]] = {}
+    members: dict[str, list[T]] = {}
     for task in candidates:
         members.setdefault(family_of(task), []).append(task)
     kept: set[int] = set()
     for family, tasks in members.items():
         wanted = quota.get(family, 0)
-        chosen = proportional(tasks, wanted, lambda task: split_of[task["id"]])
+        chosen = proportional(tasks, wanted, split_of)
         kept.update(id(task) for task in chosen)
     return [task for task in candidates if id(task) in kept]
 

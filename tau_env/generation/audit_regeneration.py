@@ -25,6 +25,7 @@ MAX_ROUNDS = 3
 """Selections tried after the first before a set that still fails is refused."""
 
 T = TypeVar("T")
+C = TypeVar("C")
 
 
 class AuditRefused(InvalidOption):
@@ -48,11 +49,8 @@ class Quota:
     history: list[dict[str, Any]] = field(default_factory=list)
 
     def select(
-        self,
-        candidates: Sequence[dict[str, Any]],
-        family_of: Callable[[Mapping[str, Any]], str],
-        split_of: Mapping[str, str],
-    ) -> list[dict[str, Any]]:
+        self, candidates: Sequence[C], family_of: Callable[[C], str], split_of: Callable[[C], str]
+    ) -> list[C]:
         """The candidates of the new set: exactly `counts` of each family (`by_quota`)."""
         return by_quota(candidates, self.counts, family_of, split_of)
 

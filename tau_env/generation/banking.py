@@ -11,20 +11,21 @@ writes the customers and accounts it needs, so the world grows with the set by i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from tau_env.domains.banking_knowledge.builtin import BANK_FILES, builtin_prompts
 from tau_env.domains.banking_knowledge.generator import generate, render_files
 from tau_env.domains.banking_knowledge.generator.products import FAMILIES
 from tau_env.domains.banking_knowledge.generator.tasks import FAMILY_KINDS
-from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.drawn import Adapter, Drawn, Request, Take
 from tau_env.generation.render import split_text
 
 __all__ = ["ADAPTER"]
 
 
-def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+def _draw(request: Request, families: Sequence[str], wanted: int, take: Take) -> Drawn:
     total = sum(quota for f in families for _, quota in FAMILY_KINDS[f])
     bank = generate(request.seed, scale=wanted / total, verify=False, families=families)
     split_of = {i: name for name, ids in bank.splits.items() if name != "base" for i in ids}
@@ -38,23 +39,22 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     ).encode()
     cards = {name: card.model_dump() for name, card in bank.cards.items()}
     files["cards.json"] = (json.dumps(cards, indent=1) + "\n").encode()
-    return Drawn(
-        files=files,
-        tasks=[dict(task) for task in bank.tasks],
-        split_of=split_of,
-        world_size=len(bank.raw_db.get("users", {}).get("data", {})),
-    )
+    for task in bank.tasks:
+        take(dict(task), None)
+    world_size = len(bank.raw_db.get("users", {}).get("data", {}))
+    return Drawn(files=files, split_of=split_of, world_size=world_size)
 
 
 def _write_tasks(
-    tasks: Sequence[Mapping[str, Any]], splits: Mapping[str, list[str]]
-) -> dict[str, bytes]:
+    folder: Path, tasks: Iterable[Mapping[str, Any]], splits: Mapping[str, list[str]]
+) -> None:
     """One ``tasks/task_<split>_<n>.json`` per task (the reference's layout) and the splits."""
-    files = {"split_tasks.json": split_text(splits)}
+    (folder / "split_tasks.json").write_bytes(split_text(splits))
+    (folder / "tasks").mkdir(exist_ok=True)
     for task in tasks:
         name = str(task["id"]).split("/", 1)[-1].replace("/", "_")
-        files[f"tasks/task_{name}.json"] = (json.dumps(task, indent=1) + "\n").encode()
-    return files
+        text = json.dumps(task, indent=1) + "\n"
+        (folder / "tasks" / f"task_{name}.json").write_bytes(text.encode("utf-8"))
 
 
 def _family(task: Mapping[str, Any]) -> str:

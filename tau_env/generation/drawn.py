@@ -1,20 +1,31 @@
-"""What a domain's generator hands the task-set pipeline: a world, its files and candidate tasks."""
+"""What a domain's generator hands the task-set pipeline: a world, its files and candidate tasks.
+
+The candidates are handed over one at a time as they are drawn (`Take`), so neither the
+generator nor the pipeline holds them all as Python objects.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from tau_env.domain import Domain
-    from tau_env.tasks.model import Task
 
 from tau_env.heap_collector import collector_paused
 
-__all__ = ["Adapter", "Drawn", "Request", "collector_paused", "described_family", "desk_drawn"]
+if TYPE_CHECKING:
+    from tau_env.domain import Domain
+    from tau_env.tasks.model import Task
+
+__all__ = [
+    "Adapter",
+    "Drawn",
+    "Request",
+    "Take",
+    "collector_paused",
+    "described_family",
+    "desk_drawn",
+]
 
 
 @dataclass(frozen=True)
@@ -69,24 +80,33 @@ class Request:
         return dict(zip(self.families, self.weights, strict=True))
 
 
+Take = Callable[[dict[str, Any], int | None], None]
+"""Where a generator hands each candidate task over as it draws it, in draw order: its JSON
+object (the domain's task layout) and the records of its customer its plan never touches
+(None: not known). The pipeline keeps a few fields of it (`tau_env.generation.candidates`),
+so a draw need not hold its candidates."""
+
+
 @dataclass
 class Drawn:
-    """A generated world and more candidate tasks than asked for, before selection.
+    """A generated world and what the pipeline needs of its candidates beyond each one's JSON.
+
+    The candidates themselves were handed to the draw's `Take` one at a time.
 
     Attributes:
         files: The domain folder's files other than the tasks and splits (database,
             policy...), by path relative to ``domains/<domain>/``.
-        tasks: Candidate tasks as JSON objects (the domain's task layout), in draw order.
         split_of: Each candidate's id -> the split the generator put it in.
         world_size: The number of customers the world holds (for the manifest).
-        distractors: Each candidate's id -> records of its customer the plan never touches.
+        composed: The candidates combining sub-goals ``train`` has only separately (their
+            split becomes ``test_compositional`` with ``--hold-out-compositions``; filled
+            only when the request asks for it).
     """
 
     files: dict[str, bytes]
-    tasks: list[dict[str, Any]]
     split_of: dict[str, str]
     world_size: int
-    distractors: dict[str, int] = field(default_factory=dict)
+    composed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -96,13 +116,15 @@ class Adapter:
     Attributes:
         families: Every family name ``--families`` accepts, in the generator's order.
         family_of: The family a candidate task belongs to (what ``--families`` names).
-        draw: ``(request, families, wanted) -> Drawn``: about `wanted` candidates of those
-            families (duplicates and tasks of unwanted difficulty are removed afterwards).
+        draw: ``(request, families, wanted, take) -> Drawn``: hands about `wanted`
+            candidates of those families to `take` as it draws them (duplicates and tasks of
+            unwanted difficulty are removed afterwards).
         min_world: The smallest ``--world-size`` the generator works with (None: the
             world does not grow, and ``--world-size`` is refused).
         max_world: The largest world the generator can draw (None: no bound).
-        write_tasks: Renders the selected tasks and splits as files (None: ``tasks.json``
-            and ``split_tasks.json``).
+        write_tasks: ``(folder, tasks, splits)``: writes the selected tasks (handed over one
+            at a time) and the splits into the domain folder its own way (None:
+            ``tasks.json`` and ``split_tasks.json``).
         check: The generator's own checks of a task, beyond the reward of the gold replay
             every task gets, made in that replay (`tau_env.generation.verify`) on the worlds it
             left in the loaded domain's cache: ``(domain, task) -> why the task is refused,
@@ -115,11 +137,11 @@ class Adapter:
 
     families: tuple[str, ...]
     family_of: Callable[[Mapping[str, Any]], str]
-    draw: Callable[[Request, Sequence[str], int], Drawn]
+    draw: Callable[[Request, Sequence[str], int, Take], Drawn]
     min_world: int | None = None
     max_world: int | None = None
     write_tasks: (
-        Callable[[Sequence[Mapping[str, Any]], Mapping[str, list[str]]], dict[str, bytes]] | None
+        Callable[[Path, Iterable[Mapping[str, Any]], Mapping[str, list[str]]], None] | None
     ) = None
     check: Callable[[Domain, Task], str | None] | None = None
     world_split: bool = False
@@ -132,31 +154,19 @@ def described_family(task: Mapping[str, Any]) -> str:
 
 
 def desk_drawn(
-    package: str,
-    data: BaseModel,
-    tasks: Sequence[Any],
-    splits: Mapping[str, Sequence[str]],
-    world_size: int,
-    distractors: dict[str, int],
-) -> Drawn:
-    """A desk domain's draw (airline, retail), ready for the pipeline.
+    package: str, tables: Mapping[str, Mapping[str, Any]], splits: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, bytes], dict[str, str]]:
+    """A desk domain's files and split of each candidate (airline, retail), for `Drawn`.
 
-    Its database (`data`, the domain's file-schema model, written as ``db.json``), its
-    packaged policy, the tasks and the split the generator gave each (its ``base`` listing of
-    every task left out).
+    Its database and its packaged policy; the split the generator gave each task (its
+    ``base`` listing of every task left out).
     """
     from tau_env.data_files import builtin_text
-    from tau_env.generation.render import database_text, task_dict
+    from tau_env.generation.render import database_text
 
-    return Drawn(
-        files={
-            "db.json": database_text(data),
-            "policy.md": builtin_text(package, "policy.md").encode("utf-8"),
-        },
-        tasks=[task_dict(task) for task in tasks],
-        split_of={
-            task_id: name for name, ids in splits.items() if name != "base" for task_id in ids
-        },
-        world_size=world_size,
-        distractors=distractors,
-    )
+    files = {
+        "db.json": database_text(tables),
+        "policy.md": builtin_text(package, "policy.md").encode("utf-8"),
+    }
+    split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
+    return files, split_of

@@ -11,15 +11,16 @@ catalogue and the flight network are shared: every customer's orders and reserva
 on all of it, so products and routes are not held out.
 
 ``--hold-out-compositions`` sends the tasks of a composed sub-goal combination to
-``test_compositional`` (`Composed`): the domain says which candidate tasks combine sub-goals
-that ``train`` holds only separately.
+``test_compositional``: the domain's draw says which candidate tasks combine sub-goals that
+``train`` holds only separately (`tau_env.generation.drawn.Drawn.composed`).
 
 A task goes to the first held-out split that claims it: ``test_family`` (the pipeline's
 ``--hold-out-families``), then ``test_compositional``, then ``test_world``; so ``test_world``
 holds only families and combinations ``train`` has, on customers it never saw.
 
-Both are wrappers around a domain's draw: without the options the draw is returned unchanged,
-so sets generated without them keep their bytes.
+The pipeline applies both to the draw's splits (`split_world`, `split_compositions`) before
+duplicates are removed; without the options nothing changes, so sets generated without them
+keep their bytes.
 """
 
 from __future__ import annotations
@@ -27,19 +28,17 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
-
-from tau_env.generation.drawn import Drawn, Request
 
 __all__ = [
     "COMPOSITIONAL_SPLIT",
     "WORLD_SPLIT",
-    "Composed",
     "customer_index",
     "customers_named",
     "held_out_customers",
-    "with_held_out",
+    "split_compositions",
+    "split_world",
 ]
 
 WORLD_SPLIT = "test_world"
@@ -47,11 +46,6 @@ WORLD_SPLIT = "test_world"
 
 COMPOSITIONAL_SPLIT = "test_compositional"
 """The split of the tasks combining sub-goals ``train`` only has separately."""
-
-Draw = Callable[[Request, Sequence[str], int], Drawn]
-
-Composed = Callable[[Drawn], set[str]]
-"""The candidate task ids (of the draw) that are held-out compositions."""
 
 _TOKEN = re.compile(r"[#\w.@+-]+")
 
@@ -96,45 +90,42 @@ def held_out_customers(customers: Iterable[str], share: float, seed: int) -> set
     return set(rng.sample(ordered, round(len(ordered) * share)))
 
 
-def _split_world(request: Request, drawn: Drawn) -> Drawn:
-    tables = json.loads(drawn.files["db.json"])
+def split_world(
+    split_of: dict[str, str],
+    database: bytes,
+    share: float,
+    seed: int,
+    candidates: Iterable[tuple[str, Mapping[str, Any]]],
+) -> None:
+    """``--hold-out-world``: move candidates to ``test_world`` or drop them, in `split_of`.
+
+    Args:
+        split_of: Each candidate's id -> its split; changed in place: a candidate that names
+            only held-out customers goes to ``test_world``, one that names both parts is
+            taken out (neither ``train`` nor ``test_world`` may have it).
+        database: The world's ``db.json``.
+        share: The share of the customers held out.
+        seed: The request's seed (the held-out customers derive from it alone).
+        candidates: Each candidate's id and task.
+    """
+    tables = json.loads(database)
     index = customer_index(tables)
-    held = held_out_customers(tables.get("users") or {}, request.hold_out_world, request.seed)
-    tasks, split_of = [], dict(drawn.split_of)
-    for task in drawn.tasks:
+    held = held_out_customers(tables.get("users") or {}, share, seed)
+    del tables
+    for task_id, task in candidates:
         named = customers_named(task, index)
         if named and named <= held:
-            split_of[task["id"]] = WORLD_SPLIT
-        elif named & held:  # touches both parts: neither train nor test_world may have it
-            del split_of[task["id"]]
-            continue
-        tasks.append(task)
-    kept = {task["id"] for task in tasks}
-    distractors = {key: value for key, value in drawn.distractors.items() if key in kept}
-    return Drawn(drawn.files, tasks, split_of, drawn.world_size, distractors)
+            split_of[task_id] = WORLD_SPLIT
+        elif named & held:
+            del split_of[task_id]
 
 
-def _split_compositions(drawn: Drawn, composed: Composed) -> Drawn:
-    split_of = dict(drawn.split_of)
-    for task_id in composed(drawn):  # also on a held-out customer: test_world stays one shift
+def split_compositions(split_of: dict[str, str], composed: Iterable[str]) -> None:
+    """``--hold-out-compositions``: the `composed` candidates go to ``test_compositional``.
+
+    A composed task on a held-out customer goes there too (``test_world`` stays one shift);
+    one dropped by `split_world` (not in `split_of`) stays dropped.
+    """
+    for task_id in composed:
         if task_id in split_of:
             split_of[task_id] = COMPOSITIONAL_SPLIT
-    return Drawn(drawn.files, drawn.tasks, split_of, drawn.world_size, drawn.distractors)
-
-
-def with_held_out(draw: Draw, *, world: bool = False, composed: Composed | None = None) -> Draw:
-    """`draw`, with ``test_world`` (if `world`) and ``test_compositional`` (if `composed`).
-
-    The request's ``hold_out_world`` and ``hold_out_compositions`` switch them on; a request
-    without them gets `draw`'s result unchanged.
-    """
-
-    def held_out_draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
-        drawn = draw(request, families, wanted)
-        if world and request.hold_out_world:
-            drawn = _split_world(request, drawn)
-        if composed is not None and request.hold_out_compositions:
-            drawn = _split_compositions(drawn, composed)
-        return drawn
-
-    return held_out_draw

@@ -1,12 +1,16 @@
 """``tau-env generate``'s pipeline: draw, deduplicate, measure, select, split, verify, write.
 
-1. The domain's generator draws a world and more candidate tasks than asked for (`Adapter`).
+1. The domain's generator draws a world and more candidate tasks than asked for (`Adapter`),
+   handing each over as it draws it: the candidate goes to a scratch file in the staging
+   folder, and a few fields of it stay in memory (`tau_env.generation.candidates`), so memory
+   grows with the world, not with the set.
 2. Duplicates (same family, starting state, gold plan and checks) are removed; each task gets
    its difficulty features (`difficulty`), and ``--difficulty`` keeps the levels asked for.
 3. `select.proportional` keeps exactly the number asked for, every family in its share; the
    generator's split of each kept task stays, and the tasks get plain ids
    (`tau_env.domains.opaque_ids`).
-4. The files are written into a hidden staging folder inside the output folder, loaded from
+4. The files are written into the hidden staging folder inside the output folder (the chosen
+   tasks read back from the scratch file one at a time, which is then deleted), loaded from
    there exactly as ``--data-dir`` loads them, and every task is played with the oracle agent
    and the gold user: each must reach reward 1.0.
 5. A sample of every family's tasks is played with the shortcut probes (`audit_sample`; each
@@ -29,7 +33,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -45,8 +49,9 @@ from tau_env.generation.audit_regeneration import (
     require_audit,
 )
 from tau_env.generation.audit_sample import audit_sample, stratified
-from tau_env.generation.difficulty import difficulty_features
+from tau_env.generation.candidates import Candidate, Candidates
 from tau_env.generation.drawn import Adapter, Drawn, Request
+from tau_env.generation.held_out import split_compositions, split_world
 from tau_env.generation.manifest import GENERATOR_VERSION, MANIFEST_FILE, folder_hash
 from tau_env.generation.render import split_text, write_tasks_text
 from tau_env.generation.request import adapter_for
@@ -100,12 +105,32 @@ def _check_target(out: Path, domain: str, force: bool) -> None:
         raise InvalidOption(f"{target} already exists; pass --force to replace it")
 
 
+@dataclass
+class _Draw:
+    """A draw that leaves enough candidates: the world, the candidates and what is kept of them.
+
+    Attributes:
+        drawn: The world's files and the generator's splits (with the held-out splits).
+        pool: Every candidate handed over (their JSON in the spool file).
+        kept: The distinct candidates of the wanted levels, in draw order.
+        candidates: The candidates drawn (those ``--hold-out-world`` drops left out).
+        duplicates: Candidates left out as duplicates of earlier ones.
+    """
+
+    drawn: Drawn
+    pool: Candidates
+    kept: list[Candidate]
+    candidates: int
+    duplicates: int
+
+
 def _candidates(
-    request: Request, adapter: Adapter, families: tuple[str, ...]
-) -> tuple[Drawn, list[dict[str, Any]], int]:
+    request: Request, adapter: Adapter, families: tuple[str, ...], spool: Path
+) -> _Draw:
     """The draw with enough distinct tasks of the wanted levels, and how many were duplicates.
 
-    With family weights, enough means every family's quota (`select.quotas`): a family whose
+    The candidates are handed over one at a time into a spool file (`Candidates`). With
+    family weights, enough means every family's quota (`select.quotas`): a family whose
     weight asks for more than its natural share makes the next draw larger by that much.
     """
     toolbox = domain_definition(request.domain).toolbox
@@ -113,18 +138,21 @@ def _candidates(
     boost = 1.0
     for overshoot in OVERSHOOTS:
         wanted = math.ceil(request.tasks * overshoot * boost) + 4
-        drawn = adapter.draw(request, families, wanted)
-        unique = distinct(drawn.tasks, adapter.family_of)
-        kept: list[dict[str, Any]] = []
-        for task in unique:
-            features = difficulty_features(task, toolbox, drawn.distractors.get(task["id"]))
-            if request.difficulty is None or features["level"] in request.difficulty:
-                description = {**(task.get("description") or {}), "difficulty": features}
-                kept.append({**task, "description": description})
+        pool = Candidates(spool, adapter.family_of, toolbox)
+        try:
+            drawn = adapter.draw(request, families, wanted, pool.take)
+            _held_out(request, adapter, drawn, pool)
+        except BaseException:
+            pool.close()
+            raise
+        drawn_here = [c for c in pool.drawn if c.id in drawn.split_of]  # none dropped
+        unique = distinct(drawn_here, lambda c: c.key)
+        kept = [c for c in unique if request.difficulty is None or c.level in request.difficulty]
         found = len(kept)
-        short = _short_by(request, kept, adapter.family_of)
+        short = _short_by(request, kept)
         if short is None:
-            return drawn, kept, len(drawn.tasks) - len(unique)
+            return _Draw(drawn, pool, kept, len(drawn_here), len(drawn_here) - len(unique))
+        pool.close()
         boost = max(boost, min(short, _MAX_BOOST))
     raise GenerationShortfall(
         f"the {request.domain} generator found only {found} distinct tasks "
@@ -136,58 +164,75 @@ def _candidates(
     )
 
 
+def _held_out(request: Request, adapter: Adapter, drawn: Drawn, pool: Candidates) -> None:
+    """The structural held-out splits asked for, in the draw's splits (`held_out`)."""
+    if adapter.world_split and request.hold_out_world:
+        database = drawn.files["db.json"]
+        tasks = ((c.id, task) for c, task in pool.tasks())
+        split_world(drawn.split_of, database, request.hold_out_world, request.seed, tasks)
+    if adapter.compositional_split and request.hold_out_compositions:
+        split_compositions(drawn.split_of, drawn.composed)
+
+
 _MAX_BOOST = 20.0
 """The most a family weight multiplies the draw by (beyond, the request is refused)."""
 
 
-def _short_by(
-    request: Request,
-    kept: list[dict[str, Any]],
-    family_of: Callable[[Mapping[str, Any]], str],
-) -> float | None:
+def _short_by(request: Request, kept: list[Candidate]) -> float | None:
     """None when `kept` can fill the request; else how many times more it needs (at least 1)."""
     weights = request.family_weights
     if weights is None:
         return None if len(kept) >= request.tasks else 1.0
     quota = quotas(weights, request.tasks)
-    have = Counter(family_of(task) for task in kept)
+    have = Counter(candidate.family for candidate in kept)
     needed = max(quota[family] / max(have[family], 1) for family in quota)
     return None if needed <= 1.0 else needed
 
 
 def _final_tasks(
-    request: Request, adapter: Adapter, drawn: Drawn, candidates: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
-    """The selected tasks under plain ids, in ``base`` order, and the splits."""
+    request: Request, split_of: Mapping[str, str], candidates: list[Candidate]
+) -> tuple[list[tuple[Candidate, str]], dict[str, list[str]]]:
+    """The selected candidates with their plain ids, in ``base`` order, and the splits."""
 
-    def stratum(task: Mapping[str, Any]) -> str:  # every family keeps its share of each split
-        return f"{adapter.family_of(task)}|{drawn.split_of[task['id']]}"
+    def stratum(candidate: Candidate) -> str:  # every family keeps its share of each split
+        return f"{candidate.family}|{split_of[candidate.id]}"
 
     weights = request.family_weights
     if weights is not None:
-        chosen = weighted(candidates, weights, request.tasks, adapter.family_of, stratum)
+        chosen = weighted(candidates, weights, request.tasks, lambda c: c.family, stratum)
     else:
         chosen = proportional(candidates, request.tasks, stratum)
     named: dict[str, list[str]] = {}
     held_out = set(request.held_out or ())
-    for task in chosen:
-        split = drawn.split_of[task["id"]]
-        if adapter.family_of(task) in held_out:
+    for candidate in chosen:
+        split = split_of[candidate.id]
+        if candidate.family in held_out:
             split = HELD_OUT_SPLIT
-        named.setdefault(split, []).append(task["id"])
+        named.setdefault(split, []).append(candidate.id)
     new_ids, splits = opaque_ids(
-        request.domain, {"base": [t["id"] for t in chosen], **named}, request.seed
+        request.domain, {"base": [c.id for c in chosen], **named}, request.seed
     )
-    by_id = {new_ids[t["id"]]: {**t, "id": new_ids[t["id"]]} for t in chosen}
+    by_id = {new_ids[c.id]: (c, new_ids[c.id]) for c in chosen}
     return [by_id[task_id] for task_id in splits["base"]], splits
+
+
+def _selected(
+    request: Request, quota: Quota | None, draw: _Draw
+) -> tuple[list[tuple[Candidate, str]], dict[str, list[str]]]:
+    """`_final_tasks` of the draw, or with `quota`'s counts (they replace any weights)."""
+    split_of = draw.drawn.split_of
+    if quota is None:
+        return _final_tasks(request, split_of, draw.kept)
+    again = quota.select(draw.kept, lambda c: c.family, lambda c: split_of[c.id])
+    return _final_tasks(replace(request, weights=None), split_of, again)
 
 
 @dataclass(frozen=True)
 class _Kept:
-    """What the manifest and the audit's refusal need of the selected tasks, once written.
+    """What the manifest and the audit's refusal need of the selected tasks.
 
-    The tasks themselves are dropped as they are written (`_drained`): what stays is a few
-    counts and each task's family, not the tasks.
+    The tasks themselves are read from the spool one at a time as they are written: what
+    stays is a few counts and each task's family, not the tasks.
     """
 
     families: dict[str, int]
@@ -195,11 +240,9 @@ class _Kept:
     family_of_id: dict[str, str]
 
     @classmethod
-    def of(
-        cls, tasks: list[dict[str, Any]], family_of: Callable[[Mapping[str, Any]], str]
-    ) -> _Kept:
-        levels = Counter(str(t["description"]["difficulty"]["level"]) for t in tasks)
-        family_of_id = {str(t["id"]): family_of(t) for t in tasks}
+    def of(cls, chosen: list[tuple[Candidate, str]]) -> _Kept:
+        levels = Counter(candidate.level for candidate, _ in chosen)
+        family_of_id = {new_id: candidate.family for candidate, new_id in chosen}
         return cls(
             dict(sorted(Counter(family_of_id.values()).items())),
             {level: levels[level] for level in sorted(levels)},
@@ -219,7 +262,7 @@ def _held_out_options(request: Request) -> dict[str, Any]:
 
 def _manifest(
     request: Request,
-    drawn: Drawn,
+    world_size: int,
     candidates_drawn: int,
     kept: _Kept,
     splits: Mapping[str, list[str]],
@@ -243,7 +286,7 @@ def _manifest(
             "held_out_families": list(request.held_out) if request.held_out else None,
             **_held_out_options(request),
         },
-        "world_size": drawn.world_size,
+        "world_size": world_size,
         "families": kept.families,
         "splits": {name: len(ids) for name, ids in splits.items()},
         "difficulty": kept.levels,
@@ -259,13 +302,6 @@ def _write_files(folder: Path, files: Mapping[str, bytes]) -> None:
     for path, data in files.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_bytes(data)
-
-
-def _drained(tasks: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """The tasks in order, each dropped from `tasks` as it is handed out (`tasks` ends empty)."""
-    tasks.reverse()
-    while tasks:
-        yield tasks.pop()
 
 
 def generate_task_set(
@@ -303,38 +339,40 @@ def _generate(
     _check_target(out_dir, request.domain, force)
     adapter = adapter_for(request.domain)
     families = request.families or adapter.families
-    say(f"drawing {request.domain} tasks (seed {request.seed})")
-    drawn, candidates, duplicates = _candidates(request, adapter, families)
-    if quota is None:
-        tasks, splits = _final_tasks(request, adapter, drawn, candidates)
-    else:  # exactly the quota's counts, which replace any family weights
-        chosen = quota.select(candidates, adapter.family_of, drawn.split_of)
-        tasks, splits = _final_tasks(replace(request, weights=None), adapter, drawn, chosen)
-    candidates_drawn = len(drawn.tasks)
-    available = dict(Counter(adapter.family_of(task) for task in candidates))
-    del candidates
-    drawn.tasks = []  # only the selected tasks are kept from here on
-    kept = _Kept.of(tasks, adapter.family_of)
     created = not out_dir.exists()
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir))
     written = False
+    pool: Candidates | None = None
     try:
+        say(f"drawing {request.domain} tasks (seed {request.seed})")
+        draw = _candidates(request, adapter, families, staging / "candidates.pickle")
+        drawn, pool = draw.drawn, draw.pool
+        chosen, splits = _selected(request, quota, draw)
+        candidates_drawn, duplicates = draw.candidates, draw.duplicates
+        available = dict(Counter(candidate.family for candidate in draw.kept))
+        del draw
+        kept = _Kept.of(chosen)
         folder = staging / "domains" / request.domain
         folder.mkdir(parents=True)
         _write_files(folder, drawn.files)
-        drawn.files = {}
+        world_size = drawn.world_size
+        del drawn  # the world's files and the candidates' splits: not needed any more
         if adapter.write_tasks is not None:
-            _write_files(folder, adapter.write_tasks(tasks, splits))
-            tasks.clear()
-        else:  # one task at a time, each dropped once written
-            write_tasks_text(folder / "tasks.json", _drained(tasks))
+            adapter.write_tasks(folder, pool.written(chosen), splits)
+        else:  # one task at a time, each read from the spool and dropped once written
+            write_tasks_text(folder / "tasks.json", pool.written(chosen))
             (folder / "split_tasks.json").write_bytes(split_text(splits))
+        pool.close()
+        pool = None  # nor are the candidates' records: verification starts with neither
+        del chosen
         shared = f" in {request.workers} processes" if request.workers > 1 else ""
         shared = " over Ray" if request.backend == "ray" else shared
         say(f"verifying {len(kept.family_of_id)} tasks by gold replay{shared}")
         verify_folder(request.domain, staging, splits["base"], request.workers, request.backend)
-        manifest = _manifest(request, drawn, candidates_drawn, kept, splits, duplicates, folder)
+        manifest = _manifest(
+            request, world_size, candidates_drawn, kept, splits, duplicates, folder
+        )
         if request.audit_sample:
             family = kept.family_of_id
             sample = stratified(splits["base"], family, request.audit_sample)
@@ -355,6 +393,8 @@ def _generate(
         os.replace(folder, target)
         written = True
     finally:
+        if pool is not None:
+            pool.close()
         shutil.rmtree(staging, ignore_errors=True)
         if created and not written:  # a failure leaves no trace, not even the folder
             shutil.rmtree(out_dir, ignore_errors=True)

@@ -22,11 +22,12 @@ from tau_env.generation.drawn import (
     Adapter,
     Drawn,
     Request,
+    Take,
     collector_paused,
     described_family,
     desk_drawn,
 )
-from tau_env.generation.held_out import with_held_out
+from tau_env.generation.render import model_tables, task_dict
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 
@@ -43,8 +44,12 @@ def _name(family: Family) -> str:
     return "return" if family is return_items else family.__name__
 
 
+COMPOSED = {"cancel_and_move": ("cancel", "user_address")}
+"""Families whose tasks combine two requests, with the families holding each one alone."""
+
+
 @collector_paused()  # the draw's objects all live on: collections find nothing
-def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+def _draw(request: Request, families: Sequence[str], wanted: int, take: Take) -> Drawn:
     rng = random.Random(request.seed)
     users = request.world_size or min(
         _MAX_USERS, max(_BUILTIN_USERS, math.ceil(wanted * _BUILTIN_USERS / _BUILTIN_TASKS))
@@ -57,31 +62,26 @@ def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
     chosen = [family for family in FAMILIES if _name(family) in families]
     full = [family for family in chosen if family.__name__ not in FEWER] or chosen
     per_family = math.ceil(wanted / len(full))
-    drawn = generate_tasks(Store(data, rng), chosen, per_family, initial, FEWER)
-    splits = split_tasks(drawn)
-    distractors = {}
-    for task in drawn:
+    drawn: list[str] = []
+    composed: set[str] = set()  # --hold-out-compositions: the tasks of a composed family
+    for task in generate_tasks(Store(data, rng), chosen, per_family, initial, FEWER):
         named = {str(v) for a in task.gold_actions for v in a.arguments.values()}
         owners = [data.orders[v].user_id for v in named if v in data.orders]
         user = next((v for v in named if v in data.users), owners[0] if owners else None)
         held = data.users[user].orders if user is not None else []
-        distractors[task.id] = sum(1 for order in held if order not in named)
-    return desk_drawn("tau_env.domains.retail", data, drawn, splits, users, distractors)
-
-
-COMPOSED = {"cancel_and_move": ("cancel", "user_address")}
-"""Families whose tasks combine two requests, with the families holding each one alone."""
-
-
-def _composed(drawn: Drawn) -> set[str]:
-    """``--hold-out-compositions``: the tasks of a composed family (`COMPOSED`)."""
-    return {task["id"] for task in drawn.tasks if described_family(task) in COMPOSED}
+        dumped = task_dict(task)  # each handed over, none held
+        take(dumped, sum(1 for order in held if order not in named))
+        drawn.append(task.id)
+        if request.hold_out_compositions and described_family(dumped) in COMPOSED:
+            composed.add(task.id)
+    files, split_of = desk_drawn("tau_env.domains.retail", model_tables(data), split_tasks(drawn))
+    return Drawn(files, split_of, users, composed)
 
 
 ADAPTER = Adapter(
     families=tuple(_name(family) for family in FAMILIES),
     family_of=described_family,
-    draw=with_held_out(_draw, world=True, composed=_composed),
+    draw=_draw,
     min_world=20,
     max_world=_MAX_USERS,
     world_split=True,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 __all__ = ["distinct", "proportional", "quotas", "task_key", "weighted"]
 
@@ -32,25 +34,19 @@ def task_key(task: Mapping[str, Any], family: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def distinct(
-    tasks: Sequence[Mapping[str, Any]], family_of: Callable[[Mapping[str, Any]], str]
-) -> list[Mapping[str, Any]]:
-    """`tasks` without duplicates (`task_key`), the first of each kept, in order."""
+def distinct(tasks: Sequence[T], key_of: Callable[[T], str]) -> list[T]:
+    """`tasks` without duplicates (the same `key_of`: `task_key`), the first of each kept."""
     seen: set[str] = set()
     kept = []
     for task in tasks:
-        key = task_key(task, family_of(task))
+        key = key_of(task)
         if key not in seen:
             seen.add(key)
             kept.append(task)
     return kept
 
 
-def proportional(
-    tasks: Sequence[Mapping[str, Any]],
-    count: int,
-    family_of: Callable[[Mapping[str, Any]], str],
-) -> list[Mapping[str, Any]]:
+def proportional(tasks: Sequence[T], count: int, family_of: Callable[[T], str]) -> list[T]:
     """`count` of `tasks`, each family keeping its share of them (draw order kept).
 
     Every task is ranked by its position within its family as a fraction of the family's
@@ -90,12 +86,12 @@ def quotas(weights: Mapping[str, float], count: int) -> dict[str, int]:
 
 
 def weighted(
-    tasks: Sequence[Mapping[str, Any]],
+    tasks: Sequence[T],
     weights: Mapping[str, float],
     count: int,
-    family_of: Callable[[Mapping[str, Any]], str],
-    stratum_of: Callable[[Mapping[str, Any]], str],
-) -> list[Mapping[str, Any]]:
+    family_of: Callable[[T], str],
+    stratum_of: Callable[[T], str],
+) -> list[T]:
     """`count` of `tasks`, each family of `weights` its `quotas` share (draw order kept).
 
     Within a family the tasks are chosen as `proportional` chooses them among the family's

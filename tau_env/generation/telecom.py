@@ -10,7 +10,6 @@ grow, so ``--world-size`` is refused.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from tau_env.data_files import BUILTIN_FILES, builtin_text
 from tau_env.domains.telecom import builtin_databases
@@ -21,11 +20,12 @@ from tau_env.generation.drawn import (
     Adapter,
     Drawn,
     Request,
+    Take,
     collector_paused,
     described_family,
 )
-from tau_env.generation.held_out import with_held_out
 from tau_env.generation.render import task_dict
+from tau_env.tasks.model import Task
 
 __all__ = ["ADAPTER"]
 
@@ -65,45 +65,39 @@ def _files() -> dict[str, bytes]:
 
 
 @collector_paused()  # the draw's objects all live on: collections find nothing
-def _draw(request: Request, families: Sequence[str], wanted: int) -> Drawn:
+def _draw(request: Request, families: Sequence[str], wanted: int, take: Take) -> Drawn:
     sizes = _sizes(families, wanted)
     tasks, splits = generate(
         builtin_databases(), request.seed, sizes, verify=False, distinct_by_persona=False
     )
     split_of = {task_id: name for name, ids in splits.items() if name != "base" for task_id in ids}
-    distractors = {}
+    composed = _composed(tasks, split_of) if request.hold_out_compositions else set()
     for task in tasks:
         kept = ((task.description.parameters or {}) if task.description else {}).get("keep")
-        distractors[task.id] = len(kept.split("|")) if kept else 0
-    return Drawn(
-        files=_files(),
-        tasks=[task_dict(task) for task in tasks],
-        split_of=split_of,
-        world_size=6,
-        distractors=distractors,
-    )
+        take(task_dict(task), len(kept.split("|")) if kept else 0)
+    return Drawn(files=_files(), split_of=split_of, world_size=6, composed=composed)
 
 
-def _faults(task: Mapping[str, Any]) -> frozenset[str]:
+def _faults(task: Task) -> frozenset[str]:
     """The fault types a task starts with (its description's ``issues``)."""
-    parameters = (task.get("description") or {}).get("parameters") or {}
+    parameters = (task.description.parameters if task.description else None) or {}
     return frozenset(name for name in str(parameters.get("issues", "")).split("|") if name)
 
 
-def _composed(drawn: Drawn) -> set[str]:
+def _composed(tasks: Sequence[Task], split_of: Mapping[str, str]) -> set[str]:
     """``--hold-out-compositions``: the ``test`` tasks that combine faults seen only apart.
 
     Two faults or more, each of a type some ``train`` task has, in a combination no ``train``
     task has. The other ``test`` tasks (a fault type ``train`` never has, or one fault) stay in
     ``test``; ``test_ood`` (the Hard persona) keeps its tasks.
     """
-    train = [_faults(task) for task in drawn.tasks if drawn.split_of[task["id"]] == "train"]
+    train = [_faults(task) for task in tasks if split_of[task.id] == "train"]
     seen = frozenset().union(*train)
     combinations = set(train)
     return {
-        task["id"]
-        for task in drawn.tasks
-        if drawn.split_of[task["id"]] == "test"
+        task.id
+        for task in tasks
+        if split_of[task.id] == "test"
         and len(faults := _faults(task)) >= 2
         and faults <= seen
         and faults not in combinations
@@ -113,7 +107,7 @@ def _composed(drawn: Drawn) -> set[str]:
 ADAPTER = Adapter(
     families=tuple(INTENTS),
     family_of=described_family,
-    draw=with_held_out(_draw, composed=_composed),
+    draw=_draw,
     check=refusal,
     compositional_split=True,
 )

@@ -50,7 +50,9 @@ def test_plan_cuts__two_probes_over_the_limit_are_both_brought_within_it():
 def test_by_quota__selects_each_family_its_count_keeping_draw_order_and_split_shares():
     candidates = [{"id": f"a{i}"} for i in range(12)] + [{"id": f"b{i}"} for i in range(6)]
     split_of = {t["id"]: ("test" if int(t["id"][1:]) % 3 == 0 else "train") for t in candidates}
-    chosen = by_quota(candidates, {"a": 6, "b": 6}, lambda t: t["id"][0], split_of)
+    chosen = by_quota(
+        candidates, {"a": 6, "b": 6}, lambda t: t["id"][0], lambda t: split_of[t["id"]]
+    )
     assert Counter(t["id"][0] for t in chosen) == {"a": 6, "b": 6}
     assert chosen == sorted(chosen, key=candidates.index)
     assert Counter(split_of[t["id"]] for t in chosen if t["id"][0] == "a") == {

@@ -14,8 +14,13 @@ from typing import Any
 import pytest
 
 from tau_env.cli.main import main
-from tau_env.generation.drawn import Request
-from tau_env.generation.held_out import with_held_out
+from tau_env.generation.held_out import (
+    COMPOSITIONAL_SPLIT,
+    WORLD_SPLIT,
+    held_out_customers,
+    split_compositions,
+    split_world,
+)
 
 
 def generate(out: Path, domain: str, tasks: int, *extra: str) -> dict[str, Any]:
@@ -129,16 +134,22 @@ def test_telecom_compositions__faults_seen_apart_in_train_never_together(tmp_pat
     assert splits["test_ood"]
 
 
-def test_without_the_options__the_draw_is_returned_untouched():
-    calls = []
-
-    def draw(request, families, wanted):
-        calls.append(request)
-        return "drawn"
-
-    wrapped = with_held_out(draw, world=True, composed=lambda drawn: {"x"})
-    assert wrapped(Request("retail", 0, 5), (), 5) == "drawn"
-    assert len(calls) == 1
+def test_split_world__held_out_names_only_to_test_world_both_dropped_none_kept():
+    users = {f"u{i}": {"email": f"u{i}@x.com", "orders": [f"#W{i}"]} for i in range(10)}
+    database = json.dumps({"users": users}).encode()
+    held = sorted(held_out_customers(users, 0.3, 5))
+    kept = sorted(set(users) - set(held))
+    split_of = {"only_held": "train", "both": "train", "none": "test", "other": "test"}
+    texts = [
+        ("only_held", {"user_id": held[0], "order": f"#W{held[1][1:]}"}),
+        ("both", {"user_id": kept[0], "ask_about": f"{held[0]}@x.com."}),
+        ("none", {"user_id": "nobody"}),
+        ("other", {"user_id": kept[1]}),
+    ]
+    split_world(split_of, database, 0.3, 5, texts)
+    assert split_of == {"only_held": WORLD_SPLIT, "none": "test", "other": "test"}
+    split_compositions(split_of, {"both", "none"})  # a dropped candidate stays dropped
+    assert split_of == {"only_held": WORLD_SPLIT, "none": COMPOSITIONAL_SPLIT, "other": "test"}
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The pipeline writes a set without holding it whole: the streamed task file is the same
-bytes as the rendered one, the streamed hash the same as the hash of the files, and each task
-is dropped once written."""
+bytes as the rendered one, and the streamed hash the same as the hash of the files
+(`test_bounded_memory`: no candidate task is held)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from pathlib import Path
 
 from tau_env.domains.retail.generator.world import generate_world
 from tau_env.generation.manifest import content_hash, folder_files, folder_hash
-from tau_env.generation.pipeline import _drained
-from tau_env.generation.render import database_text, tasks_text, write_tasks_text
+from tau_env.generation.render import database_text, model_tables, tasks_text, write_tasks_text
 
 
 def _tasks(count: int) -> list[dict]:
@@ -28,15 +27,6 @@ def test_write_tasks_text__the_same_bytes_as_tasks_text(tmp_path: Path):
         assert json.loads(path.read_text(encoding="utf-8")) == _tasks(count)
 
 
-def test_drained__hands_out_every_task_in_order_and_keeps_none():
-    tasks = _tasks(5)
-    seen = []
-    for task in _drained(tasks):
-        seen.append(task["id"])
-        assert all(t["id"] not in seen for t in tasks)  # handed-out tasks are no longer held
-    assert seen == [f"t/{i}" for i in range(5)] and tasks == []
-
-
 def test_folder_hash__the_content_hash_of_the_folder_files(tmp_path: Path):
     (tmp_path / "documents").mkdir()
     (tmp_path / "documents" / "a.json").write_bytes(b"{}" * 1_000_000)
@@ -47,7 +37,7 @@ def test_folder_hash__the_content_hash_of_the_folder_files(tmp_path: Path):
 
 def test_database_text__the_whole_dump_of_the_world_a_record_a_line():
     data = generate_world(random.Random(3), users=12)
-    text = database_text(data).decode("utf-8")
+    text = database_text(model_tables(data)).decode("utf-8")
     assert json.loads(text) == data.model_dump(mode="json")
     lines = text.splitlines()
     assert len(lines) == 2 + sum(2 + len(records) for records in data.model_dump().values())

@@ -62,8 +62,8 @@ def generate(
     """
     rng = random.Random(seed)
     data = generate_world(rng, config)
-    drawn = draw_tasks(data, rng, scale)
-    new_ids, splits = opaque_ids("airline", split_tasks(drawn, rng), seed)
+    drawn = list(draw_tasks(data, rng, scale))
+    new_ids, splits = opaque_ids("airline", split_tasks([t.id for t in drawn], rng), seed)
     tasks = renamed(drawn, new_ids, splits["base"])
     policy = builtin_text("tau_env.domains.airline", "policy.md")
     verify_tasks(builtin_domain(Snapshot.from_model(data), tasks, splits, policy))

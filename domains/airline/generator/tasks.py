@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from tau_env.data_files import builtin_text
 from tau_env.domains.airline.data_model import AirlineData
@@ -85,11 +85,12 @@ def draw_tasks(
     rng: random.Random,
     scale: float = 1.0,
     families: Sequence[tuple[Family, int]] = FAMILIES,
-) -> list[Task]:
+) -> Iterator[Task]:
     """Draw tasks from every family, in family order, named ``<family>_<n>``.
 
     The names are the generator's own (the split reads the family from them); `generate` then
-    gives the tasks their plain ids.
+    gives the tasks their plain ids. Each family's tasks are handed out once it is drawn, so
+    a caller need not hold them all (``tau-env generate`` does not).
 
     Args:
         data: The world the tasks run on.
@@ -103,7 +104,6 @@ def draw_tasks(
     context = Context(data, rng)
     policy = builtin_text("tau_env.domains.airline", "policy.md")
     check_in_policy(REASONS, policy, "airline generator")  # once: the policy is fixed
-    tasks: list[Task] = []
     for family, quota in families:
         wanted = max(1, round(quota * scale))
         drafts: list[Draft] = []
@@ -118,17 +118,17 @@ def draw_tasks(
                 if draft.expects_transfer or not draft.writes():  # a refusal or a question
                     draft.forbidden = forbidden_facts(draft, data)
                 drafts.append(draft)
-        tasks += [draft.to_task(f"{draft.family}_{i}") for i, draft in enumerate(drafts)]
-    return tasks
+        for i, draft in enumerate(drafts):
+            yield draft.to_task(f"{draft.family}_{i}")
 
 
 def split_tasks(
-    tasks: Sequence[Task], rng: random.Random, train_share: float = 0.7
+    task_ids: Sequence[str], rng: random.Random, train_share: float = 0.7
 ) -> dict[str, list[str]]:
     """``base`` (every task), and disjoint ``train``/``test`` stratified by family."""
     by_family: dict[str, list[str]] = {}
-    for task in tasks:
-        by_family.setdefault(task.id.rsplit("_", 1)[0], []).append(task.id)
+    for task_id in task_ids:
+        by_family.setdefault(task_id.rsplit("_", 1)[0], []).append(task_id)
     train: list[str] = []
     test: list[str] = []
     for ids in by_family.values():
@@ -137,4 +137,4 @@ def split_tasks(
         cut = max(1, round(len(shuffled) * train_share)) if len(shuffled) > 1 else 1
         train += sorted(shuffled[:cut], key=ids.index)
         test += sorted(shuffled[cut:], key=ids.index)
-    return {"base": [task.id for task in tasks], "train": train, "test": test}
+    return {"base": list(task_ids), "train": train, "test": test}

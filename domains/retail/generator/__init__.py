@@ -113,8 +113,8 @@ def generate(seed: int = BUILTIN_SEED, *, users: int = 150, per_family: int = 13
     snapshot = RetailDB.snapshot_of(data)
     journal, source = Journal(), SeedSource(0)
     initial = World(TOOLBOX, RetailDB(snapshot, journal, source), None, journal, source)
-    drawn = generate_tasks(Store(data, rng), FAMILIES, per_family, initial, FEWER)
-    new_ids, splits = opaque_ids("retail", split_tasks(drawn), seed)
+    drawn = list(generate_tasks(Store(data, rng), FAMILIES, per_family, initial, FEWER))
+    new_ids, splits = opaque_ids("retail", split_tasks([t.id for t in drawn]), seed)
     return Generated(data, tuple(renamed(drawn, new_ids, splits["base"])), splits)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 
 from tau_env.data_files import builtin_text
@@ -199,14 +199,13 @@ def generate_tasks(
     per_family: int,
     initial: World,
     fewer: Mapping[str, int] | None = None,
-) -> list[Task]:
-    """Up to `per_family` verified tasks of each family, named ``<family>_<nn>``.
+) -> Iterator[Task]:
+    """Up to `per_family` verified tasks of each family, named ``<family>_<nn>``, as drawn.
 
     The names are the generator's own (the split reads the number from them); `generate` then
     gives the tasks their plain ids (`tau_env.domains.opaque_ids`). `fewer`: family name -> a
     smaller quota for it (its share of the set stays small).
     """
-    tasks: list[Task] = []
     for family in families:
         quota = min(per_family, (fewer or {}).get(family.__name__, per_family))
         for number in range(quota):
@@ -216,13 +215,12 @@ def generate_tasks(
             task_id = f"{draft.family}_{number:02d}"
             task, steps = build_task(draft, task_id, store)
             verify_draft(initial, task_id, draft, steps)
-            tasks.append(task)
-    return tasks
+            yield task
 
 
-def split_tasks(tasks: Sequence[Task]) -> dict[str, list[str]]:
+def split_tasks(task_ids: Sequence[str]) -> dict[str, list[str]]:
     """``base`` (all), ``train`` and ``test`` (every third task of each family), disjoint."""
-    test = [task.id for task in tasks if int(task.id.rsplit("_", 1)[1]) % 3 == 2]
+    test = [task_id for task_id in task_ids if int(task_id.rsplit("_", 1)[1]) % 3 == 2]
     chosen = set(test)
-    train = [task.id for task in tasks if task.id not in chosen]
-    return {"base": [task.id for task in tasks], "train": train, "test": test}
+    train = [task_id for task_id in task_ids if task_id not in chosen]
+    return {"base": list(task_ids), "train": train, "test": test}
