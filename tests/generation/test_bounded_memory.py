@@ -31,7 +31,13 @@ class _Seen(dict[str, Any]):
 
 
 def _watched(adapter: Adapter, alive: weakref.WeakSet[_Seen], counts: dict[str, int]) -> Adapter:
-    """`adapter`, its draw handing each candidate over as a `_Seen` and counting what lives."""
+    """`adapter`, its draw handing each candidate over as a `_Seen` and counting what lives.
+
+    `Task` models alive before the draw (other tests' cached domains) are not counted: they
+    are held here for the draw's length, so no new model can take one's identity.
+    """
+    earlier = [o for o in gc.get_objects() if isinstance(o, Task)]
+    known = {id(o) for o in earlier}
 
     def draw(request: Request, families: Any, wanted: int, take: Take) -> Drawn:
         def watched_take(task: dict[str, Any], distractors: int | None) -> None:
@@ -42,9 +48,10 @@ def _watched(adapter: Adapter, alive: weakref.WeakSet[_Seen], counts: dict[str, 
             counts["handed"] += 1
             counts["most_alive"] = max(counts["most_alive"], len(alive))
             if counts["handed"] % 25 == 0:  # the generator's own models (a gc walk is slow)
-                held = sum(isinstance(o, Task) for o in gc.get_objects())
+                held = sum(isinstance(o, Task) and id(o) not in known for o in gc.get_objects())
                 counts["most_task_models"] = max(counts["most_task_models"], held)
 
+        assert earlier is not None  # alive as long as the draw
         return adapter.draw(request, families, wanted, watched_take)
 
     return replace(adapter, draw=draw)
