@@ -59,7 +59,8 @@ A ``RecursionError`` is among them: a tool that reads JSON text it was given (ba
 def _defect(name: str, error: Exception) -> ToolResult:
     """The result of a tool that failed with an unexpected exception, which is also warned."""
     described = f"{type(error).__name__}: {error}"
-    warnings.warn(f"tool {name!r} failed with {described}", ToolDefectWarning, stacklevel=3)
+    # (1: here, 2: `World._run_tool`, 3: `World.call_tool` or `tool_failure`, 4: their caller)
+    warnings.warn(f"tool {name!r} failed with {described}", ToolDefectWarning, stacklevel=4)
     return ToolResult(f"Error: tool '{name}' failed unexpectedly ({described})", error=True)
 
 
@@ -176,11 +177,17 @@ class World:
         return world
 
     def sync(self) -> None:
-        """Apply the domain's consistency rule between the two sides (no-op for most)."""
+        """Apply the domain's consistency rule between the two sides (no-op for most).
+
+        Commits what is pending either way. Without a rule no stamp is taken: nothing reads it
+        (`_sync_if_changed` has no rule to run), and taking it builds every table.
+        """
+        rule = self.toolbox.sync
         with self.journal.transaction():
-            if self.toolbox.sync is not None:
-                self.toolbox.sync(self)
-        self._synced_at = self._sync_stamp()
+            if rule is not None:
+                rule(self)
+        if rule is not None:
+            self._synced_at = self._sync_stamp()
 
     def _sync_if_changed(self) -> bool:
         """Run the sync rule unless none of the tables it reads changed since it last ran.
@@ -231,45 +238,64 @@ class World:
         Returns:
             The serialized result.
         """
+        value, failure = self._run_tool(side, name, arguments)
+        return ToolResult(committed_json_str(value)) if failure is None else failure
+
+    def tool_failure(
+        self, side: Side, name: str, arguments: dict[str, Any] | str
+    ) -> ToolResult | None:
+        """Run a tool as `call_tool` does; its error result, or None when it succeeded.
+
+        For a caller that only checks which calls fail (a generator replaying its own plan):
+        a successful call's result is not serialized, which is most of a cheap call's cost.
+        """
+        return self._run_tool(side, name, arguments)[1]
+
+    def _run_tool(
+        self, side: Side, name: str, arguments: dict[str, Any] | str
+    ) -> tuple[Any, ToolResult | None]:
+        """`call_tool` up to serializing: (the tool's value, None), or (None, the error result)."""
         toolbox = self.toolbox
         if toolbox.arguments_as_sent is not None:
             return self._call_as_sent(toolbox.arguments_as_sent, side, name, arguments)
         spec = (toolbox.agent_tools if side == "agent" else toolbox.user_tools).get(name)
         if spec is None:
-            return ToolResult(f"Error: Tool '{name}' not found.", error=True)
+            return None, ToolResult(f"Error: Tool '{name}' not found.", error=True)
         try:
             parsed = arguments if type(arguments) is dict else parse_arguments(arguments)
         except ValueError as error:
-            return ToolResult(
+            return None, ToolResult(
                 f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True
             )
         try:
             kwargs = spec.call_arguments(parsed)
         except ValueError as error:
-            return ToolResult(f"Error: Invalid arguments for tool '{name}': {error}", error=True)
+            return None, ToolResult(
+                f"Error: Invalid arguments for tool '{name}': {error}", error=True
+            )
         try:
             with self.journal.transaction():
                 value = spec.function(self.db(side), **kwargs)
                 # part of the call: a failing sync undoes it too
                 synced = toolbox.sync is not None and self._sync_if_changed()
         except ToolError as error:
-            return ToolResult(f"Error: {error}", error=True)
+            return None, ToolResult(f"Error: {error}", error=True)
         except _VALUE_ERRORS as error:
             # Python refusing a value the tool was given (an integer too large for a float, a
             # string that cannot be encoded, a model field refusing a value, JSON text nested
             # deeper than the parser goes): the reference
             # answers every exception with ``Error: <message>`` (spec §2.2), and so does this.
-            return ToolResult(f"Error: {error}", error=True)
+            return None, ToolResult(f"Error: {error}", error=True)
         except Exception as error:  # a defect of the tool: named, and the episode goes on
-            return _defect(name, error)
+            return None, _defect(name, error)
         if synced:
             self._synced_at = self._sync_stamp()
-        return ToolResult(committed_json_str(value))
+        return value, None
 
     def _call_as_sent(
         self, as_sent: ArgumentsAsSent, side: Side, name: str, arguments: dict[str, Any] | str
-    ) -> ToolResult:
-        """`call_tool` for a toolbox whose tools take JSON values as sent.
+    ) -> tuple[Any, ToolResult | None]:
+        """`_run_tool` for a toolbox whose tools take JSON values as sent.
 
         A listed tool, or one the domain answers by name although it is not listed, gets the
         values unchecked; a keyword set that does not bind is refused with CPython's message.
@@ -289,32 +315,32 @@ class World:
         else:
             unlisted = as_sent.unlisted(db, side, name)
             if unlisted is None:
-                return ToolResult(f"Error: Tool '{name}' not found.", error=True)
+                return None, ToolResult(f"Error: Tool '{name}' not found.", error=True)
             function, parameters, required = unlisted[:3]
         try:
             parsed = arguments if type(arguments) is dict else parse_arguments(arguments)
         except ValueError as error:
-            return ToolResult(
+            return None, ToolResult(
                 f"Error: Arguments of tool '{name}' are not valid JSON: {error}", True
             )
         if nests_deeper_than(parsed):  # as on the validating path: refused before the tool
-            return ToolResult(
+            return None, ToolResult(
                 f"Error: Invalid arguments for tool '{name}': nested more than "
                 f"{MAX_ARGUMENT_DEPTH} levels deep",
                 error=True,
             )
         problem = binding_error(f"{as_sent.owner(side, name)}.{name}", parameters, required, parsed)
         if problem is not None:
-            return ToolResult(f"Error: {problem}", error=True)
+            return None, ToolResult(f"Error: {problem}", error=True)
         try:
             with self.journal.transaction():
                 value = function(db, **parsed)
                 synced = toolbox.sync is not None and self._sync_if_changed()
         except Exception as error:  # the reference's answer to any exception of a tool
-            return ToolResult(f"Error: {error}", error=True)
+            return None, ToolResult(f"Error: {error}", error=True)
         if synced:
             self._synced_at = self._sync_stamp()
-        return ToolResult(committed_json_str(value))
+        return value, None
 
     def tool_mutates_state(self, side: Side, name: str) -> bool:
         """Whether a call of the side's tool `name` can change state (False when unknown).

@@ -73,6 +73,29 @@ def test_call_tool__bad_calls_give_an_error_result_and_change_nothing(
     assert _hashes(world) == before
 
 
+def test_tool_failure__is_call_tools_error_result_or_none_and_changes_the_same(world):
+    twin, before = world.fork(), _hashes(world)
+    calls = [
+        ("create_task", {"user_id": "user_9", "title": "x"}),  # refused by the tool
+        ("create_task", {"user_id": "user_1"}),  # refused by validation
+        ("create_task", {"user_id": "user_1", "title": "x"}),  # a write that succeeds
+        ("update_task_status", {"task_id": "task_1", "status": "completed"}),
+    ]
+    for name, arguments in calls:
+        result = twin.call_tool("agent", name, arguments)
+        assert world.tool_failure("agent", name, arguments) == (result if result.error else None)
+    assert _hashes(world) == _hashes(twin) != before
+    assert not world.differences(twin)
+
+
+def test_world_sync__commits_what_is_pending_without_a_sync_rule(world):
+    assert world.toolbox.sync is None
+    world.agent_db.users.edit("user_1").name = "Pending"
+    world.sync()
+    world.journal.rollback()  # nothing left to undo: the sync committed it
+    assert world.agent_db.users["user_1"].name == "Pending"
+
+
 def test_toolbox_of__makes_each_side_a_tool_set_and_leaves_the_rest_empty():
     toolbox = Toolbox.of([half_done])
     assert [spec.name for spec in toolbox.agent_tools] == ["half_done"]

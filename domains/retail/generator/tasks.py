@@ -183,9 +183,10 @@ def verify_draft(initial: World, task_id: str, draft: Draft, steps: Sequence[Gol
     """
     world = initial.fork(seed=0)
     for step in steps:
-        result = world.call_tool("agent", step.name, step.arguments)
-        if result.error != step.fails:
-            raise DataError(f"built-in task {task_id}: {step.name} gave {result.content[:200]}")
+        failure = world.tool_failure("agent", step.name, step.arguments)  # (results unread)
+        if (failure is not None) != step.fails:
+            gave = "success" if failure is None else failure.content[:200]
+            raise DataError(f"built-in task {task_id}: {step.name} gave {gave}")
     writes = any(step.name in _WRITES and not step.fails for step in steps)
     if bool(world.differences(initial)) != writes:
         raise DataError(f"built-in task {task_id}: the gold plan changes the wrong things")
