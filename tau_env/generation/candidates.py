@@ -1,4 +1,4 @@
-"""The candidate tasks of a draw, held as a few fields each while their JSON waits in a file.
+"""The candidate tasks of a draw, held as a few fields each while the tasks wait in a file.
 
 A generator draws about 1.25 times as many candidates as the set holds, each a JSON object of
 a few KB (10 KB and more as Python objects). Held whole, they made ``tau-env generate`` grow
@@ -50,7 +50,7 @@ class Candidate:
 
 
 class Candidates:
-    """A draw's candidates, in draw order: `Candidate` records, their JSON in a spool file.
+    """A draw's candidates, in draw order: `Candidate` records, the tasks pickled in a spool file.
 
     `take` is what a generator hands each candidate to (`tau_env.generation.drawn.Take`);
     once the draw is over, `tasks` and `written` read candidates back from the file.
