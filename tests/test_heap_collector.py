@@ -50,7 +50,9 @@ def test_heap_frozen_hides_the_heap_for_the_block_only() -> None:
         frozen = gc.get_freeze_count()
         assert frozen >= len(alive)
         made: list[list[int]] = [[] for _ in range(10)]
-        assert gc.get_freeze_count() == frozen  # what the block makes is not hidden
+        # what the block makes is not hidden (the count can only fall: a frozen object that
+        # another thread of the process drops leaves it)
+        assert gc.get_freeze_count() <= frozen
         assert made
     assert gc.get_freeze_count() == 0
 

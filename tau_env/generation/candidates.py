@@ -1,4 +1,4 @@
-"""The candidate tasks of a draw, held as a few fields each while the tasks wait in a file.
+"""The candidate tasks of a draw, held as a few fields each while their JSON waits in a file.
 
 A generator draws about 1.25 times as many candidates as the set holds, each a JSON object of
 a few KB (10 KB and more as Python objects). Held whole, they made ``tau-env generate`` grow
@@ -6,14 +6,14 @@ by about 10 KB a task beyond its world (1 GB at N = 100,000). Here each candidat
 to a spool file as the generator hands it over (`Candidates.take`), and only what choosing
 the set needs stays in memory (`Candidate`: its id, family, duplicate key, difficulty level,
 distractor count and where it is in the file). The chosen ones are read back one at a time
-when the set is written (`Candidates.written`). The file holds each task pickled: the
-private scratch of one call, read back by the same code, and pickling is 1.5-3 times
-cheaper than JSON both ways.
+when the set is written (`Candidates.written`). The file holds each task as a line of JSON
+(the package never unpickles: `tests/reliability/test_no_code_execution.py`), the form the
+task is written in anyway.
 """
 
 from __future__ import annotations
 
-import pickle
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +24,9 @@ from tau_env.generation.select import task_key
 from tau_env.state.world import Toolbox
 
 __all__ = ["Candidate", "Candidates"]
+
+_dumps = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+"""A task as one line of JSON (no newline inside: JSON escapes it in strings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,7 @@ class Candidate:
 
 
 class Candidates:
-    """A draw's candidates, in draw order: `Candidate` records, the tasks pickled in a spool file.
+    """A draw's candidates, in draw order: `Candidate` records, their JSON in a spool file.
 
     `take` is what a generator hands each candidate to (`tau_env.generation.drawn.Take`);
     once the draw is over, `tasks` and `written` read candidates back from the file.
@@ -69,7 +72,7 @@ class Candidates:
     def take(self, task: Mapping[str, Any], distractors: int | None = None) -> None:
         """Keep one candidate: the task goes to the file, its `Candidate` to `drawn`."""
         family = self._family_of(task)
-        pickled = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+        line = _dumps(task).encode("utf-8") + b"\n"
         level = difficulty_features(task, self._toolbox, distractors)["level"]
         self.drawn.append(
             Candidate(
@@ -79,18 +82,18 @@ class Candidates:
                 str(level),
                 distractors,
                 self._end,
-                len(pickled),
+                len(line),
             )
         )
-        self._spool.write(pickled)
-        self._end += len(pickled)
+        self._spool.write(line)
+        self._end += len(line)
 
     def tasks(self) -> Iterator[tuple[Candidate, dict[str, Any]]]:
         """Each candidate with its task as the generator handed it over, in draw order."""
         self._spool.flush()
         with self.path.open("rb") as spool:
             for candidate in self.drawn:
-                yield candidate, pickle.load(spool)
+                yield candidate, json.loads(spool.readline())
 
     def written(self, chosen: Sequence[tuple[Candidate, str]]) -> Iterator[dict[str, Any]]:
         """The chosen candidates as the set holds them, one at a time, in the order given.
@@ -102,7 +105,7 @@ class Candidates:
         with self.path.open("rb") as spool:
             for candidate, new_id in chosen:
                 spool.seek(candidate.start)
-                task = pickle.loads(spool.read(candidate.size))
+                task = json.loads(spool.read(candidate.size))
                 features = difficulty_features(task, self._toolbox, candidate.distractors)
                 task["id"] = new_id
                 task["description"] = {**(task.get("description") or {}), "difficulty": features}

@@ -111,7 +111,7 @@ class _Draw:
 
     Attributes:
         drawn: The world's files and the generator's splits (with the held-out splits).
-        pool: Every candidate handed over (pickled in the spool file).
+        pool: Every candidate handed over (their JSON in the spool file).
         kept: The distinct candidates of the wanted levels, in draw order.
         candidates: The candidates drawn (those ``--hold-out-world`` drops left out).
         duplicates: Candidates left out as duplicates of earlier ones.
@@ -346,7 +346,7 @@ def _generate(
     pool: Candidates | None = None
     try:
         say(f"drawing {request.domain} tasks (seed {request.seed})")
-        draw = _candidates(request, adapter, families, staging / "candidates.pickle")
+        draw = _candidates(request, adapter, families, staging / "candidates.jsonl")
         drawn, pool = draw.drawn, draw.pool
         chosen, splits = _selected(request, quota, draw)
         candidates_drawn, duplicates = draw.candidates, draw.duplicates
