@@ -4,8 +4,8 @@ A generator draws about 1.25 times as many candidates as the set holds, each a J
 a few KB (10 KB and more as Python objects). Held whole, they made ``tau-env generate`` grow
 by about 10 KB a task beyond its world (1 GB at N = 100,000). Here each candidate is written
 to a spool file as the generator hands it over (`Candidates.take`), and only what choosing
-the set needs stays in memory (`Candidate`: its id, family, duplicate key, difficulty level,
-distractor count and where it is in the file). The chosen ones are read back one at a time
+the set needs stays in memory (`Candidate`: its id, family, duplicate key, difficulty level
+and where it is in the file). The chosen ones are read back one at a time
 when the set is written (`Candidates.written`). The file holds each task as a line of JSON
 (the package never unpickles: `tests/reliability/test_no_code_execution.py`), the form the
 task is written in anyway.
@@ -38,7 +38,6 @@ class Candidate:
         family: Its family (`Adapter.family_of`).
         key: Its duplicate key (`select.task_key`: family, starting state, plan, checks).
         level: Its difficulty level (`difficulty.level_of`).
-        distractors: Records of its customer its plan never touches (None: not known).
         start: Where it starts in the spool file.
         size: Its length there in bytes.
     """
@@ -47,7 +46,6 @@ class Candidate:
     family: str
     key: str
     level: str
-    distractors: int | None
     start: int
     size: int
 
@@ -70,17 +68,25 @@ class Candidates:
         self._end = 0
 
     def take(self, task: Mapping[str, Any], distractors: int | None = None) -> None:
-        """Keep one candidate: the task goes to the file, its `Candidate` to `drawn`."""
+        """Keep one candidate: the task goes to the file, its `Candidate` to `drawn`.
+
+        The task is spooled with its difficulty features in ``description.difficulty``
+        (`difficulty.difficulty_features`, worked out once here: the level is kept for
+        choosing, the features are what the set holds).
+        """
         family = self._family_of(task)
-        line = _dumps(task).encode("utf-8") + b"\n"
-        level = difficulty_features(task, self._toolbox, distractors)["level"]
+        features = difficulty_features(task, self._toolbox, distractors)
+        described = {
+            **task,
+            "description": {**(task.get("description") or {}), "difficulty": features},
+        }
+        line = _dumps(described).encode("utf-8") + b"\n"
         self.drawn.append(
             Candidate(
                 str(task["id"]),
                 family,
                 task_key(task, family),
-                str(level),
-                distractors,
+                str(features["level"]),
                 self._end,
                 len(line),
             )
@@ -98,17 +104,14 @@ class Candidates:
     def written(self, chosen: Sequence[tuple[Candidate, str]]) -> Iterator[dict[str, Any]]:
         """The chosen candidates as the set holds them, one at a time, in the order given.
 
-        Each gets its new id (in place: the keys keep their order) and its difficulty
-        features in ``description.difficulty`` (`difficulty.difficulty_features`).
+        Each gets its new id (in place: the keys keep their order).
         """
         self._spool.flush()
         with self.path.open("rb") as spool:
             for candidate, new_id in chosen:
                 spool.seek(candidate.start)
                 task = json.loads(spool.read(candidate.size))
-                features = difficulty_features(task, self._toolbox, candidate.distractors)
                 task["id"] = new_id
-                task["description"] = {**(task.get("description") or {}), "difficulty": features}
                 yield task
 
     def close(self) -> None:

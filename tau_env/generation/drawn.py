@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tau_env.heap_collector import collector_paused
-
 if TYPE_CHECKING:
     from tau_env.domain import Domain
     from tau_env.tasks.model import Task
@@ -22,7 +20,6 @@ __all__ = [
     "Drawn",
     "Request",
     "Take",
-    "collector_paused",
     "described_family",
     "desk_drawn",
 ]

@@ -23,11 +23,11 @@ from tau_env.generation.drawn import (
     Drawn,
     Request,
     Take,
-    collector_paused,
     described_family,
     desk_drawn,
 )
 from tau_env.generation.render import model_tables, task_dict
+from tau_env.heap_collector import collector_paused
 from tau_env.state import Journal, World
 from tau_env.state.database import SeedSource
 

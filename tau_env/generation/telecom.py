@@ -21,10 +21,10 @@ from tau_env.generation.drawn import (
     Drawn,
     Request,
     Take,
-    collector_paused,
     described_family,
 )
 from tau_env.generation.render import task_dict
+from tau_env.heap_collector import collector_paused
 from tau_env.tasks.model import Task
 
 __all__ = ["ADAPTER"]
